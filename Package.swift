@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Indoor",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "IndoorModel", targets: ["IndoorModel"]),
+        .library(name: "IndoorAdvertising", targets: ["IndoorAdvertising"]),
+        .library(name: "IndoorPositioning", targets: ["IndoorPositioning"]),
+        .library(name: "IndoorGeofencing", targets: ["IndoorGeofencing"]),
+        .library(name: "IndoorEvaluation", targets: ["IndoorEvaluation"]),
+        .executable(name: "indoor", targets: ["indoor"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Value types and documented file formats. Foundation only.
+        .target(name: "IndoorModel", swiftSettings: strict),
+        // Bytes to sightings: AD structures, beacon frames, HCI reports, btsnoop.
+        .target(name: "IndoorAdvertising", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // Ranging, calibration, solvers and the positioning engine.
+        .target(name: "IndoorPositioning", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // Region monitoring, zones, geolines, peers.
+        .target(name: "IndoorGeofencing", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // Dataset reader, simulator, scoring, plots.
+        .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
+        // The command-line front end as a library, so its output can be tested in-process.
+        .target(
+            name: "IndoorCommands",
+            dependencies: [
+                "IndoorModel", "IndoorAdvertising", "IndoorPositioning", "IndoorGeofencing", "IndoorEvaluation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "indoor", dependencies: ["IndoorCommands"], swiftSettings: strict),
+
+        .testTarget(name: "IndoorModelTests", dependencies: ["IndoorModel"], swiftSettings: strict),
+        .testTarget(name: "IndoorAdvertisingTests", dependencies: ["IndoorAdvertising"], swiftSettings: strict),
+        .testTarget(name: "IndoorPositioningTests", dependencies: ["IndoorPositioning"], swiftSettings: strict),
+        .testTarget(name: "IndoorGeofencingTests", dependencies: ["IndoorGeofencing"], swiftSettings: strict),
+        .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
+        .testTarget(name: "IndoorCommandsTests", dependencies: ["IndoorCommands"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Where a device is estimated to be at a time: the output of positioning.
+public struct Fix: Hashable, Sendable {
+    /// Seconds, on the clock of the sightings it came from.
+    public var time: Double
+    public var device: String
+    /// Metres in the venue's local frame.
+    public var position: Point3D
+    /// Floor level, when the venue has floors.
+    public var floor: Int?
+    /// Radius in metres within which the device is likely (about 68%) to be.
+    public var accuracy: Double
+    /// How much to trust this fix, 0 (guess) … 1 (certain).
+    public var confidence: Double
+    /// Name of the method that produced it, for example `weighted-centroid`.
+    public var method: String
+    /// WGS84 position, when the venue has a ``GeoAnchor``.
+    public var coordinate: GeoCoordinate?
+
+    public init(
+        time: Double, device: String, position: Point3D, floor: Int? = nil, accuracy: Double, confidence: Double,
+        method: String, coordinate: GeoCoordinate? = nil
+    ) {
+        self.time = time
+        self.device = device
+        self.position = position
+        self.floor = floor
+        self.accuracy = accuracy
+        self.confidence = confidence
+        self.method = method
+        self.coordinate = coordinate
+    }
+}
+
+extension Fix: Codable {
+    enum CodingKeys: String, CodingKey {
+        case time = "t"
+        case device, x, y, z, floor, accuracy, confidence, method, latitude, longitude
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)
+        let longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
+        var coordinate: GeoCoordinate?
+        if let latitude, let longitude { coordinate = GeoCoordinate(latitude: latitude, longitude: longitude) }
+        self.init(
+            time: try container.decode(Double.self, forKey: .time),
+            device: try container.decode(String.self, forKey: .device),
+            position: Point3D(
+                x: try container.decode(Double.self, forKey: .x),
+                y: try container.decode(Double.self, forKey: .y),
+                z: try container.decodeIfPresent(Double.self, forKey: .z) ?? 0),
+            floor: try container.decodeIfPresent(Int.self, forKey: .floor),
+            accuracy: try container.decode(Double.self, forKey: .accuracy),
+            confidence: try container.decode(Double.self, forKey: .confidence),
+            method: try container.decode(String.self, forKey: .method),
+            coordinate: coordinate)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(time, forKey: .time)
+        try container.encode(device, forKey: .device)
+        try container.encode(position.x, forKey: .x)
+        try container.encode(position.y, forKey: .y)
+        try container.encode(position.z, forKey: .z)
+        try container.encodeIfPresent(floor, forKey: .floor)
+        try container.encode(accuracy, forKey: .accuracy)
+        try container.encode(confidence, forKey: .confidence)
+        try container.encode(method, forKey: .method)
+        try container.encodeIfPresent(coordinate?.latitude, forKey: .latitude)
+        try container.encodeIfPresent(coordinate?.longitude, forKey: .longitude)
+    }
+}

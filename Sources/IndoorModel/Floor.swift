@@ -1,0 +1,37 @@
+import Foundation
+
+/// One level of a venue: its outline and walls in the local frame (metres).
+public struct Floor: Hashable, Sendable, Codable {
+    /// The level number: 0 = ground, negative below ground.
+    public var level: Int
+    public var name: String
+    /// The floor's outer boundary.
+    public var outline: Polygon
+    /// Walls, for maps and for radio attenuation in the simulator.
+    public var walls: [Segment]
+    /// Height of this floor's floor level above the ground floor's, in metres.
+    public var elevation: Double
+
+    public init(level: Int, name: String, outline: Polygon, walls: [Segment] = [], elevation: Double? = nil) {
+        self.level = level
+        self.name = name
+        self.outline = outline
+        self.walls = walls
+        self.elevation = elevation ?? Double(level) * 3.5
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case level, name, outline, walls, elevation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let level = try container.decode(Int.self, forKey: .level)
+        self.init(
+            level: level,
+            name: try container.decodeIfPresent(String.self, forKey: .name) ?? "Level \(level)",
+            outline: try container.decodeIfPresent(Polygon.self, forKey: .outline) ?? Polygon([]),
+            walls: try container.decodeIfPresent([Segment].self, forKey: .walls) ?? [],
+            elevation: try container.decodeIfPresent(Double.self, forKey: .elevation))
+    }
+}

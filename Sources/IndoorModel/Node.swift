@@ -1,0 +1,98 @@
+import Foundation
+
+/// How a node's signal fades with distance: the log-distance path-loss model's two parameters.
+///
+/// Expected RSSI at distance d metres: `rssiAtOneMeter − 10 · pathLossExponent · log10(d)` dBm.
+public struct NodeCalibration: Hashable, Sendable, Codable {
+    /// Received signal strength at 1 m, in dBm (typically −50…−75).
+    public var rssiAtOneMeter: Double
+    /// Path-loss exponent n (2 in free space, 1.6…4 indoors).
+    public var pathLossExponent: Double
+
+    /// A typical BLE beacon: −59 dBm at 1 m, exponent 2.
+    public static let typical = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: 2)
+
+    public init(rssiAtOneMeter: Double, pathLossExponent: Double) {
+        self.rssiAtOneMeter = rssiAtOneMeter
+        self.pathLossExponent = pathLossExponent
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case rssiAtOneMeter = "rssiAt1m"
+        case pathLossExponent
+    }
+}
+
+/// A fixed radio with a known position: a beacon that phones hear, or a gateway that hears devices.
+public struct Node: Hashable, Sendable, Identifiable {
+    /// The id that sightings use to name this node.
+    public var id: String
+    /// The beacon identity the node advertises, when it is a beacon.
+    public var beacon: BeaconID?
+    /// Position in the venue's local frame, metres; `z` is height above the node's floor.
+    public var position: Point3D
+    /// The floor level (0 = ground), `nil` in a one-floor venue.
+    public var floor: Int?
+    /// Path-loss calibration, when known; engines fall back to ``NodeCalibration/typical``.
+    public var calibration: NodeCalibration?
+
+    public init(
+        id: String, beacon: BeaconID? = nil, position: Point3D, floor: Int? = nil,
+        calibration: NodeCalibration? = nil
+    ) {
+        self.id = id
+        self.beacon = beacon
+        self.position = position
+        self.floor = floor
+        self.calibration = calibration
+    }
+}
+
+extension Node: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, beacon, x, y, z, floor
+        case rssiAtOneMeter = "rssiAt1m"
+        case pathLossExponent
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decode(String.self, forKey: .id)
+        guard !id.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "node id is empty")
+        }
+        let x = try container.decode(Double.self, forKey: .x)
+        let y = try container.decode(Double.self, forKey: .y)
+        let z = try container.decodeIfPresent(Double.self, forKey: .z) ?? 0
+        let rssi = try container.decodeIfPresent(Double.self, forKey: .rssiAtOneMeter)
+        let exponent = try container.decodeIfPresent(Double.self, forKey: .pathLossExponent)
+        var calibration: NodeCalibration?
+        if rssi != nil || exponent != nil {
+            calibration = NodeCalibration(
+                rssiAtOneMeter: rssi ?? NodeCalibration.typical.rssiAtOneMeter,
+                pathLossExponent: exponent ?? NodeCalibration.typical.pathLossExponent)
+        }
+        if let exponent, !(exponent > 0 && exponent.isFinite) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .pathLossExponent, in: container, debugDescription: "pathLossExponent must be a positive number")
+        }
+        self.init(
+            id: id,
+            beacon: try container.decodeIfPresent(BeaconID.self, forKey: .beacon),
+            position: Point3D(x: x, y: y, z: z),
+            floor: try container.decodeIfPresent(Int.self, forKey: .floor),
+            calibration: calibration)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(beacon, forKey: .beacon)
+        try container.encode(position.x, forKey: .x)
+        try container.encode(position.y, forKey: .y)
+        try container.encode(position.z, forKey: .z)
+        try container.encodeIfPresent(floor, forKey: .floor)
+        try container.encodeIfPresent(calibration?.rssiAtOneMeter, forKey: .rssiAtOneMeter)
+        try container.encodeIfPresent(calibration?.pathLossExponent, forKey: .pathLossExponent)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Which fixed radio a sighting involves: a node named by id, or a beacon named by its identity.
+public enum SightingSource: Hashable, Sendable {
+    /// A node id from the venue or `nodes.csv`.
+    case node(String)
+    /// A beacon identity, resolved to a node by the node's ``Node/beacon``.
+    case beacon(BeaconID)
+
+    /// Reads a `node` field: the text form `UUID/major/minor` is a beacon, anything else a node id.
+    public init(field: some StringProtocol) {
+        if field.contains("/"), let beacon = try? BeaconID(parsing: String(field)) {
+            self = .beacon(beacon)
+        } else {
+            self = .node(String(field))
+        }
+    }
+
+    /// The text written in a `node` field: the node id, or the beacon's `UUID/major/minor`.
+    public var text: String {
+        switch self {
+        case .node(let id): id
+        case .beacon(let beacon): beacon.text
+        }
+    }
+}
+
+/// One reception of one radio packet: a device heard a node (or a node heard a device) at a time.
+public struct Sighting: Hashable, Sendable {
+    /// When, in seconds (Unix time or relative; only differences matter within one device).
+    public var time: Double
+    /// The id of the thing being located.
+    public var device: String
+    /// The fixed radio involved.
+    public var source: SightingSource
+    /// Received signal strength, dBm.
+    public var rssi: Double
+    /// The transmitter's advertised power at 1 m, dBm, when the packet carried it.
+    public var txPower: Double?
+
+    public init(time: Double, device: String, source: SightingSource, rssi: Double, txPower: Double? = nil) {
+        self.time = time
+        self.device = device
+        self.source = source
+        self.rssi = rssi
+        self.txPower = txPower
+    }
+
+    /// A sighting of the node with id `node`.
+    public init(time: Double, device: String, node: String, rssi: Double, txPower: Double? = nil) {
+        self.init(time: time, device: device, source: .node(node), rssi: rssi, txPower: txPower)
+    }
+}
+
+extension Sighting: Codable {
+    enum CodingKeys: String, CodingKey {
+        case time = "t"
+        case device, node, beacon, rssi
+        case txPower = "tx"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let time = try container.decode(Double.self, forKey: .time)
+        guard time.isFinite else {
+            throw DecodingError.dataCorruptedError(forKey: .time, in: container, debugDescription: "t is not finite")
+        }
+        let rssi = try container.decode(Double.self, forKey: .rssi)
+        guard rssi.isFinite else {
+            throw DecodingError.dataCorruptedError(forKey: .rssi, in: container, debugDescription: "rssi is not finite")
+        }
+        let source: SightingSource
+        if let beacon = try container.decodeIfPresent(BeaconID.self, forKey: .beacon) {
+            source = .beacon(beacon)
+        } else if let node = try container.decodeIfPresent(String.self, forKey: .node) {
+            source = .node(node)
+        } else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.node,
+                DecodingError.Context(codingPath: [], debugDescription: "a sighting needs 'node' or 'beacon'"))
+        }
+        self.init(
+            time: time, device: try container.decode(String.self, forKey: .device), source: source, rssi: rssi,
+            txPower: try container.decodeIfPresent(Double.self, forKey: .txPower))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(time, forKey: .time)
+        try container.encode(device, forKey: .device)
+        switch source {
+        case .node(let id): try container.encode(id, forKey: .node)
+        case .beacon(let beacon): try container.encode(beacon, forKey: .beacon)
+        }
+        try container.encode(rssi, forKey: .rssi)
+        try container.encodeIfPresent(txPower, forKey: .txPower)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A building or site: its floors, fixed radios, zones and where it sits on the Earth.
+public struct Venue: Hashable, Sendable, Identifiable {
+    public var id: String
+    public var name: String
+    public var floors: [Floor]
+    public var nodes: [Node]
+    public var zones: [Zone]
+    /// Places the local frame on WGS84; `nil` when the venue has no known location.
+    public var anchor: GeoAnchor?
+
+    public init(
+        id: String, name: String, floors: [Floor] = [], nodes: [Node] = [], zones: [Zone] = [],
+        anchor: GeoAnchor? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.floors = floors
+        self.nodes = nodes
+        self.zones = zones
+        self.anchor = anchor
+    }
+
+    /// The floor with `level`, if the venue has it.
+    public func floor(level: Int) -> Floor? {
+        floors.first { $0.level == level }
+    }
+}
+
+extension Venue: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id, name, floors, nodes, zones, anchor
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            name: try container.decodeIfPresent(String.self, forKey: .name) ?? "",
+            floors: try container.decodeIfPresent([Floor].self, forKey: .floors) ?? [],
+            nodes: try container.decodeIfPresent([Node].self, forKey: .nodes) ?? [],
+            zones: try container.decodeIfPresent([Zone].self, forKey: .zones) ?? [],
+            anchor: try container.decodeIfPresent(GeoAnchor.self, forKey: .anchor))
+        var seen = Set<String>()
+        for (index, node) in nodes.enumerated() where !seen.insert(node.id).inserted {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [CodingKeys.nodes, IndexKey(index)],
+                    debugDescription: "node id '\(node.id)' is used twice"))
+        }
+    }
+
+    /// Reads a venue from its JSON document.
+    ///
+    /// - Parameters:
+    ///   - data: The UTF-8 JSON bytes.
+    ///   - file: The file name to put in error messages.
+    /// - Throws: ``FormatError`` naming the file and the field path, for example
+    ///   `venue.json: nodes[2].x: expected a number`.
+    public static func decodeJSON(_ data: Data, file: String = "venue.json") throws -> Venue {
+        try JSONFormat.decode(Venue.self, from: data, file: file)
+    }
+
+    /// The venue as pretty-printed JSON with sorted keys (stable output).
+    public func encodeJSON() throws -> Data {
+        try JSONFormat.encoder(pretty: true).encode(self)
+    }
+}
+
+/// A coding key for an array index, used in error paths.
+struct IndexKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ index: Int) {
+        self.intValue = index
+        self.stringValue = "Index \(index)"
+    }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.init(intValue) }
+}

@@ -1,0 +1,38 @@
+import IndoorModel
+
+/// The weighted centroid of the strongest nodes heard: a simple, robust baseline.
+///
+/// Each of the `count` strongest nodes is weighted by 1 / distance (metres, floored at `minimumDistance`),
+/// so nearer nodes pull harder. The floor is the strongest node's.
+public struct WeightedCentroid: PositioningMethod {
+    public let name = "weighted-centroid"
+    /// How many of the strongest nodes to use.
+    public var count: Int
+    /// Distances below this many metres weigh as this.
+    public var minimumDistance: Double
+
+    public init(count: Int = 3, minimumDistance: Double = 0.5) {
+        self.count = max(1, count)
+        self.minimumDistance = minimumDistance
+    }
+
+    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        let used = readings.prefix(count)
+        guard let strongest = used.first else { return .failure(NoFix(.notHeard, "no node heard")) }
+        var x = 0.0, y = 0.0, z = 0.0, total = 0.0
+        for reading in used {
+            let weight = 1 / max(reading.distance, minimumDistance)
+            x += weight * reading.node.position.x
+            y += weight * reading.node.position.y
+            z += weight * reading.node.position.z
+            total += weight
+        }
+        let centre = Point3D(x: x / total, y: y / total, z: z / total)
+        // The spread of the used nodes about the centroid bounds how far off it can be.
+        let spread = used.map { $0.node.position.horizontal.distance(to: centre.horizontal) }.max() ?? 0
+        return .success(
+            Estimate(
+                position: centre, floor: strongest.node.floor, accuracy: max(1, spread),
+                confidence: min(1, Double(used.count) / Double(count)) * 0.5))
+    }
+}

@@ -1,0 +1,3 @@
+import IndoorCommands
+
+IndoorCommand.main()

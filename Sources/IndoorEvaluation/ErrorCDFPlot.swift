@@ -85,15 +85,17 @@ public struct ErrorCDFPlot: Sendable {
         return svg.document
     }
 
-    /// A round axis maximum at or above `maximum` and a tick step giving 4…10 ticks.
+    /// A round axis maximum at or above `maximum` and a tick step (1, 2 or 5 times a power of ten) giving
+    /// at most 8 steps.
     static func niceAxis(maximum: Double) -> (maximum: Double, step: Double) {
         var magnitude = 1.0
         while magnitude * 10 <= maximum { magnitude *= 10 }
         while magnitude > maximum { magnitude /= 10 }
-        for multiple in [1.0, 2, 5, 10] {
-            let step = magnitude * multiple / 5
-            let top = (maximum / step).rounded(.up) * step
-            if top / step <= 10 { return (top, step) }
+        for multiple in [0.1, 0.2, 0.5, 1, 2] {
+            let step = magnitude * multiple
+            // The small allowance keeps 0.3 / 0.05 at 6 steps despite rounding.
+            let steps = (maximum / step - 1e-9).rounded(.up)
+            if steps <= 8 { return (steps * step, step) }
         }
         return (magnitude * 10, magnitude * 2)
     }

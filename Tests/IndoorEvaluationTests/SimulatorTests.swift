@@ -184,8 +184,11 @@ struct SimulatorTests {
         }
         // 3 m away in the same room: path loss only, −59 − 20·log10(3).
         #expect(abs(mean(Point2D(x: 2.5, y: 1), level: 0) - (-59 - 20 * log10(3.0))) < 1e-9)
-        // Across the corridor into the room opposite (10.4 m): two corridor walls.
-        #expect(abs(mean(Point2D(x: 2.5, y: 14.4), level: 0) - (-59 - 20 * log10(10.4) - 8)) < 1e-9)
+        // Into the room opposite, straight through both doors (10.4 m): no wall.
+        #expect(abs(mean(Point2D(x: 2.5, y: 14.4), level: 0) - (-59 - 20 * log10(10.4))) < 1e-9)
+        // Into the room opposite, off the doors' line: two corridor walls.
+        let offLine = (2.0 * 2.0 + 10.4 * 10.4).squareRoot()
+        #expect(abs(mean(Point2D(x: 0.5, y: 14.4), level: 0) - (-59 - 20 * log10(offLine) - 8)) < 1e-9)
         // Next room, 5 m east: one partition wall.
         #expect(abs(mean(Point2D(x: 7.5, y: 4), level: 0) - (-59 - 20 * log10(5.0) - 4)) < 1e-9)
         // Straight up one floor (3.5 m): one floor's loss.

@@ -47,7 +47,8 @@ struct DemoCommand: ParsableCommand {
         var text = "Simulated office (seed \(seed)): \(simulated.venue.floors.count) floor(s) of \(size), "
         text += "\(options.roomsPerSide * 2) rooms, \(data.nodes.count) beacons on the walls.\n"
         text += "\(options.devices) people walk for \(DatasetCSV.number(options.duration)) s; their phones heard "
-        text += "\(data.test.sightings.count) beacon packets (shadowing σ \(DatasetCSV.number(options.shadowingSigma)) dB, "
+        text += "\(data.test.sightings.count) beacon packets (shadowing σ \(DatasetCSV.number(options.shadowingSigma)) dB per packet "
+        text += "+ \(DatasetCSV.number(options.slowShadowingSigma)) dB slow, "
         text += "\(DatasetCSV.number(options.wallLoss)) dB per wall).\n"
         text += "Located online at each of \(data.test.truth.count) truth points (horizontal error, metres):\n\n"
         text += ScoreReport.table(scores)

@@ -57,7 +57,12 @@ struct EvaluateCommand: ParsableCommand {
             data.test.truth = Array(data.test.truth.prefix(limit))
         }
         let names = methods.isEmpty ? MethodCatalog.names : methods
-        let scores = try MethodComparison.run(dataset: data, methods: names, progress: progress)
+        // Every catalogued method by default: one that cannot run on this dataset is noted and left out.
+        var skipped: [String] = []
+        let scores = try MethodComparison.run(
+            dataset: data, methods: names,
+            unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)") } : nil,
+            progress: progress)
         if let plot {
             let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
             do {
@@ -65,6 +70,9 @@ struct EvaluateCommand: ParsableCommand {
             } catch {
                 throw ValidationError("cannot write plot '\(plot)': \(error.localizedDescription)")
             }
+        }
+        for note in skipped {
+            FileHandle.standardError.write(Data("evaluate: skipped \(note)\n".utf8))
         }
         if json { return ScoreReport.jsonLines(scores) }
         var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"

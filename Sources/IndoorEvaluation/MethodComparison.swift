@@ -10,15 +10,24 @@ public enum MethodComparison {
     /// - Parameters:
     ///   - dataset: The dataset; only `test/` is scored.
     ///   - methods: Method names, in report order.
+    ///   - unavailable: When given, a method whose engine cannot be built (for example one that needs a
+    ///     survey the dataset lacks) is reported here and left out; when `nil`, the error is thrown.
     ///   - progress: Called after each truth row with (method, rows done, rows in all for that method).
     /// - Throws: ``UnknownMethodError`` for a name the catalogue lacks, or what building the engine throws.
     public static func run(
-        dataset: Dataset, methods: [String],
+        dataset: Dataset, methods: [String], unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
         var scores: [MethodScore] = []
         for name in methods {
-            let engine = try MethodCatalog.engine(method: name, nodes: dataset.nodes, survey: dataset.train)
+            let engine: PositioningEngine
+            do {
+                engine = try MethodCatalog.engine(method: name, nodes: dataset.nodes, survey: dataset.train)
+            } catch {
+                guard let unavailable else { throw error }
+                unavailable(name, error)
+                continue
+            }
             scores.append(Evaluator.score(engine, on: dataset.test, name: name) { progress(name, $0, $1) })
         }
         return scores

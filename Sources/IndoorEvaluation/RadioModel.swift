@@ -3,10 +3,11 @@ import IndoorModel
 
 /// The simulated radio channel: log-distance path loss with log-normal shadowing, wall and floor losses.
 ///
-/// `rssi = P₁ − 10·n·log₁₀(d) − wallLoss·walls − floorLoss·floors + receiverOffset + N(0, σ²)`, with `d` the
+/// `rssi = P₁ − 10·n·log₁₀(d) − wallLoss·walls − floorLoss·floors`, with `d` the
 /// 3-D distance in metres (at least 0.1 m), `P₁` the beacon's power at 1 m in dBm, `walls` the walls the
 /// straight line from beacon to receiver crosses on the receiver's floor, and `floors` the levels between
-/// them. The result is rounded to a whole dBm, as radios report it.
+/// them. The simulator adds the receiver's offset, per-packet shadowing and slow shadowing (correlated over
+/// the distance the device moves and over time), then rounds to a whole dBm, as radios report it.
 struct RadioModel: Sendable {
     let options: SimulatorOptions
     /// The walls of each level, for counting crossings.

@@ -118,16 +118,32 @@ public struct Simulator: Sendable {
         }
         events.sort { ($0.time, $0.node) < ($1.time, $1.node) }
         var result: [Sighting] = []
+        // Slow shadowing per (node, receiver) link: its value, and where and when it was last drawn.
+        var slow: [[(value: Double, point: Point2D, height: Double, time: Double)?]] = Array(
+            repeating: Array(repeating: nil, count: receivers.count), count: nodes.count)
         for event in events {
             let node = nodes[event.node]
             let level = node.floor ?? 0
             let beaconHeight = Double(level) * options.floorHeight + node.position.z
             let power = node.calibration?.rssiAtOneMeter ?? options.rssiAtOneMeter
-            for receiver in receivers {
-                // Draw both numbers for every packet so that the stream does not depend on the outcome.
+            for (index, receiver) in receivers.enumerated() {
+                // Draw every number for every packet so that the stream does not depend on the outcome.
                 let lost = random.unit() < options.packetLoss
-                let shadowing = random.gaussian(deviation: options.shadowingSigma)
+                let fast = random.gaussian(deviation: options.shadowingSigma)
+                let innovation = random.gaussian(deviation: options.slowShadowingSigma)
                 let state = receiver.path.state(at: event.time)
+                // Gudmundson: correlation exp(−moved / distance − elapsed / time), stationary variance kept.
+                var slowValue = innovation
+                if let last = slow[event.node][index] {
+                    let dx = state.point.x - last.point.x, dy = state.point.y - last.point.y
+                    let dz = state.height - last.height
+                    let moved = (dx * dx + dy * dy + dz * dz).squareRoot()
+                    let rho = exp(
+                        -moved / options.slowShadowingDistance - (event.time - last.time) / options.slowShadowingTime)
+                    slowValue = rho * last.value + (1 - rho * rho).squareRoot() * innovation
+                }
+                slow[event.node][index] = (slowValue, state.point, state.height, event.time)
+                let shadowing = fast + slowValue
                 let mean = radio.meanRSSI(
                     beacon: node.position.horizontal, beaconHeight: beaconHeight, beaconLevel: level,
                     rssiAtOneMeter: power, receiver: state.point, receiverHeight: state.height,

@@ -131,6 +131,7 @@ struct SimulatorTests {
         options.duration = 120
         options.pathLossExponent = exponent
         options.shadowingSigma = sigma
+        options.slowShadowingSigma = 0
         options.wallLoss = 0
         options.floorLoss = 0
         options.deviceOffsetSigma = 0
@@ -169,6 +170,41 @@ struct SimulatorTests {
         #expect(abs(-slope / 10 - exponent) < 0.05)
         #expect(abs(intercept - options.rssiAtOneMeter) < 0.5)
         #expect(abs(residualSigma - (sigma * sigma + 1.0 / 12).squareRoot()) < 0.15)
+    }
+
+    /// Slow shadowing alone: consecutive packets of one link are strongly correlated, its spread is about σ.
+    @Test func slowShadowingIsCorrelated() throws {
+        var options = Self.small()
+        options.duration = 200
+        options.shadowingSigma = 0
+        options.slowShadowingSigma = 3
+        options.wallLoss = 0
+        options.deviceOffsetSigma = 0
+        options.beaconPowerSigma = 0
+        options.packetLoss = 0
+        options.sensitivity = -200
+        let simulated = Simulator(options: options).run()
+        let nodes = Dictionary(uniqueKeysWithValues: simulated.venue.nodes.map { ($0.id, $0) })
+        var residuals: [String: [Double]] = [:]
+        for sighting in simulated.dataset.test.sightings {
+            guard case .node(let id) = sighting.source, let node = nodes[id],
+                let path = simulated.trajectories[sighting.device]
+            else { continue }
+            let state = path.state(at: sighting.time)
+            let distance = Point3D(x: state.point.x, y: state.point.y, z: state.height).distance(to: node.position)
+            let mean = options.rssiAtOneMeter - 10 * options.pathLossExponent * log10(distance)
+            residuals["\(sighting.device) \(id)", default: []].append(sighting.rssi - mean)
+        }
+        var pairs: [(Double, Double)] = []
+        var all: [Double] = []
+        for series in residuals.values {
+            all += series
+            pairs += zip(series, series.dropFirst()).map { ($0, $1) }
+        }
+        let variance = all.map { $0 * $0 }.reduce(0, +) / Double(all.count)
+        let covariance = pairs.map { $0.0 * $0.1 }.reduce(0, +) / Double(pairs.count)
+        #expect(abs(variance.squareRoot() - 3) < 0.8)
+        #expect(covariance / variance > 0.8)
     }
 
     @Test func wallsAndFloorsAttenuate() {

@@ -11,8 +11,11 @@ import IndoorModel
 ///   accuracy radius; any other fix restarts the count, so jitter at a boundary never flaps). Beacon presence
 ///   ends when none of the zone's beacons has been heard at all (any proximity) for ``Zone/exitDelay``
 ///   seconds. Geolines never check out.
-/// - A check-out carries the dwell; a dwell event fires once per visit when an open visit reaches
-///   ``Zone/dwellThreshold``.
+/// - A check-out carries the dwell (departure − check-in, where the departure is the last time the device
+///   was known to be in: the first confidently-outside fix, or the last sighting of a zone beacon). A dwell
+///   event fires once per visit when the device is known to have stayed ``Zone/dwellThreshold`` seconds
+///   (still inside a fence at that time, or a zone beacon heard at or after it), so a visit that fires a
+///   dwell event always checks out with at least that dwell.
 /// - No check-in happens within ``Zone/retriggerTime`` seconds of the previous one's check-out (check-out
 ///   enabled) or check-in (otherwise), per zone and device. A new check-in also needs a new entry: a device
 ///   that stayed in the zone does not check in again.
@@ -208,10 +211,12 @@ public struct ZoneEngine: Sendable {
             }
             if var visit = state.visit {
                 let leaving = !state.isPresent
-                let departure = max(visit.checkIn, state.fenceLeftAt ?? visit.checkIn, state.beaconLeftAt ?? visit.checkIn)
-                if let threshold = zone.dwellThreshold, !visit.dwellReported,
-                    visit.checkIn + threshold <= (leaving ? departure : time)
-                {
+                // The last time the device is known to have been in the zone: up to now while inside a fence
+                // (unless on its way out), up to the last sighting of a beacon; when leaving, the departure.
+                let fenceEvidence = state.fenceInside ? (state.outsideSince ?? time) : state.fenceLeftAt
+                let beaconEvidence = state.beaconInside ? state.beaconLastHeard : state.beaconLeftAt
+                let departure = max(visit.checkIn, fenceEvidence ?? visit.checkIn, beaconEvidence ?? visit.checkIn)
+                if let threshold = zone.dwellThreshold, !visit.dwellReported, visit.checkIn + threshold <= departure {
                     visit.dwellReported = true
                     events.append(
                         event(

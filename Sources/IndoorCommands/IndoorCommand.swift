@@ -9,6 +9,7 @@ public struct IndoorCommand: ParsableCommand {
         subcommands: [
             EvaluateCommand.self,
             BenchCommand.self,
+            ReplayCommand.self,
         ]
     )
 

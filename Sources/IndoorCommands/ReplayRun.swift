@@ -1,0 +1,71 @@
+import Foundation
+import IndoorGeofencing
+import IndoorModel
+import IndoorPositioning
+
+/// One replay of a recording over a venue: the positioning engine and the zones, in data time.
+///
+/// Sightings are taken in time order (stably). Each is ranged and given to the zones as beacon ranging;
+/// then, if its device has no fix yet or its last fix is at least ``interval`` seconds older, the engine
+/// locates the device at the sighting's time, and the fix is written and given to the zones. Output is
+/// JSON Lines with sorted keys: `{"type":"fix",…}` (the ``Fix`` fields, with `latitude`/`longitude` when
+/// the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields).
+public struct ReplayRun {
+    public var venue: Venue
+    /// A positioning method name from ``MethodCatalog/names``.
+    public var method: String
+    /// Seconds of data time between fixes of one device; 0 locates after every sighting.
+    public var interval: Double
+
+    public init(venue: Venue, method: String = MethodCatalog.defaultName, interval seconds: Double = 1) {
+        self.venue = venue
+        self.method = method
+        self.interval = seconds
+    }
+
+    /// Replays `sightings`, handing each output line (without a newline) to `write`.
+    /// - Throws: ``UnknownMethodError`` for an unknown method; encoding errors.
+    public func run(_ sightings: [Sighting], write: (String) -> Void) throws {
+        var engine = try MethodCatalog.engine(method: method, nodes: venue.nodes)
+        var zones = ZoneEngine(zones: venue.zones, nodes: venue.nodes)
+        var ranger = SmoothingRanger(nodes: venue.nodes)
+        var lastFix: [String: Double] = [:]
+        let encoder = JSONFormat.encoder()
+        func emit(_ events: [ZoneEvent]) throws {
+            for event in events {
+                write(try line(ReplayLine(type: "zone", payload: event), encoder: encoder))
+            }
+        }
+        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        for (_, sighting) in ordered {
+            engine.ingest(sighting)
+            try emit(zones.update(with: ranger.range(sighting)))
+            if let last = lastFix[sighting.device], sighting.time - last < interval { continue }
+            guard case .success(var fix) = engine.locate(device: sighting.device, at: sighting.time) else { continue }
+            lastFix[sighting.device] = sighting.time
+            fix.coordinate = venue.anchor?.coordinate(of: fix.position.horizontal)
+            write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
+            try emit(zones.update(with: fix))
+        }
+    }
+
+    private func line(_ value: some Encodable, encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// A value's JSON object with a `type` field added.
+struct ReplayLine<Payload: Encodable>: Encodable {
+    var type: String
+    var payload: Payload
+
+    enum CodingKeys: String, CodingKey {
+        case type
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try payload.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+    }
+}

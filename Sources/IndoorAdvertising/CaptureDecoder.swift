@@ -99,7 +99,7 @@ public struct CaptureDecoder: Sendable {
         case nil:
             return
         }
-        guard event.count >= 3, event[0] == HCIEvent.leMetaEvent else { return }
+        guard event.count >= 3, event[0] == HCIEvent.leMetaEvent, event[1] >= 1 else { return }
         let time = Btsnoop.unixTime(timestamp: record.timestamp)
         let offset = record.offset
         var problems: [AdvertisingError] = []

@@ -44,6 +44,7 @@ public enum HCIEvent {
                     message: "HCI event parameter length \(length) exceeds the \(event.count - 2) bytes present"))
             return
         }
+        guard length >= 1 else { return }
         let parameters = event.slice(2, length)
         switch parameters[0] {
         case legacyAdvertisingReport:

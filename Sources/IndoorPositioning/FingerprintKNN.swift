@@ -11,10 +11,14 @@ public struct FingerprintKNN: PositioningMethod {
     public let name: String
     /// How many neighbours are averaged.
     public var k: Int
+    /// Whether matching ignores a constant dB offset between device and survey (over the nodes both heard):
+    /// robust to receivers that read stronger or weaker than the survey's.
+    public var offsetInvariant: Bool
     /// The RSSI (dBm) that stands for "not heard".
     public let missingDBm: Double
     private let nodeIndex: [String: Int]
     private let table: [Double]
+    private let heard: [Bool]
     private let positions: [Point3D]
     private let floors: [Int?]
 
@@ -26,9 +30,14 @@ public struct FingerprintKNN: PositioningMethod {
     ///   - k: Neighbours averaged (default 3).
     ///   - missingDBm: RSSI for a node not heard; `nil` uses 5 dB below the weakest RSSI in the survey.
     ///   - name: The method's name in reports.
-    public init(fingerprints: [Fingerprint], k: Int = 3, missingDBm: Double? = nil, name: String = "knn") {
+    ///   - offsetInvariant: Ignore a constant dB offset between device and survey.
+    public init(
+        fingerprints: [Fingerprint], k: Int = 3, missingDBm: Double? = nil, offsetInvariant: Bool = false,
+        name: String = "knn"
+    ) {
         self.name = name
         self.k = max(1, k)
+        self.offsetInvariant = offsetInvariant
         var index: [String: Int] = [:]
         for fingerprint in fingerprints {
             for id in fingerprint.rssi.keys.sorted() where index[id] == nil { index[id] = index.count }
@@ -37,11 +46,16 @@ public struct FingerprintKNN: PositioningMethod {
         let missing = missingDBm ?? (weakest - 5)
         self.missingDBm = missing
         var table = [Double](repeating: missing, count: fingerprints.count * index.count)
+        var heard = [Bool](repeating: false, count: fingerprints.count * index.count)
         for (row, fingerprint) in fingerprints.enumerated() {
             for (id, rssi) in fingerprint.rssi where rssi.isFinite {
-                if let column = index[id] { table[row * index.count + column] = rssi }
+                if let column = index[id] {
+                    table[row * index.count + column] = rssi
+                    heard[row * index.count + column] = true
+                }
             }
         }
+        self.heard = heard
         self.nodeIndex = index
         self.table = table
         self.positions = fingerprints.map(\.position)
@@ -54,6 +68,7 @@ public struct FingerprintKNN: PositioningMethod {
         }
         let width = nodeIndex.count
         var query = [Double](repeating: missingDBm, count: width)
+        var queryHeard = [Bool](repeating: false, count: width)
         var known = 0
         for reading in readings {
             guard reading.rssi.isFinite else {
@@ -61,6 +76,7 @@ public struct FingerprintKNN: PositioningMethod {
             }
             if let column = nodeIndex[reading.node.id] {
                 query[column] = reading.rssi
+                queryHeard[column] = true
                 known += 1
             }
         }
@@ -73,12 +89,17 @@ public struct FingerprintKNN: PositioningMethod {
         table.withUnsafeBufferPointer { rows in
             query.withUnsafeBufferPointer { q in
                 for row in 0..<positions.count {
-                    var total = 0.0
+                    var total = 0.0, shared = 0.0, both = 0
                     let base = row * width
                     for column in 0..<width {
                         let d = q[column] - rows[base + column]
                         total += d * d
+                        if offsetInvariant, queryHeard[column], heard[base + column] {
+                            shared += d
+                            both += 1
+                        }
                     }
+                    if both > 1 { total -= shared * shared / Double(both) }
                     guard total < bestDistance[used - 1] else { continue }
                     var slot = used - 1
                     while slot > 0, bestDistance[slot - 1] > total {
@@ -119,6 +140,35 @@ public struct FingerprintKNN: PositioningMethod {
                 confidence: 1 / (1 + accuracy / 2)))
     }
 
+    /// The fingerprints merged by position: one per distinct (position, floor), each node's RSSI the mean
+    /// over the merged fingerprints that heard it (kept when at least half of them did).
+    public static func averagedByPosition(_ fingerprints: [Fingerprint]) -> [Fingerprint] {
+        struct Key: Hashable {
+            var x: Double, y: Double, z: Double, floor: Int?
+        }
+        var order: [Key] = []
+        var groups: [Key: [Fingerprint]] = [:]
+        for fingerprint in fingerprints {
+            let p = fingerprint.position
+            let key = Key(x: p.x, y: p.y, z: p.z, floor: fingerprint.floor)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(fingerprint)
+        }
+        return order.compactMap { key -> Fingerprint? in
+            guard let group = groups[key], let first = group.first else { return nil }
+            var sums: [String: (Double, Int)] = [:]
+            for fingerprint in group {
+                for (id, rssi) in fingerprint.rssi {
+                    let current = sums[id] ?? (0, 0)
+                    sums[id] = (current.0 + rssi, current.1 + 1)
+                }
+            }
+            var rssi: [String: Double] = [:]
+            for (id, sum) in sums where 2 * sum.1 >= group.count { rssi[id] = sum.0 / Double(sum.1) }
+            return Fingerprint(position: first.position, floor: first.floor, rssi: rssi)
+        }
+    }
+
     /// Fingerprints from a survey, taken through the engine's own filters.
     ///
     /// Each survey device is replayed alone in time order. A moving device is sampled at each of its truth times;
@@ -150,7 +200,7 @@ public struct FingerprintKNN: PositioningMethod {
             else { continue }
             var times: [Double] = []
             if track.isStatic {
-                var time = first.time + spacing
+                var time = first.time + configuration.window
                 while time < last.time {
                     times.append(time)
                     time += spacing

@@ -42,24 +42,38 @@ public enum MethodCatalog {
         case "nonlinear": method = NonlinearLeastSquares(deviceHeight: height)
         case "knn":
             guard let survey else { throw MissingSurveyError(method: name) }
-            method = FingerprintKNN(
-                fingerprints: FingerprintKNN.survey(
-                    nodes: nodes, recording: survey, configuration: configuration, calibration: fitted))
+            method = fingerprintMethod(nodes: nodes, survey: survey, configuration: configuration, calibration: fitted)
         case "blend":
-            var members = [Blend.Member(NonlinearLeastSquares(deviceHeight: height), trust: 1)]
+            var members = [
+                Blend.Member(NonlinearLeastSquares(deviceHeight: height), trust: 1),
+                Blend.Member(WeightedCentroid(), trust: 1),
+            ]
             if let survey {
-                let knn = FingerprintKNN(
-                    fingerprints: FingerprintKNN.survey(
-                        nodes: nodes, recording: survey, configuration: configuration, calibration: fitted))
+                let knn = fingerprintMethod(
+                    nodes: nodes, survey: survey, configuration: configuration, calibration: fitted)
                 members.append(Blend.Member(knn, trust: 2))
-            } else {
-                members.append(Blend.Member(WeightedCentroid(), trust: 1))
             }
             method = Blend(members)
         default:
             throw UnknownMethodError(name: name, known: names)
         }
         return PositioningEngine(nodes: nodes, method: method, configuration: configuration, calibration: fitted)
+    }
+}
+
+extension MethodCatalog {
+    /// k-NN (k = 3) over the survey's fingerprints averaged per surveyed position.
+    ///
+    /// The fingerprints are taken without the survey devices' receiver offsets: those describe the survey's
+    /// receivers, not the ones that will be located.
+    static func fingerprintMethod(
+        nodes: [Node], survey: Recording, configuration: PositioningEngine.Configuration, calibration: Calibration
+    ) -> FingerprintKNN {
+        var plain = calibration
+        plain.deviceOffsets = [:]
+        let fingerprints = FingerprintKNN.survey(
+            nodes: nodes, recording: survey, configuration: configuration, calibration: plain)
+        return FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
     }
 }
 

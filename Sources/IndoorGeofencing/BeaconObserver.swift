@@ -43,6 +43,10 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
         self.continuation = continuation
     }
 
+    deinit {
+        continuation.finish()
+    }
+
     /// Sets the delegate (actor-isolated setter for callers outside the actor).
     public func setDelegate(_ delegate: (any BeaconObserverDelegate)?) {
         self.delegate = delegate

@@ -31,18 +31,19 @@ public struct MonitorError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    static let emptyBeaconList = MonitorError(
+    /// The standard error for each code, with its message.
+    public static let emptyBeaconList = MonitorError(
         code: .emptyBeaconList, message: "no beacons to observe: give at least one UUID, UUID/major or UUID/major/minor")
-    static let observationInProgress = MonitorError(
+    public static let observationInProgress = MonitorError(
         code: .observationInProgress,
         message: "an observation is already in progress: stop it before starting another")
-    static let locationServicesDisabled = MonitorError(
+    public static let locationServicesDisabled = MonitorError(
         code: .locationServicesDisabled, message: "location services are off: switch them on in the device settings")
-    static let notAuthorized = MonitorError(
+    public static let notAuthorized = MonitorError(
         code: .notAuthorized, message: "not authorised to use location: grant the app location permission")
-    static let monitoringUnsupported = MonitorError(
+    public static let monitoringUnsupported = MonitorError(
         code: .monitoringUnsupported, message: "this device cannot monitor beacon regions")
-    static let rangingUnsupported = MonitorError(
+    public static let rangingUnsupported = MonitorError(
         code: .rangingUnsupported, message: "this device cannot range beacons")
 }
 

@@ -30,7 +30,10 @@ public struct ZoneEngine: Sendable {
     public private(set) var activity = ActivityLog()
     private let beaconsByNode: [String: BeaconID]
     private let nodesByBeacon: [BeaconID: String]
+    /// Only states that differ from a fresh one are kept, so devices that never came near a zone cost nothing.
     private var states: [Key: Presence] = [:]
+    /// The keys whose state ``advance(to:)`` may change (a running timer or a pending dwell).
+    private var timed: Set<Key> = []
     private var lastFixes: [String: Fix] = [:]
 
     private struct Key: Hashable, Sendable, Comparable {
@@ -59,6 +62,15 @@ public struct ZoneEngine: Sendable {
         var retriggerFrom: Double?
 
         var isPresent: Bool { fenceInside || beaconInside }
+
+        /// Nothing to remember: equivalent to a fresh state.
+        var isIdle: Bool { !fenceInside && !beaconInside && visit == nil && retriggerFrom == nil }
+
+        /// Whether time alone can change this state (with `dwell` the zone's dwell threshold).
+        func hasTimer(dwell: Double?) -> Bool {
+            (fenceInside && outsideSince != nil) || beaconInside
+                || (dwell != nil && visit.map { !$0.dwellReported } == true)
+        }
     }
 
     private struct OpenVisit: Sendable {
@@ -131,7 +143,7 @@ public struct ZoneEngine: Sendable {
                 } else {
                     state.outsideSince = nil
                 }
-                states[key] = state
+                store(state, at: key)
             }
             if !zone.geolines.isEmpty, let previous, Self.sameFloor(previous.floor, fix.floor) {
                 for (lineIndex, line) in zone.geolines.enumerated()
@@ -144,7 +156,7 @@ public struct ZoneEngine: Sendable {
                     {
                         events.append(event)
                     }
-                    states[key] = state
+                    store(state, at: key)
                     break
                 }
             }
@@ -183,7 +195,7 @@ public struct ZoneEngine: Sendable {
                     events.append(event)
                 }
             }
-            states[key] = state
+            store(state, at: key)
         }
         events += advance(to: ranging.time)
         return events
@@ -194,7 +206,7 @@ public struct ZoneEngine: Sendable {
     /// - Returns: The events due, in time order.
     public mutating func advance(to time: Double) -> [ZoneEvent] {
         var events: [ZoneEvent] = []
-        for key in states.keys.sorted() {
+        for key in timed.sorted() {
             guard var state = states[key] else { continue }
             let zone = zones[key.zone]
             var ended = -Double.infinity
@@ -239,12 +251,21 @@ public struct ZoneEngine: Sendable {
                     state.visit = visit
                 }
             }
-            states[key] = state
+            store(state, at: key)
         }
         return events.sorted { $0.time < $1.time }
     }
 
     // MARK: - Transitions
+
+    private mutating func store(_ state: Presence, at key: Key) {
+        states[key] = state.isIdle ? nil : state
+        if state.hasTimer(dwell: zones[key.zone].dwellThreshold) {
+            timed.insert(key)
+        } else {
+            timed.remove(key)
+        }
+    }
 
     /// A presence began: check in unless the zone is disabled or the re-trigger window is still open.
     private mutating func checkIn(

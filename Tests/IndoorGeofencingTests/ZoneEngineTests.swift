@@ -104,6 +104,15 @@ struct ZoneRulesTests {
         #expect(engine.activity.visits.count == 1)
     }
 
+    @Test("the re-trigger window is per device")
+    func retriggerPerDevice() {
+        var engine = ZoneEngine(zones: [circleZone(checkOutTime: 0, retrigger: 60)])
+        let events = engine.run([
+            fix(0, x: 0, device: "a"), fix(1, x: 20, device: "a"), fix(2, x: 0, device: "a"), fix(3, x: 0, device: "b"),
+        ])
+        #expect(events.map { "\($0.kind.rawValue) \($0.device)" } == ["checkIn a", "checkOut a", "checkIn b"])
+    }
+
     @Test("without check-out, the re-trigger window starts at check-in and no check-out ever comes")
     func retriggerFromCheckIn() {
         var engine = ZoneEngine(zones: [circleZone(checkOut: false, checkOutTime: 2, retrigger: 30)])
@@ -268,6 +277,21 @@ struct ZoneBeaconEngineTests {
         #expect(out.first?.departure == 30)
         #expect(out.first?.dwell == 28)
         #expect(out.first?.data == ["desk": "12"])
+    }
+
+    @Test("a beacon visit that ends before the dwell threshold fires no dwell event, however late the exit is noticed")
+    func beaconDwellNeedsEvidence() {
+        var zone = zone
+        zone.dwellThreshold = 20
+        var engine = ZoneEngine(zones: [zone])
+        var events = engine.run((100...118).map { ranging(Double($0), node: "b1", .near) })
+        events += engine.advance(to: 125)
+        events += engine.advance(to: 130)
+        #expect(summary(events) == ["checkIn@100", "checkOut@128"])
+        #expect(events.last?.dwell == 18)
+        // Heard past the threshold: the dwell event comes with the sighting that proves it.
+        events = engine.run((200...225).map { ranging(Double($0), node: "b1", .near) })
+        #expect(summary(events) == ["checkIn@200", "dwell@220"])
     }
 
     @Test("check-in proximity: immediate-only beacons ignore near")

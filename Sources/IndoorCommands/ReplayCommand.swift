@@ -26,6 +26,11 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Seconds of data time between fixes of one device; 0 locates after every sighting.")
     var interval: Double = 1
 
+    @Option(
+        name: .customLong("rssi-filter"),
+        help: "The RSSI filter for the zones' beacon ranging (\(ReplayRSSIFilter.allCases.map(\.rawValue).joined(separator: ", "))).")
+    var rssiFilter: ReplayRSSIFilter = .ema
+
     func validate() throws {
         guard interval.isFinite, interval >= 0 else {
             throw ValidationError("--interval must be a number of seconds ≥ 0")
@@ -37,7 +42,7 @@ struct ReplayCommand: ParsableCommand {
         let sightingsData = try Self.read(sightings)
         let problems = try Self.replay(
             venue: venueData, venueFile: venue, sightings: String(decoding: sightingsData, as: UTF8.self),
-            sightingsFile: sightings, method: method, interval: interval
+            sightingsFile: sightings, method: method, interval: interval, rssiFilter: rssiFilter
         ) { print($0) }
         for problem in problems {
             FileHandle.standardError.write(Data((problem.description + "\n").utf8))
@@ -55,14 +60,16 @@ struct ReplayCommand: ParsableCommand {
     ///   ``UnknownMethodError``.
     static func replay(
         venue: Data, venueFile: String, sightings: String, sightingsFile: String,
-        method: String = MethodCatalog.defaultName, interval: Double = 1, write: (String) -> Void
+        method: String = MethodCatalog.defaultName, interval: Double = 1, rssiFilter: ReplayRSSIFilter = .ema,
+        write: (String) -> Void
     ) throws -> [FormatError] {
         let venue = try Venue.decodeJSON(venue, file: venueFile)
         let parsed =
             sightingsFile.lowercased().hasSuffix(".jsonl")
             ? SightingsJSONLines.parse(sightings, file: sightingsFile)
             : try DatasetCSV.parseSightings(sightings, file: sightingsFile)
-        try ReplayRun(venue: venue, method: method, interval: interval).run(parsed.rows, write: write)
+        try ReplayRun(venue: venue, method: method, interval: interval, rssiFilter: rssiFilter)
+            .run(parsed.rows, write: write)
         return parsed.problems
     }
 
@@ -74,3 +81,5 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 }
+
+extension ReplayRSSIFilter: ExpressibleByArgument {}

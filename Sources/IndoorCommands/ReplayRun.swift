@@ -16,11 +16,17 @@ public struct ReplayRun {
     public var method: String
     /// Seconds of data time between fixes of one device; 0 locates after every sighting.
     public var interval: Double
+    /// The RSSI filter behind the zones' beacon ranging.
+    public var rssiFilter: ReplayRSSIFilter
 
-    public init(venue: Venue, method: String = MethodCatalog.defaultName, interval seconds: Double = 1) {
+    public init(
+        venue: Venue, method: String = MethodCatalog.defaultName, interval seconds: Double = 1,
+        rssiFilter: ReplayRSSIFilter = .ema
+    ) {
         self.venue = venue
         self.method = method
         self.interval = seconds
+        self.rssiFilter = rssiFilter
     }
 
     /// Replays `sightings`, handing each output line (without a newline) to `write`.
@@ -28,7 +34,7 @@ public struct ReplayRun {
     public func run(_ sightings: [Sighting], write: (String) -> Void) throws {
         var engine = try MethodCatalog.engine(method: method, nodes: venue.nodes)
         var zones = ZoneEngine(zones: venue.zones, nodes: venue.nodes)
-        var ranger = SmoothingRanger(nodes: venue.nodes)
+        var ranger = rssiFilter.ranger(nodes: venue.nodes)
         var lastFix: [String: Double] = [:]
         let encoder = JSONFormat.encoder()
         func emit(_ events: [ZoneEvent]) throws {
@@ -51,6 +57,28 @@ public struct ReplayRun {
 
     private func line(_ value: some Encodable, encoder: JSONEncoder) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// Which RSSI filter ranges beacons for the zones in a replay (`--rssi-filter`).
+public enum ReplayRSSIFilter: String, CaseIterable, Sendable {
+    /// Geofencing's own ``SmoothingRanger``: moving average with weight 0.3.
+    case ema
+    /// Positioning's ``ARMAFilter`` (coefficient 0.1, the Android Beacon Library's).
+    case arma
+    /// Positioning's ``KalmanRSSIFilter`` (process noise 2 dB²/s, measurement noise 16 dB²).
+    case kalman
+    /// Positioning's ``TrimmedMeanFilter`` (20 s, 10% trimmed: the Android Beacon Library default).
+    case trimmedMean = "trimmed-mean"
+
+    /// A ranger with this filter and the log-distance model over `nodes`' calibrations.
+    func ranger(nodes: [Node]) -> any BeaconRanger {
+        switch self {
+        case .ema: SmoothingRanger(nodes: nodes)
+        case .arma: ReplayRanger(kind: .arma(coefficient: 0.1), nodes: nodes)
+        case .kalman: ReplayRanger(kind: .kalman(processNoise: 2, measurementNoise: 16), nodes: nodes)
+        case .trimmedMean: ReplayRanger(kind: .androidDefault, nodes: nodes)
+        }
     }
 }
 

@@ -35,13 +35,14 @@ private let sightingsCSV = """
 
     """
 
-private func replay(_ sightings: String, file: String, interval: Double = 1, method: String = "weighted-centroid")
-    throws -> (lines: [String], problems: [String])
-{
+private func replay(
+    _ sightings: String, file: String, interval: Double = 1, method: String = "weighted-centroid",
+    rssiFilter: ReplayRSSIFilter = .ema
+) throws -> (lines: [String], problems: [String]) {
     var lines: [String] = []
     let problems = try ReplayCommand.replay(
         venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: sightings, sightingsFile: file,
-        method: method, interval: interval
+        method: method, interval: interval, rssiFilter: rssiFilter
     ) { lines.append($0) }
     return (lines, problems.map(\.description))
 }
@@ -98,6 +99,31 @@ struct ReplayCommandTests {
         #expect(broken.lines.count == 1)
     }
 
+    @Test("positioning's RSSI filters plug in as the zones' ranger", arguments: ReplayRSSIFilter.allCases)
+    func rssiFilters(filter: ReplayRSSIFilter) throws {
+        let zones = { (lines: [String]) in lines.filter { $0.contains(#""type":"zone""#) } }
+        let reference = try replay(sightingsCSV, file: "walk.csv")
+        let other = try replay(sightingsCSV, file: "walk.csv", rssiFilter: filter)
+        #expect(zones(other.lines) == zones(reference.lines))
+    }
+
+    @Test("the positioning-filter ranger: ARMA smoothing, log-distance with the node calibration or tx power")
+    func replayRanger() {
+        let node = Node(
+            id: "n1", position: Point3D(x: 0, y: 0, z: 0),
+            calibration: NodeCalibration(rssiAtOneMeter: -50, pathLossExponent: 2))
+        var ranger = ReplayRanger(kind: .arma(coefficient: 0.1), nodes: [node])
+        _ = ranger.range(Sighting(time: 0, device: "p", node: "n1", rssi: -60))
+        let second = ranger.range(Sighting(time: 1, device: "p", node: "n1", rssi: -70))
+        #expect(abs(second.rssi - -61) < 1e-9)
+        // −61 dBm with −50 dBm at 1 m, exponent 2: 10^(11/20) ≈ 3.55 m, beyond the 3 m of near.
+        #expect(abs(second.distance - pow(10, 11.0 / 20)) < 1e-9)
+        #expect(second.proximity == .far)
+        let withTx = ranger.range(Sighting(time: 0, device: "p", node: "n9", rssi: -85, txPower: -65))
+        #expect(abs(withTx.distance - 10) < 1e-9)
+        #expect(withTx.proximity == .far)
+    }
+
     @Test("an unknown method or a bad venue is an error that says so")
     func errors() {
         #expect(throws: UnknownMethodError.self) { try replay(sightingsCSV, file: "walk.csv", method: "magic") }
@@ -118,6 +144,9 @@ struct ReplayCommandTests {
         #expect(replay.sightings == "s.csv")
         #expect(replay.interval == 0.5)
         #expect(replay.method == MethodCatalog.defaultName)
+        #expect(replay.rssiFilter == .ema)
+        let kalman = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.jsonl", "--rssi-filter", "kalman"])
+        #expect((kalman as? ReplayCommand)?.rssiFilter == .kalman)
         #expect(throws: (any Error).self) { try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "-1"]) }
     }
 }

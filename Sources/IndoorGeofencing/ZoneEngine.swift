@@ -236,14 +236,16 @@ public struct ZoneEngine: Sendable {
                             checkIn: visit.checkIn, dwell: threshold))
                 }
                 if leaving {
+                    // A visit is open only while present, so something ended in this call and `ended` is finite.
+                    let decided = ended.isFinite ? ended : time
                     state.visit = nil
-                    state.retriggerFrom = ended
+                    state.retriggerFrom = decided
                     activity.append(
                         ZoneVisit(
                             zone: zone.id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn,
                             checkOut: departure))
                     var checkOut = event(
-                        .checkOut, zone: zone, device: key.device, at: ended, by: visit.trigger,
+                        .checkOut, zone: zone, device: key.device, at: decided, by: visit.trigger,
                         checkIn: visit.checkIn, dwell: departure - visit.checkIn)
                     checkOut.departure = departure
                     events.append(checkOut)
@@ -253,7 +255,8 @@ public struct ZoneEngine: Sendable {
             }
             store(state, at: key)
         }
-        return events.sorted { $0.time < $1.time }
+        // In time order; events at the same time keep their order (zone order, then device).
+        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     // MARK: - Transitions

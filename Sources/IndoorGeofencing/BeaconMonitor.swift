@@ -123,7 +123,8 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
             watched[index].beacons = [:]
         }
         self.watched = watched
-        return events
+        // In time order; exits at the same time keep condition order.
+        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     private mutating func end(_ reason: ObservationStop.Reason, at time: Double) -> [MonitorEvent] {

@@ -76,6 +76,17 @@ struct BeaconMonitorTests {
         #expect(exit.allSatisfy { $0.time == 6 })
     }
 
+    @Test("exits of several conditions come out in time order")
+    func exitsInTimeOrder() throws {
+        var monitor = BeaconMonitor(exitDelay: 10)
+        _ = try monitor.start([BeaconCondition(beacon(1)), BeaconCondition(beacon(2))], at: 0)
+        _ = monitor.ingest(heard(0, beacon(2)))
+        _ = monitor.ingest(heard(5, beacon(1)))
+        let exits = monitor.advance(to: 30)
+        #expect(exits.map(\.time) == [10, 15])
+        #expect(exits.compactMap { if case .didLeaveArea(let exit) = $0 { exit.beacon } else { nil } } == [beacon(2), beacon(1)])
+    }
+
     @Test("beacons whose proximity is unknown keep the condition satisfied but are not reported as found")
     func unknownProximityNotFound() throws {
         var monitor = BeaconMonitor(ranger: ThresholdRanger(), exitDelay: 10)

@@ -40,14 +40,17 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let venueData = try Self.read(venue)
         let sightingsData = try Self.read(sightings)
-        let problems = try Self.replay(
+        let outcome = try Self.replay(
             venue: venueData, venueFile: venue, sightings: String(decoding: sightingsData, as: UTF8.self),
             sightingsFile: sightings, method: method, interval: interval, rssiFilter: rssiFilter
         ) { print($0) }
-        for problem in problems {
-            FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+        var stderr = ""
+        for problem in outcome.problems {
+            stderr += problem.description + "\n"
         }
-        if !problems.isEmpty { throw ExitCode(1) }
+        stderr += outcome.summary.description + "\n"
+        FileHandle.standardError.write(Data(stderr.utf8))
+        if !outcome.problems.isEmpty { throw ExitCode(1) }
     }
 
     /// The whole command without files: reads the venue and the sightings, replays, and writes the lines.
@@ -55,22 +58,22 @@ struct ReplayCommand: ParsableCommand {
     /// - Parameters:
     ///   - sightingsFile: The name for errors; a name ending in `.jsonl` selects JSON Lines, anything else CSV.
     ///   - write: Receives each output line, without a newline.
-    /// - Returns: The sightings lines that could not be read (the rest was replayed).
+    /// - Returns: The sightings lines that could not be read (the rest was replayed), and the summary.
     /// - Throws: ``FormatError`` for an unreadable venue or a CSV without the required header;
     ///   ``UnknownMethodError``.
     static func replay(
         venue: Data, venueFile: String, sightings: String, sightingsFile: String,
         method: String = MethodCatalog.defaultName, interval: Double = 1, rssiFilter: ReplayRSSIFilter = .ema,
         write: (String) -> Void
-    ) throws -> [FormatError] {
+    ) throws -> (problems: [FormatError], summary: ReplaySummary) {
         let venue = try Venue.decodeJSON(venue, file: venueFile)
         let parsed =
             sightingsFile.lowercased().hasSuffix(".jsonl")
             ? SightingsJSONLines.parse(sightings, file: sightingsFile)
             : try DatasetCSV.parseSightings(sightings, file: sightingsFile)
-        try ReplayRun(venue: venue, method: method, interval: interval, rssiFilter: rssiFilter)
+        let summary = try ReplayRun(venue: venue, method: method, interval: interval, rssiFilter: rssiFilter)
             .run(parsed.rows, write: write)
-        return parsed.problems
+        return (parsed.problems, summary)
     }
 
     private static func read(_ path: String) throws -> Data {

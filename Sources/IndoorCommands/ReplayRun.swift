@@ -30,33 +30,73 @@ public struct ReplayRun {
     }
 
     /// Replays `sightings`, handing each output line (without a newline) to `write`.
-    /// - Throws: ``UnknownMethodError`` for an unknown method; encoding errors.
-    public func run(_ sightings: [Sighting], write: (String) -> Void) throws {
+    /// - Returns: Counts for a one-line summary.
+    /// - Throws: ``UnknownMethodError`` for an unknown method (``MissingSurveyError`` for methods that need a
+    ///   survey); encoding errors.
+    @discardableResult
+    public func run(_ sightings: [Sighting], write: (String) -> Void) throws -> ReplaySummary {
         var engine = try MethodCatalog.engine(method: method, nodes: venue.nodes)
         var zones = ZoneEngine(zones: venue.zones, nodes: venue.nodes)
         var ranger = rssiFilter.ranger(nodes: venue.nodes)
         var lastFix: [String: Double] = [:]
+        var summary = ReplaySummary()
         let encoder = JSONFormat.encoder()
         func emit(_ events: [ZoneEvent]) throws {
             for event in events {
                 write(try line(ReplayLine(type: "zone", payload: event), encoder: encoder))
             }
+            summary.zoneEvents += events.count
         }
         let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
         for (_, sighting) in ordered {
-            engine.ingest(sighting)
+            summary.sightings += 1
+            if !engine.ingest(sighting) { summary.unknownNodes += 1 }
             try emit(zones.update(with: ranger.range(sighting)))
             if let last = lastFix[sighting.device], sighting.time - last < interval { continue }
-            guard case .success(var fix) = engine.locate(device: sighting.device, at: sighting.time) else { continue }
-            lastFix[sighting.device] = sighting.time
-            fix.coordinate = venue.anchor?.coordinate(of: fix.position.horizontal)
-            write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
-            try emit(zones.update(with: fix))
+            switch engine.locate(device: sighting.device, at: sighting.time) {
+            case .failure(let noFix):
+                summary.noFix[noFix.code.name, default: 0] += 1
+            case .success(var fix):
+                lastFix[sighting.device] = sighting.time
+                fix.coordinate = venue.anchor?.coordinate(of: fix.position.horizontal)
+                write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
+                summary.fixes += 1
+                try emit(zones.update(with: fix))
+            }
         }
+        return summary
     }
 
     private func line(_ value: some Encodable, encoder: JSONEncoder) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// What a replay did, for the one-line summary on stderr.
+public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
+    /// Sightings replayed.
+    public var sightings = 0
+    /// Sightings of nodes the venue does not have (the positioning engine ignores them).
+    public var unknownNodes = 0
+    /// Fixes written.
+    public var fixes = 0
+    /// Locate attempts that gave no fix, by ``NoFix`` code name.
+    public var noFix: [String: Int] = [:]
+    /// Zone events written.
+    public var zoneEvents = 0
+
+    public init() {}
+
+    /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 9 attempts gave no fix (tooFewNodes 9)`.
+    public var description: String {
+        var text = "replay: \(sightings) sightings, \(fixes) fixes, \(zoneEvents) zone events"
+        let failed = noFix.values.reduce(0, +)
+        if failed > 0 {
+            let codes = noFix.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += "; \(failed) attempts gave no fix (\(codes))"
+        }
+        if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
+        return text
     }
 }
 

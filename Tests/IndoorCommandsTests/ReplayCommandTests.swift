@@ -40,11 +40,11 @@ private func replay(
     rssiFilter: ReplayRSSIFilter = .ema
 ) throws -> (lines: [String], problems: [String]) {
     var lines: [String] = []
-    let problems = try ReplayCommand.replay(
+    let outcome = try ReplayCommand.replay(
         venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: sightings, sightingsFile: file,
         method: method, interval: interval, rssiFilter: rssiFilter
     ) { lines.append($0) }
-    return (lines, problems.map(\.description))
+    return (lines, outcome.problems.map(\.description))
 }
 
 @Suite("indoor replay")
@@ -122,6 +122,21 @@ struct ReplayCommandTests {
         let withTx = ranger.range(Sighting(time: 0, device: "p", node: "n9", rssi: -85, txPower: -65))
         #expect(abs(withTx.distance - 10) < 1e-9)
         #expect(withTx.proximity == .far)
+    }
+
+    @Test("the summary counts sightings, fixes, zone events, attempts without a fix and unknown nodes")
+    func summary() throws {
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: sightingsCSV + "24,p,n7,-70\n",
+            sightingsFile: "walk.csv", method: "weighted-centroid"
+        ) { _ in }
+        #expect(
+            outcome.summary.description
+                == "replay: 11 sightings, 11 fixes, 7 zone events; 1 sightings of nodes not in the venue")
+        var failed = ReplaySummary()
+        failed.sightings = 5
+        failed.noFix = ["tooFewNodes": 4, "notHeard": 1]
+        #expect(failed.description == "replay: 5 sightings, 0 fixes, 0 zone events; 5 attempts gave no fix (notHeard 1, tooFewNodes 4)")
     }
 
     @Test("an unknown method or a bad venue is an error that says so")

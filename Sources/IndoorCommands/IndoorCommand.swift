@@ -7,6 +7,8 @@ public struct IndoorCommand: ParsableCommand {
         abstract: "Beacon-based indoor positioning: simulate, evaluate, decode, locate.",
         version: "0.1.0",
         subcommands: [
+            DemoCommand.self,
+            SimulateCommand.self,
             EvaluateCommand.self,
             BenchCommand.self,
             ReplayCommand.self,

@@ -59,7 +59,7 @@ public enum ScoreReport {
     }
 
     /// `value` with exactly `decimals` decimals, or `-` when absent.
-    static func fixed(_ value: Double?, _ decimals: Int) -> String {
+    public static func fixed(_ value: Double?, _ decimals: Int) -> String {
         guard let value, value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

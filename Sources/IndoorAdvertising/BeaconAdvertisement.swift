@@ -6,6 +6,8 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     public var time: Double
     /// The receiving adapter's index (Linux monitor captures), nil when the capture does not say.
     public var adapter: UInt16?
+    /// The receiving adapter's name from the capture (Linux monitor "new index" record, e.g. `hci0`), when known.
+    public var adapterName: String?
     /// The advertiser's address and its type (`0` public, `1` random).
     public var address: BluetoothAddress
     public var addressType: UInt8
@@ -20,12 +22,13 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     public var telemetryOwner: BeaconFrame?
 
     public init(
-        time: Double, adapter: UInt16? = nil, address: BluetoothAddress, addressType: UInt8 = 0, frame: BeaconFrame,
+        time: Double, adapter: UInt16? = nil, adapterName: String? = nil, address: BluetoothAddress, addressType: UInt8 = 0, frame: BeaconFrame,
         rssiDBm: Int?, reportedTxPowerDBm: Int? = nil, telemetry: EddystoneTLM? = nil,
         telemetryOwner: BeaconFrame? = nil
     ) {
         self.time = time
         self.adapter = adapter
+        self.adapterName = adapterName
         self.address = address
         self.addressType = addressType
         self.frame = frame

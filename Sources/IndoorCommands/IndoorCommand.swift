@@ -8,6 +8,7 @@ public struct IndoorCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             EvaluateCommand.self,
+            DecodeCommand.self,
             BenchCommand.self,
         ]
     )

@@ -27,7 +27,7 @@ public struct CaptureDecoder: Sendable {
     /// Adapter names announced by Linux monitor "new index" records (`hci0`), by index.
     public private(set) var adapterNames: [UInt16: String] = [:]
     /// Adapter names by index, for the first 256 indexes (the hot path's copy of `adapterNames`).
-    var namesByIndex: [String?] = []
+    var namesByIndex: [UInt64] = []
     var assembler = ExtendedAdvertisingAssembler()
     var memory: [BluetoothAddress: AddressMemory] = [:]
 
@@ -157,9 +157,10 @@ public struct CaptureDecoder: Sendable {
         }
         guard let frame else { return }
         var advertisement = BeaconAdvertisement(
-            time: time, adapter: adapter, adapterName: adapter.flatMap(name), address: view.address, addressType: view.addressType, frame: frame,
+            time: time, adapter: adapter, address: view.address, addressType: view.addressType, frame: frame,
             rssiDBm: view.rssi == 127 ? nil : Int(view.rssi),
             reportedTxPowerDBm: view.txPower == 127 ? nil : Int(view.txPower))
+        if let adapter { advertisement.packedAdapterName = packedName(adapter) }
         if frame.isEddystone { remember(&advertisement) }
         statistics.beaconAdvertisements += 1
         onAdvertisement(advertisement)
@@ -193,13 +194,15 @@ public struct CaptureDecoder: Sendable {
         guard !name.isEmpty, adapterNames.count < 1024 else { return }
         adapterNames[index] = name
         if index < 256 {
-            if namesByIndex.count <= Int(index) { namesByIndex += [String?](repeating: nil, count: Int(index) + 1 - namesByIndex.count) }
-            namesByIndex[Int(index)] = name
+            if namesByIndex.count <= Int(index) {
+                namesByIndex += [UInt64](repeating: 0, count: Int(index) + 1 - namesByIndex.count)
+            }
+            namesByIndex[Int(index)] = AdapterName.pack(name)
         }
     }
 
     @inline(__always)
-    func name(_ index: UInt16) -> String? {
-        Int(index) < namesByIndex.count ? namesByIndex[Int(index)] : adapterNames[index]
+    func packedName(_ index: UInt16) -> UInt64 {
+        Int(index) < namesByIndex.count ? namesByIndex[Int(index)] : AdapterName.pack(adapterNames[index])
     }
 }

@@ -26,6 +26,8 @@ public struct CaptureDecoder: Sendable {
     public private(set) var statistics = Statistics()
     /// Adapter names announced by Linux monitor "new index" records (`hci0`), by index.
     public private(set) var adapterNames: [UInt16: String] = [:]
+    /// Adapter names by index, for the first 256 indexes (the hot path's copy of `adapterNames`).
+    var namesByIndex: [UInt64] = []
     var assembler = ExtendedAdvertisingAssembler()
     var memory: [BluetoothAddress: AddressMemory] = [:]
 
@@ -158,6 +160,7 @@ public struct CaptureDecoder: Sendable {
             time: time, adapter: adapter, address: view.address, addressType: view.addressType, frame: frame,
             rssiDBm: view.rssi == 127 ? nil : Int(view.rssi),
             reportedTxPowerDBm: view.txPower == 127 ? nil : Int(view.txPower))
+        if let adapter { advertisement.packedAdapterName = packedName(adapter) }
         if frame.isEddystone { remember(&advertisement) }
         statistics.beaconAdvertisements += 1
         onAdvertisement(advertisement)
@@ -188,6 +191,18 @@ public struct CaptureDecoder: Sendable {
             guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: ",") else { return }
             name.unicodeScalars.append(Unicode.Scalar(byte))
         }
-        if !name.isEmpty, adapterNames.count < 1024 { adapterNames[index] = name }
+        guard !name.isEmpty, adapterNames.count < 1024 else { return }
+        adapterNames[index] = name
+        if index < 256 {
+            if namesByIndex.count <= Int(index) {
+                namesByIndex += [UInt64](repeating: 0, count: Int(index) + 1 - namesByIndex.count)
+            }
+            namesByIndex[Int(index)] = AdapterName.pack(name)
+        }
+    }
+
+    @inline(__always)
+    func packedName(_ index: UInt16) -> UInt64 {
+        Int(index) < namesByIndex.count ? namesByIndex[Int(index)] : AdapterName.pack(adapterNames[index])
     }
 }

@@ -111,17 +111,20 @@ struct FrameTests {
 
     @Test(arguments: ["https://goo.gl/Aq18zF", "http://www.example.com/", "https://a.info/b.net", "http://x.gov"])
     func eddystoneURLRoundTrip(url: String) throws {
-        let frame = EddystoneURL(url: url, txPowerAtZeroMetersDBm: -18)
-        let ad = try frame.advertisingData()
-        #expect(try BeaconFrame.decode(advertisingData: ad) == .eddystoneURL(frame))
+        let frame = try EddystoneURL(url: url, txPowerAtZeroMetersDBm: -18)
+        #expect(frame.url == url)
+        #expect(try BeaconFrame.decode(advertisingData: frame.advertisingData) == .eddystoneURL(frame))
     }
 
-    @Test func eddystoneURLEncodingLimits() {
-        #expect(throws: AdvertisingError.self) { try EddystoneURL(url: "ftp://x", txPowerAtZeroMetersDBm: 0).frame() }
+    @Test func eddystoneURLEncoding() throws {
+        let frame = try EddystoneURL(url: "https://www.example.com/", txPowerAtZeroMetersDBm: -18)
+        #expect(frame.frame == hex("10ee01 6578616d706c65 00"))
+        #expect(throws: AdvertisingError.self) { try EddystoneURL(url: "ftp://x", txPowerAtZeroMetersDBm: 0) }
         #expect(throws: AdvertisingError.self) {
-            try EddystoneURL(url: "https://abcdefghijklmnopqrstuvwxyz", txPowerAtZeroMetersDBm: 0).frame()
+            try EddystoneURL(url: "https://abcdefghijklmnopqrstuvwxyz", txPowerAtZeroMetersDBm: 0)
         }
-        #expect(throws: AdvertisingError.self) { try EddystoneURL(url: "https://a b", txPowerAtZeroMetersDBm: 0).frame() }
+        #expect(throws: AdvertisingError.self) { try EddystoneURL(url: "https://a b", txPowerAtZeroMetersDBm: 0) }
+        #expect(EddystoneURL(frame: hex("1000 04") + [UInt8](repeating: 0x61, count: 18)) == nil)  // 18 bytes: too long
     }
 
     // TLM per the specification: version 0, battery mV, temperature 8.8, ADV_CNT, SEC_CNT (0.1 s), big-endian.

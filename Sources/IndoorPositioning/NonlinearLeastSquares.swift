@@ -21,7 +21,7 @@ public struct NonlinearLeastSquares: PositioningMethod {
     public var tolerance: Double
 
     public init(
-        deviceHeight meters: Double? = nil, huberThreshold: Double = 2, maximumIterations: Int = 8,
+        deviceHeight meters: Double? = nil, huberThreshold: Double = 2, maximumIterations: Int = 5,
         tolerance: Double = 0.02
     ) {
         self.deviceHeight = meters

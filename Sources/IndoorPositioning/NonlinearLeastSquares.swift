@@ -21,39 +21,53 @@ public struct NonlinearLeastSquares: PositioningMethod {
     public var tolerance: Double
 
     public init(
-        deviceHeight meters: Double? = nil, huberThreshold: Double = 2, maximumIterations: Int = 30,
-        tolerance: Double = 1e-3
+        deviceHeight meters: Double? = nil, huberThreshold: Double = 2, maximumIterations: Int = 5,
+        tolerance: Double = 0.02
     ) {
         self.deviceHeight = meters
         self.huberThreshold = huberThreshold > 0 ? huberThreshold : 2
         self.maximumIterations = max(1, maximumIterations)
-        self.tolerance = tolerance > 0 ? tolerance : 1e-3
+        self.tolerance = tolerance > 0 ? tolerance : 0.02
     }
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-        if let error = RangeCircles.validate(readings) { return .failure(error) }
         let n = readings.count
+        guard n >= 3 else { return .failure(RangeCircles.validate(readings) ?? NoFix(.tooFewNodes, "too few nodes")) }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * n) { buffer in
             let cx = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
             let cy = UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)])
             let dz2 = UnsafeMutableBufferPointer(rebasing: buffer[(2 * n)..<(3 * n)])
             let logRange = UnsafeMutableBufferPointer(rebasing: buffer[(3 * n)..<(4 * n)])
             let weight = UnsafeMutableBufferPointer(rebasing: buffer[(4 * n)..<(5 * n)])
-            // Start at the centroid weighted by 1 / d², inside the nodes' hull.
+            // One pass: copy out, check values, and start at the centroid weighted by 1 / d² (inside the hull).
             var px = 0.0, py = 0.0, total = 0.0
-            for (index, reading) in readings.enumerated() {
-                let p = reading.node.position
-                let d = max(reading.distance, 0.05)
-                cx[index] = p.x
-                cy[index] = p.y
-                let dz = deviceHeight.map { p.z - $0 } ?? 0
-                dz2[index] = dz * dz
-                logRange[index] = log(d)
-                weight[index] = 1 / max(reading.distanceVariance / (d * d), 1e-4)
-                let w = 1 / (d * d)
-                px += w * p.x
-                py += w * p.y
-                total += w
+            var valid = true
+            readings.withUnsafeBufferPointer { list in
+                for index in 0..<n {
+                    let x = list[index].node.position.x, y = list[index].node.position.y
+                    let z = list[index].node.position.z
+                    let distance = list[index].distance, variance = list[index].distanceVariance
+                    if !(list[index].rssi.isFinite && distance.isFinite && distance >= 0 && variance.isFinite
+                        && x.isFinite && y.isFinite && z.isFinite)
+                    {
+                        valid = false
+                    }
+                    let d = max(distance, 0.05)
+                    cx[index] = x
+                    cy[index] = y
+                    let dz = deviceHeight.map { z - $0 } ?? 0
+                    dz2[index] = dz * dz
+                    logRange[index] = log(d)
+                    weight[index] = 1 / max(variance / (d * d), 1e-4)
+                    let w = 1 / (d * d)
+                    px += w * x
+                    py += w * y
+                    total += w
+                }
+            }
+            guard valid, Self.spansPlane(UnsafeBufferPointer(cx), UnsafeBufferPointer(cy)) else {
+                return .failure(
+                    RangeCircles.validate(readings) ?? NoFix(.degenerateGeometry, "the nodes heard lie on one line"))
             }
             px /= total
             py /= total
@@ -99,6 +113,32 @@ public struct NonlinearLeastSquares: PositioningMethod {
                     position: Point3D(x: px, y: py, z: deviceHeight ?? 0), floor: readings[0].node.floor,
                     accuracy: min(accuracy, 1000), confidence: confidence))
         }
+    }
+
+    /// Whether the points are not all on one line (the same test as the other solvers' validation).
+    private static func spansPlane(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>) -> Bool {
+        let n = Double(x.count)
+        var mx = 0.0, my = 0.0
+        for index in 0..<x.count {
+            mx += x[index]
+            my += y[index]
+        }
+        mx /= n
+        my /= n
+        var sxx = 0.0, sxy = 0.0, syy = 0.0
+        for index in 0..<x.count {
+            let dx = x[index] - mx, dy = y[index] - my
+            sxx += dx * dx
+            sxy += dx * dy
+            syy += dy * dy
+        }
+        sxx /= n
+        sxy /= n
+        syy /= n
+        let trace = sxx + syy
+        let determinant = sxx * syy - sxy * sxy
+        let smallest = trace / 2 - max(trace * trace / 4 - determinant, 0).squareRoot()
+        return !(smallest < 1e-4 || smallest < 1e-6 * trace)
     }
 
     /// The cost, gradient and (Gauss–Newton) Hessian at a point.

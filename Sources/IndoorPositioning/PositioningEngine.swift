@@ -57,12 +57,20 @@ public struct PositioningEngine: Sendable {
     private let nodeCalibrations: [NodeCalibration]
     private let logRangeVariances: [Double]
     private let emptyFilters: [RSSIFilter]
-    private var devices: [String: DeviceState] = [:]
+    private let hasOffsets: Bool
+    /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
+    private var slots: [String: Int] = [:]
+    private var states: [DeviceState] = []
+    private var freeSlots: [Int] = []
+    /// The device of the previous sighting and its slot: sightings often come in runs per device.
+    private var lastDevice: String?
+    private var lastSlot = 0
     private var lastSweep = -Double.infinity
 
     private struct DeviceState: Sendable {
         var filters: [RSSIFilter]
         var lastHeard: Double
+        var inUse = true
 
         @inline(__always)
         mutating func record(node: Int, dBm: Double, at time: Double) {
@@ -99,12 +107,13 @@ public struct PositioningEngine: Sendable {
         self.logRangeVariances = calibrations.map {
             LogDistance.logRangeVariance(sigma: calibration.shadowingSigma, exponent: $0.pathLossExponent)
         }
+        self.hasOffsets = !calibration.deviceOffsets.isEmpty
         self.emptyFilters = Array(
             repeating: RSSIFilter(configuration.filter, expiry: configuration.window), count: unique.count)
     }
 
     /// The number of devices currently remembered.
-    public var deviceCount: Int { devices.count }
+    public var deviceCount: Int { slots.count }
 
     /// The node a sighting refers to, if the engine knows it.
     public func node(for source: SightingSource) -> Node? {
@@ -128,12 +137,49 @@ public struct PositioningEngine: Sendable {
         }
         let time = sighting.time
         if time > lastSweep + configuration.deviceExpiry { sweep(before: time - configuration.deviceExpiry, now: time) }
-        if devices.count >= configuration.maximumDevices, devices[sighting.device] == nil { evictOldestHalf() }
-        let rssi = sighting.rssi - calibration.offset(device: sighting.device)
-        let fresh = emptyFilters
-        devices[sighting.device, default: DeviceState(filters: fresh, lastHeard: time)].record(
-            node: node, dBm: rssi, at: time)
+        let rssi = hasOffsets ? sighting.rssi - calibration.offset(device: sighting.device) : sighting.rssi
+        let slot: Int
+        if let lastDevice, lastDevice == sighting.device {
+            slot = lastSlot
+        } else if let known = slots[sighting.device] {
+            slot = known
+        } else {
+            if slots.count >= configuration.maximumDevices { evictOldestHalf() }
+            slot = allocateSlot(device: sighting.device, at: time)
+        }
+        lastDevice = sighting.device
+        lastSlot = slot
+        states[slot].record(node: node, dBm: rssi, at: time)
         return true
+    }
+
+    private mutating func allocateSlot(device: String, at time: Double) -> Int {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            states[slot].lastHeard = time
+            states[slot].inUse = true
+        } else {
+            slot = states.count
+            states.append(DeviceState(filters: emptyFilters, lastHeard: time))
+        }
+        slots[device] = slot
+        return slot
+    }
+
+    private mutating func release(where expired: (DeviceState) -> Bool) {
+        var kept: [String: Int] = [:]
+        for (device, slot) in slots {
+            if expired(states[slot]) {
+                for index in states[slot].filters.indices { states[slot].filters[index].reset() }
+                states[slot].inUse = false
+                freeSlots.append(slot)
+            } else {
+                kept[device] = slot
+            }
+        }
+        slots = kept
+        lastDevice = nil
     }
 
     /// Takes sightings in order.
@@ -147,32 +193,39 @@ public struct PositioningEngine: Sendable {
 
     private mutating func sweep(before cutoff: Double, now: Double) {
         lastSweep = now
-        devices = devices.filter { $0.value.lastHeard >= cutoff }
+        release { $0.lastHeard < cutoff }
     }
 
     private mutating func evictOldestHalf() {
-        let times = devices.values.map(\.lastHeard).sorted()
+        let times = slots.values.map { states[$0].lastHeard }.sorted()
+        guard !times.isEmpty else { return }
         let median = times[times.count / 2]
-        devices = devices.filter { $0.value.lastHeard > median }
+        release { $0.lastHeard <= median }
     }
 
     /// The current readings of `device` at `time`, strongest first (ties by node id).
     ///
     /// A node counts when its filter has a value heard in the last ``Configuration/window`` seconds.
     public func readings(device: String, at time: Double) -> [NodeReading] {
-        guard let state = devices[device] else { return [] }
-        let model = configuration.deviceModels[device] ?? configuration.distanceModel
+        guard let slot = slots[device] else { return [] }
+        let state = states[slot]
+        let model =
+            configuration.deviceModels.isEmpty
+            ? configuration.distanceModel : configuration.deviceModels[device] ?? configuration.distanceModel
         var result: [NodeReading] = []
-        for index in nodes.indices {
-            let filter = state.filters[index]
-            guard let last = filter.lastTime, last >= time - configuration.window, let rssi = filter.value(at: time)
-            else { continue }
-            let distance = model.distance(rssi: rssi, calibration: nodeCalibrations[index])
-            guard distance.isFinite else { continue }
-            result.append(
-                NodeReading(
-                    node: nodes[index], rssi: rssi, distance: distance,
-                    distanceVariance: distance * distance * logRangeVariances[index], lastHeard: last))
+        let cutoff = time - configuration.window
+        state.filters.withUnsafeBufferPointer { filters in
+            for index in 0..<filters.count {
+                guard let last = filters[index].lastTime, last >= cutoff, let rssi = filters[index].value(at: time)
+                else { continue }
+                let distance = model.distance(rssi: rssi, calibration: nodeCalibrations[index])
+                guard distance.isFinite else { continue }
+                if result.isEmpty { result.reserveCapacity(8) }
+                result.append(
+                    NodeReading(
+                        node: nodes[index], rssi: rssi, distance: distance,
+                        distanceVariance: distance * distance * logRangeVariances[index], lastHeard: last))
+            }
         }
         result.sort { $0.rssi != $1.rssi ? $0.rssi > $1.rssi : $0.node.id < $1.node.id }
         return result

@@ -10,7 +10,9 @@ public struct IndoorCommand: ParsableCommand {
             DemoCommand.self,
             SimulateCommand.self,
             EvaluateCommand.self,
+            DecodeCommand.self,
             BenchCommand.self,
+            ReplayCommand.self,
         ]
     )
 

@@ -5,8 +5,9 @@ import IndoorPositioning
 public enum MethodComparison {
     /// Scores each method of `methods` (names from ``MethodCatalog``) on `dataset`'s test split.
     ///
-    /// Each method's engine is built by ``MethodCatalog/engine(method:nodes:survey:)`` with the dataset's
-    /// nodes and its `train/` split as the survey, so every catalogued method is scored the same way.
+    /// Each method's engine is built by ``MethodCatalog/engine(method:nodes:survey:calibration:configuration:)``
+    /// with the dataset's nodes and its `train/` split as the survey (the calibration fitted on it once, by
+    /// ``CalibrationFitter``, is shared), so every catalogued method is scored the same way.
     /// - Parameters:
     ///   - dataset: The dataset; only `test/` is scored.
     ///   - methods: Method names, in report order.
@@ -19,10 +20,13 @@ public enum MethodComparison {
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
         var scores: [MethodScore] = []
+        // The calibration every engine would fit on the survey, fitted once for all of them.
+        let calibration = dataset.train.map { CalibrationFitter().fit(nodes: dataset.nodes, survey: $0) }
         for name in methods {
             let engine: PositioningEngine
             do {
-                engine = try MethodCatalog.engine(method: name, nodes: dataset.nodes, survey: dataset.train)
+                engine = try MethodCatalog.engine(
+                    method: name, nodes: dataset.nodes, survey: dataset.train, calibration: calibration)
             } catch {
                 guard let unavailable else { throw error }
                 unavailable(name, error)

@@ -1,4 +1,5 @@
 import Foundation
+import IndoorPositioning
 import Testing
 @testable import IndoorCommands
 
@@ -10,7 +11,7 @@ struct DemoCommandTests {
         #expect(lines.first == "Simulated office (seed 1): 1 floor(s) of 40 m x 18.4 m, 16 rooms, 14 beacons on the walls.")
         let header = try #require(lines.firstIndex { $0.hasPrefix("method") })
         let row = lines[header + 1]
-        #expect(row.hasPrefix("weighted-centroid"))
+        #expect(row.hasPrefix(MethodCatalog.defaultName + " "))
         // The median error of the baseline in this office is a few metres.
         let columns = row.split(separator: " ")
         let median = try #require(Double(columns[4]))

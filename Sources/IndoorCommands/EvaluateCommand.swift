@@ -43,7 +43,7 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let progress = ProgressReporter(label: "evaluate")
+        let progress = EvaluationProgress(label: "evaluate")
         print(try output(progress: progress.report), terminator: "")
         progress.finish()
     }

@@ -113,6 +113,18 @@ struct JSONFormatsTests {
         #expect(parsed.problems.last?.description.hasPrefix("live.jsonl:5: not valid JSON") == true)
     }
 
+    @Test(arguments: [
+        (#"{"t":1,"device":"","node":"n","rssi":-70}"#, "s.jsonl:1: device: device is empty"),
+        (#"{"t":1,"device":"d","node":"","rssi":-70}"#, "s.jsonl:1: node: node is empty"),
+        (#"{"t":1,"device":"d","beacon":"x/1/2","rssi":-70}"#, "s.jsonl:1: beacon: beacon identity 'x/1/2': 'x' is not a UUID"),
+        (#"{"device":"d","node":"n","rssi":-70}"#, "s.jsonl:1: missing field 't'"),
+    ])
+    func badSightingLines(line: String, message: String) {
+        let parsed = SightingsJSONLines.parse(line, file: "s.jsonl")
+        #expect(parsed.rows.isEmpty)
+        #expect(parsed.problems.map(\.description) == [message])
+    }
+
     @Test func fixRoundTrips() throws {
         let fix = Fix(
             time: 300, device: "walker-1", position: Point3D(x: 15, y: 9, z: 1.2), floor: 0, accuracy: 2.5,

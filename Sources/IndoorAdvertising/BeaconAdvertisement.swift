@@ -60,8 +60,13 @@ public struct BeaconAdvertisement: Hashable, Sendable {
 
 /// Adapter names of up to 8 ASCII bytes packed into a `UInt64`.
 enum AdapterName {
+    @inline(__always)
     static func pack(_ name: String?) -> UInt64 {
         guard let name else { return 0 }
+        return packBytes(name)
+    }
+
+    static func packBytes(_ name: String) -> UInt64 {
         var value: UInt64 = 0
         for (index, byte) in name.utf8.prefix(8).enumerated() {
             value |= UInt64(byte) << (8 * UInt64(index))

@@ -14,14 +14,6 @@ public struct CaptureDecoder: Sendable {
         public var problems = 0
     }
 
-    struct AddressMemory: Sendable {
-        var identity: BeaconFrame?
-        var telemetry: EddystoneTLM?
-    }
-
-    /// How many addresses' Eddystone frames are remembered for TLM attachment (then the memory restarts).
-    public static let maxRememberedAddresses = 4096
-
     public private(set) var parser = BtsnoopParser()
     public private(set) var statistics = Statistics()
     /// Adapter names announced by Linux monitor "new index" records (`hci0`), by index.
@@ -29,7 +21,7 @@ public struct CaptureDecoder: Sendable {
     /// Adapter names by index, for the first 256 indexes (the hot path's copy of `adapterNames`).
     var namesByIndex: [UInt64] = []
     var assembler = ExtendedAdvertisingAssembler()
-    var memory: [BluetoothAddress: AddressMemory] = [:]
+    var memory = TelemetryMemory()
 
     public init() {}
 
@@ -161,24 +153,9 @@ public struct CaptureDecoder: Sendable {
             rssiDBm: view.rssi == 127 ? nil : Int(view.rssi),
             reportedTxPowerDBm: view.txPower == 127 ? nil : Int(view.txPower))
         if let adapter { advertisement.packedAdapterName = packedName(adapter) }
-        if frame.isEddystone { remember(&advertisement) }
+        if frame.isEddystone { memory.remember(&advertisement) }
         statistics.beaconAdvertisements += 1
         onAdvertisement(advertisement)
-    }
-
-    mutating func remember(_ advertisement: inout BeaconAdvertisement) {
-        if memory.count >= Self.maxRememberedAddresses, memory[advertisement.address] == nil {
-            memory.removeAll(keepingCapacity: true)
-        }
-        var entry = memory[advertisement.address] ?? AddressMemory()
-        if case .eddystoneTLM(let telemetry) = advertisement.frame {
-            entry.telemetry = telemetry
-            advertisement.telemetryOwner = entry.identity
-        } else {
-            entry.identity = advertisement.frame
-            advertisement.telemetry = entry.telemetry
-        }
-        memory[advertisement.address] = entry
     }
 
     mutating func noteNewIndex(_ index: UInt16, _ payload: UnsafeRawBufferPointer) {

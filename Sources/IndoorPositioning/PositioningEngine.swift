@@ -1,86 +1,243 @@
 import Foundation
 import IndoorModel
 
-/// The one engine every front end uses: takes sightings, keeps per-device state, answers fixes.
+/// The one engine every front end uses: takes sightings, keeps per-device filtered RSSI, answers fixes.
 ///
-/// Deterministic: time comes only from the sightings and from the `time` asked about.
+/// Deterministic: time comes only from the sightings and from the `time` asked about. Node ids are
+/// interned at `init`; each device holds one fixed-size array of ``RSSIFilter`` (one per node), so ingesting
+/// a sighting does not allocate once the device is known. Devices not heard for
+/// ``Configuration/deviceExpiry`` seconds are forgotten, and at most ``Configuration/maximumDevices`` are kept.
 public struct PositioningEngine: Sendable {
     /// Tuning of the engine.
     public struct Configuration: Hashable, Sendable {
-        /// Readings older than this many seconds are ignored.
+        /// Readings older than this many seconds are stale and ignored.
         public var window: Double
-        public init(window: Double = 5) {
-            self.window = window
+        /// The per-(device, node) RSSI filter.
+        public var filter: RSSIFilter.Kind
+        /// How filtered RSSI becomes distance.
+        public var distanceModel: DistanceModel
+        /// Distance models for particular devices (by device id), for example a phone model's own curve fit.
+        public var deviceModels: [String: DistanceModel]
+        /// Thresholds of ``Proximity`` classes, metres.
+        public var proximity: Proximity.Thresholds
+        /// A device not heard for this many seconds is forgotten.
+        public var deviceExpiry: Double
+        /// The most devices kept; beyond it the least recently heard half is forgotten.
+        public var maximumDevices: Int
+
+        /// - Parameters:
+        ///   - window: Seconds after which a node's readings are stale (default 5).
+        ///   - filter: The RSSI filter (default: a Kalman filter following a walking device).
+        ///   - distanceModel: RSSI to distance (default log-distance with each node's calibration).
+        ///   - deviceModels: Per-device distance models, by device id.
+        ///   - proximity: Proximity thresholds (default 0.5 m and 3 m).
+        ///   - deviceExpiry: Seconds after which a silent device is forgotten (default 60).
+        ///   - maximumDevices: Memory bound on devices (default 100 000).
+        public init(
+            window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
+            distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
+            proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000
+        ) {
+            self.window = window.isFinite && window > 0 ? window : 5
+            self.filter = filter
+            self.distanceModel = distanceModel
+            self.deviceModels = deviceModels
+            self.proximity = proximity
+            self.deviceExpiry = deviceExpiry.isFinite && deviceExpiry > 0 ? deviceExpiry : 60
+            self.maximumDevices = max(1, maximumDevices)
         }
     }
 
     public let method: any PositioningMethod
-    public var configuration: Configuration
-    private let nodesByID: [String: Node]
-    private let nodesByBeacon: [BeaconID: Node]
-    private var devices: [String: [String: [Reading]]] = [:]
+    public let configuration: Configuration
+    public let calibration: Calibration
+    private let nodes: [Node]
+    private let nodeIndex: [String: Int]
+    private let beaconIndex: [BeaconID: Int]
+    private let nodeCalibrations: [NodeCalibration]
+    private let logRangeVariances: [Double]
+    private let emptyFilters: [RSSIFilter]
+    private let hasOffsets: Bool
+    /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
+    private var slots: [String: Int] = [:]
+    private var states: [DeviceState] = []
+    private var freeSlots: [Int] = []
+    /// The device of the previous sighting and its slot: sightings often come in runs per device.
+    private var lastDevice: String?
+    private var lastSlot = 0
+    private var lastSweep = -Double.infinity
 
-    private struct Reading: Sendable {
-        var time: Double
-        var rssi: Double
+    private struct DeviceState: Sendable {
+        var filters: [RSSIFilter]
+        var lastHeard: Double
+        var inUse = true
+
+        @inline(__always)
+        mutating func record(node: Int, dBm: Double, at time: Double) {
+            filters[node].add(dBm: dBm, at: time)
+            lastHeard = max(lastHeard, time)
+        }
     }
 
     /// - Parameters:
-    ///   - nodes: The fixed radios, with positions in the venue frame.
+    ///   - nodes: The fixed radios, with positions in the venue frame. Later duplicates of an id are ignored.
     ///   - method: How readings become positions.
-    public init(nodes: [Node], method: any PositioningMethod, configuration: Configuration = Configuration()) {
+    ///   - configuration: Filters, distance model, expiry.
+    ///   - calibration: Per-node path loss and per-device offsets (default: each node's own or typical).
+    public init(
+        nodes: [Node], method: any PositioningMethod, configuration: Configuration = Configuration(),
+        calibration: Calibration = .uncalibrated
+    ) {
         self.method = method
         self.configuration = configuration
-        var byID: [String: Node] = [:]
-        var byBeacon: [BeaconID: Node] = [:]
-        for node in nodes {
-            byID[node.id] = node
-            if let beacon = node.beacon { byBeacon[beacon] = node }
+        self.calibration = calibration
+        var unique: [Node] = []
+        var byID: [String: Int] = [:]
+        var byBeacon: [BeaconID: Int] = [:]
+        for node in nodes where byID[node.id] == nil {
+            byID[node.id] = unique.count
+            if let beacon = node.beacon, byBeacon[beacon] == nil { byBeacon[beacon] = unique.count }
+            unique.append(node)
         }
-        self.nodesByID = byID
-        self.nodesByBeacon = byBeacon
+        self.nodes = unique
+        self.nodeIndex = byID
+        self.beaconIndex = byBeacon
+        let calibrations = unique.map { calibration.calibration(for: $0) }
+        self.nodeCalibrations = calibrations
+        self.logRangeVariances = calibrations.map {
+            LogDistance.logRangeVariance(sigma: calibration.shadowingSigma, exponent: $0.pathLossExponent)
+        }
+        self.hasOffsets = !calibration.deviceOffsets.isEmpty
+        self.emptyFilters = Array(
+            repeating: RSSIFilter(configuration.filter, expiry: configuration.window), count: unique.count)
     }
+
+    /// The number of devices currently remembered.
+    public var deviceCount: Int { slots.count }
 
     /// The node a sighting refers to, if the engine knows it.
     public func node(for source: SightingSource) -> Node? {
+        index(of: source).map { nodes[$0] }
+    }
+
+    @inline(__always)
+    private func index(of source: SightingSource) -> Int? {
         switch source {
-        case .node(let id): nodesByID[id]
-        case .beacon(let beacon): nodesByBeacon[beacon] ?? nodesByID[beacon.text]
+        case .node(let id): nodeIndex[id]
+        case .beacon(let beacon): beaconIndex[beacon] ?? nodeIndex[beacon.text]
         }
     }
 
-    /// Takes one sighting. Sightings of unknown nodes or with non-finite RSSI are ignored.
+    /// Takes one sighting. Sightings of unknown nodes or with non-finite RSSI or time are ignored.
     /// - Returns: whether the sighting was used.
     @discardableResult
     public mutating func ingest(_ sighting: Sighting) -> Bool {
-        guard sighting.rssi.isFinite, sighting.time.isFinite, let node = node(for: sighting.source) else {
+        guard sighting.rssi.isFinite, sighting.time.isFinite, let node = index(of: sighting.source) else {
             return false
         }
-        let cutoff = sighting.time - configuration.window
-        devices[sighting.device, default: [:]][node.id, default: []].removeAll { $0.time < cutoff }
-        devices[sighting.device, default: [:]][node.id, default: []].append(
-            Reading(time: sighting.time, rssi: sighting.rssi))
+        let time = sighting.time
+        if time > lastSweep + configuration.deviceExpiry { sweep(before: time - configuration.deviceExpiry, now: time) }
+        let rssi = hasOffsets ? sighting.rssi - calibration.offset(device: sighting.device) : sighting.rssi
+        let slot: Int
+        if let lastDevice, lastDevice == sighting.device {
+            slot = lastSlot
+        } else if let known = slots[sighting.device] {
+            slot = known
+        } else {
+            if slots.count >= configuration.maximumDevices { evictOldestHalf() }
+            slot = allocateSlot(device: sighting.device, at: time)
+        }
+        lastDevice = sighting.device
+        lastSlot = slot
+        states[slot].record(node: node, dBm: rssi, at: time)
         return true
     }
 
-    /// The current readings of `device` at `time`, strongest first.
-    public func readings(device: String, at time: Double) -> [NodeReading] {
-        guard let perNode = devices[device] else { return [] }
-        var result: [NodeReading] = []
-        for (id, readings) in perNode {
-            guard let node = nodesByID[id] else { continue }
-            let recent = readings.filter { $0.time <= time && $0.time >= time - configuration.window }
-            guard let last = recent.last else { continue }
-            let rssi = recent.reduce(0) { $0 + $1.rssi } / Double(recent.count)
-            let calibration = node.calibration ?? .typical
-            let exponent = (calibration.rssiAtOneMeter - rssi) / (10 * calibration.pathLossExponent)
-            let distance = pow(10, exponent)
-            result.append(
-                NodeReading(
-                    node: node, rssi: rssi, distance: distance, distanceVariance: distance * distance * 0.25,
-                    lastHeard: last.time))
+    private mutating func allocateSlot(device: String, at time: Double) -> Int {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            states[slot].lastHeard = time
+            states[slot].inUse = true
+        } else {
+            slot = states.count
+            states.append(DeviceState(filters: emptyFilters, lastHeard: time))
         }
-        return result.sorted { ($0.rssi, $1.node.id) > ($1.rssi, $0.node.id) }
+        slots[device] = slot
+        return slot
+    }
+
+    private mutating func release(where expired: (DeviceState) -> Bool) {
+        var kept: [String: Int] = [:]
+        for (device, slot) in slots {
+            if expired(states[slot]) {
+                for index in states[slot].filters.indices { states[slot].filters[index].reset() }
+                states[slot].inUse = false
+                freeSlots.append(slot)
+            } else {
+                kept[device] = slot
+            }
+        }
+        slots = kept
+        lastDevice = nil
+    }
+
+    /// Takes sightings in order.
+    /// - Returns: how many were used.
+    @discardableResult
+    public mutating func ingest(_ sightings: some Sequence<Sighting>) -> Int {
+        var used = 0
+        for sighting in sightings where ingest(sighting) { used += 1 }
+        return used
+    }
+
+    private mutating func sweep(before cutoff: Double, now: Double) {
+        lastSweep = now
+        release { $0.lastHeard < cutoff }
+    }
+
+    private mutating func evictOldestHalf() {
+        let times = slots.values.map { states[$0].lastHeard }.sorted()
+        guard !times.isEmpty else { return }
+        let median = times[times.count / 2]
+        release { $0.lastHeard <= median }
+    }
+
+    /// The current readings of `device` at `time`, strongest first (ties by node id).
+    ///
+    /// A node counts when its filter has a value heard in the last ``Configuration/window`` seconds.
+    public func readings(device: String, at time: Double) -> [NodeReading] {
+        guard let slot = slots[device] else { return [] }
+        let state = states[slot]
+        let model =
+            configuration.deviceModels.isEmpty
+            ? configuration.distanceModel : configuration.deviceModels[device] ?? configuration.distanceModel
+        var result: [NodeReading] = []
+        let cutoff = time - configuration.window
+        state.filters.withUnsafeBufferPointer { filters in
+            for index in 0..<filters.count {
+                guard let last = filters[index].lastTime, last >= cutoff, let rssi = filters[index].value(at: time)
+                else { continue }
+                let distance = model.distance(rssi: rssi, calibration: nodeCalibrations[index])
+                guard distance.isFinite else { continue }
+                if result.isEmpty { result.reserveCapacity(8) }
+                result.append(
+                    NodeReading(
+                        node: nodes[index], rssi: rssi, distance: distance,
+                        distanceVariance: distance * distance * logRangeVariances[index], lastHeard: last))
+            }
+        }
+        result.sort { $0.rssi != $1.rssi ? $0.rssi > $1.rssi : $0.node.id < $1.node.id }
+        return result
+    }
+
+    /// The proximity class of each node `device` hears at `time`, by node id.
+    public func proximities(device: String, at time: Double) -> [String: Proximity] {
+        var result: [String: Proximity] = [:]
+        for reading in readings(device: device, at: time) {
+            result[reading.node.id] = Proximity(distance: reading.distance, thresholds: configuration.proximity)
+        }
+        return result
     }
 
     /// The fix of `device` at `time` from what has been ingested so far.
@@ -96,4 +253,3 @@ public struct PositioningEngine: Sendable {
         }
     }
 }
-

@@ -54,6 +54,8 @@ public struct NoFix: Error, Hashable, Sendable, CustomStringConvertible {
         public static let degenerateGeometry = Code("degenerateGeometry")
         /// The solver did not reach a finite answer.
         public static let noSolution = Code("noSolution")
+        /// A reading had a non-finite or negative RSSI, distance or node position.
+        public static let invalidInput = Code("invalidInput")
     }
 
     public var code: Code

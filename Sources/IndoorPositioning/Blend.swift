@@ -1,0 +1,75 @@
+import IndoorModel
+
+/// A trust-weighted combination of other methods' estimates.
+///
+/// Each member's trust is clamped to ≥ 0 and the trusts normalised to sum to 1; when all are zero every
+/// member weighs the same. Members that fail are left out and the rest renormalised; when all fail the
+/// blend fails, naming each member's reason. Any ``PositioningMethod`` can be a member, including your own.
+public struct Blend: PositioningMethod {
+    /// One blended method and how much it is trusted (any non-negative number; only ratios matter).
+    public struct Member: Sendable {
+        public var method: any PositioningMethod
+        public var trust: Double
+
+        public init(_ method: any PositioningMethod, trust: Double) {
+            self.method = method
+            self.trust = trust
+        }
+    }
+
+    public let name: String
+    public var members: [Member]
+
+    public init(_ members: [Member], name: String = "blend") {
+        self.members = members
+        self.name = name
+    }
+
+    /// The normalised trusts, in member order (sum 1; equal when all trusts are zero or invalid).
+    public var normalizedTrusts: [Double] {
+        let trusts = members.map { $0.trust.isFinite ? max($0.trust, 0) : 0 }
+        let total = trusts.reduce(0, +)
+        guard total > 0 else {
+            return members.isEmpty ? [] : Array(repeating: 1 / Double(members.count), count: members.count)
+        }
+        return trusts.map { $0 / total }
+    }
+
+    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        let trusts = normalizedTrusts
+        var parts: [(Estimate, Double)] = []
+        var reasons: [String] = []
+        for (member, trust) in zip(members, trusts) where trust > 0 {
+            switch member.method.estimate(from: readings) {
+            case .success(let estimate):
+                let p = estimate.position
+                if p.x.isFinite, p.y.isFinite, p.z.isFinite { parts.append((estimate, trust)) }
+            case .failure(let error): reasons.append("\(member.method.name): \(error)")
+            }
+        }
+        let total = parts.reduce(0) { $0 + $1.1 }
+        guard total > 0 else {
+            let why = members.isEmpty ? "the blend has no members" : reasons.joined(separator: "; ")
+            return .failure(NoFix(.noSolution, "no blended method gave a position (\(why))"))
+        }
+        var x = 0.0, y = 0.0, z = 0.0, confidence = 0.0
+        for (estimate, trust) in parts {
+            let w = trust / total
+            x += w * estimate.position.x
+            y += w * estimate.position.y
+            z += w * estimate.position.z
+            confidence += w * estimate.confidence
+        }
+        var spread = 0.0
+        for (estimate, trust) in parts {
+            let w = trust / total
+            let dx = estimate.position.x - x, dy = estimate.position.y - y
+            spread += w * (estimate.accuracy * estimate.accuracy + dx * dx + dy * dy)
+        }
+        let floor = parts.max { $0.1 < $1.1 }?.0.floor
+        return .success(
+            Estimate(
+                position: Point3D(x: x, y: y, z: z), floor: floor, accuracy: spread.squareRoot(),
+                confidence: min(1, max(0, confidence))))
+    }
+}

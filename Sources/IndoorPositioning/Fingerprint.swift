@@ -1,0 +1,16 @@
+import IndoorModel
+
+/// A survey fingerprint: the filtered RSSI of each node heard at a known position.
+public struct Fingerprint: Hashable, Sendable {
+    /// Where it was taken, metres in the venue frame.
+    public var position: Point3D
+    public var floor: Int?
+    /// Filtered RSSI in dBm, by node id; nodes not heard are absent.
+    public var rssi: [String: Double]
+
+    public init(position: Point3D, floor: Int? = nil, rssi: [String: Double]) {
+        self.position = position
+        self.floor = floor
+        self.rssi = rssi
+    }
+}

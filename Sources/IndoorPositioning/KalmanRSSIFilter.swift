@@ -1,0 +1,53 @@
+/// A one-dimensional Kalman filter of RSSI with a random-walk process model.
+///
+/// The state is the true mean RSSI (dBm); between samples its variance grows by
+/// ``processNoise`` dB² per second; each sample has variance ``measurementNoise`` dB².
+/// A sample arriving more than ``expiry`` seconds after the previous one restarts the filter.
+public struct KalmanRSSIFilter: Hashable, Sendable {
+    /// Growth of the state variance, dB² per second.
+    public var processNoise: Double
+    /// Variance of one sample, dB².
+    public var measurementNoise: Double
+    /// Seconds of silence after which the state is stale.
+    public var expiry: Double
+    /// The filtered value, dBm, or `nil` before the first sample.
+    public private(set) var estimate: Double?
+    /// Variance of ``estimate``, dB².
+    public private(set) var variance: Double = 0
+    /// The time of the newest sample, seconds.
+    public private(set) var lastTime: Double?
+
+    public init(processNoise: Double = 2, measurementNoise: Double = 16, expiry seconds: Double = 20) {
+        self.processNoise = processNoise.isFinite ? max(processNoise, 0) : 2
+        self.measurementNoise = measurementNoise.isFinite ? max(measurementNoise, 1e-6) : 16
+        self.expiry = seconds.isFinite && seconds > 0 ? seconds : 20
+    }
+
+    /// Adds a sample of `dBm` received at `time` seconds. Non-finite samples are ignored.
+    public mutating func add(dBm: Double, at time: Double) {
+        guard dBm.isFinite, time.isFinite else { return }
+        if let current = estimate, let last = lastTime, time - last <= expiry {
+            let predicted = variance + processNoise * max(0, time - last)
+            let gain = predicted / (predicted + measurementNoise)
+            estimate = current + gain * (dBm - current)
+            variance = (1 - gain) * predicted
+        } else {
+            estimate = dBm
+            variance = measurementNoise
+        }
+        lastTime = time
+    }
+
+    /// Forgets the state.
+    public mutating func reset() {
+        estimate = nil
+        variance = 0
+        lastTime = nil
+    }
+
+    /// The filtered value (dBm) at `time`, or `nil` when never fed or stale.
+    public func value(at time: Double) -> Double? {
+        guard let estimate, let lastTime, time - lastTime <= expiry else { return nil }
+        return estimate
+    }
+}

@@ -1,0 +1,48 @@
+import IndoorModel
+
+/// Linearised trilateration: subtract the reference (strongest) node's circle equation from each other's
+/// and solve the linear system by weighted least squares.
+///
+/// Row i: `2 (cᵢ − c₀) · p = r₀² − rᵢ² + |cᵢ|² − |c₀|²`, weighted by the inverse variance of rᵢ².
+/// Exact for consistent ranges. Ranges are made horizontal at ``deviceHeight`` when it is given.
+public struct LinearLeastSquares: PositioningMethod {
+    public let name = "linear-least-squares"
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    public var deviceHeight: Double?
+
+    public init(deviceHeight meters: Double? = nil) {
+        self.deviceHeight = meters
+    }
+
+    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        let circles: RangeCircles
+        switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
+        case .success(let made): circles = made
+        case .failure(let error): return .failure(error)
+        }
+        guard let (px, py) = Self.solve(circles) else {
+            return .failure(NoFix(.degenerateGeometry, "the linearised system is singular"))
+        }
+        return circles.estimate(x: px, y: py, z: deviceHeight ?? 0, floor: readings[0].node.floor)
+    }
+
+    /// The weighted linear least-squares position of `circles`, or `nil` when singular.
+    static func solve(_ circles: RangeCircles) -> (Double, Double)? {
+        let ox = circles.x[0], oy = circles.y[0], r0 = circles.radius[0]
+        var a = 0.0, b = 0.0, d = 0.0, e = 0.0, f = 0.0
+        for i in 1..<circles.count {
+            let xi = circles.x[i] - ox, yi = circles.y[i] - oy, ri = circles.radius[i]
+            let u = 2 * xi, v = 2 * yi
+            let w = r0 * r0 - ri * ri + xi * xi + yi * yi
+            // Var(rᵢ²) ≈ 4 rᵢ² Var(rᵢ); the reference's own noise is shared by every row and ignored.
+            let weight = 1 / max(4 * ri * ri * circles.variance[i], 1e-6)
+            a += weight * u * u
+            b += weight * u * v
+            d += weight * v * v
+            e += weight * u * w
+            f += weight * v * w
+        }
+        guard let (px, py) = solveSymmetric2(a, b, d, e, f) else { return nil }
+        return (px + ox, py + oy)
+    }
+}

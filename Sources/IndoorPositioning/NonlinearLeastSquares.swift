@@ -1,0 +1,195 @@
+import Foundation
+import IndoorModel
+
+/// Weighted nonlinear least squares on log-ranges, solved by Levenberg–Marquardt with an analytic Jacobian
+/// and Huber's robust loss.
+///
+/// Residual of node i at horizontal position p: `uᵢ = (ln ‖p − cᵢ‖ − ln dᵢ) / sᵢ`, where ‖·‖ is the 3-D distance
+/// to the node with the device at ``deviceHeight`` (the node's own height when `nil`, so ranges are horizontal)
+/// and `sᵢ² = Var(dᵢ) / dᵢ²` is the variance of the log-range. With log-normal shadowing this is the maximum-likelihood
+/// estimate of p. The accuracy radius is the root of the trace of the covariance `(JᵀWJ)⁻¹`, scaled up
+/// when the fit is worse than the variances promise; the confidence (0…1) falls with both.
+public struct NonlinearLeastSquares: PositioningMethod {
+    public let name = "nonlinear"
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    public var deviceHeight: Double?
+    /// Normalised residual beyond which Huber's loss turns linear.
+    public var huberThreshold: Double
+    /// The most Levenberg–Marquardt iterations.
+    public var maximumIterations: Int
+    /// A step shorter than this many metres ends the search.
+    public var tolerance: Double
+
+    public init(
+        deviceHeight meters: Double? = nil, huberThreshold: Double = 2, maximumIterations: Int = 5,
+        tolerance: Double = 0.02
+    ) {
+        self.deviceHeight = meters
+        self.huberThreshold = huberThreshold > 0 ? huberThreshold : 2
+        self.maximumIterations = max(1, maximumIterations)
+        self.tolerance = tolerance > 0 ? tolerance : 0.02
+    }
+
+    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        let n = readings.count
+        guard n >= 3 else { return .failure(RangeCircles.validate(readings) ?? NoFix(.tooFewNodes, "too few nodes")) }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * n) { buffer in
+            let cx = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+            let cy = UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)])
+            let dz2 = UnsafeMutableBufferPointer(rebasing: buffer[(2 * n)..<(3 * n)])
+            let logRange = UnsafeMutableBufferPointer(rebasing: buffer[(3 * n)..<(4 * n)])
+            let weight = UnsafeMutableBufferPointer(rebasing: buffer[(4 * n)..<(5 * n)])
+            // One pass: copy out, check values, and start at the centroid weighted by 1 / d² (inside the hull).
+            var px = 0.0, py = 0.0, total = 0.0
+            var valid = true
+            readings.withUnsafeBufferPointer { list in
+                for index in 0..<n {
+                    let x = list[index].node.position.x, y = list[index].node.position.y
+                    let z = list[index].node.position.z
+                    let distance = list[index].distance, variance = list[index].distanceVariance
+                    if !(list[index].rssi.isFinite && distance.isFinite && distance >= 0 && variance.isFinite
+                        && x.isFinite && y.isFinite && z.isFinite)
+                    {
+                        valid = false
+                    }
+                    let d = max(distance, 0.05)
+                    cx[index] = x
+                    cy[index] = y
+                    let dz = deviceHeight.map { z - $0 } ?? 0
+                    dz2[index] = dz * dz
+                    logRange[index] = log(d)
+                    weight[index] = 1 / max(variance / (d * d), 1e-4)
+                    let w = 1 / (d * d)
+                    px += w * x
+                    py += w * y
+                    total += w
+                }
+            }
+            guard valid, Self.spansPlane(UnsafeBufferPointer(cx), UnsafeBufferPointer(cy)) else {
+                return .failure(
+                    RangeCircles.validate(readings) ?? NoFix(.degenerateGeometry, "the nodes heard lie on one line"))
+            }
+            px /= total
+            py /= total
+            let problem = Problem(
+                cx: UnsafeBufferPointer(cx), cy: UnsafeBufferPointer(cy), dz2: UnsafeBufferPointer(dz2),
+                logRange: UnsafeBufferPointer(logRange), weight: UnsafeBufferPointer(weight), k: huberThreshold)
+            var current = problem.evaluate(px, py)
+            var lambda = 1e-3
+            var iterations = 0
+            while iterations < maximumIterations {
+                iterations += 1
+                let damping = 1 + lambda
+                guard
+                    let (sx, sy) = solveSymmetric2(
+                        current.hxx * damping, current.hxy, current.hyy * damping, -current.gx, -current.gy)
+                else { break }
+                let trial = problem.evaluate(px + sx, py + sy)
+                if trial.cost <= current.cost {
+                    px += sx
+                    py += sy
+                    current = trial
+                    lambda = max(lambda * 0.2, 1e-9)
+                    if sx * sx + sy * sy < tolerance * tolerance { break }
+                } else {
+                    lambda *= 10
+                    if lambda > 1e8 { break }
+                }
+            }
+            guard px.isFinite, py.isFinite else {
+                return .failure(NoFix(.noSolution, "the nonlinear solver did not reach a finite position"))
+            }
+            // Covariance (JᵀWJ)⁻¹ with the plain (non-robust) weights.
+            let determinant = current.fxx * current.fyy - current.fxy * current.fxy
+            var variance = determinant > 0 ? (current.fxx + current.fyy) / determinant : .infinity
+            let freedom = n - 2
+            let fit = freedom > 0 ? current.chiSquare / Double(freedom) : 1
+            variance *= max(1, fit)
+            let accuracy = variance.isFinite ? max(0.1, variance.squareRoot()) : 1000
+            let fitFactor = freedom > 0 ? min(1, 2 / (1 + fit)) : 0.5
+            let confidence = min(1, max(0, fitFactor / (1 + accuracy / 2)))
+            return .success(
+                Estimate(
+                    position: Point3D(x: px, y: py, z: deviceHeight ?? 0), floor: readings[0].node.floor,
+                    accuracy: min(accuracy, 1000), confidence: confidence))
+        }
+    }
+
+    /// Whether the points are not all on one line (the same test as the other solvers' validation).
+    private static func spansPlane(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>) -> Bool {
+        let n = Double(x.count)
+        var mx = 0.0, my = 0.0
+        for index in 0..<x.count {
+            mx += x[index]
+            my += y[index]
+        }
+        mx /= n
+        my /= n
+        var sxx = 0.0, sxy = 0.0, syy = 0.0
+        for index in 0..<x.count {
+            let dx = x[index] - mx, dy = y[index] - my
+            sxx += dx * dx
+            sxy += dx * dy
+            syy += dy * dy
+        }
+        sxx /= n
+        sxy /= n
+        syy /= n
+        let trace = sxx + syy
+        let determinant = sxx * syy - sxy * sxy
+        let smallest = trace / 2 - max(trace * trace / 4 - determinant, 0).squareRoot()
+        return !(smallest < 1e-4 || smallest < 1e-6 * trace)
+    }
+
+    /// The cost, gradient and (Gauss–Newton) Hessian at a point.
+    private struct Evaluation {
+        var cost = 0.0
+        var chiSquare = 0.0
+        var gx = 0.0, gy = 0.0
+        var hxx = 0.0, hxy = 0.0, hyy = 0.0
+        /// Fisher information with plain weights, for the covariance.
+        var fxx = 0.0, fxy = 0.0, fyy = 0.0
+    }
+
+    private struct Problem {
+        let cx: UnsafeBufferPointer<Double>
+        let cy: UnsafeBufferPointer<Double>
+        let dz2: UnsafeBufferPointer<Double>
+        let logRange: UnsafeBufferPointer<Double>
+        let weight: UnsafeBufferPointer<Double>
+        let k: Double
+
+        @inline(__always)
+        func evaluate(_ px: Double, _ py: Double) -> Evaluation {
+            var e = Evaluation()
+            for index in 0..<cx.count {
+                let dx = px - cx[index], dy = py - cy[index]
+                let s = max(dx * dx + dy * dy + dz2[index], 1e-4)
+                let r = 0.5 * log(s) - logRange[index]
+                let w = weight[index]
+                let u2 = w * r * r
+                e.chiSquare += u2
+                // Huber: weight 1 inside the threshold, k / |u| outside.
+                var robust = 1.0
+                if u2 > k * k {
+                    let u = u2.squareRoot()
+                    robust = k / u
+                    e.cost += k * u - 0.5 * k * k
+                } else {
+                    e.cost += 0.5 * u2
+                }
+                let jx = dx / s, jy = dy / s
+                let rw = robust * w
+                e.gx += rw * r * jx
+                e.gy += rw * r * jy
+                e.hxx += rw * jx * jx
+                e.hxy += rw * jx * jy
+                e.hyy += rw * jy * jy
+                e.fxx += w * jx * jx
+                e.fxy += w * jx * jy
+                e.fyy += w * jy * jy
+            }
+            return e
+        }
+    }
+}

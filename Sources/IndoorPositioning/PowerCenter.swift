@@ -1,0 +1,45 @@
+import IndoorModel
+
+/// The radical centre of the range circles: the point of equal power with respect to every circle.
+///
+/// Subtracting circle j's equation from circle i's gives the radical axis
+/// `2 (cⱼ − cᵢ) · p = rᵢ² − rⱼ² − |cᵢ|² + |cⱼ|²`. With three circles the axes meet in one point, exact for
+/// consistent ranges; with more, every pair's axis enters a least-squares solution. Ranges are made
+/// horizontal at ``deviceHeight`` when it is given.
+public struct PowerCenter: PositioningMethod {
+    public let name = "power-center"
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    public var deviceHeight: Double?
+
+    public init(deviceHeight meters: Double? = nil) {
+        self.deviceHeight = meters
+    }
+
+    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        let circles: RangeCircles
+        switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
+        case .success(let made): circles = made
+        case .failure(let error): return .failure(error)
+        }
+        // Centre the frame on the first node to keep the squares small.
+        let ox = circles.x[0], oy = circles.y[0]
+        var a = 0.0, b = 0.0, d = 0.0, e = 0.0, f = 0.0
+        for i in 0..<circles.count {
+            let xi = circles.x[i] - ox, yi = circles.y[i] - oy, ri = circles.radius[i]
+            for j in (i + 1)..<circles.count {
+                let xj = circles.x[j] - ox, yj = circles.y[j] - oy, rj = circles.radius[j]
+                let u = 2 * (xj - xi), v = 2 * (yj - yi)
+                let w = ri * ri - rj * rj - xi * xi - yi * yi + xj * xj + yj * yj
+                a += u * u
+                b += u * v
+                d += v * v
+                e += u * w
+                f += v * w
+            }
+        }
+        guard let (px, py) = solveSymmetric2(a, b, d, e, f) else {
+            return .failure(NoFix(.degenerateGeometry, "the radical axes are parallel"))
+        }
+        return circles.estimate(x: px + ox, y: py + oy, z: deviceHeight ?? 0, floor: readings[0].node.floor)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorPositioning
+
+@Suite struct RangingTests {
+    @Test func trimmedMeanDropsTheExtremesOfTheWindow() {
+        var filter = TrimmedMeanFilter(window: 20, trim: 0.1)
+        // Ten samples: 10% off each end drops −100 and −20.
+        let values: [Double] = [-100, -60, -61, -59, -60, -62, -58, -60, -60, -20]
+        for (index, value) in values.enumerated() { filter.add(dBm: value, at: Double(index)) }
+        let mean = filter.value(at: 9)
+        #expect(mean.map { abs($0 - (-60)) < 1e-9 } == true)
+    }
+
+    @Test func trimmedMeanForgetsSamplesOlderThanTheWindow() {
+        var filter = TrimmedMeanFilter(window: 20, trim: 0.1)
+        filter.add(dBm: -90, at: 0)
+        filter.add(dBm: -50, at: 15)
+        #expect(filter.value(at: 15) == -70)
+        #expect(filter.value(at: 25) == -50)
+        #expect(filter.value(at: 40) == nil)
+    }
+
+    @Test func trimmedMeanKeepsAtMostItsCapacity() {
+        var filter = TrimmedMeanFilter(window: 1000, trim: 0, capacity: 4)
+        for index in 0..<10 { filter.add(dBm: Double(-index), at: Double(index)) }
+        // Only the last four (−6…−9) remain.
+        #expect(filter.value(at: 9) == -7.5)
+        #expect(filter.lastTime == 9)
+    }
+
+    @Test func armaFollowsItsRecurrenceAndExpires() {
+        var filter = ARMAFilter(coefficient: 0.1, expiry: 10)
+        filter.add(dBm: -60, at: 0)
+        filter.add(dBm: -70, at: 1)
+        #expect(filter.value(at: 1).map { abs($0 - (-61)) < 1e-12 } == true)
+        #expect(filter.value(at: 12) == nil)
+        filter.add(dBm: -80, at: 30)
+        #expect(filter.value(at: 30) == -80)
+    }
+
+    @Test func kalmanConvergesOnAConstantSignalAndIgnoresNonFiniteSamples() {
+        var filter = KalmanRSSIFilter(processNoise: 0.01, measurementNoise: 16, expiry: 10)
+        var random = TestRandom(seed: 7)
+        for index in 0..<400 { filter.add(dBm: -65 + 4 * random.gaussian(), at: Double(index) * 0.1) }
+        filter.add(dBm: .nan, at: 40)
+        let value = filter.value(at: 40)
+        #expect(value.map { abs($0 - (-65)) < 1.5 } == true)
+        #expect(filter.variance < 4)
+        #expect(filter.value(at: 60) == nil)
+    }
+
+    @Test(arguments: [
+        RSSIFilter.Kind.trimmedMean(window: 20, trim: 0.1), .arma(coefficient: 0.5),
+        .kalman(processNoise: 1, measurementNoise: 4),
+    ])
+    func everyFilterKindAnswersItsFirstSampleAndExpires(kind: RSSIFilter.Kind) {
+        var filter = RSSIFilter(kind, expiry: 5)
+        #expect(filter.value(at: 0) == nil)
+        filter.add(dBm: -70, at: 1)
+        #expect(filter.value(at: 1) == -70)
+        #expect(filter.lastTime == 1)
+        #expect(filter.value(at: 100) == nil)
+        filter.reset()
+        #expect(filter.lastTime == nil)
+    }
+
+    @Test(arguments: [(-59.0, 1.0), (-79.0, 10.0), (-39.0, 0.1)])
+    func logDistanceInvertsThePathLoss(rssi: Double, meters: Double) {
+        let distance = LogDistance.distance(rssi: rssi, calibration: .typical)
+        #expect(abs(distance - meters) < 1e-9)
+        #expect(abs(LogDistance.rssi(meters: meters, calibration: .typical) - rssi) < 1e-9)
+    }
+
+    @Test func curveFitUsesBothBranches() {
+        let fit = CurveFit.iPhoneLike
+        // ratio 0.5: 0.5^10.
+        #expect(abs(fit.distance(rssi: -30, powerAtOneMeter: -60) - pow(0.5, 10)) < 1e-12)
+        // ratio 1.5: A·1.5^B + C.
+        let expected = 0.89976 * pow(1.5, 7.7095) + 0.111
+        #expect(abs(fit.distance(rssi: -90, powerAtOneMeter: -60) - expected) < 1e-9)
+        #expect(fit.distance(rssi: .nan, powerAtOneMeter: -60) == .infinity)
+        #expect(fit.distance(rssi: -60, powerAtOneMeter: 0) == .infinity)
+        let model = DistanceModel.curveFit(fit)
+        #expect(abs(model.distance(rssi: -60, calibration: .typical.with(rssi: -60)) - (0.89976 + 0.111)) < 1e-9)
+    }
+
+    @Test(arguments: [(0.3, Proximity.immediate), (2.0, .near), (5.0, .far), (Double.nan, .unknown)])
+    func proximityClassesFollowTheThresholds(meters: Double, expected: Proximity) {
+        #expect(Proximity(distance: meters) == expected)
+    }
+
+    @Test func engineReportsProximityWithConfiguredThresholds() {
+        let node = Node(id: "a", position: Point3D(x: 0, y: 0, z: 0), calibration: .typical)
+        let configuration = PositioningEngine.Configuration(proximity: Proximity.Thresholds(immediate: 2, near: 20))
+        var engine = PositioningEngine(nodes: [node], method: WeightedCentroid(), configuration: configuration)
+        engine.ingest(Sighting(time: 0, device: "d", node: "a", rssi: -59 - 20 * log10(1.5)))
+        #expect(engine.proximities(device: "d", at: 0) == ["a": .immediate])
+    }
+}
+
+extension NodeCalibration {
+    func with(rssi dBm: Double) -> NodeCalibration {
+        NodeCalibration(rssiAtOneMeter: dBm, pathLossExponent: pathLossExponent)
+    }
+}
+
+/// SplitMix64 with normal draws, for reproducible test noise.
+struct TestRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    mutating func gaussian() -> Double {
+        let u = max(uniform(), 1e-300), v = uniform()
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+    }
+}

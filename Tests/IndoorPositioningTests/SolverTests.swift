@@ -1,0 +1,194 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorPositioning
+
+/// Readings of a device at `device` from nodes at `nodes`, with exact (or noisy) log-distance ranges.
+func readings(
+    device: Point3D, nodes: [Point3D], sigma: Double = 0, random: inout TestRandom
+) -> [NodeReading] {
+    let variance = LogDistance.logRangeVariance(sigma: max(sigma, 1), exponent: 2)
+    var result = nodes.enumerated().map { index, position -> NodeReading in
+        let node = Node(id: "n\(index)", position: position)
+        let rssi = LogDistance.rssi(meters: position.distance(to: device), calibration: .typical) + sigma * random.gaussian()
+        let d = LogDistance.distance(rssi: rssi, calibration: .typical)
+        return NodeReading(node: node, rssi: rssi, distance: d, distanceVariance: d * d * variance, lastHeard: 0)
+    }
+    result.sort { $0.rssi > $1.rssi }
+    return result
+}
+
+let square: [Point3D] = [
+    Point3D(x: 0, y: 0, z: 2.5), Point3D(x: 10, y: 0, z: 2.5), Point3D(x: 10, y: 8, z: 2.5), Point3D(x: 0, y: 8, z: 2.5),
+    Point3D(x: 5, y: 12, z: 2.5),
+]
+
+let rangeSolvers: [any PositioningMethod] = [
+    PowerCenter(deviceHeight: 1.2), EPTA(deviceHeight: 1.2), LinearLeastSquares(deviceHeight: 1.2),
+    NonlinearLeastSquares(deviceHeight: 1.2, maximumIterations: 50, tolerance: 1e-9),
+    SphereIntersection(deviceHeight: 1.2),
+]
+
+@Suite struct SolverTests {
+    @Test(arguments: rangeSolvers.indices, [3, 4, 5])
+    func exactRangesGiveTheExactPosition(solver: Int, nodeCount: Int) throws {
+        var random = TestRandom(seed: 1)
+        let device = Point3D(x: 3.5, y: 2.25, z: 1.2)
+        let list = readings(device: device, nodes: Array(square.prefix(nodeCount)), random: &random)
+        let estimate = try rangeSolvers[solver].estimate(from: list).get()
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-3))
+        #expect(estimate.accuracy.isFinite && estimate.confidence >= 0 && estimate.confidence <= 1)
+    }
+
+    @Test func sphereIntersectionPicksTheRootOnTheDevicesSide() throws {
+        var random = TestRandom(seed: 1)
+        let device = Point3D(x: 4, y: 3, z: 0.5)
+        let list = readings(device: device, nodes: Array(square.prefix(3)), random: &random)
+        let below = try SphereIntersection().estimate(from: list).get()
+        #expect(below.position.isApproximatelyEqual(to: device, absoluteTolerance: 1e-6))
+        let above = try SphereIntersection(deviceHeight: 5).estimate(from: list).get()
+        #expect(abs(above.position.z - 4.5) < 1e-6)
+    }
+
+    @Test func nonlinearIsAccurateOnNoisyRangesAndReportsItsUncertainty() throws {
+        var random = TestRandom(seed: 3)
+        var grid: [Point3D] = []
+        for i in 0..<4 { for j in 0..<3 { grid.append(Point3D(x: Double(i) * 6, y: Double(j) * 6, z: 2.5)) } }
+        var squared = 0.0
+        var reported = 0.0
+        let trials = 200
+        for _ in 0..<trials {
+            let device = Point3D(x: 3 + random.uniform() * 12, y: 3 + random.uniform() * 6, z: 1.2)
+            let list = readings(device: device, nodes: grid, sigma: 2, random: &random)
+            let estimate = try NonlinearLeastSquares(deviceHeight: 1.2).estimate(from: list).get()
+            let error = estimate.position.horizontal.distance(to: device.horizontal)
+            squared += error * error
+            reported += estimate.accuracy * estimate.accuracy
+            #expect(estimate.position.x.isFinite && estimate.position.y.isFinite)
+        }
+        let rmse = (squared / Double(trials)).squareRoot()
+        // 12 nodes, σ 2 dB: the bound is about 0.5 m here; the solver stays within a small multiple.
+        #expect(rmse < 1.0)
+        let claimed = (reported / Double(trials)).squareRoot()
+        #expect(claimed > rmse / 3 && claimed < rmse * 3)
+    }
+
+    @Test(arguments: rangeSolvers.indices)
+    func noisyRangesStayNearTheTruth(solver: Int) throws {
+        var random = TestRandom(seed: 11)
+        let device = Point3D(x: 5, y: 4, z: 1.2)
+        var errors: [Double] = []
+        for _ in 0..<50 {
+            let list = readings(device: device, nodes: square, sigma: 2, random: &random)
+            if case .success(let estimate) = rangeSolvers[solver].estimate(from: list) {
+                errors.append(estimate.position.horizontal.distance(to: device.horizontal))
+            }
+        }
+        errors.sort()
+        #expect(errors.count >= 25)
+        #expect(errors[errors.count / 2] < 3)
+    }
+
+    static let allSolvers: [any PositioningMethod] = rangeSolvers + [WeightedCentroid()]
+
+    @Test(arguments: rangeSolvers.indices)
+    func fewerThanThreeNodesIsTooFew(solver: Int) {
+        var random = TestRandom(seed: 1)
+        let list = readings(device: Point3D(x: 1, y: 1, z: 1.2), nodes: Array(square.prefix(2)), random: &random)
+        #expect(code(rangeSolvers[solver].estimate(from: list)) == .tooFewNodes)
+    }
+
+    @Test(arguments: rangeSolvers.indices)
+    func collinearNodesAreDegenerate(solver: Int) {
+        var random = TestRandom(seed: 1)
+        let line = (0..<4).map { Point3D(x: Double($0) * 3, y: 0, z: 2.5) }
+        let list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: line, random: &random)
+        #expect(code(rangeSolvers[solver].estimate(from: list)) == .degenerateGeometry)
+    }
+
+    @Test(arguments: rangeSolvers.indices)
+    func nonFiniteRSSIIsInvalidInput(solver: Int) {
+        var random = TestRandom(seed: 1)
+        var list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: square, random: &random)
+        list[1].rssi = .nan
+        list[1].distance = .infinity
+        let result = rangeSolvers[solver].estimate(from: list)
+        #expect(code(result) == .invalidInput)
+        if case .failure(let error) = result { #expect(error.message.contains("n")) }
+    }
+
+    @Test func eptaGivesUpAfterItsBoundedInflations() {
+        // Three nested circles around distant centres with tiny radii never meet.
+        let list = [
+            Point3D(x: 0, y: 0, z: 0), Point3D(x: 100, y: 0, z: 0), Point3D(x: 0, y: 100, z: 0),
+        ].enumerated().map { index, position in
+            NodeReading(
+                node: Node(id: "n\(index)", position: position), rssi: -40, distance: 0.1, distanceVariance: 0.01,
+                lastHeard: 0)
+        }
+        #expect(code(EPTA(maximumInflations: 5).estimate(from: list)) == .noSolution)
+    }
+
+    private func code(_ result: Result<Estimate, NoFix>) -> NoFix.Code? {
+        switch result {
+        case .success: nil
+        case .failure(let error): error.code
+        }
+    }
+}
+
+/// A user-defined method: always answers a fixed point.
+struct FixedPoint: PositioningMethod {
+    let name = "fixed"
+    var point: Point3D
+    func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        .success(Estimate(position: point, accuracy: 1, confidence: 0.5))
+    }
+}
+
+/// A user-defined method that always fails.
+struct Failing: PositioningMethod {
+    let name = "failing"
+    func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        .failure(NoFix(.noSolution, "never"))
+    }
+}
+
+@Suite struct BlendTests {
+    let reading = NodeReading(
+        node: Node(id: "a", position: Point3D(x: 0, y: 0, z: 0)), rssi: -60, distance: 1, distanceVariance: 0.1,
+        lastHeard: 0)
+
+    @Test func trustsAreNormalisedAndWeighTheMembers() throws {
+        let blend = Blend([
+            .init(FixedPoint(point: Point3D(x: 0, y: 0, z: 0)), trust: 3),
+            .init(FixedPoint(point: Point3D(x: 4, y: 8, z: 0)), trust: 1),
+        ])
+        #expect(blend.normalizedTrusts == [0.75, 0.25])
+        let estimate = try blend.estimate(from: [reading]).get()
+        #expect(estimate.position.isApproximatelyEqual(to: Point3D(x: 1, y: 2, z: 0), absoluteTolerance: 1e-12))
+    }
+
+    @Test func allZeroTrustsMeanEqualWeights() throws {
+        let blend = Blend([
+            .init(FixedPoint(point: Point3D(x: 0, y: 0, z: 0)), trust: 0),
+            .init(FixedPoint(point: Point3D(x: 4, y: 8, z: 0)), trust: 0),
+        ])
+        #expect(blend.normalizedTrusts == [0.5, 0.5])
+        let estimate = try blend.estimate(from: [reading]).get()
+        #expect(estimate.position.isApproximatelyEqual(to: Point3D(x: 2, y: 4, z: 0), absoluteTolerance: 1e-12))
+    }
+
+    @Test func failingMembersAreLeftOutAndAllFailingIsNamed() throws {
+        let blend = Blend([.init(Failing(), trust: 5), .init(FixedPoint(point: Point3D(x: 1, y: 1, z: 0)), trust: 1)])
+        let estimate = try blend.estimate(from: [reading]).get()
+        #expect(estimate.position.x == 1)
+        let none = Blend([.init(Failing(), trust: 1)])
+        guard case .failure(let error) = none.estimate(from: [reading]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.message.contains("failing: noSolution: never"))
+    }
+}

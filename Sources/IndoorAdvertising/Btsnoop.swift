@@ -35,7 +35,12 @@ public enum Btsnoop {
         public static let aclTransmit: UInt16 = 4
         public static let aclReceive: UInt16 = 5
         public static let systemNote: UInt16 = 12
+        public static let userLogging: UInt16 = 13
     }
+
+    /// The ident of the user-logging notes this package writes, and the message prefix that names an adapter.
+    static let noteIdent = "indoor"
+    static let adapterNamePrefix = "adapter-name "
 
     /// The H4 (UART) packet type of an HCI event.
     public static let h4EventType: UInt8 = 0x04

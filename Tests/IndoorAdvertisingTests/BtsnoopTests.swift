@@ -237,13 +237,14 @@ struct BtsnoopTests {
             try decoder.decode($0, isEnd: true, onAdvertisement: { ads.append($0) }, onProblem: { Issue.record("\($0)") })
         }
         names = decoder.adapterNames
-        #expect(names == [0: "phone-1", 1: "hci1"])
+        #expect(names == [0: "phone-1", 1: "a-very-long-device"])
         let back = ads.compactMap { ad in ad.sighting(device: names[ad.adapter ?? 0] ?? "?") }
         #expect(back.map(\.time) == [Self.t0, Self.t0 + 1, Self.t0 + 2])
         #expect(back.map(\.source) == [.beacon(Self.beaconID(1)), .beacon(Self.beaconID(2)), .beacon(Self.beaconID(1))])
         #expect(back.map(\.rssi) == [-65, -71, -80])
         #expect(back.map(\.txPower) == [-59, -58, -59])
-        #expect(back.map(\.device) == ["phone-1", "phone-1", "hci1"])
+        #expect(back.map(\.device) == ["phone-1", "phone-1", "a-very-long-device"])
+        #expect(ads.map(\.adapterName) == ["phone-1", "phone-1", "a-very-long-device"])
         #expect(ads[0].address == BeaconCapture.address(of: Self.beaconID(1)))
         #expect(ads[0].address == ads[2].address)
         #expect(throws: AdvertisingError.self) {

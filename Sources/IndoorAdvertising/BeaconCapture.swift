@@ -14,19 +14,22 @@ public enum BeaconCapture {
     ///
     /// Each sighting becomes an LE Advertising Report (ADV_NONCONN_IND) at its time (Unix seconds) with its
     /// RSSI (rounded, clamped to −127…20 dBm) and its tx power as measured power (−59 dBm when absent). The
-    /// advertiser address is a static random address derived from the beacon identity, so one beacon keeps
-    /// one address. With the Linux monitor datalink (the default) each distinct `device` is its own adapter,
-    /// announced by a "new index" record named after the device (`hci<N>` there when the id is longer
-    /// than 8 bytes, with the full id in an `indoor` adapter-name note), so `indoor decode --sightings` gives the
-    /// devices back. Other datalinks have no adapter, and the device is not recorded.
+    /// advertiser address comes from `addressFor` (by default a static random address derived from the beacon
+    /// identity, so one beacon keeps one address). With the Linux monitor datalink (the default) each distinct
+    /// `device` is its own adapter, announced by a "new index" record named after the device (`hci<N>` there when
+    /// the id is longer than 8 bytes, with the full id in an `indoor` adapter-name note), so
+    /// `indoor decode --sightings` gives the devices back. Other datalinks have no adapter, and the device is not
+    /// recorded.
     ///
     /// - Parameters:
     ///   - beaconFor: the beacon identity of a sighting's source (default ``beaconIdentity(_:)``), e.g. from
     ///     `Node.beacon` when sources are node ids.
+    ///   - addressFor: the advertiser address of a beacon (default ``address(of:)``, a static random address).
     /// - Throws: ``AdvertisingError`` (`encoding`) naming the first sighting whose source has no beacon identity.
     public static func btsnoop(
         sightings: [Sighting], datalink: BtsnoopDatalink = .linuxMonitor,
-        beaconFor: (SightingSource) -> BeaconID? = beaconIdentity
+        beaconFor: (SightingSource) -> BeaconID? = beaconIdentity,
+        addressFor: (BeaconID) -> BluetoothAddress = address(of:)
     ) throws -> [UInt8] {
         var writer = BtsnoopWriter(datalink: datalink)
         var adapters: [String: UInt16] = [:]
@@ -53,7 +56,7 @@ public enum BeaconCapture {
             }
             let power = clampedInt8(sighting.txPower ?? -59)
             let report = AdvertisingReport(
-                format: .legacy, eventType: 0x03, addressType: 1, address: address(of: beacon),
+                format: .legacy, eventType: 0x03, addressType: 1, address: addressFor(beacon),
                 rssiDBm: clampedInt8(sighting.rssi, max: 20), data: IBeacon(id: beacon, measuredPowerDBm: power).advertisingData)
             try writer.appendAdvertisingReports([report], unixTime: sighting.time, adapter: adapter)
         }

@@ -120,7 +120,7 @@ public struct CalibrationFitter: Sendable {
                     let model = fitted[sample.node] ?? pooled
                     return sample.rssi - (model.rssiAtOneMeter - 10 * model.pathLossExponent * sample.logDistance)
                 }
-                raw.append(median(residuals) + offsets[device])
+                raw.append(median(residuals))
             }
             let mean = raw.reduce(0, +) / Double(raw.count)
             for (position, device) in offsetDevices.enumerated() {
@@ -146,7 +146,9 @@ public struct CalibrationFitter: Sendable {
             if let calibration = fitted[index] { byNode[node.id] = calibration }
         }
         var byDevice: [String: Double] = [:]
-        for device in offsetDevices { byDevice[deviceNames[device]] = offsets[device] }
+        if offsetDevices.count >= 2 {
+            for device in offsetDevices { byDevice[deviceNames[device]] = offsets[device] }
+        }
         return Calibration(
             nodes: byNode, pooled: pooled, deviceOffsets: byDevice, shadowingSigma: min(max(sigma, 1), 15),
             deviceHeight: deviceHeight, samples: counts)

@@ -4,20 +4,73 @@ import IndoorEvaluation
 import IndoorModel
 import IndoorPositioning
 
-/// `indoor evaluate DATASET`: scores positioning methods on a dataset.
+/// `indoor evaluate DATASET`: scores positioning methods on a dataset, online and causal.
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Score positioning methods on a dataset in the shared layout.")
+        abstract: "Score positioning methods on a dataset in the shared layout.",
+        discussion: """
+            For each row of test/truth.csv, in time order per device, the engine ingests that device's \
+            sightings up to the row's time and states a position (online and causal). Reports the number \
+            of truth rows (count), the rows without a position (misses), the mean, median, 90th percentile \
+            and largest horizontal error in metres over the located rows, and the floor hit rate where the \
+            truth has floors. Without --method every catalogued method is scored.
+            """)
 
-    @Argument(help: "A dataset folder (nodes.csv, test/, optional train/).")
+    @Argument(help: "A dataset folder (nodes.csv, test/, optional train/ and venue.json).")
     var dataset: String
 
-    @Option(name: .customLong("method"), help: "A method to score (repeatable).")
-    var methods: [String] = [MethodCatalog.defaultName]
+    @Option(
+        name: .customLong("method"),
+        help: "A method to score (repeatable; default: all of \(MethodCatalog.names.joined(separator: ", "))).")
+    var methods: [String] = []
+
+    @Flag(help: "Print one JSON object per method per line instead of a table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write the methods' error CDFs to this SVG file.", valueName: "file.svg"))
+    var plot: String?
+
+    @Option(help: "Score only the first N rows of test/truth.csv.")
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        for name in methods where !MethodCatalog.names.contains(name) {
+            throw ValidationError(
+                "unknown method '\(name)'; known methods: \(MethodCatalog.names.joined(separator: ", "))")
+        }
+    }
 
     func run() throws {
-        let data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
-        print("\(data.name): \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows")
+        let progress = ProgressReporter(label: "evaluate")
+        print(try output(progress: progress.report), terminator: "")
+        progress.finish()
+    }
+
+    /// Everything the command prints on standard output; writes the plot when asked.
+    ///
+    /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
+    func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
+        var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
+        if let limit, limit < data.test.truth.count {
+            data.test.truth = Array(data.test.truth.prefix(limit))
+        }
+        let names = methods.isEmpty ? MethodCatalog.names : methods
+        let scores = try MethodComparison.run(dataset: data, methods: names, progress: progress)
+        if let plot {
+            let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
+            } catch {
+                throw ValidationError("cannot write plot '\(plot)': \(error.localizedDescription)")
+            }
+        }
+        if json { return ScoreReport.jsonLines(scores) }
+        var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"
+        text += data.train.map { ", survey of \($0.truth.count) truth rows" } ?? ", no survey"
+        text += "\n" + ScoreReport.table(scores)
+        if let plot { text += "plot: \(plot)\n" }
+        return text
     }
 }

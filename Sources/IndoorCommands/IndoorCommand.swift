@@ -7,8 +7,12 @@ public struct IndoorCommand: ParsableCommand {
         abstract: "Beacon-based indoor positioning: simulate, evaluate, decode, locate.",
         version: "0.1.0",
         subcommands: [
+            DemoCommand.self,
+            SimulateCommand.self,
             EvaluateCommand.self,
+            DecodeCommand.self,
             BenchCommand.self,
+            ReplayCommand.self,
         ]
     )
 

@@ -1,10 +1,12 @@
 import Foundation
 import IndoorModel
 
-/// Reads a dataset folder in the shared layout (`nodes.csv`, optional `train/`, `test/`).
+/// Reads a dataset folder in the shared layout (`nodes.csv`, optional `train/`, `test/`, optional `venue.json`).
 public enum DatasetReader {
     /// Reads the dataset at `folder`.
     ///
+    /// When the folder also holds a `venue.json` (as `indoor simulate` writes), each node of `nodes.csv`
+    /// takes its beacon identity and calibration from the venue node with the same id.
     /// - Throws: ``FormatError`` naming the missing path or the first bad file, line and field.
     public static func read(folder: URL) throws -> Dataset {
         var isDirectory: ObjCBool = false
@@ -12,13 +14,30 @@ public enum DatasetReader {
         else {
             throw FormatError(code: .missingFile, message: "dataset folder '\(folder.path)' does not exist")
         }
-        let nodes = try DatasetCSV.parseNodes(try text(folder, "nodes.csv"), file: "nodes.csv").get()
+        var nodes = try DatasetCSV.parseNodes(try text(folder, "nodes.csv"), file: "nodes.csv").get()
+        if let venue = try readVenue(folder: folder) {
+            let venueNodes = Dictionary(venue.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for index in nodes.indices {
+                guard let match = venueNodes[nodes[index].id] else { continue }
+                nodes[index].beacon = nodes[index].beacon ?? match.beacon
+                nodes[index].calibration = nodes[index].calibration ?? match.calibration
+            }
+        }
         let test = try recording(folder, "test")
         var train: Recording?
         if FileManager.default.fileExists(atPath: folder.appendingPathComponent("train").path) {
             train = try recording(folder, "train")
         }
         return Dataset(name: folder.lastPathComponent, nodes: nodes, train: train, test: test)
+    }
+
+    /// The folder's `venue.json`, or `nil` when it has none.
+    ///
+    /// - Throws: ``FormatError`` naming `venue.json` and the bad field.
+    public static func readVenue(folder: URL) throws -> Venue? {
+        let url = folder.appendingPathComponent("venue.json")
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return try Venue.decodeJSON(data, file: "venue.json")
     }
 
     private static func recording(_ folder: URL, _ split: String) throws -> Recording {

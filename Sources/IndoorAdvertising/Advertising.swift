@@ -1,4 +1,0 @@
-import IndoorModel
-
-/// Decoding of Bluetooth LE advertisements into beacon frames and sightings.
-public enum Advertising {}

@@ -1,0 +1,82 @@
+import IndoorModel
+
+/// Turns beacon sightings into a btsnoop capture of iBeacon advertisements, as receivers would have logged them.
+public enum BeaconCapture {
+    /// The identity of a sighting's source: a beacon, or a node id in `UUID/major/minor` form; nil otherwise.
+    public static func beaconIdentity(_ source: SightingSource) -> BeaconID? {
+        switch source {
+        case .beacon(let id): id
+        case .node(let text): try? BeaconID(parsing: text)
+        }
+    }
+
+    /// A btsnoop capture holding one iBeacon advertising report per sighting, in time order.
+    ///
+    /// Each sighting becomes an LE Advertising Report (ADV_NONCONN_IND) at its time (Unix seconds) with its
+    /// RSSI (rounded, clamped to −127…20 dBm) and its tx power as measured power (−59 dBm when absent). The
+    /// advertiser address is a static random address derived from the beacon identity, so one beacon keeps
+    /// one address. With the Linux monitor datalink (the default) each distinct `device` is its own adapter,
+    /// announced by a "new index" record named after the device (when it is at most 8 printable ASCII
+    /// characters; `hci<N>` otherwise), so `indoor decode --sightings` gives the devices back. Other datalinks
+    /// have no adapter, and the device is not recorded.
+    ///
+    /// - Parameters:
+    ///   - beaconFor: the beacon identity of a sighting's source (default ``beaconIdentity(_:)``), e.g. from
+    ///     `Node.beacon` when sources are node ids.
+    /// - Throws: ``AdvertisingError`` (`encoding`) naming the first sighting whose source has no beacon identity.
+    public static func btsnoop(
+        sightings: [Sighting], datalink: BtsnoopDatalink = .linuxMonitor,
+        beaconFor: (SightingSource) -> BeaconID? = beaconIdentity
+    ) throws -> [UInt8] {
+        var writer = BtsnoopWriter(datalink: datalink)
+        var adapters: [String: UInt16] = [:]
+        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        for (position, sighting) in ordered {
+            guard let beacon = beaconFor(sighting.source) else {
+                throw AdvertisingError(
+                    code: .encoding,
+                    message: "sighting \(position + 1) (node '\(sighting.source.text)') has no beacon identity to advertise")
+            }
+            var adapter: UInt16 = 0
+            if datalink == .linuxMonitor {
+                if let known = adapters[sighting.device] {
+                    adapter = known
+                } else {
+                    adapter = UInt16(truncatingIfNeeded: adapters.count)
+                    adapters[sighting.device] = adapter
+                    let name = isAdapterName(sighting.device) ? sighting.device : "hci\(adapter)"
+                    writer.appendNewIndex(
+                        adapter: adapter, address: BluetoothAddress(rawValue: 0x00_1A_7D_DA_71_00 + UInt64(adapter)),
+                        name: name, unixTime: sighting.time)
+                }
+            }
+            let power = clampedInt8(sighting.txPower ?? -59)
+            let report = AdvertisingReport(
+                format: .legacy, eventType: 0x03, addressType: 1, address: address(of: beacon),
+                rssiDBm: clampedInt8(sighting.rssi, max: 20), data: IBeacon(id: beacon, measuredPowerDBm: power).advertisingData)
+            try writer.appendAdvertisingReports([report], unixTime: sighting.time, adapter: adapter)
+        }
+        return writer.bytes
+    }
+
+    /// A static random address (top two bits set) derived from the beacon identity (FNV-1a).
+    public static func address(of beacon: BeaconID) -> BluetoothAddress {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var bytes = uuidBytes(beacon.uuid)
+        bytes.appendU16BE(beacon.major)
+        bytes.appendU16BE(beacon.minor)
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return BluetoothAddress(rawValue: (hash & 0xFFFF_FFFF_FFFF) | 0xC000_0000_0000)
+    }
+
+    static func isAdapterName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 8 && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }
+    }
+
+    static func clampedInt8(_ value: Double, max upper: Double = 127) -> Int8 {
+        guard value.isFinite else { return -127 }
+        return Int8(Swift.min(upper, Swift.max(-127, value.rounded())))
+    }
+}

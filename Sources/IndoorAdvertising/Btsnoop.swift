@@ -1,0 +1,52 @@
+/// Constants and small types of the btsnoop capture format (RFC 1761 "snoop" adapted for Bluetooth).
+///
+/// A file is a 16-byte header (`btsnoop\0`, version 1, datalink; big-endian) followed by records: a 24-byte
+/// header (original length, included length, flags, cumulative drops, timestamp; big-endian) and the
+/// packet bytes. Timestamps are microseconds since midnight, 1 January of year 0 AD.
+public enum Btsnoop {
+    /// The first 8 bytes of every btsnoop file.
+    public static let magic: [UInt8] = Array("btsnoop\0".utf8)
+    public static let fileHeaderLength = 16
+    public static let recordHeaderLength = 24
+    /// Microseconds from year 0 AD to the Unix epoch (1970-01-01T00:00:00Z).
+    public static let epochOffsetMicroseconds: Int64 = 0x00dc_ddb3_0f2f_8000
+    /// The largest packet this reader accepts in one record, bytes (an HCI ACL packet is at most 65 539).
+    public static let maxRecordLength = 65_600
+
+    /// Unix time in seconds of a btsnoop timestamp.
+    @inline(__always)
+    public static func unixTime(timestamp: Int64) -> Double {
+        Double(timestamp &- epochOffsetMicroseconds) / 1_000_000
+    }
+
+    /// The btsnoop timestamp of a Unix time in seconds (rounded to the microsecond).
+    public static func timestamp(unixTime seconds: Double) -> Int64 {
+        let micros = (seconds * 1_000_000).rounded()
+        guard micros.isFinite, abs(micros) < 9e18 else { return epochOffsetMicroseconds }
+        return epochOffsetMicroseconds &+ Int64(micros)
+    }
+
+    /// Opcodes of the Linux monitor datalink (2001); the record flags hold `adapter index << 16 | opcode`.
+    public enum MonitorOpcode {
+        public static let newIndex: UInt16 = 0
+        public static let deleteIndex: UInt16 = 1
+        public static let commandPacket: UInt16 = 2
+        public static let eventPacket: UInt16 = 3
+        public static let aclTransmit: UInt16 = 4
+        public static let aclReceive: UInt16 = 5
+        public static let systemNote: UInt16 = 12
+    }
+
+    /// The H4 (UART) packet type of an HCI event.
+    public static let h4EventType: UInt8 = 0x04
+}
+
+/// What the packets in a btsnoop file are.
+public enum BtsnoopDatalink: UInt32, Hashable, Sendable {
+    /// HCI packets without a type byte; flags bit 0 = received, bit 1 = command or event (1001).
+    case hciUnencapsulated = 1001
+    /// HCI packets with the H4 type byte first, as Android's `btsnoop_hci.log` (1002).
+    case hciUART = 1002
+    /// Linux monitor packets, as `btmon -w` writes (2001); flags hold the adapter index and an opcode.
+    case linuxMonitor = 2001
+}

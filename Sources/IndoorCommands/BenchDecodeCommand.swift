@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import IndoorAdvertising
+import IndoorModel
+
+/// `indoor bench decode`: beacon advertisements decoded per second from a btsnoop file.
+struct BenchDecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Advertisements decoded per second from a generated btsnoop capture (goal: 5 M/s per core).",
+        discussion: """
+            Writes a temporary capture of COUNT advertising reports (one per HCI event; 70 % iBeacon, 10 % \
+            AltBeacon, 15 % Eddystone-UID, 5 % Eddystone-TLM from 1000 advertisers), then decodes it from the file \
+            with the streaming reader REPEAT times and reports the best run. Single-threaded.
+            """)
+
+    @Option(help: "Advertisements in the capture.")
+    var count = 2_000_000
+
+    @Option(help: "Timed decoding passes; the best is reported.")
+    var `repeat` = 5
+
+    @Option(help: "Datalink: h4 (1002), hci (1001) or monitor (2001).")
+    var datalink = "monitor"
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    struct Result: Encodable {
+        var benchmark = "decode"
+        var datalink: Int
+        var advertisements: Int
+        var decoded: Int
+        var bytes: Int
+        var seconds: Double
+        var advertisementsPerSecond: Double
+        var megabytesPerSecond: Double
+    }
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be positive") }
+        guard `repeat` > 0 else { throw ValidationError("--repeat must be positive") }
+        guard Self.datalinks[datalink] != nil else { throw ValidationError("--datalink must be h4, hci or monitor") }
+    }
+
+    static let datalinks: [String: BtsnoopDatalink] = ["h4": .hciUART, "hci": .hciUnencapsulated, "monitor": .linuxMonitor]
+
+    func run() throws {
+        let link = Self.datalinks[datalink] ?? .linuxMonitor
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-bench-\(UUID().uuidString).btsnoop")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let bytes = try DecodeBenchCapture.write(count: count, datalink: link, to: url)
+        var best = Double.infinity
+        var decoded = 0
+        let clock = ContinuousClock()
+        for _ in 0 ..< `repeat` {
+            var seen = 0
+            let start = clock.now
+            try BtsnoopReader.decode(fileAt: url, onAdvertisement: { _ in seen += 1 }, onProblem: { _ in })
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            best = min(best, seconds)
+            decoded = seen
+        }
+        let result = Result(
+            datalink: Int(link.rawValue), advertisements: count, decoded: decoded, bytes: bytes, seconds: best,
+            advertisementsPerSecond: Double(count) / best, megabytesPerSecond: Double(bytes) / best / 1e6)
+        if json {
+            print(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
+        } else {
+            print(
+                "decode: \(count) advertisements (\(bytes) bytes, datalink \(link.rawValue)) in "
+                    + String(format: "%.3f s: %.2f M advertisements/s, %.0f MB/s", best, result.advertisementsPerSecond / 1e6, result.megabytesPerSecond))
+        }
+        if decoded != count {
+            throw ValidationError("decoded \(decoded) beacon advertisements, expected \(count)")
+        }
+    }
+}
+
+/// The synthetic capture of `indoor bench decode`.
+enum DecodeBenchCapture {
+    /// Writes `count` advertising reports to `url`; returns the file size in bytes.
+    static func write(count: Int, datalink: BtsnoopDatalink, to url: URL) throws -> Int {
+        var generator = SplitMix(state: 2024)
+        let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID()
+        // 1000 advertisers, each with a fixed frame.
+        let payloads: [[UInt8]] = (0 ..< 1000).map { index in
+            let kind = index % 20
+            if kind < 14 {
+                return IBeacon(id: BeaconID(uuid: uuid, major: 1, minor: UInt16(index)), measuredPowerDBm: -59).advertisingData
+            } else if kind < 16 {
+                return AltBeacon(companyID: 0x0118, id1: uuid, id2: 2, id3: UInt16(index), referenceRSSIDBm: -60).advertisingData
+            } else if kind < 19 {
+                return EddystoneUID(
+                    namespace: EddystoneUID.Namespace(high: 0xEDD1, low: 0xEBEA_C04E_5DEF_A017), instance: UInt64(index),
+                    txPowerAtZeroMetersDBm: -18).advertisingData
+            }
+            return EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1580, advertisementCount: 1, uptimeTenths: 10)
+                .advertisingData
+        }
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw ValidationError("cannot create \(url.path)")
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var writer = BtsnoopWriter(datalink: datalink)
+        writer.appendNewIndex(adapter: 0, address: BluetoothAddress(rawValue: 0x001A7DDA7100), name: "hci0", unixTime: 1.7e9)
+        var size = 0
+        for index in 0 ..< count {
+            let advertiser = Int(generator.next() % 1000)
+            let report = AdvertisingReport(
+                addressType: 1, address: BluetoothAddress(rawValue: 0xC0_00_00_00_00_00 + UInt64(advertiser)),
+                rssiDBm: Int8(-40 - Int(generator.next() % 60)), data: payloads[advertiser])
+            try writer.appendAdvertisingReports([report], unixTime: 1.7e9 + Double(index) * 0.001)
+            if writer.bytes.count > 1 << 20 {
+                let chunk = writer.takeBytes()
+                size += chunk.count
+                try handle.write(contentsOf: Data(chunk))
+            }
+        }
+        let chunk = writer.takeBytes()
+        size += chunk.count
+        try handle.write(contentsOf: Data(chunk))
+        return size
+    }
+
+    /// SplitMix64: a small seeded generator so every run writes the same capture.
+    struct SplitMix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import IndoorAdvertising
+
+/// `indoor decode FILE`: beacon advertisements in a btsnoop capture, as lines, JSON Lines or sightings.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode beacon advertisements (iBeacon, AltBeacon, Eddystone) from a btsnoop capture.",
+        discussion: """
+            Reads btsnoop files with datalink 1001 (HCI), 1002 (H4, Android's btsnoop_hci.log) and 2001 \
+            (Linux monitor, `btmon -w`). Prints one line per beacon advertisement: time (Unix seconds), device, \
+            address, frame kind, identity, tx (dBm at 1 m) and RSSI (dBm). Corrupt or truncated records are \
+            reported on stderr with their byte offset; decoding goes on, and the exit status is 1 if anything \
+            was skipped.
+            """)
+
+    @Argument(help: "A btsnoop capture file.")
+    var file: String
+
+    @Flag(help: "Print JSON Lines instead of text.")
+    var json = false
+
+    @Option(help: "Write the sightings (t,device,node,rssi,tx) in the dataset layout to this CSV file.")
+    var sightings: String?
+
+    @Option(help: "Device id for the sightings (default: the capture's adapter name, e.g. hci0, or 'capture').")
+    var device: String?
+
+    @Flag(help: "Print no line per advertisement (with --sightings).")
+    var quiet = false
+
+    func run() throws {
+        let options = DecodeOutput(
+            device: device, json: json, quiet: quiet, sightings: sightings.map { URL(fileURLWithPath: $0) })
+        let summary: DecodeOutput.Summary
+        do {
+            summary = try options.run(
+                file: URL(fileURLWithPath: file), output: { print($0) },
+                problems: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        } catch {
+            FileHandle.standardError.write(Data("error: \(file): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        var note = "\(summary.beaconAdvertisements) beacon advertisements in \(summary.records) records"
+        if sightings != nil { note += ", \(summary.sightings) sightings written" }
+        if summary.problems > 0 { note += "; \(summary.problems) problems (records or advertisements skipped)" }
+        FileHandle.standardError.write(Data((note + "\n").utf8))
+        if summary.problems > 0 { throw ExitCode.failure }
+    }
+}

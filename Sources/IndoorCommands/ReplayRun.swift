@@ -1,0 +1,139 @@
+import Foundation
+import IndoorGeofencing
+import IndoorModel
+import IndoorPositioning
+
+/// One replay of a recording over a venue: the positioning engine and the zones, in data time.
+///
+/// Sightings are taken in time order (stably). Each is ranged and given to the zones as beacon ranging;
+/// then, if its device has no fix yet or its last fix is at least ``interval`` seconds older, the engine
+/// locates the device at the sighting's time, and the fix is written and given to the zones. Output is
+/// JSON Lines with sorted keys: `{"type":"fix",…}` (the ``Fix`` fields, with `latitude`/`longitude` when
+/// the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields).
+public struct ReplayRun {
+    public var venue: Venue
+    /// A positioning method name from ``MethodCatalog/names``.
+    public var method: String
+    /// Seconds of data time between fixes of one device; 0 locates after every sighting.
+    public var interval: Double
+    /// The RSSI filter behind the zones' beacon ranging.
+    public var rssiFilter: ReplayRSSIFilter
+
+    public init(
+        venue: Venue, method: String = MethodCatalog.defaultName, interval seconds: Double = 1,
+        rssiFilter: ReplayRSSIFilter = .ema
+    ) {
+        self.venue = venue
+        self.method = method
+        self.interval = seconds
+        self.rssiFilter = rssiFilter
+    }
+
+    /// Replays `sightings`, handing each output line (without a newline) to `write`.
+    /// - Returns: Counts for a one-line summary.
+    /// - Throws: ``UnknownMethodError`` for an unknown method (``MissingSurveyError`` for methods that need a
+    ///   survey); encoding errors.
+    @discardableResult
+    public func run(_ sightings: [Sighting], write: (String) -> Void) throws -> ReplaySummary {
+        var engine = try MethodCatalog.engine(method: method, nodes: venue.nodes)
+        var zones = ZoneEngine(zones: venue.zones, nodes: venue.nodes)
+        var ranger = rssiFilter.ranger(nodes: venue.nodes)
+        var lastFix: [String: Double] = [:]
+        var summary = ReplaySummary()
+        let encoder = JSONFormat.encoder()
+        func emit(_ events: [ZoneEvent]) throws {
+            for event in events {
+                write(try line(ReplayLine(type: "zone", payload: event), encoder: encoder))
+            }
+            summary.zoneEvents += events.count
+        }
+        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        for (_, sighting) in ordered {
+            summary.sightings += 1
+            if !engine.ingest(sighting) { summary.unknownNodes += 1 }
+            try emit(zones.update(with: ranger.range(sighting)))
+            if let last = lastFix[sighting.device], sighting.time - last < interval { continue }
+            switch engine.locate(device: sighting.device, at: sighting.time) {
+            case .failure(let noFix):
+                summary.noFix[noFix.code.name, default: 0] += 1
+            case .success(var fix):
+                lastFix[sighting.device] = sighting.time
+                fix.coordinate = venue.anchor?.coordinate(of: fix.position.horizontal)
+                write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
+                summary.fixes += 1
+                try emit(zones.update(with: fix))
+            }
+        }
+        return summary
+    }
+
+    private func line(_ value: some Encodable, encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// What a replay did, for the one-line summary on stderr.
+public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
+    /// Sightings replayed.
+    public var sightings = 0
+    /// Sightings of nodes the venue does not have (the positioning engine ignores them).
+    public var unknownNodes = 0
+    /// Fixes written.
+    public var fixes = 0
+    /// Locate attempts that gave no fix, by ``NoFix`` code name.
+    public var noFix: [String: Int] = [:]
+    /// Zone events written.
+    public var zoneEvents = 0
+
+    public init() {}
+
+    /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 9 attempts gave no fix (tooFewNodes 9)`.
+    public var description: String {
+        var text = "replay: \(sightings) sightings, \(fixes) fixes, \(zoneEvents) zone events"
+        let failed = noFix.values.reduce(0, +)
+        if failed > 0 {
+            let codes = noFix.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += "; \(failed) attempts gave no fix (\(codes))"
+        }
+        if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
+        return text
+    }
+}
+
+/// Which RSSI filter ranges beacons for the zones in a replay (`--rssi-filter`).
+public enum ReplayRSSIFilter: String, CaseIterable, Sendable {
+    /// Geofencing's own ``SmoothingRanger``: moving average with weight 0.3.
+    case ema
+    /// Positioning's ``ARMAFilter`` (coefficient 0.1, the Android Beacon Library's).
+    case arma
+    /// Positioning's ``KalmanRSSIFilter`` (process noise 2 dB²/s, measurement noise 16 dB²).
+    case kalman
+    /// Positioning's ``TrimmedMeanFilter`` (20 s, 10% trimmed: the Android Beacon Library default).
+    case trimmedMean = "trimmed-mean"
+
+    /// A ranger with this filter and the log-distance model over `nodes`' calibrations.
+    func ranger(nodes: [Node]) -> any BeaconRanger {
+        switch self {
+        case .ema: SmoothingRanger(nodes: nodes)
+        case .arma: ReplayRanger(kind: .arma(coefficient: 0.1), nodes: nodes)
+        case .kalman: ReplayRanger(kind: .kalman(processNoise: 2, measurementNoise: 16), nodes: nodes)
+        case .trimmedMean: ReplayRanger(kind: .androidDefault, nodes: nodes)
+        }
+    }
+}
+
+/// A value's JSON object with a `type` field added.
+struct ReplayLine<Payload: Encodable>: Encodable {
+    var type: String
+    var payload: Payload
+
+    enum CodingKeys: String, CodingKey {
+        case type
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try payload.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import IndoorEvaluation
+import IndoorModel
+
+/// `indoor simulate -o DIR`: writes a simulated office dataset in the shared layout, plus `venue.json`.
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Simulate beacons in an office and people walking through it; write a dataset.",
+        discussion: """
+            Writes DIR/README.md, venue.json, nodes.csv, train/ (a survey walk) and test/ (the walkers), \
+            in the layout `indoor evaluate` reads. The same seed and options give byte-identical files.
+            """)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The dataset folder to write.", valueName: "dir"))
+    var output: String
+
+    @Option(help: "Floors of the building.")
+    var floors: Int = SimulatorOptions().floors
+
+    @Option(help: "Rooms on each side of the corridor, per floor (each 5 m wide).")
+    var rooms: Int = SimulatorOptions().roomsPerSide
+
+    @Option(help: "Beacons per floor.")
+    var beacons: Int = SimulatorOptions().beaconsPerFloor
+
+    @Option(help: "People walking in test/.")
+    var devices: Int = SimulatorOptions().devices
+
+    @Option(help: "Seconds of walking in test/.")
+    var duration: Double = SimulatorOptions().duration
+
+    @Option(help: "Shadowing standard deviation, dB.")
+    var sigma: Double = SimulatorOptions().shadowingSigma
+
+    @Option(help: "Path-loss exponent.")
+    var exponent: Double = SimulatorOptions().pathLossExponent
+
+    @Option(help: "Loss per wall crossed, dB.")
+    var wallLoss: Double = SimulatorOptions().wallLoss
+
+    @Option(help: "Loss per floor between beacon and phone, dB.")
+    var floorLoss: Double = SimulatorOptions().floorLoss
+
+    @Option(help: "Seconds between a beacon's advertisements.")
+    var interval: Double = SimulatorOptions().advertisingInterval
+
+    @Option(help: "Fraction of packets lost, 0...1.")
+    var packetLoss: Double = SimulatorOptions().packetLoss
+
+    @Option(help: "Random seed.")
+    var seed: UInt64 = SimulatorOptions().seed
+
+    /// The simulator options these arguments describe.
+    var options: SimulatorOptions {
+        var options = SimulatorOptions()
+        options.seed = seed
+        options.floors = floors
+        options.roomsPerSide = rooms
+        options.beaconsPerFloor = beacons
+        options.devices = devices
+        options.duration = duration
+        options.shadowingSigma = sigma
+        options.pathLossExponent = exponent
+        options.wallLoss = wallLoss
+        options.floorLoss = floorLoss
+        options.advertisingInterval = interval
+        options.packetLoss = packetLoss
+        return options
+    }
+
+    func validate() throws {
+        if let problem = options.problems.first { throw ValidationError(problem) }
+    }
+
+    func run() throws {
+        print(try writeDataset(), terminator: "")
+    }
+
+    /// Simulates, writes the files and returns the summary the command prints.
+    func writeDataset() throws -> String {
+        let simulated = Simulator(options: options).run()
+        let folder = URL(fileURLWithPath: output)
+        let manager = FileManager.default
+        for (path, contents) in try simulated.files() {
+            let url = folder.appendingPathComponent(path)
+            do {
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(contents.utf8).write(to: url)
+            } catch {
+                throw ValidationError("cannot write '\(url.path)': \(error.localizedDescription)")
+            }
+        }
+        return Self.summary(simulated, folder: output)
+    }
+
+    /// One paragraph saying what was written.
+    static func summary(_ simulated: SimulatedDataset, folder: String) -> String {
+        let data = simulated.dataset
+        var text = "wrote \(folder): \(simulated.venue.floors.count) floor(s), \(data.nodes.count) beacons; "
+        text += "test: \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows"
+        if let train = data.train {
+            text += "; train: \(train.sightings.count) sightings, \(train.truth.count) truth rows"
+        }
+        return text + "\n"
+    }
+}

@@ -1,0 +1,106 @@
+/// Text forms of scores: the human table and the JSON Lines of `indoor evaluate`.
+public enum ScoreReport {
+    /// The keys of one JSON line, in the order they are written.
+    public static let jsonKeys = ["method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy"]
+
+    /// One JSON object per method, one per line, with exactly the keys of ``jsonKeys``.
+    ///
+    /// Distances are metres rounded to the millimetre, `floor_accuracy` is a fraction 0…1 rounded to 4 decimals;
+    /// a statistic that does not exist (no located rows, no floors) is `null`.
+    public static func jsonLines(_ scores: [MethodScore]) -> String {
+        var text = ""
+        for score in scores {
+            let summary = score.summary
+            let fields = [
+                "\"method\":" + jsonString(score.method),
+                "\"count\":\(summary.count)",
+                "\"misses\":\(summary.misses)",
+                "\"mean_m\":" + jsonNumber(summary.meanMeters, decimals: 3),
+                "\"median_m\":" + jsonNumber(summary.medianMeters, decimals: 3),
+                "\"p90_m\":" + jsonNumber(summary.p90Meters, decimals: 3),
+                "\"max_m\":" + jsonNumber(summary.maxMeters, decimals: 3),
+                "\"floor_accuracy\":" + jsonNumber(summary.floorAccuracy, decimals: 4),
+            ]
+            text += "{" + fields.joined(separator: ",") + "}\n"
+        }
+        return text
+    }
+
+    /// A fixed-width table: one row per method, errors in metres with two decimals, floor hit rate in percent.
+    public static func table(_ scores: [MethodScore]) -> String {
+        let header = ["method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor"]
+        var rows: [[String]] = [header]
+        for score in scores {
+            let summary = score.summary
+            rows.append([
+                score.method, "\(summary.count)", "\(summary.misses)", fixed(summary.meanMeters, 2),
+                fixed(summary.medianMeters, 2), fixed(summary.p90Meters, 2), fixed(summary.maxMeters, 2),
+                summary.floorAccuracy.map { fixed($0 * 100, 1) + "%" } ?? "-",
+            ])
+        }
+        var widths = Array(repeating: 0, count: header.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        var text = ""
+        for row in rows {
+            var line = ""
+            for (index, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                if index == 0 {
+                    line += cell + padding
+                } else {
+                    line += "  " + padding + cell
+                }
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+
+    /// `value` with exactly `decimals` decimals, or `-` when absent.
+    public static func fixed(_ value: Double?, _ decimals: Int) -> String {
+        guard let value, value.isFinite else { return "-" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int64(scaled / scale)
+        var text = (value < 0 && scaled > 0 ? "-" : "") + "\(whole)"
+        if decimals > 0 {
+            let fraction = Int64(scaled) - whole * Int64(scale)
+            let digits = "\(fraction)"
+            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+        }
+        return text
+    }
+
+    static func jsonNumber(_ value: Double?, decimals: Int) -> String {
+        guard let value, value.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return "\(Int64(rounded))" }
+        return "\(rounded)"
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

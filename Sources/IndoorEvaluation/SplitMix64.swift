@@ -1,0 +1,51 @@
+import Foundation
+
+/// A small, fast, seeded pseudo-random generator (SplitMix64): the same seed always gives the same sequence.
+///
+/// Not for cryptography. The simulator draws all its randomness from generators of this type so that
+/// the same seed and options produce byte-identical datasets on every platform.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        self.state = seed
+    }
+
+    /// An independent stream for one purpose, derived from `seed` and a stream number.
+    public init(seed: UInt64, stream: UInt64) {
+        var mixer = SplitMix64(seed: seed ^ (stream &* 0x9E37_79B9_7F4A_7C15))
+        self.state = mixer.next()
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform number in [0, 1), with 53 random bits.
+    public mutating func unit() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
+    }
+
+    /// A uniform number in `range`.
+    public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+        range.lowerBound + unit() * (range.upperBound - range.lowerBound)
+    }
+
+    /// A uniform integer in 0..<`count` (`count` ≥ 1).
+    public mutating func index(below count: Int) -> Int {
+        guard count > 1 else { return 0 }
+        return Int(next() % UInt64(count))
+    }
+
+    /// A normally distributed number with mean `mean` and standard deviation `deviation` (Box–Muller).
+    public mutating func gaussian(mean: Double = 0, deviation: Double) -> Double {
+        guard deviation > 0 else { return mean }
+        let u1 = 1 - unit()  // (0, 1]
+        let u2 = unit()
+        return mean + deviation * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    }
+}

@@ -1,0 +1,49 @@
+import IndoorModel
+
+/// Where a simulated walker is over time: straight moves between timed knots.
+///
+/// Positions are metres in the venue frame; `height` is above the ground floor's level (absolute), so a
+/// walk up the stairs changes it continuously while ``Knot/level`` says which floor the walker is on.
+public struct Trajectory: Hashable, Sendable {
+    public struct Knot: Hashable, Sendable {
+        /// Seconds from the start of the recording.
+        public var time: Double
+        public var point: Point2D
+        /// Metres above the ground floor's level.
+        public var height: Double
+        public var level: Int
+    }
+
+    /// Knots in time order; the walker stands still before the first and after the last.
+    public private(set) var knots: [Knot] = []
+
+    public init() {}
+
+    /// Adds a knot at `time` (not before the last knot's time).
+    mutating func append(time: Double, point: Point2D, height: Double, level: Int) {
+        knots.append(Knot(time: max(time, knots.last?.time ?? time), point: point, height: height, level: level))
+    }
+
+    /// The time of the last knot.
+    public var endTime: Double { knots.last?.time ?? 0 }
+
+    /// The walker's state at `time`: horizontal position, absolute height, floor level.
+    ///
+    /// During a move between knots on different levels, the level switches halfway.
+    public func state(at time: Double) -> (point: Point2D, height: Double, level: Int) {
+        guard let first = knots.first, let last = knots.last else { return (Point2D(x: 0, y: 0), 0, 0) }
+        if time <= first.time { return (first.point, first.height, first.level) }
+        if time >= last.time { return (last.point, last.height, last.level) }
+        // Binary search for the last knot at or before `time`.
+        var low = 0, high = knots.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if knots[middle].time <= time { low = middle } else { high = middle }
+        }
+        let a = knots[low], b = knots[high]
+        let span = b.time - a.time
+        let f = span > 0 ? (time - a.time) / span : 1
+        let point = Point2D(x: a.point.x + f * (b.point.x - a.point.x), y: a.point.y + f * (b.point.y - a.point.y))
+        return (point, a.height + f * (b.height - a.height), f < 0.5 ? a.level : b.level)
+    }
+}

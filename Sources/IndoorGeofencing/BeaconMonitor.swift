@@ -1,0 +1,146 @@
+import IndoorModel
+
+/// Region monitoring and ranging of beacons as a pure state machine.
+///
+/// The monitor holds beacon conditions with wildcards (``BeaconCondition``). A condition becomes
+/// satisfied when a matching beacon is heard and unsatisfied only once no matching beacon has been
+/// heard for ``exitDelay`` seconds, so one missed packet never causes an exit. While a condition is
+/// satisfied, every sighting of a matching beacon is ranged by the injected ``BeaconRanger`` and reported
+/// as ``MonitorEvent/didFindBeacon(_:)`` unless its proximity is unknown. When it becomes unsatisfied,
+/// ranging stops and ``MonitorEvent/didLeaveArea(_:)`` names each beacon that had been heard under it.
+///
+/// Time comes only from the sightings and from ``advance(to:)``, which a caller invokes when nothing is
+/// heard (for example once a second) so that exits are noticed. Sightings of node ids (rather than beacon
+/// identities) are ignored: conditions are on identities.
+public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
+    /// Seconds without any matching beacon before a condition becomes unsatisfied.
+    public var exitDelay: Double
+    private var ranger: Ranger
+    private var watched: [Watch]?
+
+    private struct Watch: Sendable {
+        var condition: BeaconCondition
+        var satisfied = false
+        /// Last time any matching beacon was heard, seconds.
+        var lastHeard = -Double.infinity
+        /// Beacons heard while satisfied, with the last time each was heard.
+        var beacons: [BeaconID: Double] = [:]
+    }
+
+    /// - Parameters:
+    ///   - ranger: Filters RSSI and estimates distance and proximity.
+    ///   - exitDelay: Seconds without a matching beacon before a condition becomes unsatisfied. Default 10 s.
+    public init(ranger: Ranger, exitDelay seconds: Double = 10) {
+        self.ranger = ranger
+        self.exitDelay = seconds
+    }
+
+    /// Whether an observation is in progress.
+    public var isObserving: Bool { watched != nil }
+
+    /// The conditions observed, in the order given to ``start(_:at:capabilities:)``.
+    public var conditions: [BeaconCondition] { watched?.map(\.condition) ?? [] }
+
+    /// The conditions currently satisfied.
+    public var satisfiedConditions: [BeaconCondition] {
+        watched?.filter(\.satisfied).map(\.condition) ?? []
+    }
+
+    /// Starts observing `conditions` (duplicates are dropped).
+    ///
+    /// - Parameters:
+    ///   - conditions: At least one beacon condition.
+    ///   - time: Seconds, for the start event.
+    ///   - capabilities: What the platform allows; adapters pass what it reports.
+    /// - Returns: ``MonitorEvent/didStartObserving(conditions:time:)``.
+    /// - Throws: ``MonitorError`` with code `emptyBeaconList`, `observationInProgress`, or the first
+    ///   capability that is missing (`locationServicesDisabled`, `notAuthorized`, `monitoringUnsupported`,
+    ///   `rangingUnsupported`).
+    public mutating func start(
+        _ conditions: [BeaconCondition], at time: Double, capabilities: MonitorCapabilities = .all
+    ) throws -> [MonitorEvent] {
+        guard !conditions.isEmpty else { throw MonitorError.emptyBeaconList }
+        guard watched == nil else { throw MonitorError.observationInProgress }
+        if let problem = capabilities.problem { throw problem }
+        var unique: [BeaconCondition] = []
+        for condition in conditions where !unique.contains(condition) {
+            unique.append(condition)
+        }
+        watched = unique.map { Watch(condition: $0) }
+        return [.didStartObserving(conditions: unique, time: time)]
+    }
+
+    /// Stops observing; returns ``MonitorEvent/didStopObserving(_:)``, or nothing when not observing.
+    public mutating func stop(at time: Double) -> [MonitorEvent] {
+        end(.requested, at: time)
+    }
+
+    /// The user revoked location authorisation: observation stops, and the stop event names the conditions
+    /// and the beacons that were being ranged.
+    public mutating func revokeAuthorization(at time: Double) -> [MonitorEvent] {
+        end(.authorizationRevoked, at: time)
+    }
+
+    /// Takes one sighting: exits due before its time, then entries and ranging updates.
+    public mutating func ingest(_ sighting: Sighting) -> [MonitorEvent] {
+        var events = advance(to: sighting.time)
+        guard var watched, case .beacon(let beacon) = sighting.source, sighting.rssi.isFinite else { return events }
+        let matching = watched.indices.filter { watched[$0].condition.matches(beacon) }
+        guard !matching.isEmpty else { return events }
+        let ranging = ranger.range(sighting)
+        for index in matching {
+            if !watched[index].satisfied {
+                watched[index].satisfied = true
+                events.append(.didEnterArea(condition: watched[index].condition, beacon: beacon, time: sighting.time))
+            }
+            watched[index].lastHeard = max(watched[index].lastHeard, sighting.time)
+            watched[index].beacons[beacon] = max(watched[index].beacons[beacon] ?? sighting.time, sighting.time)
+            if ranging.proximity != .unknown {
+                events.append(
+                    .didFindBeacon(FoundBeacon(condition: watched[index].condition, beacon: beacon, ranging: ranging)))
+            }
+        }
+        self.watched = watched
+        return events
+    }
+
+    /// Moves time on to `time` seconds: conditions with no matching beacon for ``exitDelay`` become
+    /// unsatisfied, each with one ``MonitorEvent/didLeaveArea(_:)`` per beacon heard under it.
+    public mutating func advance(to time: Double) -> [MonitorEvent] {
+        guard var watched else { return [] }
+        var events: [MonitorEvent] = []
+        for index in watched.indices where watched[index].satisfied {
+            let deadline = watched[index].lastHeard + exitDelay
+            guard time >= deadline else { continue }
+            for (beacon, lastHeard) in watched[index].beacons.sorted(by: { $0.key < $1.key }) {
+                events.append(
+                    .didLeaveArea(
+                        AreaExit(
+                            condition: watched[index].condition, beacon: beacon, lastHeard: lastHeard,
+                            time: deadline)))
+            }
+            watched[index].satisfied = false
+            watched[index].beacons = [:]
+        }
+        self.watched = watched
+        // In time order; exits at the same time keep condition order.
+        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    private mutating func end(_ reason: ObservationStop.Reason, at time: Double) -> [MonitorEvent] {
+        guard let watched else { return [] }
+        let beacons = Set(watched.filter(\.satisfied).flatMap(\.beacons.keys)).sorted()
+        self.watched = nil
+        return [
+            .didStopObserving(
+                ObservationStop(reason: reason, conditions: watched.map(\.condition), beacons: beacons, time: time))
+        ]
+    }
+}
+
+extension BeaconMonitor where Ranger == SmoothingRanger {
+    /// A monitor with the default ranger (moving average of RSSI, log-distance model, −59 dBm at 1 m).
+    public init(exitDelay seconds: Double = 10) {
+        self.init(ranger: SmoothingRanger(), exitDelay: seconds)
+    }
+}

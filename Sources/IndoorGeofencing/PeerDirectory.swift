@@ -1,0 +1,92 @@
+import Foundation
+import IndoorModel
+
+/// What changed in the peer directory.
+public enum PeerEvent: Hashable, Sendable {
+    /// The first piece of data about a peer arrived.
+    case appeared(Peer)
+    /// A known peer was heard or its session data changed.
+    case updated(Peer)
+    /// A peer was neither heard nor updated for the timeout.
+    case expired(Peer)
+}
+
+/// The phones nearby, keyed by `major/minor`, merging ranging and session data that arrive separately and
+/// in any order.
+///
+/// The first piece of data (a sighting or session data) creates the peer; later pieces fill in the rest.
+/// A peer that is neither heard nor updated for ``timeout`` seconds expires. Pure state machine: time comes
+/// from the calls.
+public struct PeerDirectory: Sendable {
+    /// Seconds without a sighting or an update after which a peer expires. Default 30 s.
+    public var timeout: Double
+    private var byKey: [PeerKey: Peer] = [:]
+
+    public init(timeout seconds: Double = 30) {
+        self.timeout = seconds
+    }
+
+    /// The peers, sorted by key.
+    public var peers: [Peer] { byKey.values.sorted { $0.key < $1.key } }
+
+    /// The peer with `key`, if known.
+    public subscript(key: PeerKey) -> Peer? { byKey[key] }
+
+    /// A peer was heard as a beacon.
+    /// - Parameters:
+    ///   - key: Its `major/minor`.
+    ///   - distance: Estimated distance, metres.
+    ///   - proximity: Proximity class.
+    ///   - time: Seconds.
+    public mutating func heard(
+        _ key: PeerKey, distance meters: Double, proximity: Proximity, at time: Double
+    ) -> [PeerEvent] {
+        var events = advance(to: time)
+        events.append(
+            merge(key, at: time) { peer in
+                peer.distance = meters
+                peer.proximity = proximity
+                peer.lastHeard = max(peer.lastHeard ?? time, time)
+            })
+        return events
+    }
+
+    /// A peer was ranged (its beacon identity gives the key; node-id sources are ignored).
+    public mutating func heard(_ ranging: RangedBeacon) -> [PeerEvent] {
+        guard case .beacon(let beacon) = ranging.source else { return advance(to: ranging.time) }
+        return heard(PeerKey(beacon), distance: ranging.distance, proximity: ranging.proximity, at: ranging.time)
+    }
+
+    /// Session data about a peer arrived; `nil` fields leave what is known unchanged.
+    public mutating func update(
+        _ key: PeerKey, displayName: String? = nil, picture: Data? = nil, at time: Double
+    ) -> [PeerEvent] {
+        var events = advance(to: time)
+        events.append(
+            merge(key, at: time) { peer in
+                if let displayName { peer.displayName = displayName }
+                if let picture { peer.picture = picture }
+            })
+        return events
+    }
+
+    /// Moves time on: peers silent and not updated for ``timeout`` seconds expire.
+    public mutating func advance(to time: Double) -> [PeerEvent] {
+        let expired = byKey.values.filter { time - $0.lastUpdate >= timeout }.sorted { $0.key < $1.key }
+        for peer in expired { byKey[peer.key] = nil }
+        return expired.map { .expired($0) }
+    }
+
+    private mutating func merge(_ key: PeerKey, at time: Double, _ change: (inout Peer) -> Void) -> PeerEvent {
+        if var peer = byKey[key] {
+            change(&peer)
+            peer.lastUpdate = max(peer.lastUpdate, time)
+            byKey[key] = peer
+            return .updated(peer)
+        }
+        var peer = Peer(key: key, lastUpdate: time)
+        change(&peer)
+        byKey[key] = peer
+        return .appeared(peer)
+    }
+}

@@ -1,0 +1,29 @@
+import IndoorModel
+
+/// One ranging update: how strong and how far a beacon seemed to a device at a time.
+public struct RangedBeacon: Hashable, Sendable {
+    /// Seconds, the time of the sighting it came from.
+    public var time: Double
+    /// The device that heard the beacon (or that the gateway heard).
+    public var device: String
+    /// The radio ranged.
+    public var source: SightingSource
+    /// Filtered received signal strength, dBm.
+    public var rssi: Double
+    /// Estimated distance, metres; non-finite when unknown.
+    public var distance: Double
+    /// The proximity class of ``distance``.
+    public var proximity: Proximity
+
+    public init(
+        time: Double, device: String, source: SightingSource, rssi: Double, distance meters: Double,
+        proximity: Proximity
+    ) {
+        self.time = time
+        self.device = device
+        self.source = source
+        self.rssi = rssi
+        self.distance = meters
+        self.proximity = proximity
+    }
+}

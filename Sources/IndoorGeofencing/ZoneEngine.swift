@@ -1,0 +1,324 @@
+import IndoorModel
+
+/// Check-in, check-out and dwell of devices in zones, as a pure state machine over fixes and beacon ranging.
+///
+/// - A device **checks in** when one of its fixes falls inside a fence, when it ranges one of the zone's
+///   beacons at that beacon's check-in proximity or nearer, or when the straight move between two of its
+///   consecutive fixes crosses a geoline (the event gives the direction).
+/// - With check-out enabled, it **checks out** once it has left every way it was in: fence presence ends when
+///   its fixes have been *confidently outside* every fence for ``Zone/checkOutTime`` seconds (a fix is
+///   confidently outside when it lies beyond the fence by more than ``Zone/checkOutMargin`` plus the fix's
+///   accuracy radius; any other fix restarts the count, so jitter at a boundary never flaps). Beacon presence
+///   ends when none of the zone's beacons has been heard at all (any proximity) for ``Zone/exitDelay``
+///   seconds. Geolines never check out.
+/// - A check-out carries the dwell (departure − check-in, where the departure is the last time the device
+///   was known to be in: the first confidently-outside fix, or the last sighting of a zone beacon). A dwell
+///   event fires once per visit when the device is known to have stayed ``Zone/dwellThreshold`` seconds
+///   (still inside a fence at that time, or a zone beacon heard at or after it), so a visit that fires a
+///   dwell event always checks out with at least that dwell.
+/// - No check-in happens within ``Zone/retriggerTime`` seconds of the previous one's check-out (check-out
+///   enabled) or check-in (otherwise), per zone and device. A new check-in also needs a new entry: a device
+///   that stayed in the zone does not check in again.
+/// - A disabled zone checks no one in; an open visit still checks out, with `zoneEnabled: false`.
+///
+/// Time comes only from the inputs and ``advance(to:)``; call `advance` when no input arrives, so that
+/// check-outs and dwells are noticed. Every update first moves time on to the input's time.
+public struct ZoneEngine: Sendable {
+    /// The zones, in the order given.
+    public private(set) var zones: [Zone]
+    /// Closed visits, and check-ins without check-out, in the order they happened.
+    public private(set) var activity = ActivityLog()
+    private let beaconsByNode: [String: BeaconID]
+    private let nodesByBeacon: [BeaconID: String]
+    /// Only states that differ from a fresh one are kept, so devices that never came near a zone cost nothing.
+    private var states: [Key: Presence] = [:]
+    /// The keys whose state ``advance(to:)`` may change (a running timer or a pending dwell).
+    private var timed: Set<Key> = []
+    private var lastFixes: [String: Fix] = [:]
+
+    private struct Key: Hashable, Sendable, Comparable {
+        var zone: Int
+        var device: String
+        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.zone, lhs.device) < (rhs.zone, rhs.device) }
+    }
+
+    /// What is known of one device with respect to one zone.
+    private struct Presence: Sendable {
+        /// Inside by its fixes (entered a fence and not yet confidently outside for the check-out time).
+        var fenceInside = false
+        /// Start of the current run of confidently-outside fixes, while ``fenceInside``.
+        var outsideSince: Double?
+        /// When fence presence last ended: the first confidently-outside fix.
+        var fenceLeftAt: Double?
+        /// Inside by its beacons (came within check-in proximity, not yet silent for the exit delay).
+        var beaconInside = false
+        /// Last time any of the zone's beacons was heard, at any proximity.
+        var beaconLastHeard = -Double.infinity
+        /// When beacon presence last ended: the last time a beacon was heard.
+        var beaconLeftAt: Double?
+        /// The open visit (check-out enabled zones only).
+        var visit: OpenVisit?
+        /// Start of the re-trigger window.
+        var retriggerFrom: Double?
+
+        var isPresent: Bool { fenceInside || beaconInside }
+
+        /// Nothing to remember: equivalent to a fresh state.
+        var isIdle: Bool { !fenceInside && !beaconInside && visit == nil && retriggerFrom == nil }
+
+        /// Whether time alone can change this state (with `dwell` the zone's dwell threshold).
+        func hasTimer(dwell: Double?) -> Bool {
+            (fenceInside && outsideSince != nil) || beaconInside
+                || (dwell != nil && visit.map { !$0.dwellReported } == true)
+        }
+    }
+
+    private struct OpenVisit: Sendable {
+        var checkIn: Double
+        var trigger: ZoneEvent.Trigger
+        var dwellReported = false
+    }
+
+    /// - Parameters:
+    ///   - zones: The zones to watch (ids should be unique).
+    ///   - nodes: The venue's nodes, so that a sighting naming a node id matches a zone beacon given by
+    ///     identity and the other way round.
+    public init(zones: [Zone], nodes: [Node] = []) {
+        self.zones = zones
+        var beaconsByNode: [String: BeaconID] = [:]
+        var nodesByBeacon: [BeaconID: String] = [:]
+        for node in nodes {
+            guard let beacon = node.beacon else { continue }
+            beaconsByNode[node.id] = beacon
+            nodesByBeacon[beacon] = node.id
+        }
+        self.beaconsByNode = beaconsByNode
+        self.nodesByBeacon = nodesByBeacon
+    }
+
+    /// The visits open now (check-in done, check-out to come), sorted by zone order and device.
+    public var openVisits: [ZoneVisit] {
+        states.keys.sorted().compactMap { key in
+            guard let visit = states[key]?.visit else { return nil }
+            return ZoneVisit(zone: zones[key.zone].id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn)
+        }
+    }
+
+    /// Enables or disables the zone with id `zone`.
+    /// - Returns: whether such a zone exists.
+    @discardableResult
+    public mutating func setEnabled(_ enabled: Bool, zone id: String) -> Bool {
+        guard let index = zones.firstIndex(where: { $0.id == id }) else { return false }
+        zones[index].isEnabled = enabled
+        return true
+    }
+
+    /// Takes one fix: fences and geolines.
+    /// - Returns: The events due up to and at the fix's time, in time order.
+    public mutating func update(with fix: Fix) -> [ZoneEvent] {
+        guard fix.time.isFinite, fix.position.x.isFinite, fix.position.y.isFinite else { return [] }
+        var events = advance(to: fix.time)
+        let point = fix.position.horizontal
+        let accuracy = fix.accuracy.isNaN ? Double.infinity : max(0, fix.accuracy)
+        let previous = lastFixes[fix.device]
+        for index in zones.indices {
+            let zone = zones[index]
+            let key = Key(zone: index, device: fix.device)
+            if !zone.fences.isEmpty {
+                let onFloor = zone.fences.filter { $0.isOnFloor(fix.floor) }
+                let distance = onFloor.map { $0.signedDistance(to: point) }.min() ?? .infinity
+                var state = states[key] ?? Presence()
+                if distance <= 0 {
+                    state.outsideSince = nil
+                    if !state.fenceInside {
+                        let wasPresent = state.isPresent
+                        state.fenceInside = true
+                        state.fenceLeftAt = nil
+                        if !wasPresent, let event = checkIn(&state, zone: index, device: fix.device, at: fix.time, by: .fence) {
+                            events.append(event)
+                        }
+                    }
+                } else if distance > zone.checkOutMargin + accuracy {
+                    if state.fenceInside, state.outsideSince == nil { state.outsideSince = fix.time }
+                } else {
+                    state.outsideSince = nil
+                }
+                store(state, at: key)
+            }
+            if !zone.geolines.isEmpty, let previous, Self.sameFloor(previous.floor, fix.floor) {
+                for (lineIndex, line) in zone.geolines.enumerated()
+                where Self.sameFloor(line.floor, fix.floor) && Self.sameFloor(line.floor, previous.floor) {
+                    guard let direction = line.crossing(from: previous.position.horizontal, to: point) else { continue }
+                    var state = states[key] ?? Presence()
+                    if let event = crossGeoline(
+                        &state, zone: index, device: fix.device, at: fix.time, line: line.id ?? String(lineIndex),
+                        direction: direction)
+                    {
+                        events.append(event)
+                    }
+                    store(state, at: key)
+                    break
+                }
+            }
+        }
+        lastFixes[fix.device] = fix
+        events += advance(to: fix.time)
+        return events
+    }
+
+    /// Takes one ranging update: zone beacons.
+    /// - Returns: The events due up to and at its time, in time order.
+    public mutating func update(with ranging: RangedBeacon) -> [ZoneEvent] {
+        guard ranging.time.isFinite else { return [] }
+        var events = advance(to: ranging.time)
+        let node: String?
+        let beacon: BeaconID?
+        switch ranging.source {
+        case .node(let id):
+            node = id
+            beacon = beaconsByNode[id]
+        case .beacon(let identity):
+            node = nodesByBeacon[identity]
+            beacon = identity
+        }
+        for index in zones.indices {
+            let matching = zones[index].beacons.filter { $0.matches(node: node, beacon: beacon) }
+            guard !matching.isEmpty else { continue }
+            let key = Key(zone: index, device: ranging.device)
+            var state = states[key] ?? Presence()
+            state.beaconLastHeard = max(state.beaconLastHeard, ranging.time)
+            if !state.beaconInside, matching.contains(where: { $0.admits(ranging.proximity) }) {
+                let wasPresent = state.isPresent
+                state.beaconInside = true
+                state.beaconLeftAt = nil
+                if !wasPresent, let event = checkIn(&state, zone: index, device: ranging.device, at: ranging.time, by: .beacon) {
+                    events.append(event)
+                }
+            }
+            store(state, at: key)
+        }
+        events += advance(to: ranging.time)
+        return events
+    }
+
+    /// Moves time on to `time` seconds: ends fence and beacon presence whose time ran out, checks out visits
+    /// that have ended, and fires dwell events.
+    /// - Returns: The events due, in time order.
+    public mutating func advance(to time: Double) -> [ZoneEvent] {
+        var events: [ZoneEvent] = []
+        for key in timed.sorted() {
+            guard var state = states[key] else { continue }
+            let zone = zones[key.zone]
+            var ended = -Double.infinity
+            if state.fenceInside, let since = state.outsideSince, time >= since + zone.checkOutTime {
+                state.fenceInside = false
+                state.outsideSince = nil
+                state.fenceLeftAt = since
+                ended = max(ended, since + zone.checkOutTime)
+            }
+            if state.beaconInside, time >= state.beaconLastHeard + zone.exitDelay {
+                state.beaconInside = false
+                state.beaconLeftAt = state.beaconLastHeard
+                ended = max(ended, state.beaconLastHeard + zone.exitDelay)
+            }
+            if var visit = state.visit {
+                let leaving = !state.isPresent
+                // The last time the device is known to have been in the zone: up to now while inside a fence
+                // (unless on its way out), up to the last sighting of a beacon; when leaving, the departure.
+                let fenceEvidence = state.fenceInside ? (state.outsideSince ?? time) : state.fenceLeftAt
+                let beaconEvidence = state.beaconInside ? state.beaconLastHeard : state.beaconLeftAt
+                let departure = max(visit.checkIn, fenceEvidence ?? visit.checkIn, beaconEvidence ?? visit.checkIn)
+                if let threshold = zone.dwellThreshold, !visit.dwellReported, visit.checkIn + threshold <= departure {
+                    visit.dwellReported = true
+                    events.append(
+                        event(
+                            .dwell, zone: zone, device: key.device, at: visit.checkIn + threshold, by: visit.trigger,
+                            checkIn: visit.checkIn, dwell: threshold))
+                }
+                if leaving {
+                    // A visit is open only while present, so something ended in this call and `ended` is finite.
+                    let decided = ended.isFinite ? ended : time
+                    state.visit = nil
+                    state.retriggerFrom = decided
+                    activity.append(
+                        ZoneVisit(
+                            zone: zone.id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn,
+                            checkOut: departure))
+                    var checkOut = event(
+                        .checkOut, zone: zone, device: key.device, at: decided, by: visit.trigger,
+                        checkIn: visit.checkIn, dwell: departure - visit.checkIn)
+                    checkOut.departure = departure
+                    events.append(checkOut)
+                } else {
+                    state.visit = visit
+                }
+            }
+            store(state, at: key)
+        }
+        // In time order; events at the same time keep their order (zone order, then device).
+        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    // MARK: - Transitions
+
+    private mutating func store(_ state: Presence, at key: Key) {
+        states[key] = state.isIdle ? nil : state
+        if state.hasTimer(dwell: zones[key.zone].dwellThreshold) {
+            timed.insert(key)
+        } else {
+            timed.remove(key)
+        }
+    }
+
+    /// A presence began: check in unless the zone is disabled or the re-trigger window is still open.
+    private mutating func checkIn(
+        _ state: inout Presence, zone index: Int, device: String, at time: Double, by trigger: ZoneEvent.Trigger
+    ) -> ZoneEvent? {
+        let zone = zones[index]
+        guard zone.isEnabled, retriggerAllows(state, zone: zone, at: time) else { return nil }
+        var event = event(.checkIn, zone: zone, device: device, at: time, by: trigger)
+        event.willCheckOut = zone.checkOutEnabled
+        if zone.checkOutEnabled {
+            state.visit = OpenVisit(checkIn: time, trigger: trigger)
+        } else {
+            state.retriggerFrom = time
+            activity.append(ZoneVisit(zone: zone.id, device: device, trigger: trigger, checkIn: time))
+        }
+        return event
+    }
+
+    /// A track crossed a geoline: check in (never to check out) unless disabled or within the re-trigger window.
+    private mutating func crossGeoline(
+        _ state: inout Presence, zone index: Int, device: String, at time: Double, line: String,
+        direction: ZoneGeoline.Direction
+    ) -> ZoneEvent? {
+        let zone = zones[index]
+        guard zone.isEnabled, retriggerAllows(state, zone: zone, at: time) else { return nil }
+        var event = event(.checkIn, zone: zone, device: device, at: time, by: .geoline)
+        event.geoline = line
+        event.direction = direction
+        event.willCheckOut = false
+        state.retriggerFrom = time
+        activity.append(ZoneVisit(zone: zone.id, device: device, trigger: .geoline, checkIn: time))
+        return event
+    }
+
+    private func retriggerAllows(_ state: Presence, zone: Zone, at time: Double) -> Bool {
+        guard let from = state.retriggerFrom else { return true }
+        return time - from >= zone.retriggerTime
+    }
+
+    private func event(
+        _ kind: ZoneEvent.Kind, zone: Zone, device: String, at time: Double, by trigger: ZoneEvent.Trigger,
+        checkIn: Double? = nil, dwell: Double? = nil
+    ) -> ZoneEvent {
+        ZoneEvent(
+            kind: kind, time: time, zone: zone.id, zoneName: zone.name, device: device, trigger: trigger,
+            checkIn: checkIn, dwell: dwell, data: zone.data, zoneEnabled: zone.isEnabled)
+    }
+
+    private static func sameFloor(_ a: Int?, _ b: Int?) -> Bool {
+        guard let a, let b else { return true }
+        return a == b
+    }
+}

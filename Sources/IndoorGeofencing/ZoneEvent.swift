@@ -1,0 +1,80 @@
+import IndoorModel
+
+/// Something that happened between a device and a zone: a check-in, a check-out or a dwell.
+///
+/// In JSON (keys sorted, absent fields left out):
+/// `{"event":"checkIn","t":12,"zone":"lobby","zoneName":"Lobby","device":"phone-1","trigger":"fence",
+/// "willCheckOut":true,"zoneEnabled":true,"data":{"floorManager":"Ana"}}`.
+public struct ZoneEvent: Hashable, Sendable, Codable {
+    /// The kind of event.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// The device checked in (a fence entered, a beacon close enough, a geoline crossed).
+        case checkIn
+        /// The device checked out; carries ``ZoneEvent/dwell``.
+        case checkOut
+        /// The open visit reached the zone's dwell threshold (once per visit).
+        case dwell
+    }
+
+    /// What checked the device in.
+    public enum Trigger: String, Hashable, Sendable, Codable {
+        case fence, beacon, geoline
+    }
+
+    public var kind: Kind
+    /// When the event happened, seconds on the sightings' clock. A check-out's time is when it was decided
+    /// (the confident-outside time or exit delay ran out); its ``departure`` is the best estimate of when
+    /// the device left.
+    public var time: Double
+    /// The zone's id.
+    public var zone: String
+    public var zoneName: String
+    public var device: String
+    /// What checked the device in (for a check-out or dwell: what opened the visit).
+    public var trigger: Trigger
+    /// The crossed geoline's id (or its index in the zone, as text), for geoline check-ins.
+    public var geoline: String?
+    /// The crossing direction, for geoline check-ins.
+    public var direction: ZoneGeoline.Direction?
+    /// On check-ins: whether a check-out will follow (false for zones without check-out and for geolines).
+    public var willCheckOut: Bool?
+    /// On check-outs and dwells: when the visit checked in, seconds.
+    public var checkIn: Double?
+    /// On check-outs: the last time the device was known to be in the zone, seconds.
+    public var departure: Double?
+    /// On check-outs: `departure − checkIn`; on dwells: the threshold reached. Seconds.
+    public var dwell: Double?
+    /// The zone's custom data.
+    public var data: [String: String]
+    /// Whether the zone was enabled when the event happened.
+    public var zoneEnabled: Bool
+
+    public init(
+        kind: Kind, time: Double, zone: String, zoneName: String, device: String, trigger: Trigger,
+        geoline: String? = nil, direction: ZoneGeoline.Direction? = nil, willCheckOut: Bool? = nil,
+        checkIn: Double? = nil, departure: Double? = nil, dwell seconds: Double? = nil,
+        data: [String: String] = [:], zoneEnabled: Bool = true
+    ) {
+        self.kind = kind
+        self.time = time
+        self.zone = zone
+        self.zoneName = zoneName
+        self.device = device
+        self.trigger = trigger
+        self.geoline = geoline
+        self.direction = direction
+        self.willCheckOut = willCheckOut
+        self.checkIn = checkIn
+        self.departure = departure
+        self.dwell = seconds
+        self.data = data
+        self.zoneEnabled = zoneEnabled
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind = "event"
+        case time = "t"
+        case zone, zoneName, device, trigger, geoline, direction, willCheckOut, checkIn, departure, dwell, data
+        case zoneEnabled
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import IndoorModel
+import IndoorPositioning
+import Testing
+@testable import IndoorCommands
+
+/// Two nodes 20 m apart; a fenced room round the east node (with a dwell threshold), a desk beacon on the
+/// east node, and a gate halfway.
+private let venueJSON = #"""
+    {"id":"tiny","name":"Tiny","anchor":{"latitude":52.5,"longitude":13.4},
+     "nodes":[{"id":"n1","x":0,"y":0},{"id":"n2","x":20,"y":0}],
+     "zones":[
+      {"id":"east","name":"East room","fences":[{"polygon":[[15,-5],[25,-5],[25,5],[15,5]]}],
+       "checkOutTime":2,"dwellThreshold":2,"data":{"team":"blue"}},
+      {"id":"desk","name":"Desk","beacons":[{"node":"n2","checkIn":"near"}]},
+      {"id":"gate","name":"Gate","geolines":[{"id":"door","points":[[10,-5],[10,5]]}]}
+     ]}
+    """#
+
+/// West node heard at 0…2 s, east node at 10…13 s, west again at 20…23 s; two bad lines (7 and 11).
+private let sightingsCSV = """
+    t,device,node,rssi
+    0,p,n1,-59
+    1,p,n1,-60
+    2,p,n1,-59
+    10,p,n2,-59
+    11,p,n2,-58
+    bad,p,n2,-59
+    12,p,n2,-59
+    13,p,n2,-60
+    20,p,n1,-59
+    21,p,n1
+    22,p,n1,-59
+    23,p,n1,-59
+
+    """
+
+private func replay(
+    _ sightings: String, file: String, interval: Double = 1, method: String = "weighted-centroid",
+    rssiFilter: ReplayRSSIFilter = .ema
+) throws -> (lines: [String], problems: [String]) {
+    var lines: [String] = []
+    let outcome = try ReplayCommand.replay(
+        venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: sightings, sightingsFile: file,
+        method: method, interval: interval, rssiFilter: rssiFilter
+    ) { lines.append($0) }
+    return (lines, outcome.problems.map(\.description))
+}
+
+@Suite("indoor replay")
+struct ReplayCommandTests {
+    @Test("fixes and zone events as JSON Lines; bad lines reported with file:line, the rest replayed")
+    func replayCSV() throws {
+        let (lines, problems) = try replay(sightingsCSV, file: "walk.csv")
+        #expect(problems == ["walk.csv:7: t 'bad' is not a number", "walk.csv:11: expected 4 fields, found 3"])
+        let zoneLines = lines.filter { $0.contains(#""type":"zone""#) }
+        #expect(
+            zoneLines == [
+                #"{"data":{},"device":"p","event":"checkIn","t":10,"trigger":"beacon","type":"zone","willCheckOut":true,"zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+                #"{"data":{"team":"blue"},"device":"p","event":"checkIn","t":10,"trigger":"fence","type":"zone","willCheckOut":true,"zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"data":{},"device":"p","direction":"leftToRight","event":"checkIn","geoline":"door","t":10,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
+                #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2,"event":"dwell","t":12,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"data":{},"device":"p","direction":"rightToLeft","event":"checkIn","geoline":"door","t":20,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
+                #"{"checkIn":10,"data":{"team":"blue"},"departure":20,"device":"p","dwell":10,"event":"checkOut","t":22,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+            ])
+        let fixLines = lines.filter { $0.contains(#""type":"fix""#) }
+        #expect(fixLines.map { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).time } == [0, 1, 2, 10, 11, 12, 13, 20, 22, 23])
+        #expect(
+            fixLines.first
+                == #"{"accuracy":1,"confidence":0.16666666666666666,"device":"p","latitude":52.5,"longitude":13.4,"method":"weighted-centroid","t":0,"type":"fix","x":0,"y":0,"z":0}"#
+        )
+        // The east node's fix: 20 m east of the anchor is 0.000294° of longitude at 52.5° N.
+        let east = try JSONDecoder().decode(Fix.self, from: Data(fixLines[3].utf8))
+        #expect(east.position.x == 20)
+        #expect(abs((east.coordinate?.longitude ?? 0) - 13.400294506) < 1e-8)
+        // Every line is one JSON object.
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any])
+        }
+    }
+
+    @Test("JSON Lines input gives the same output; --interval sets the data time between fixes")
+    func replayJSONLines() throws {
+        let csv = try DatasetCSV.parseSightings(sightingsCSV, file: "walk.csv")
+        let jsonl = try SightingsJSONLines.text(csv.rows)
+        let fromCSV = try replay(sightingsCSV, file: "walk.csv")
+        let fromJSONL = try replay(jsonl, file: "walk.jsonl")
+        #expect(fromJSONL.lines == fromCSV.lines)
+        #expect(fromJSONL.problems.isEmpty)
+        let everySighting = try replay(sightingsCSV, file: "walk.csv", interval: 0)
+        #expect(everySighting.lines.filter { $0.contains(#""type":"fix""#) }.count == 10)
+        let everyFive = try replay(sightingsCSV, file: "walk.csv", interval: 5)
+        let times = everyFive.lines.compactMap { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).time }
+        #expect(times == [0, 10, 20])
+        let broken = try replay(#"{"t":1,"device":"p","node":"n1","rssi":-60}"# + "\n{\"t\":2}\n", file: "b.jsonl")
+        #expect(broken.problems.count == 1)
+        #expect(broken.problems.first?.hasPrefix("b.jsonl:2: ") == true)
+        #expect(broken.lines.count == 1)
+    }
+
+    @Test("positioning's RSSI filters plug in as the zones' ranger", arguments: ReplayRSSIFilter.allCases)
+    func rssiFilters(filter: ReplayRSSIFilter) throws {
+        let zones = { (lines: [String]) in lines.filter { $0.contains(#""type":"zone""#) } }
+        let reference = try replay(sightingsCSV, file: "walk.csv")
+        let other = try replay(sightingsCSV, file: "walk.csv", rssiFilter: filter)
+        #expect(zones(other.lines) == zones(reference.lines))
+    }
+
+    @Test("the positioning-filter ranger: ARMA smoothing, log-distance with the node calibration or tx power")
+    func replayRanger() {
+        let node = Node(
+            id: "n1", position: Point3D(x: 0, y: 0, z: 0),
+            calibration: NodeCalibration(rssiAtOneMeter: -50, pathLossExponent: 2))
+        var ranger = ReplayRanger(kind: .arma(coefficient: 0.1), nodes: [node])
+        _ = ranger.range(Sighting(time: 0, device: "p", node: "n1", rssi: -60))
+        let second = ranger.range(Sighting(time: 1, device: "p", node: "n1", rssi: -70))
+        #expect(abs(second.rssi - -61) < 1e-9)
+        // −61 dBm with −50 dBm at 1 m, exponent 2: 10^(11/20) ≈ 3.55 m, beyond the 3 m of near.
+        #expect(abs(second.distance - pow(10, 11.0 / 20)) < 1e-9)
+        #expect(second.proximity == .far)
+        let withTx = ranger.range(Sighting(time: 0, device: "p", node: "n9", rssi: -85, txPower: -65))
+        #expect(abs(withTx.distance - 10) < 1e-9)
+        #expect(withTx.proximity == .far)
+    }
+
+    @Test("the summary counts sightings, fixes, zone events, attempts without a fix and unknown nodes")
+    func summary() throws {
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: sightingsCSV + "24,p,n7,-70\n",
+            sightingsFile: "walk.csv", method: "weighted-centroid"
+        ) { _ in }
+        #expect(
+            outcome.summary.description
+                == "replay: 11 sightings, 11 fixes, 7 zone events; 1 sightings of nodes not in the venue")
+        var failed = ReplaySummary()
+        failed.sightings = 5
+        failed.noFix = ["tooFewNodes": 4, "notHeard": 1]
+        #expect(failed.description == "replay: 5 sightings, 0 fixes, 0 zone events; 5 attempts gave no fix (notHeard 1, tooFewNodes 4)")
+    }
+
+    @Test("an unknown method or a bad venue is an error that says so")
+    func errors() {
+        #expect(throws: UnknownMethodError.self) { try replay(sightingsCSV, file: "walk.csv", method: "magic") }
+        let error = #expect(throws: FormatError.self) {
+            _ = try ReplayCommand.replay(
+                venue: Data(#"{"id":"v","zones":[{"id":"z","fences":[{"center":[0,0]}]}]}"#.utf8), venueFile: "v.json",
+                sightings: sightingsCSV, sightingsFile: "walk.csv"
+            ) { _ in }
+        }
+        #expect(error?.description.hasPrefix("v.json: zones[0].fences[0]") == true)
+    }
+
+    @Test("the command line parses venue, sightings, method and interval")
+    func parsing() throws {
+        let command = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "0.5"])
+        let replay = try #require(command as? ReplayCommand)
+        #expect(replay.venue == "v.json")
+        #expect(replay.sightings == "s.csv")
+        #expect(replay.interval == 0.5)
+        #expect(replay.method == MethodCatalog.defaultName)
+        #expect(replay.rssiFilter == .ema)
+        let kalman = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.jsonl", "--rssi-filter", "kalman"])
+        #expect((kalman as? ReplayCommand)?.rssiFilter == .kalman)
+        #expect(throws: (any Error).self) { try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "-1"]) }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import IndoorModel
+import Testing
+@testable import IndoorGeofencing
+
+/// The first ```json block of docs/GEOFENCING.md: the documented complete example.
+func documentedVenueJSON() throws -> Data {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let docs = root.appendingPathComponent("docs/GEOFENCING.md")
+    let text = try String(contentsOf: docs, encoding: .utf8)
+    let start = try #require(text.range(of: "```json\n"), "docs/GEOFENCING.md has no ```json block")
+    let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+    return Data(text[start.upperBound..<end.lowerBound].utf8)
+}
+
+@Suite("Zone JSON")
+struct ZoneJSONTests {
+    @Test("the documented example decodes with every field, and round-trips")
+    func documentedExample() throws {
+        let venue = try Venue.decodeJSON(try documentedVenueJSON(), file: "GEOFENCING.md")
+        #expect(venue.zones.map(\.id) == ["pharmacy", "waiting", "entrance"])
+        let pharmacy = venue.zones[0]
+        #expect(pharmacy.fences == [.polygon(.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 30, y: 10)), floor: 0)])
+        #expect(pharmacy.beacons.first?.checkIn == .immediate)
+        #expect(pharmacy.beacons.first?.beacon?.text == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/3")
+        #expect(pharmacy.checkOutEnabled && pharmacy.isEnabled)
+        #expect(pharmacy.checkOutMargin == 1 && pharmacy.checkOutTime == 5 && pharmacy.exitDelay == 10)
+        #expect(pharmacy.dwellThreshold == 60 && pharmacy.retriggerTime == 300)
+        #expect(pharmacy.data == ["department": "pharmacy", "offer": "flu-shot"])
+        let waiting = venue.zones[1]
+        #expect(waiting.fences == [.circle(center: Point2D(x: 8, y: 14), radius: 4, floor: 0)])
+        #expect(waiting.beacons == [ZoneBeacon(node: "b4", checkIn: .near)])
+        #expect(!waiting.checkOutEnabled)
+        #expect(waiting.dwellThreshold == nil)
+        let entrance = venue.zones[2]
+        #expect(entrance.geolines == [ZoneGeoline(id: "door", floor: 0, points: [Point2D(x: 14, y: 0), Point2D(x: 14, y: 6)])])
+        let again = try Venue.decodeJSON(try venue.encodeJSON())
+        #expect(again == venue)
+    }
+
+    @Test("a zone with only id and name gets the documented defaults")
+    func defaults() throws {
+        let zone = try JSONDecoder().decode(Zone.self, from: Data(#"{"id": "lobby", "name": "Lobby"}"#.utf8))
+        #expect(zone == Zone(id: "lobby", name: "Lobby"))
+        #expect(zone.fences.isEmpty && zone.beacons.isEmpty && zone.geolines.isEmpty)
+        #expect(zone.checkOutEnabled && zone.isEnabled)
+        #expect(zone.checkOutMargin == 1 && zone.checkOutTime == 5 && zone.exitDelay == 10 && zone.retriggerTime == 0)
+        #expect(zone.dwellThreshold == nil && zone.data.isEmpty)
+    }
+
+    @Test(
+        "bad zone JSON names the field",
+        arguments: [
+            (#"{"id":"z","fences":[{"floor":0}]}"#, "zones[0].fences[0]"),
+            (#"{"id":"z","fences":[{"center":[0,0],"radius":-1}]}"#, "zones[0].fences[0].radius"),
+            (#"{"id":"z","fences":[{"polygon":[[0,0],[1,1]]}]}"#, "zones[0].fences[0].polygon"),
+            (#"{"id":"z","beacons":[{"checkIn":"near"}]}"#, "zones[0].beacons[0]"),
+            (#"{"id":"z","beacons":[{"node":"b","checkIn":"unknown"}]}"#, "zones[0].beacons[0].checkIn"),
+            (#"{"id":"z","geolines":[{"points":[[0,0]]}]}"#, "zones[0].geolines[0].points"),
+            (#"{"id":"z","exitDelay":-3}"#, "zones[0].exitDelay"),
+            (#"{"id":"z","data":{"a":1}}"#, "zones[0].data"),
+        ])
+    func badZones(zone: String, path: String) {
+        let json = #"{"id":"v","zones":["# + zone + "]}"
+        let error = #expect(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8), file: "v.json") }
+        #expect(error?.description.hasPrefix("v.json: \(path)") == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test("zone events and visits encode as documented")
+    func eventJSON() throws {
+        let event = ZoneEvent(
+            kind: .checkIn, time: 12, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .fence,
+            willCheckOut: true, data: ["floorManager": "Ana"])
+        let text = String(decoding: try JSONFormat.encoder().encode(event), as: UTF8.self)
+        #expect(
+            text
+                == #"{"data":{"floorManager":"Ana"},"device":"phone-1","event":"checkIn","t":12,"trigger":"fence","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+        )
+        let log = ActivityLog(visits: [ZoneVisit(zone: "lobby", device: "phone-1", trigger: .beacon, checkIn: 10, checkOut: 40)])
+        let decoded = try JSONDecoder().decode(ActivityLog.self, from: try JSONFormat.encoder().encode(log))
+        #expect(decoded == log)
+        #expect(decoded.visits.first?.dwell == 30)
+    }
+}

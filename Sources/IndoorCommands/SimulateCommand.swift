@@ -31,8 +31,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seconds of walking in test/.")
     var duration: Double = SimulatorOptions().duration
 
-    @Option(help: "Shadowing standard deviation, dB.")
+    @Option(help: "Shadowing standard deviation per packet, dB.")
     var sigma: Double = SimulatorOptions().shadowingSigma
+
+    @Option(help: "Slow shadowing standard deviation per beacon and phone, dB (0 turns it off).")
+    var slowSigma: Double = SimulatorOptions().slowShadowingSigma
 
     @Option(help: "Path-loss exponent.")
     var exponent: Double = SimulatorOptions().pathLossExponent
@@ -62,6 +65,7 @@ struct SimulateCommand: ParsableCommand {
         options.devices = devices
         options.duration = duration
         options.shadowingSigma = sigma
+        options.slowShadowingSigma = slowSigma
         options.pathLossExponent = exponent
         options.wallLoss = wallLoss
         options.floorLoss = floorLoss

@@ -10,6 +10,7 @@ public struct IndoorCommand: ParsableCommand {
             DemoCommand.self,
             SimulateCommand.self,
             EvaluateCommand.self,
+            CalibrateCommand.self,
             DecodeCommand.self,
             BenchCommand.self,
             ReplayCommand.self,

@@ -120,7 +120,7 @@ public struct CalibrationFitter: Sendable {
                     let model = fitted[sample.node] ?? pooled
                     return sample.rssi - (model.rssiAtOneMeter - 10 * model.pathLossExponent * sample.logDistance)
                 }
-                raw.append(median(residuals) + offsets[device])
+                raw.append(median(residuals))
             }
             let mean = raw.reduce(0, +) / Double(raw.count)
             for (position, device) in offsetDevices.enumerated() {
@@ -146,7 +146,9 @@ public struct CalibrationFitter: Sendable {
             if let calibration = fitted[index] { byNode[node.id] = calibration }
         }
         var byDevice: [String: Double] = [:]
-        for device in offsetDevices { byDevice[deviceNames[device]] = offsets[device] }
+        if offsetDevices.count >= 2 {
+            for device in offsetDevices { byDevice[deviceNames[device]] = offsets[device] }
+        }
         return Calibration(
             nodes: byNode, pooled: pooled, deviceOffsets: byDevice, shadowingSigma: min(max(sigma, 1), 15),
             deviceHeight: deviceHeight, samples: counts)
@@ -160,19 +162,25 @@ public struct CalibrationFitter: Sendable {
     }
 
     /// Huber IRLS fit of `rssi − offset = P₁ − 10 n · log10 d`, within bounds; `nil` without rows.
+    ///
+    /// The first pass is ordinary least squares; its residuals fix the robust scale (1.4826 · median |r|), and
+    /// five reweighted passes follow with Huber's weights at 1.345 scales.
     private func robustLine(_ rows: [Int], samples: [Sample], offsets: [Double], fixedExponent: Double?)
         -> NodeCalibration?
     {
         guard !rows.isEmpty else { return nil }
         var weights = [Double](repeating: 1, count: rows.count)
+        var residuals = [Double](repeating: 0, count: rows.count)
         var intercept = -60.0
         var exponent = fixedExponent ?? 2
-        for _ in 0..<8 {
+        var threshold = Double.infinity
+        for pass in 0..<6 {
             var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
-            for (position, row) in rows.enumerated() {
+            for position in rows.indices {
+                let sample = samples[rows[position]]
                 let w = weights[position]
-                let x = -10 * samples[row].logDistance
-                let y = samples[row].rssi - offsets[samples[row].device]
+                let x = -10 * sample.logDistance
+                let y = sample.rssi - offsets[sample.device]
                 sw += w
                 sx += w * x
                 sy += w * y
@@ -187,17 +195,15 @@ public struct CalibrationFitter: Sendable {
             }
             intercept = (sy - exponent * sx) / sw
             intercept = min(max(intercept, options.rssiRange.lowerBound), options.rssiRange.upperBound)
-            // Reweight with Huber's function at 1.345 robust standard deviations.
-            var residuals = [Double](repeating: 0, count: rows.count)
-            for (position, row) in rows.enumerated() {
-                let y = samples[row].rssi - offsets[samples[row].device]
-                residuals[position] = y - (intercept - 10 * exponent * samples[row].logDistance)
-            }
-            let scale = max(1.4826 * median(residuals.map(abs)), 0.5)
-            let k = 1.345 * scale
             for position in rows.indices {
-                let r = abs(residuals[position])
-                weights[position] = r <= k ? 1 : k / r
+                let sample = samples[rows[position]]
+                residuals[position] = abs(
+                    sample.rssi - offsets[sample.device] - (intercept - 10 * exponent * sample.logDistance))
+            }
+            if pass == 0 { threshold = 1.345 * max(1.4826 * median(residuals), 0.5) }
+            for position in rows.indices {
+                let r = residuals[position]
+                weights[position] = r <= threshold ? 1 : threshold / r
             }
         }
         return NodeCalibration(rssiAtOneMeter: intercept, pathLossExponent: exponent)

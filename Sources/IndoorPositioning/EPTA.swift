@@ -29,7 +29,8 @@ public struct EPTA: PositioningMethod {
         self.maximumInflations = max(0, maximumInflations)
     }
 
-    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+    public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
+        let readings = FloorSelection.sameFloor(all)
         var circles: RangeCircles
         switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
         case .success(let made): circles = made

@@ -219,7 +219,7 @@ public struct FingerprintKNN: PositioningMethod {
                 result.append(
                     Fingerprint(
                         position: Point3D(x: truth.point.x, y: truth.point.y, z: z),
-                        floor: track.points.first?.floor, rssi: rssi))
+                        floor: track.floor(at: time), rssi: rssi))
             }
             for sighting in sightings {
                 while next < times.count, times[next] < sighting.time {

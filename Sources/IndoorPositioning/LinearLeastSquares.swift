@@ -14,7 +14,8 @@ public struct LinearLeastSquares: PositioningMethod {
         self.deviceHeight = meters
     }
 
-    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+    public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
+        let readings = FloorSelection.sameFloor(all)
         let circles: RangeCircles
         switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
         case .success(let made): circles = made

@@ -30,7 +30,8 @@ public struct NonlinearLeastSquares: PositioningMethod {
         self.tolerance = tolerance > 0 ? tolerance : 0.02
     }
 
-    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+    public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
+        let readings = FloorSelection.sameFloor(all)
         let n = readings.count
         guard n >= 3 else { return .failure(RangeCircles.validate(readings) ?? NoFix(.tooFewNodes, "too few nodes")) }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * n) { buffer in

@@ -17,7 +17,8 @@ public struct SphereIntersection: PositioningMethod {
         self.deviceHeight = meters
     }
 
-    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+    public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
+        let readings = FloorSelection.sameFloor(all)
         if let error = RangeCircles.validate(readings) { return .failure(error) }
         guard let (a, b, c) = strongestTriangle(readings) else {
             return .failure(NoFix(.degenerateGeometry, "no three of the nodes heard span a triangle"))

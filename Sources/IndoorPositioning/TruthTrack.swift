@@ -41,6 +41,17 @@ public struct TruthTrack: Hashable, Sendable {
         return (point, z)
     }
 
+    /// The floor of the truth row nearest in time to `time`, `nil` when the truth has no floors.
+    public func floor(at time: Double) -> Int? {
+        guard !points.isEmpty else { return nil }
+        var low = 0, high = points.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if points[middle].time <= time { low = middle } else { high = middle }
+        }
+        return abs(points[low].time - time) <= abs(points[high].time - time) ? points[low].floor : points[high].floor
+    }
+
     /// One track per device of `truth`.
     public static func tracks(_ truth: [TruthPoint], maximumGap seconds: Double = 5) -> [String: TruthTrack] {
         Dictionary(grouping: truth, by: \.device).mapValues { TruthTrack(points: $0, maximumGap: seconds) }

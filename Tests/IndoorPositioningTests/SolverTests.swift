@@ -192,3 +192,26 @@ struct Failing: PositioningMethod {
         #expect(error.message.contains("failing: noSolution: never"))
     }
 }
+
+@Suite struct FloorSelectionTests {
+    @Test func rangeSolversUseTheStrongestReadingsFloor() throws {
+        var random = TestRandom(seed: 1)
+        let device = Point3D(x: 3, y: 4, z: 1.2)
+        var list = readings(device: device, nodes: square, random: &random).map { reading -> NodeReading in
+            var copy = reading
+            copy.node.floor = 1
+            return copy
+        }
+        // A node of another floor, heard weakly, with a range that fits nothing here.
+        list.append(
+            NodeReading(
+                node: Node(id: "other", position: Point3D(x: 30, y: 30, z: 2.5), floor: 0), rssi: -95, distance: 1,
+                distanceVariance: 0.1, lastHeard: 0))
+        let estimate = try NonlinearLeastSquares(deviceHeight: 1.2, maximumIterations: 50, tolerance: 1e-9)
+            .estimate(from: list).get()
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-3))
+        #expect(estimate.floor == 1)
+        #expect(FloorSelection.sameFloor(list).count == square.count)
+        #expect(FloorSelection.sameFloor(Array(list.prefix(2)) + [list[list.count - 1]]).count == 3)
+    }
+}

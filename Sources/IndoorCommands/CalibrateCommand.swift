@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import IndoorEvaluation
+import IndoorModel
+import IndoorPositioning
+
+/// `indoor calibrate DATASET -o calibration.json`: fits path loss per node and receiver offsets per device.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Fit per-node RSSI at 1 m and path-loss exponent (and per-device offsets) from a dataset's survey.",
+        discussion: """
+            Uses train/ (sightings with truth); a dataset without train/ is calibrated on test/. The fit is a \
+            robust (Huber) regression of RSSI on log10 distance to the interpolated true position, within \
+            −110…−20 dBm and exponent 1…6; nodes with little data take the pooled exponent. Writes the \
+            Calibration JSON the engine reads, and prints a summary.
+            """)
+
+    @Argument(help: "A dataset folder (nodes.csv, train/ or test/).")
+    var dataset: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the calibration JSON.", valueName: "file.json"))
+    var output: String
+
+    func run() throws {
+        let data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
+        let (calibration, summary) = Self.calibrate(data)
+        do {
+            try Self.json(calibration).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw ValidationError("cannot write '\(output)': \(error.localizedDescription)")
+        }
+        print(summary + "written: \(output)")
+    }
+
+    /// The calibration of `data` and the summary the command prints.
+    static func calibrate(_ data: Dataset) -> (Calibration, String) {
+        let split = data.train == nil ? "test" : "train"
+        let survey = data.train ?? data.test
+        let calibration = CalibrationFitter().fit(nodes: data.nodes, survey: survey)
+        var lines = [
+            "\(data.name): calibrated on \(split)/ (\(survey.sightings.count) sightings, \(survey.truth.count) truth rows)",
+            String(
+                format: "pooled: %.1f dBm at 1 m, exponent %.2f; shadowing σ %.1f dB", calibration.pooled.rssiAtOneMeter,
+                calibration.pooled.pathLossExponent, calibration.shadowingSigma),
+        ]
+        if let height = calibration.deviceHeight { lines.append(String(format: "device height %.2f m", height)) }
+        lines.append("node          samples  rssi@1m  exponent")
+        for node in data.nodes {
+            let samples = calibration.samples[node.id] ?? 0
+            let id = node.id.padding(toLength: 12, withPad: " ", startingAt: 0)
+            if let fit = calibration.nodes[node.id] {
+                lines.append(
+                    id + String(format: "  %7d  %7.1f  %8.2f", samples, fit.rssiAtOneMeter, fit.pathLossExponent))
+            } else {
+                lines.append(id + String(format: "  %7d  (pooled)", samples))
+            }
+        }
+        if !calibration.deviceOffsets.isEmpty {
+            let values = calibration.deviceOffsets.values
+            lines.append(
+                String(
+                    format: "receiver offsets for %d devices, %.1f … %.1f dB", values.count, values.min() ?? 0,
+                    values.max() ?? 0))
+        }
+        return (calibration, lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The calibration as pretty, key-sorted JSON.
+    static func json(_ calibration: Calibration) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(calibration)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorPositioning
+
+/// A synthetic survey: two devices walk a grid; nodes with known path loss; device "b" reads 6 dB stronger.
+func syntheticSurvey(
+    nodes: [Node], truth calibrations: [String: NodeCalibration], offsets: [String: Double], sigma: Double,
+    outlierEvery: Int = 0, seed: UInt64 = 5
+) -> Recording {
+    var random = TestRandom(seed: seed)
+    var sightings: [Sighting] = []
+    var truth: [TruthPoint] = []
+    var time = 0.0
+    var count = 0
+    for device in offsets.keys.sorted() {
+        for step in 0..<150 {
+            let point = Point2D(x: 1 + Double(step % 15) * 1.3, y: 1 + Double(step / 15) * 1.7)
+            truth.append(TruthPoint(time: time, device: device, point: point, z: 1))
+            for node in nodes {
+                guard let calibration = calibrations[node.id] else { continue }
+                let meters = Point3D(x: point.x, y: point.y, z: 1).distance(to: node.position)
+                var rssi = LogDistance.rssi(meters: meters, calibration: calibration) + (offsets[device] ?? 0)
+                rssi += sigma * random.gaussian()
+                count += 1
+                if outlierEvery > 0, count % outlierEvery == 0 { rssi += 30 }
+                sightings.append(Sighting(time: time, device: device, node: node.id, rssi: rssi))
+            }
+            time += 1
+        }
+    }
+    return Recording(sightings: sightings, truth: truth)
+}
+
+@Suite struct CalibrationTests {
+    let nodes = [
+        Node(id: "a", position: Point3D(x: 0, y: 0, z: 2.5)), Node(id: "b", position: Point3D(x: 20, y: 0, z: 2.5)),
+        Node(id: "c", position: Point3D(x: 10, y: 18, z: 2.5)), Node(id: "d", position: Point3D(x: 30, y: 30, z: 2.5)),
+    ]
+    let actual = [
+        "a": NodeCalibration(rssiAtOneMeter: -55, pathLossExponent: 2.2),
+        "b": NodeCalibration(rssiAtOneMeter: -65, pathLossExponent: 1.8),
+        "c": NodeCalibration(rssiAtOneMeter: -60, pathLossExponent: 2.8),
+    ]
+
+    @Test func robustFitRecoversPathLossAndOffsetsDespiteOutliers() throws {
+        let survey = syntheticSurvey(
+            nodes: nodes, truth: actual, offsets: ["phone-a": -3, "phone-b": 3], sigma: 2, outlierEvery: 25)
+        let calibration = CalibrationFitter().fit(nodes: nodes, survey: survey)
+        for (id, expected) in actual {
+            let fitted = try #require(calibration.nodes[id])
+            #expect(abs(fitted.rssiAtOneMeter - expected.rssiAtOneMeter) < 1.5, "node \(id): \(fitted)")
+            #expect(abs(fitted.pathLossExponent - expected.pathLossExponent) < 0.2, "node \(id): \(fitted)")
+        }
+        let a = try #require(calibration.deviceOffsets["phone-a"])
+        let b = try #require(calibration.deviceOffsets["phone-b"])
+        #expect(abs((b - a) - 6) < 0.5)
+        #expect(abs(calibration.shadowingSigma - 2) < 0.6)
+        #expect(calibration.deviceHeight == 1)
+        // Node d was never heard: it has no fit of its own and falls back to the pooled one.
+        #expect(calibration.nodes["d"] == nil)
+        #expect(calibration.calibration(for: nodes[3]) == calibration.pooled)
+    }
+
+    @Test func sparseNodesTakeThePooledExponent() {
+        var survey = syntheticSurvey(nodes: nodes, truth: actual, offsets: ["p": 0], sigma: 1)
+        // Keep only 10 sightings of node c.
+        var seen = 0
+        survey.sightings.removeAll { sighting in
+            guard sighting.source == .node("c") else { return false }
+            seen += 1
+            return seen > 10
+        }
+        let calibration = CalibrationFitter().fit(nodes: nodes, survey: survey)
+        #expect(calibration.nodes["c"]?.pathLossExponent == calibration.pooled.pathLossExponent)
+        #expect(calibration.deviceOffsets.isEmpty)
+    }
+
+    @Test func fitsStayWithinBounds() {
+        // RSSI that rises with distance would need a negative exponent: it is clamped to the lower bound.
+        var sightings: [Sighting] = []
+        var truth: [TruthPoint] = []
+        for step in 0..<100 {
+            let x = 1 + Double(step) * 0.2
+            truth.append(TruthPoint(time: Double(step), device: "d", point: Point2D(x: x, y: 0), z: 2.5))
+            sightings.append(Sighting(time: Double(step), device: "d", node: "a", rssi: -80 + 10 * log10(x)))
+        }
+        let node = Node(id: "a", position: Point3D(x: 0, y: 0, z: 2.5))
+        let calibration = CalibrationFitter().fit(nodes: [node], survey: Recording(sightings: sightings, truth: truth))
+        #expect(calibration.nodes["a"]?.pathLossExponent == 1)
+    }
+
+    @Test func anEmptySurveyIsUncalibratedAndCalibrationRoundTripsThroughJSON() throws {
+        let empty = CalibrationFitter().fit(nodes: nodes, survey: Recording(sightings: [], truth: []))
+        #expect(empty == .uncalibrated)
+        let survey = syntheticSurvey(nodes: nodes, truth: actual, offsets: ["x": 0, "y": 2], sigma: 1)
+        let calibration = CalibrationFitter().fit(nodes: nodes, survey: survey)
+        let data = try JSONEncoder().encode(calibration)
+        #expect(try JSONDecoder().decode(Calibration.self, from: data) == calibration)
+    }
+
+    @Test func truthIsInterpolatedBetweenRowsAndNotAcrossGaps() throws {
+        let track = TruthTrack(points: [
+            TruthPoint(time: 0, device: "d", point: Point2D(x: 0, y: 0)),
+            TruthPoint(time: 2, device: "d", point: Point2D(x: 4, y: 2)),
+            TruthPoint(time: 100, device: "d", point: Point2D(x: 9, y: 9)),
+        ])
+        let middle = try #require(track.position(at: 1))
+        #expect(middle.point == Point2D(x: 2, y: 1))
+        #expect(track.position(at: 50) == nil)
+        #expect(track.position(at: -20) == nil)
+        let still = TruthTrack(points: [TruthPoint(time: 9, device: "s", point: Point2D(x: 1, y: 2))])
+        #expect(still.position(at: -1000)?.point == Point2D(x: 1, y: 2))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorPositioning
+
+@Suite struct EngineTests {
+    let nodes = [
+        Node(id: "a", position: Point3D(x: 0, y: 0, z: 0)), Node(id: "b", position: Point3D(x: 10, y: 0, z: 0)),
+        Node(id: "c", position: Point3D(x: 0, y: 10, z: 0)), Node(id: "d", position: Point3D(x: 10, y: 10, z: 0)),
+    ]
+
+    func sightings(device: String, at point: Point2D, time: Double) -> [Sighting] {
+        nodes.map { node in
+            let meters = Point3D(x: point.x, y: point.y, z: 0).distance(to: node.position)
+            return Sighting(
+                time: time, device: device, node: node.id,
+                rssi: LogDistance.rssi(meters: meters, calibration: .typical))
+        }
+    }
+
+    @Test func locatesADeviceFromExactSightings() throws {
+        var engine = PositioningEngine(nodes: nodes, method: NonlinearLeastSquares(maximumIterations: 50, tolerance: 1e-9))
+        let used = engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1))
+        #expect(used == 4)
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 1e-3))
+        #expect(fix.method == "nonlinear")
+        let current = engine.readings(device: "p", at: 1)
+        #expect(current.map(\.node.id) == ["c", "a", "d", "b"])
+    }
+
+    @Test func ignoresUnknownNodesAndNonFiniteValues() {
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
+        let unknown = engine.ingest(Sighting(time: 0, device: "p", node: "zz", rssi: -60))
+        let notANumber = engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: .nan))
+        let never = engine.ingest(Sighting(time: .infinity, device: "p", node: "a", rssi: -60))
+        #expect(!unknown && !notANumber && !never)
+        #expect(engine.deviceCount == 0)
+        guard case .failure(let error) = engine.locate(device: "p", at: 0) else {
+            Issue.record("expected no fix")
+            return
+        }
+        #expect(error.code == .notHeard)
+    }
+
+    @Test func readingsGoStaleAndDevicesExpire() {
+        let configuration = PositioningEngine.Configuration(window: 5, deviceExpiry: 30)
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
+        engine.ingest(sightings(device: "old", at: Point2D(x: 1, y: 1), time: 0))
+        #expect(engine.readings(device: "old", at: 4).count == 4)
+        #expect(engine.readings(device: "old", at: 6).isEmpty)
+        engine.ingest(sightings(device: "new", at: Point2D(x: 1, y: 1), time: 100))
+        #expect(engine.deviceCount == 1)
+        #expect(engine.readings(device: "old", at: 100).isEmpty)
+        // A forgotten device starts afresh: its old filter state does not leak into a new one.
+        engine.ingest(Sighting(time: 101, device: "third", node: "a", rssi: -70))
+        #expect(engine.readings(device: "third", at: 101).map(\.rssi) == [-70])
+    }
+
+    @Test func memoryIsBoundedByMaximumDevices() {
+        let configuration = PositioningEngine.Configuration(deviceExpiry: 1e9, maximumDevices: 10)
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
+        for index in 0..<100 {
+            engine.ingest(Sighting(time: Double(index), device: "d\(index)", node: "a", rssi: -60))
+            #expect(engine.deviceCount <= 10)
+        }
+        #expect(!engine.readings(device: "d99", at: 99).isEmpty)
+    }
+
+    @Test func calibrationOffsetsAndPerNodeFitsApply() {
+        let calibration = Calibration(
+            nodes: ["a": NodeCalibration(rssiAtOneMeter: -50, pathLossExponent: 2)], deviceOffsets: ["loud": 5])
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), calibration: calibration)
+        engine.ingest(Sighting(time: 0, device: "loud", node: "a", rssi: -65))
+        let reading = engine.readings(device: "loud", at: 0)
+        #expect(reading.first?.rssi == -70)
+        #expect(reading.first.map { abs($0.distance - 10) < 1e-9 } == true)
+    }
+
+    @Test func perDeviceDistanceModelsOverrideTheDefault() {
+        let configuration = PositioningEngine.Configuration(deviceModels: ["iphone": .curveFit(.iPhoneLike)])
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
+        engine.ingest(Sighting(time: 0, device: "iphone", node: "a", rssi: -59))
+        engine.ingest(Sighting(time: 0, device: "other", node: "a", rssi: -59))
+        let curve = engine.readings(device: "iphone", at: 0).first?.distance ?? 0
+        #expect(abs(curve - (0.89976 + 0.111)) < 1e-9)
+        #expect(engine.readings(device: "other", at: 0).first?.distance == 1)
+    }
+}
+
+@Suite struct FingerprintTests {
+    @Test func nearestFingerprintsDecideThePosition() throws {
+        let fingerprints = [
+            Fingerprint(position: Point3D(x: 0, y: 0, z: 0), rssi: ["a": -50, "b": -80]),
+            Fingerprint(position: Point3D(x: 10, y: 0, z: 0), rssi: ["a": -80, "b": -50]),
+            Fingerprint(position: Point3D(x: 5, y: 0, z: 0), rssi: ["a": -65, "b": -65]),
+        ]
+        let knn = FingerprintKNN(fingerprints: fingerprints, k: 1)
+        let reading = { (id: String, rssi: Double) in
+            NodeReading(
+                node: Node(id: id, position: Point3D(x: 0, y: 0, z: 0)), rssi: rssi, distance: 1, distanceVariance: 1,
+                lastHeard: 0)
+        }
+        let estimate = try knn.estimate(from: [reading("a", -79), reading("b", -52)]).get()
+        #expect(estimate.position.x == 10)
+        let unknown = knn.estimate(from: [reading("zz", -60)])
+        #expect((try? unknown.get()) == nil)
+        let averaged = FingerprintKNN.averagedByPosition(fingerprints + [fingerprints[0]])
+        #expect(averaged.count == 3)
+    }
+
+    @Test func surveyFingerprintsComeThroughTheEngineFilters() {
+        let nodes = [
+            Node(id: "a", position: Point3D(x: 0, y: 0, z: 2.5)), Node(id: "b", position: Point3D(x: 20, y: 0, z: 2.5)),
+            Node(id: "c", position: Point3D(x: 10, y: 18, z: 2.5)),
+        ]
+        let survey = syntheticSurvey(
+            nodes: nodes, truth: ["a": .typical, "b": .typical, "c": .typical], offsets: ["walker": 0], sigma: 0)
+        let fingerprints = FingerprintKNN.survey(
+            nodes: nodes, recording: survey, configuration: PositioningEngine.Configuration(),
+            calibration: .uncalibrated)
+        #expect(fingerprints.count == 150)
+        #expect(fingerprints.allSatisfy { $0.rssi.count == 3 })
+    }
+}
+
+@Suite struct MethodCatalogTests {
+    let nodes = [
+        Node(id: "a", position: Point3D(x: 0, y: 0, z: 2.5)), Node(id: "b", position: Point3D(x: 20, y: 0, z: 2.5)),
+        Node(id: "c", position: Point3D(x: 10, y: 18, z: 2.5)), Node(id: "d", position: Point3D(x: 0, y: 18, z: 2.5)),
+    ]
+
+    @Test(arguments: MethodCatalog.names)
+    func everyMethodLocatesOnASurveyedVenue(name: String) throws {
+        let truth = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, NodeCalibration.typical) })
+        let survey = syntheticSurvey(nodes: nodes, truth: truth, offsets: ["walker": 0], sigma: 1)
+        var engine = try MethodCatalog.engine(method: name, nodes: nodes, survey: survey)
+        #expect(engine.method.name == name)
+        let device = Point3D(x: 6, y: 7, z: 1)
+        for node in nodes {
+            let rssi = LogDistance.rssi(meters: node.position.distance(to: device), calibration: .typical)
+            engine.ingest(Sighting(time: 1000, device: "p", node: node.id, rssi: rssi))
+        }
+        let fix = try engine.locate(device: "p", at: 1000).get()
+        // The centroid is pulled toward the middle of the nodes; the others solve the geometry.
+        #expect(fix.position.horizontal.distance(to: device.horizontal) < (name == "weighted-centroid" ? 6 : 3.5))
+    }
+
+    @Test func unknownNamesAndMissingSurveysAreClearErrors() {
+        #expect(throws: UnknownMethodError.self) { try MethodCatalog.engine(method: "magic", nodes: nodes) }
+        #expect(throws: MissingSurveyError.self) { try MethodCatalog.engine(method: "knn", nodes: nodes) }
+        #expect(MethodCatalog.names.contains(MethodCatalog.defaultName))
+    }
+}

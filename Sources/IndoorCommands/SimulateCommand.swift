@@ -102,7 +102,8 @@ struct SimulateCommand: ParsableCommand {
     /// One paragraph saying what was written.
     static func summary(_ simulated: SimulatedDataset, folder: String) -> String {
         let data = simulated.dataset
-        var text = "wrote \(folder): \(simulated.venue.floors.count) floor(s), \(data.nodes.count) beacons; "
+        let floors = simulated.venue.floors.count
+        var text = "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(data.nodes.count) beacons; "
         text += "test: \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows"
         if let train = data.train {
             text += "; train: \(train.sightings.count) sightings, \(train.truth.count) truth rows"

@@ -34,6 +34,9 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "Score only the first N rows of test/truth.csv.")
     var limit: Int?
 
+    @Flag(help: "Ignore train/: methods get no survey to calibrate or learn from.")
+    var noSurvey = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         for name in methods where !MethodCatalog.names.contains(name) {
@@ -53,6 +56,7 @@ struct EvaluateCommand: ParsableCommand {
     /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
         var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
+        if noSurvey { data.train = nil }
         if let limit, limit < data.test.truth.count {
             data.test.truth = Array(data.test.truth.prefix(limit))
         }

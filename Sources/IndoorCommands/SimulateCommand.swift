@@ -31,8 +31,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seconds of walking in test/.")
     var duration: Double = SimulatorOptions().duration
 
-    @Option(help: "Shadowing standard deviation, dB.")
+    @Option(help: "Shadowing standard deviation per packet, dB.")
     var sigma: Double = SimulatorOptions().shadowingSigma
+
+    @Option(help: "Slow shadowing standard deviation per beacon and phone, dB (0 turns it off).")
+    var slowSigma: Double = SimulatorOptions().slowShadowingSigma
 
     @Option(help: "Path-loss exponent.")
     var exponent: Double = SimulatorOptions().pathLossExponent
@@ -62,6 +65,7 @@ struct SimulateCommand: ParsableCommand {
         options.devices = devices
         options.duration = duration
         options.shadowingSigma = sigma
+        options.slowShadowingSigma = slowSigma
         options.pathLossExponent = exponent
         options.wallLoss = wallLoss
         options.floorLoss = floorLoss
@@ -98,7 +102,8 @@ struct SimulateCommand: ParsableCommand {
     /// One paragraph saying what was written.
     static func summary(_ simulated: SimulatedDataset, folder: String) -> String {
         let data = simulated.dataset
-        var text = "wrote \(folder): \(simulated.venue.floors.count) floor(s), \(data.nodes.count) beacons; "
+        let floors = simulated.venue.floors.count
+        var text = "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(data.nodes.count) beacons; "
         text += "test: \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows"
         if let train = data.train {
             text += "; train: \(train.sightings.count) sightings, \(train.truth.count) truth rows"

@@ -13,15 +13,16 @@ struct RadioModel: Sendable {
     /// The walls of each level, for counting crossings.
     let wallsByLevel: [Int: [Segment]]
 
-    /// The mean received power in dBm (no shadowing, no receiver offset).
+    /// The mean received power in dBm (no shadowing, no receiver offset); without wall losses when
+    /// `countingWalls` is false (an upper bound, quick to compute).
     func meanRSSI(
         beacon: Point2D, beaconHeight: Double, beaconLevel: Int, rssiAtOneMeter: Double,
-        receiver: Point2D, receiverHeight: Double, receiverLevel: Int
+        receiver: Point2D, receiverHeight: Double, receiverLevel: Int, countingWalls: Bool = true
     ) -> Double {
         let dx = beacon.x - receiver.x, dy = beacon.y - receiver.y, dz = beaconHeight - receiverHeight
         let distance = max(0.1, (dx * dx + dy * dy + dz * dz).squareRoot())
         var rssi = rssiAtOneMeter - 10 * options.pathLossExponent * log10(distance)
-        if options.wallLoss > 0, let walls = wallsByLevel[receiverLevel] {
+        if countingWalls, options.wallLoss > 0, let walls = wallsByLevel[receiverLevel] {
             let path = Segment(from: beacon, to: receiver)
             var crossed = 0
             for wall in walls where wall.intersects(path) { crossed += 1 }

@@ -127,11 +127,22 @@ public struct Simulator: Sendable {
             let beaconHeight = Double(level) * options.floorHeight + node.position.z
             let power = node.calibration?.rssiAtOneMeter ?? options.rssiAtOneMeter
             for (index, receiver) in receivers.enumerated() {
+                let state = receiver.path.state(at: event.time)
+                // Links that cannot reach the sensitivity even 5σ above their mean without walls (far away, or
+                // floors apart) are skipped: this keeps large buildings fast.
+                let ceiling = radio.meanRSSI(
+                    beacon: node.position.horizontal, beaconHeight: beaconHeight, beaconLevel: level,
+                    rssiAtOneMeter: power, receiver: state.point, receiverHeight: state.height,
+                    receiverLevel: state.level, countingWalls: false)
+                let margin = 5 * (options.shadowingSigma + options.slowShadowingSigma)
+                guard ceiling + receiver.offset + margin >= options.sensitivity else {
+                    slow[event.node][index] = nil
+                    continue
+                }
                 // Draw every number for every packet so that the stream does not depend on the outcome.
                 let lost = random.unit() < options.packetLoss
                 let fast = random.gaussian(deviation: options.shadowingSigma)
                 let innovation = random.gaussian(deviation: options.slowShadowingSigma)
-                let state = receiver.path.state(at: event.time)
                 // Gudmundson: correlation exp(−moved / distance − elapsed / time), stationary variance kept.
                 var slowValue = innovation
                 if let last = slow[event.node][index] {

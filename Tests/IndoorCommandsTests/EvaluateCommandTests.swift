@@ -42,9 +42,10 @@ struct EvaluateCommandTests {
         defer { try? FileManager.default.removeItem(at: plot) }
         let command = try EvaluateCommand.parse([
             try sharedDataset("kolakowski-flat"), "--limit", "50", "--plot", plot.path, "--method", "weighted-centroid",
+            "--no-survey",
         ])
         let lines = try command.output().split(separator: "\n").map(String.init)
-        #expect(lines.first == "kolakowski-flat: 6 nodes, 50 truth rows scored, survey of 3078 truth rows")
+        #expect(lines.first == "kolakowski-flat: 6 nodes, 50 truth rows scored, no survey")
         #expect(lines.count >= 4)
         #expect(lines[1].hasPrefix("method"))
         #expect(

@@ -19,7 +19,7 @@ struct SimulateCommandTests {
         let arguments = ["--duration", "40", "--devices", "2", "--rooms", "3", "--beacons", "6", "--seed", "11"]
         let first = base.appendingPathComponent("a"), second = base.appendingPathComponent("b")
         let summary = try SimulateCommand.parse(arguments + ["-o", first.path]).writeDataset()
-        #expect(summary.hasPrefix("wrote \(first.path): 1 floor(s), 6 beacons; test: "))
+        #expect(summary.hasPrefix("wrote \(first.path): 1 floor, 6 beacons; test: "))
         _ = try SimulateCommand.parse(arguments + ["-o", second.path]).writeDataset()
         let a = try Self.contents(of: first), b = try Self.contents(of: second)
         #expect(a == b)

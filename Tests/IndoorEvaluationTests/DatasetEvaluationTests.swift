@@ -12,6 +12,8 @@ struct DatasetEvaluationTests {
         #expect(dataset.train != nil)
         #expect(!dataset.hasFloors)
         dataset.test.truth = Array(dataset.test.truth.prefix(150))
+        // Without the survey, to keep the test fast (the CLI test scores with it).
+        dataset.train = nil
         let scores = try MethodComparison.run(dataset: dataset, methods: [MethodCatalog.defaultName])
         let summary = try #require(scores.first).summary
         #expect(summary.count == 150)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IndoorAdvertising
 import IndoorEvaluation
 import IndoorModel
 
@@ -55,6 +56,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Random seed.")
     var seed: UInt64 = SimulatorOptions().seed
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the walkers' packets (test/) as a btsnoop capture (Linux monitor format), for `indoor decode`.",
+            valueName: "file"))
+    var btsnoop: String?
+
     /// The simulator options these arguments describe.
     var options: SimulatorOptions {
         var options = SimulatorOptions()
@@ -96,7 +103,25 @@ struct SimulateCommand: ParsableCommand {
                 throw ValidationError("cannot write '\(url.path)': \(error.localizedDescription)")
             }
         }
-        return Self.summary(simulated, folder: output)
+        var summary = Self.summary(simulated, folder: output)
+        if let btsnoop {
+            summary += try writeCapture(simulated, to: btsnoop)
+        }
+        return summary
+    }
+
+    /// Writes the test walkers' sightings as HCI LE advertising reports, one adapter per walker.
+    private func writeCapture(_ simulated: SimulatedDataset, to path: String) throws -> String {
+        let sightings = simulated.dataset.test.sightings
+        let capture = try BeaconCapture.btsnoop(sightings: sightings) { source in
+            simulated.beacon(of: Sighting(time: 0, device: "", source: source, rssi: 0))
+        }
+        do {
+            try Data(capture).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("cannot write '\(path)': \(error.localizedDescription)")
+        }
+        return "wrote \(path): \(sightings.count) advertisements from \(simulated.dataset.nodes.count) beacons\n"
     }
 
     /// One paragraph saying what was written.

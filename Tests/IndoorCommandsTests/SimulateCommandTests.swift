@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IndoorModel
 @testable import IndoorCommands
 
 @Suite("indoor simulate")
@@ -40,5 +41,43 @@ struct SimulateCommandTests {
         #expect(throws: (any Error).self) { try SimulateCommand.parse(["-o", "/tmp/x", "--floors", "0"]) }
         #expect(throws: (any Error).self) { try SimulateCommand.parse(["-o", "/tmp/x", "--sigma", "-1"]) }
         #expect(throws: (any Error).self) { try SimulateCommand.parse(["--floors", "2"]) }  // no -o
+    }
+}
+
+@Suite("indoor simulate --btsnoop")
+struct SimulateCaptureTests {
+    @Test func writesACaptureThatDecodesBackToTheTestSightings() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-simcap-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let capture = base.appendingPathComponent("office.btsnoop")
+        let csv = base.appendingPathComponent("decoded.csv")
+        let summary = try SimulateCommand.parse(
+            ["--duration", "20", "--devices", "2", "--seed", "5", "-o", base.path, "--btsnoop", capture.path]
+        ).writeDataset()
+        let written = try String(contentsOf: base.appendingPathComponent("test/sightings.csv"), encoding: .utf8)
+        let sightings = try DatasetCSV.parseSightings(written).get()
+        #expect(summary.contains("wrote \(capture.path): \(sightings.count) advertisements"))
+
+        var decode = DecodeOutput()
+        decode.quiet = true
+        decode.sightings = csv
+        var problems: [String] = []
+        let result = try decode.run(file: capture, output: { _ in }, problems: { problems.append($0) })
+        #expect(problems.isEmpty)
+        #expect(result.sightings == sightings.count)
+        let decoded = try DatasetCSV.parseSightings(try String(contentsOf: csv, encoding: .utf8)).get()
+        #expect(Set(decoded.map(\.device)) == ["walker-1", "walker-2"])
+        // Every decoded packet names a beacon of the venue by its iBeacon identity.
+        let venue = try Venue.decodeJSON(Data(contentsOf: base.appendingPathComponent("venue.json")))
+        let identities = Set(venue.nodes.compactMap(\.beacon))
+        #expect(decoded.allSatisfy { if case .beacon(let id) = $0.source { identities.contains(id) } else { false } })
+    }
+
+    @Test func anUnwritableCapturePathIsAClearError() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-simcap-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let command = try SimulateCommand.parse(
+            ["--duration", "5", "--devices", "1", "-o", base.path, "--btsnoop", "/nonexistent-dir/x.btsnoop"])
+        #expect(throws: (any Error).self) { try command.writeDataset() }
     }
 }

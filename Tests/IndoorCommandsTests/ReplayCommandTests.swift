@@ -61,8 +61,8 @@ struct ReplayCommandTests {
                 #"{"data":{},"device":"p","direction":"leftToRight","event":"checkIn","geoline":"door","t":10,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
                 #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2,"event":"dwell","t":12,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
                 #"{"data":{},"device":"p","direction":"rightToLeft","event":"checkIn","geoline":"door","t":20,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
-                #"{"checkIn":10,"data":{"team":"blue"},"departure":20,"device":"p","dwell":10,"event":"checkOut","t":22,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
-                #"{"checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+                #"{"checkIn":10,"data":{"team":"blue"},"departure":20,"device":"p","dwell":10,"event":"checkOut","reason":"left","t":22,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","reason":"left","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
             ])
         let fixLines = lines.filter { $0.contains(#""type":"fix""#) }
         #expect(fixLines.map { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).time } == [0, 1, 2, 10, 11, 12, 13, 20, 22, 23])

@@ -10,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Replay a recording through positioning and the venue's zones; print fixes and zone events.",
         discussion: """
             SIGHTINGS is a CSV (t,device,node,rssi[,tx]) or JSON Lines (.jsonl) file. Output is JSON Lines: \
-            {"type":"fix",...} and {"type":"zone","event":"checkIn"|"checkOut"|"dwell",...}. Bad lines are \
+            {"type":"fix",...} and {"type":"zone","event":"checkIn"|"checkOut"|"dwell",...}; at the end, one \
+            {"type":"zone","event":"open",...} per visit still open. Bad lines are \
             reported on stderr as file:line and skipped; the exit status is then 1. See docs/GEOFENCING.md.
             """)
 

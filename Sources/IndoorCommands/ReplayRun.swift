@@ -9,7 +9,9 @@ import IndoorPositioning
 /// then, if its device has no fix yet or its last fix is at least ``interval`` seconds older, the engine
 /// locates the device at the sighting's time, and the fix is written and given to the zones. Output is
 /// JSON Lines with sorted keys: `{"type":"fix",…}` (the ``Fix`` fields, with `latitude`/`longitude` when
-/// the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields).
+/// the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields). When the sightings end,
+/// each visit still open gets one `{"type":"zone","event":"open",…}` line (``ReplayOpenVisit``) at the last
+/// sighting's time, in zone order then device.
 public struct ReplayRun {
     public var venue: Venue
     /// A positioning method name from ``MethodCatalog/names``.
@@ -64,6 +66,14 @@ public struct ReplayRun {
                 try emit(zones.update(with: fix))
             }
         }
+        if let end = ordered.last?.element.time {
+            for visit in zones.openVisits {
+                let open = ReplayOpenVisit(visit, zones: zones.zones, at: end)
+                write(try line(ReplayLine(type: "zone", payload: open), encoder: encoder))
+                summary.openVisits += 1
+            }
+            summary.end = end
+        }
         return summary
     }
 
@@ -82,14 +92,22 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public var fixes = 0
     /// Locate attempts that gave no fix, by ``NoFix`` code name.
     public var noFix: [String: Int] = [:]
-    /// Zone events written.
+    /// Zone events written (check-ins, check-outs, dwells).
     public var zoneEvents = 0
+    /// Visits still open when the sightings ended.
+    public var openVisits = 0
+    /// The last sighting's time, seconds; `nil` without sightings.
+    public var end: Double?
 
     public init() {}
 
-    /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 9 attempts gave no fix (tooFewNodes 9)`.
+    /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 1 visit still open at t = 22;
+    /// 9 attempts gave no fix (tooFewNodes 9)`.
     public var description: String {
         var text = "replay: \(sightings) sightings, \(fixes) fixes, \(zoneEvents) zone events"
+        if openVisits > 0, let end {
+            text += "; \(openVisits) \(openVisits == 1 ? "visit" : "visits") still open at t = \(Self.seconds(end))"
+        }
         let failed = noFix.values.reduce(0, +)
         if failed > 0 {
             let codes = noFix.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -97,6 +115,11 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
         }
         if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
         return text
+    }
+
+    /// Whole seconds without a fraction, others as Swift prints them.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

@@ -124,6 +124,31 @@ struct ReplayCommandTests {
         #expect(withTx.proximity == .far)
     }
 
+    @Test("visits still open when the recording ends get one open line each, with the dwell so far")
+    func openVisitsAtTheEnd() throws {
+        // Two devices: p walks into the east room and the recording ends there; q stays west.
+        let csv = "t,device,node,rssi\n0,p,n1,-59\n0,q,n1,-59\n1,p,n1,-60\n10,p,n2,-59\n11,p,n2,-58\n12.5,p,n2,-59\n"
+        var lines: [String] = []
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: csv, sightingsFile: "walk.csv",
+            method: "weighted-centroid"
+        ) { lines.append($0) }
+        #expect(
+            lines.filter { $0.contains(#""event":"open""#) } == [
+                #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2.5,"event":"open","t":12.5,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"checkIn":10,"data":{},"device":"p","dwell":2.5,"event":"open","t":12.5,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+            ])
+        // The open lines come last.
+        #expect(lines.suffix(2).allSatisfy { $0.contains(#""event":"open""#) })
+        #expect(outcome.summary.openVisits == 2)
+        #expect(
+            outcome.summary.description
+                == "replay: 6 sightings, 6 fixes, 4 zone events; 2 visits still open at t = 12.5")
+        // A recording that ends after every check-out has no open line.
+        let closed = try replay(sightingsCSV, file: "walk.csv")
+        #expect(!closed.lines.contains { $0.contains(#""event":"open""#) })
+    }
+
     @Test("the summary counts sightings, fixes, zone events, attempts without a fix and unknown nodes")
     func summary() throws {
         let outcome = try ReplayCommand.replay(

@@ -14,15 +14,16 @@ import IndoorPositioning
 /// sighting's time, in zone order then device.
 public struct ReplayRun {
     public var venue: Venue
-    /// A positioning method name from ``MethodCatalog/names``.
-    public var method: String
+    /// A positioning method name from ``MethodCatalog/names``; `nil` for the catalogue's default, with
+    /// weighted-centroid answering where the default lacks the nodes or geometry (see ``ReplayLocator``).
+    public var method: String?
     /// Seconds of data time between fixes of one device; 0 locates after every sighting.
     public var interval: Double
     /// The RSSI filter behind the zones' beacon ranging.
     public var rssiFilter: ReplayRSSIFilter
 
     public init(
-        venue: Venue, method: String = MethodCatalog.defaultName, interval seconds: Double = 1,
+        venue: Venue, method: String? = nil, interval seconds: Double = 1,
         rssiFilter: ReplayRSSIFilter = .ema
     ) {
         self.venue = venue
@@ -37,7 +38,7 @@ public struct ReplayRun {
     ///   survey); encoding errors.
     @discardableResult
     public func run(_ sightings: [Sighting], write: (String) -> Void) throws -> ReplaySummary {
-        var engine = try MethodCatalog.engine(method: method, nodes: venue.nodes)
+        var engine = try ReplayLocator(method: method, nodes: venue.nodes)
         var zones = ZoneEngine(zones: venue.zones, nodes: venue.nodes)
         var ranger = rssiFilter.ranger(nodes: venue.nodes)
         var lastFix: [String: Double] = [:]
@@ -55,7 +56,8 @@ public struct ReplayRun {
             if !engine.ingest(sighting) { summary.unknownNodes += 1 }
             try emit(zones.update(with: ranger.range(sighting)))
             if let last = lastFix[sighting.device], sighting.time - last < interval { continue }
-            switch engine.locate(device: sighting.device, at: sighting.time) {
+            let outcome = engine.locate(device: sighting.device, at: sighting.time)
+            switch outcome.result {
             case .failure(let noFix):
                 summary.noFix[noFix.code.name, default: 0] += 1
             case .success(var fix):
@@ -63,6 +65,7 @@ public struct ReplayRun {
                 fix.coordinate = venue.anchor?.coordinate(of: fix.position.horizontal)
                 write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
                 summary.fixes += 1
+                if let code = outcome.fellBackBecause { summary.fallbacks[code.name, default: 0] += 1 }
                 try emit(zones.update(with: fix))
             }
         }
@@ -92,6 +95,8 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public var fixes = 0
     /// Locate attempts that gave no fix, by ``NoFix`` code name.
     public var noFix: [String: Int] = [:]
+    /// Fixes given by the fallback method, by the default method's ``NoFix`` code name.
+    public var fallbacks: [String: Int] = [:]
     /// Zone events written (check-ins, check-outs, dwells).
     public var zoneEvents = 0
     /// Visits still open when the sightings ended.
@@ -102,11 +107,16 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public init() {}
 
     /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 1 visit still open at t = 22;
-    /// 9 attempts gave no fix (tooFewNodes 9)`.
+    /// 2 by weighted-centroid as nonlinear could not (tooFewNodes 2); 9 attempts gave no fix (notHeard 9)`.
     public var description: String {
         var text = "replay: \(sightings) sightings, \(fixes) fixes, \(zoneEvents) zone events"
         if openVisits > 0, let end {
             text += "; \(openVisits) \(openVisits == 1 ? "visit" : "visits") still open at t = \(Self.seconds(end))"
+        }
+        let fellBack = fallbacks.values.reduce(0, +)
+        if fellBack > 0 {
+            let codes = fallbacks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += "; \(fellBack) by \(ReplayLocator.fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
         }
         let failed = noFix.values.reduce(0, +)
         if failed > 0 {

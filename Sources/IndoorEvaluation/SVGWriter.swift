@@ -71,9 +71,10 @@ public struct SVGWriter: Sendable {
         return text + "</svg>\n"
     }
 
-    /// A number with at most two decimals, no trailing zeros.
+    /// A number with at most two decimals, no trailing zeros (exponent form beyond ±1e12).
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
+        guard abs(value) < 1e12 else { return "\(value)" }
         let hundredths = (value * 100).rounded()
         let whole = Int64(hundredths) / 100
         let fraction = abs(Int64(hundredths) % 100)

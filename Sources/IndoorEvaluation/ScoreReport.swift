@@ -58,9 +58,12 @@ public enum ScoreReport {
         return text
     }
 
-    /// `value` with exactly `decimals` decimals, or `-` when absent.
+    /// `value` with exactly `decimals` decimals (0…6), or `-` when absent; beyond ±1e12 in exponent form
+    /// (`1e+20`), which no real error reaches but a bad coordinate in a dataset can.
     public static func fixed(_ value: Double?, _ decimals: Int) -> String {
         guard let value, value.isFinite else { return "-" }
+        let decimals = min(6, max(0, decimals))
+        guard abs(value) < 1e12 else { return "\(value)" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
@@ -76,6 +79,7 @@ public enum ScoreReport {
 
     static func jsonNumber(_ value: Double?, decimals: Int) -> String {
         guard let value, value.isFinite else { return "null" }
+        guard abs(value) < 1e12 else { return "\(value)" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale

@@ -135,6 +135,21 @@ struct ScoringTests {
         #expect(svg.components(separatedBy: "<polyline").count == 3)
     }
 
+    // A truth row with a wild coordinate (x = 1e20 in truth.csv) gives a 1e20 m error: reported, not a trap.
+    @Test func hugeErrorsAreWrittenNotTrapped() {
+        let scores = [MethodScore(method: "m", errors: [1, 1e20], misses: 0)]
+        #expect(
+            ScoreReport.jsonLines(scores)
+                == #"{"method":"m","count":2,"misses":0,"mean_m":5e+19,"median_m":5e+19,"p90_m":9e+19,"max_m":1e+20,"floor_accuracy":null}"# + "\n")
+        #expect(ScoreReport.table(scores).contains("  1e+20  "))
+        #expect(ScoreReport.fixed(-2.5e16, 2) == "-2.5e+16")
+        #expect(ScoreReport.fixed(123.456, 2) == "123.46")
+        let svg = ErrorCDFPlot(title: "wild", scores: scores).svg()
+        #expect(svg.hasSuffix("</svg>\n"))
+        #expect(SVGWriter.number(1e300) == "1e+300")
+        #expect(SVGWriter.number(-12.345) == "-12.35")
+    }
+
     @Test(arguments: [(0.3, 0.3, 0.05), (7.2, 8, 1), (12, 12, 2), (95, 100, 20), (1, 1, 0.2), (6.22, 7, 1)])
     func niceAxes(maximum: Double, top: Double, step: Double) {
         let axis = ErrorCDFPlot.niceAxis(maximum: maximum)

@@ -30,6 +30,12 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Print no line per advertisement (with --sightings).")
     var quiet = false
 
+    func validate() throws {
+        if let device, device.isEmpty || device.contains(where: { $0 == "," || $0.isNewline }) {
+            throw ValidationError("--device '\(device)' cannot be a device id: it must be non-empty, without commas or line breaks")
+        }
+    }
+
     func run() throws {
         let options = DecodeOutput(
             device: device, json: json, quiet: quiet, sightings: sightings.map { URL(fileURLWithPath: $0) })

@@ -130,8 +130,21 @@ struct DecodeCommandTests {
         #expect(problems.last?.contains("truncated record") == true)
     }
 
-    @Test func notACapture() {
-        #expect(throws: (any Error).self) { try Self.run(DecodeOutput(), bytes: Array("t,device,node,rssi\n".utf8)) }
+    @Test func notACapture() throws {
+        let error = try #require(throws: AdvertisingError.self) {
+            try Self.run(DecodeOutput(), bytes: Array("t,device,node,rssi\n".utf8))
+        }
+        #expect(error.description == "offset 0: not a btsnoop file: it does not start with 'btsnoop\\0'")
+        let empty = try #require(throws: AdvertisingError.self) { try Self.run(DecodeOutput(), bytes: []) }
+        #expect(empty.description == "offset 0: not a btsnoop file: 0 bytes, shorter than the 16-byte file header")
+    }
+
+    // The device id goes into the sightings CSV, so it cannot hold the separator or a line break.
+    @Test(arguments: ["a,b", "", "two\nlines"])
+    func deviceThatCannotBeAnIDIsRejected(device: String) {
+        #expect(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["decode", "x.log", "--sightings", "s.csv", "--device", device])
+        }
     }
 
     @Test func commandLineParses() throws {

@@ -10,11 +10,15 @@ public enum DatasetReader {
     /// - Throws: ``FormatError`` naming the missing path or the first bad file, line and field.
     public static func read(folder: URL) throws -> Dataset {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             throw FormatError(code: .missingFile, message: "dataset folder '\(folder.path)' does not exist")
         }
-        var nodes = try DatasetCSV.parseNodes(try text(folder, "nodes.csv"), file: "nodes.csv").get()
+        guard isDirectory.boolValue else {
+            throw FormatError(
+                code: .missingFile,
+                message: "'\(folder.path)' is a file, not a dataset folder (nodes.csv, test/, optional train/)")
+        }
+        var nodes = try rows(DatasetCSV.parseNodes(try text(folder, "nodes.csv"), file: "nodes.csv"))
         if let venue = try readVenue(folder: folder) {
             let venueNodes = Dictionary(venue.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for index in nodes.indices {
@@ -41,11 +45,19 @@ public enum DatasetReader {
     }
 
     private static func recording(_ folder: URL, _ split: String) throws -> Recording {
-        let sightings = try DatasetCSV.parseSightings(
-            try text(folder, "\(split)/sightings.csv"), file: "\(split)/sightings.csv"
-        ).get()
-        let truth = try DatasetCSV.parseTruth(try text(folder, "\(split)/truth.csv"), file: "\(split)/truth.csv").get()
+        let sightings = try rows(
+            DatasetCSV.parseSightings(try text(folder, "\(split)/sightings.csv"), file: "\(split)/sightings.csv"))
+        let truth = try rows(DatasetCSV.parseTruth(try text(folder, "\(split)/truth.csv"), file: "\(split)/truth.csv"))
         return Recording(sightings: sightings, truth: truth)
+    }
+
+    /// The rows, or the first problem, saying how many more bad rows the file has (a dataset is scored whole
+    /// or not at all: a score over silently dropped rows would mislead).
+    private static func rows<Row>(_ parsed: Parsed<Row>) throws -> [Row] {
+        guard var first = parsed.problems.first else { return parsed.rows }
+        let more = parsed.problems.count - 1
+        if more > 0 { first.message += " (and \(more) more bad row\(more == 1 ? "" : "s") in this file)" }
+        throw first
     }
 
     private static func text(_ folder: URL, _ relative: String) throws -> String {

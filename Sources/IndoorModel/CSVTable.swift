@@ -74,7 +74,7 @@ public struct CSVRow {
 public enum CSVTable {
     /// Parses `text` and turns each data row into a value with `makeRow`.
     ///
-    /// Blank lines are skipped. A row that `makeRow` rejects, or that has the wrong number of fields,
+    /// Blank lines are skipped, and so is a leading byte-order mark. A row that `makeRow` rejects, or that has the wrong number of fields,
     /// becomes a problem; the other rows are kept.
     /// - Throws: ``FormatError`` when the header lacks one of `required` columns (nothing can be read).
     public static func parse<Row: Sendable>(
@@ -85,6 +85,8 @@ public enum CSVTable {
         var headerCount = 0
         var lineNumber = 0
         var sawHeader = false
+        // A byte-order mark (spreadsheets write one) is not part of the first column's name.
+        let text = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
         // "\r\n" is one Character in Swift, so split on both forms of line end.
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1

@@ -47,5 +47,20 @@ struct DatasetEvaluationTests {
         #expect(throws: FormatError(code: .invalidValue, file: "test/truth.csv", line: 3, message: "x 'zero' is not a number")) {
             try DatasetReader.read(folder: folder)
         }
+        // Only the first bad row is spelled out; the message says how many more there are.
+        try Data("t,device,x,y,z,floor\n1,d,0,0,,\n2,d,zero,0,,\n3,d,0\n4,d,0,one,,\n".utf8)
+            .write(to: folder.appendingPathComponent("test/truth.csv"))
+        #expect(
+            throws: FormatError(
+                code: .invalidValue, file: "test/truth.csv", line: 3,
+                message: "x 'zero' is not a number (and 2 more bad rows in this file)")
+        ) { try DatasetReader.read(folder: folder) }
+        // A file where the folder should be.
+        let file = folder.appendingPathComponent("nodes.csv")
+        #expect(
+            throws: FormatError(
+                code: .missingFile,
+                message: "'\(file.path)' is a file, not a dataset folder (nodes.csv, test/, optional train/)")
+        ) { try DatasetReader.read(folder: file) }
     }
 }

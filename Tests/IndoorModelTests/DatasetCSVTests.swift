@@ -59,6 +59,12 @@ struct DatasetCSVTests {
     }
 
     /// A sightings file whose line 17 has a bad RSSI: every other row is kept.
+    @Test func byteOrderMarkIsNotPartOfTheHeader() throws {
+        let parsed = try DatasetCSV.parseNodes("\u{FEFF}id,x,y,z,floor\r\nb1,1.5,2,,0\r\n")
+        #expect(parsed.problems.isEmpty)
+        #expect(parsed.rows == [Node(id: "b1", position: Point3D(x: 1.5, y: 2, z: 0), floor: 0)])
+    }
+
     @Test func badRSSINamesFileLineAndField() throws {
         var lines = ["t,device,node,rssi"]
         for i in 1...20 { lines.append("\(i),phone,n1,\(i == 16 ? "abc" : "-70")") }

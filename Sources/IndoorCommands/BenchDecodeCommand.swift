@@ -81,7 +81,7 @@ struct BenchDecodeCommand: ParsableCommand {
                     + String(format: "%.3f s: %.2f M advertisements/s, %.0f MB/s", best, result.advertisementsPerSecond / 1e6, result.megabytesPerSecond))
         }
         if decoded != count {
-            throw ValidationError("decoded \(decoded) beacon advertisements, expected \(count)")
+            throw CommandFailure("decoded \(decoded) beacon advertisements, expected \(count)")
         }
     }
 }
@@ -108,7 +108,7 @@ enum DecodeBenchCapture {
         let telemetry = EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1580, advertisementCount: 1, uptimeTenths: 10)
             .advertisingData
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw ValidationError("cannot create \(url.path)")
+            throw CommandFailure.cannotWrite(url.path, CocoaError(.fileWriteUnknown))
         }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }

@@ -39,18 +39,24 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         let options = DecodeOutput(
             device: device, json: json, quiet: quiet, sightings: sightings.map { URL(fileURLWithPath: $0) })
-        let summary: DecodeOutput.Summary
-        guard FileManager.default.isReadableFile(atPath: file) else {
-            FileHandle.standardError.write(Data("error: \(file): no such readable file\n".utf8))
-            throw ExitCode.failure
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw CommandFailure("\(file): no such file")
         }
+        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file) else {
+            throw CommandFailure("\(file): \(isDirectory.boolValue ? "a folder, not a capture file" : "not readable")")
+        }
+        let summary: DecodeOutput.Summary
         do {
             summary = try options.run(
                 file: URL(fileURLWithPath: file), output: { print($0) },
                 problems: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let error as AdvertisingError {
+            throw CommandFailure("\(file): \(error)")
         } catch {
-            FileHandle.standardError.write(Data("error: \(file): \(error)\n".utf8))
-            throw ExitCode.failure
+            throw CommandFailure("\(file): \(error.localizedDescription)")
         }
         var note = "\(summary.beaconAdvertisements) beacon advertisements in \(summary.records) records"
         if sightings != nil { note += ", \(summary.sightings) sightings written" }

@@ -58,7 +58,7 @@ struct DecodeOutput {
         var sightingsFile: FileHandle?
         if let sightings {
             guard FileManager.default.createFile(atPath: sightings.path, contents: nil) else {
-                throw DecodeFailure("cannot create \(sightings.path)")
+                throw CommandFailure.cannotWrite(sightings.path, CocoaError(.fileWriteUnknown))
             }
             sightingsFile = try FileHandle(forWritingTo: sightings)
         }
@@ -144,10 +144,4 @@ struct DecodeOutput {
             kind: ad.frame.kind, identity: ad.identity?.text, tx: ad.frame.powerAtOneMeter, rssi: ad.rssi,
             telemetry: telemetry)
     }
-}
-
-/// A decode failure with a one-line message.
-struct DecodeFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -72,7 +72,7 @@ struct EvaluateCommand: ParsableCommand {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
             } catch {
-                throw ValidationError("cannot write plot '\(plot)': \(error.localizedDescription)")
+                throw CommandFailure.cannotWrite(plot, error)
             }
         }
         for note in skipped {

@@ -96,11 +96,16 @@ struct SimulateCommand: ParsableCommand {
         let manager = FileManager.default
         for (path, contents) in try simulated.files() {
             let url = folder.appendingPathComponent(path)
+            let parent = url.deletingLastPathComponent()
             do {
-                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("cannot create folder '\(parent.path)': \(error.localizedDescription)")
+            }
+            do {
                 try Data(contents.utf8).write(to: url)
             } catch {
-                throw ValidationError("cannot write '\(url.path)': \(error.localizedDescription)")
+                throw CommandFailure.cannotWrite(url.path, error)
             }
         }
         var summary = Self.summary(simulated, folder: output)
@@ -119,7 +124,7 @@ struct SimulateCommand: ParsableCommand {
         do {
             try Data(capture).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw ValidationError("cannot write '\(path)': \(error.localizedDescription)")
+            throw CommandFailure.cannotWrite(path, error)
         }
         return "wrote \(path): \(sightings.count) advertisements from \(simulated.dataset.nodes.count) beacons\n"
     }

@@ -78,6 +78,10 @@ struct SimulateCaptureTests {
         defer { try? FileManager.default.removeItem(at: base) }
         let command = try SimulateCommand.parse(
             ["--duration", "5", "--devices", "1", "-o", base.path, "--btsnoop", "/nonexistent-dir/x.btsnoop"])
-        #expect(throws: (any Error).self) { try command.writeDataset() }
+        let error = try #require(throws: CommandFailure.self) { try command.writeDataset() }
+        #expect(error.description == "cannot write '/nonexistent-dir/x.btsnoop': folder '/nonexistent-dir' does not exist")
+        // A file, not a usage error: ArgumentParser prints the one line and exits with status 1.
+        #expect(SimulateCommand.exitCode(for: error) == .failure)
+        #expect(SimulateCommand.message(for: error) == error.description)
     }
 }

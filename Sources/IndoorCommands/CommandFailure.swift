@@ -1,0 +1,26 @@
+import Foundation
+
+/// A command that could not do its work (a file it cannot write, input it cannot read).
+///
+/// ArgumentParser prints it as the one line `Error: <description>` and exits with status 1, without the usage
+/// text it adds to a `ValidationError` (which is for arguments that are wrong, not for files).
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+
+    /// `cannot write 'PATH': REASON`, saying plainly when the folder the file should go in is missing.
+    static func cannotWrite(_ path: String, _ error: any Error) -> CommandFailure {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            return CommandFailure("cannot write '\(path)': folder '\(folder)' does not exist")
+        }
+        if !isDirectory.boolValue {
+            return CommandFailure("cannot write '\(path)': '\(folder)' is a file, not a folder")
+        }
+        return CommandFailure("cannot write '\(path)': \(error.localizedDescription)")
+    }
+}

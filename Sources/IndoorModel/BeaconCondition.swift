@@ -40,33 +40,11 @@ public struct BeaconCondition: Hashable, Sendable {
     ///
     /// - Throws: ``FormatError`` naming the part that is wrong.
     public init(parsing text: String) throws {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count) else {
-            throw FormatError(
-                code: .invalidValue, message: "beacon condition '\(text)' is not UUID, UUID/major or UUID/major/minor")
-        }
-        guard let uuid = UUID(uuidString: String(parts[0])) else {
-            throw FormatError(code: .invalidValue, message: "beacon condition '\(text)': '\(parts[0])' is not a UUID")
-        }
-        guard parts.count > 1 else {
-            self.init(uuid: uuid)
-            return
-        }
-        guard let major = UInt16(parts[1]) else {
-            throw FormatError(
-                code: .invalidValue,
-                message: "beacon condition '\(text)': major '\(parts[1])' is not an integer in 0...65535")
-        }
-        guard parts.count > 2 else {
-            self.init(uuid: uuid, major: major)
-            return
-        }
-        guard let minor = UInt16(parts[2]) else {
-            throw FormatError(
-                code: .invalidValue,
-                message: "beacon condition '\(text)': minor '\(parts[2])' is not an integer in 0...65535")
-        }
-        self.init(uuid: uuid, major: major, minor: minor)
+        let parts = try BeaconText.parse(
+            text, noun: "beacon condition", forms: "UUID, UUID/major or UUID/major/minor", partCounts: 1...3)
+        self.uuid = parts.uuid
+        self.major = parts.major
+        self.minor = parts.minor
     }
 
     /// Whether `beacon` satisfies this condition.
@@ -91,18 +69,13 @@ extension BeaconCondition: CustomStringConvertible {
 }
 
 extension BeaconCondition: Codable {
+    /// Reads the text form `UUID`, `UUID/major` or `UUID/major/minor` from a JSON string.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do {
-            try self.init(parsing: text)
-        } catch let error as FormatError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
-        }
+        self = try BeaconText.decode(from: decoder, parse: BeaconCondition.init(parsing:))
     }
 
+    /// Writes the text form as a JSON string.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
+        try BeaconText.encode(text, to: encoder)
     }
 }

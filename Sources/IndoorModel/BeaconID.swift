@@ -19,26 +19,8 @@ public struct BeaconID: Hashable, Sendable, Comparable {
     ///
     /// - Throws: ``FormatError`` naming the part that is wrong.
     public init(parsing text: String) throws {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw FormatError(
-                code: .invalidValue,
-                message: "beacon identity '\(text)' is not UUID/major/minor")
-        }
-        guard let uuid = UUID(uuidString: String(parts[0])) else {
-            throw FormatError(code: .invalidValue, message: "beacon identity '\(text)': '\(parts[0])' is not a UUID")
-        }
-        guard let major = UInt16(parts[1]) else {
-            throw FormatError(
-                code: .invalidValue,
-                message: "beacon identity '\(text)': major '\(parts[1])' is not an integer in 0...65535")
-        }
-        guard let minor = UInt16(parts[2]) else {
-            throw FormatError(
-                code: .invalidValue,
-                message: "beacon identity '\(text)': minor '\(parts[2])' is not an integer in 0...65535")
-        }
-        self.init(uuid: uuid, major: major, minor: minor)
+        let parts = try BeaconText.parse(text, noun: "beacon identity", forms: "UUID/major/minor", partCounts: 3...3)
+        self.init(uuid: parts.uuid, major: parts.major ?? 0, minor: parts.minor ?? 0)
     }
 
     /// The text form `UUID/major/minor`.
@@ -54,18 +36,13 @@ extension BeaconID: CustomStringConvertible {
 }
 
 extension BeaconID: Codable {
+    /// Reads the text form `UUID/major/minor` from a JSON string.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do {
-            try self.init(parsing: text)
-        } catch let error as FormatError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
-        }
+        self = try BeaconText.decode(from: decoder, parse: BeaconID.init(parsing:))
     }
 
+    /// Writes the text form as a JSON string.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
+        try BeaconText.encode(text, to: encoder)
     }
 }

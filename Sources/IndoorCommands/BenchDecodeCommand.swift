@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IndoorAdvertising
+import IndoorEvaluation
 import IndoorModel
 
 /// `indoor bench decode`: beacon advertisements decoded per second from a btsnoop file.
@@ -90,7 +91,7 @@ struct BenchDecodeCommand: ParsableCommand {
 enum DecodeBenchCapture {
     /// Writes `count` advertising reports to `url`; returns the file size in bytes.
     static func write(count: Int, datalink: BtsnoopDatalink, to url: URL) throws -> Int {
-        var generator = SplitMix(state: 2024)
+        var generator = SplitMix64(seed: 2024)
         let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID()
         // 1000 advertisers: 70 % iBeacon, 10 % AltBeacon, 20 % Eddystone sending UID frames and, one time in
         // four, TLM frames from the same address.
@@ -133,17 +134,5 @@ enum DecodeBenchCapture {
         size += chunk.count
         try handle.write(contentsOf: Data(chunk))
         return size
-    }
-
-    /// SplitMix64: a small seeded generator so every run writes the same capture.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -127,28 +127,15 @@ struct SimulatorTests {
     /// configured exponent (slope −10n) and shadowing σ (the residual spread; rounding to whole dBm adds 1/12 dB²).
     @Test(arguments: [(2.0, 4.0), (2.7, 6.0)])
     func pathLossFitRecoversExponentAndSigma(exponent: Double, sigma: Double) throws {
-        var options = Self.small()
+        var options = Self.lossless(Self.small())
         options.duration = 120
         options.pathLossExponent = exponent
         options.shadowingSigma = sigma
         options.slowShadowingSigma = 0
-        options.wallLoss = 0
-        options.floorLoss = 0
-        options.deviceOffsetSigma = 0
-        options.beaconPowerSigma = 0
-        options.packetLoss = 0
-        options.sensitivity = -200
-        let simulated = Simulator(options: options).run()
-        let nodes = Dictionary(uniqueKeysWithValues: simulated.venue.nodes.map { ($0.id, $0) })
         var xs: [Double] = [], ys: [Double] = []
-        for sighting in simulated.dataset.test.sightings {
-            guard case .node(let id) = sighting.source, let node = nodes[id],
-                let path = simulated.trajectories[sighting.device]
-            else { continue }
-            let state = path.state(at: sighting.time)
-            let distance = Point3D(x: state.point.x, y: state.point.y, z: state.height).distance(to: node.position)
-            xs.append(log10(distance))
-            ys.append(sighting.rssi)
+        for link in Self.links(Simulator(options: options).run()) {
+            xs.append(log10(link.meters))
+            ys.append(link.sighting.rssi)
         }
         // Every packet is heard: beacons × devices × packets.
         #expect(xs.count > 8 * 2 * 200)
@@ -174,26 +161,14 @@ struct SimulatorTests {
 
     /// Slow shadowing alone: consecutive packets of one link are strongly correlated, its spread is about σ.
     @Test func slowShadowingIsCorrelated() throws {
-        var options = Self.small()
+        var options = Self.lossless(Self.small())
         options.duration = 200
         options.shadowingSigma = 0
         options.slowShadowingSigma = 3
-        options.wallLoss = 0
-        options.deviceOffsetSigma = 0
-        options.beaconPowerSigma = 0
-        options.packetLoss = 0
-        options.sensitivity = -200
-        let simulated = Simulator(options: options).run()
-        let nodes = Dictionary(uniqueKeysWithValues: simulated.venue.nodes.map { ($0.id, $0) })
         var residuals: [String: [Double]] = [:]
-        for sighting in simulated.dataset.test.sightings {
-            guard case .node(let id) = sighting.source, let node = nodes[id],
-                let path = simulated.trajectories[sighting.device]
-            else { continue }
-            let state = path.state(at: sighting.time)
-            let distance = Point3D(x: state.point.x, y: state.point.y, z: state.height).distance(to: node.position)
-            let mean = options.rssiAtOneMeter - 10 * options.pathLossExponent * log10(distance)
-            residuals["\(sighting.device) \(id)", default: []].append(sighting.rssi - mean)
+        for link in Self.links(Simulator(options: options).run()) {
+            let mean = options.rssiAtOneMeter - 10 * options.pathLossExponent * log10(link.meters)
+            residuals["\(link.sighting.device) \(link.node)", default: []].append(link.sighting.rssi - mean)
         }
         var pairs: [(Double, Double)] = []
         var all: [Double] = []
@@ -205,6 +180,31 @@ struct SimulatorTests {
         let covariance = pairs.map { $0.0 * $0.1 }.reduce(0, +) / Double(pairs.count)
         #expect(abs(variance.squareRoot() - 3) < 0.8)
         #expect(covariance / variance > 0.8)
+    }
+
+    /// `options` with no walls, floor loss, receiver offsets, beacon power spread or packet loss: every packet heard.
+    static func lossless(_ options: SimulatorOptions) -> SimulatorOptions {
+        var options = options
+        options.wallLoss = 0
+        options.floorLoss = 0
+        options.deviceOffsetSigma = 0
+        options.beaconPowerSigma = 0
+        options.packetLoss = 0
+        options.sensitivity = -200
+        return options
+    }
+
+    /// Each test sighting of a node, with the node's id and the true 3-D distance between walker and node, metres.
+    static func links(_ simulated: SimulatedDataset) -> [(sighting: Sighting, node: String, meters: Double)] {
+        let nodes = Dictionary(uniqueKeysWithValues: simulated.venue.nodes.map { ($0.id, $0) })
+        return simulated.dataset.test.sightings.compactMap { sighting in
+            guard case .node(let id) = sighting.source, let node = nodes[id],
+                let path = simulated.trajectories[sighting.device]
+            else { return nil }
+            let state = path.state(at: sighting.time)
+            let meters = Point3D(x: state.point.x, y: state.point.y, z: state.height).distance(to: node.position)
+            return (sighting, id, meters)
+        }
     }
 
     @Test func wallsAndFloorsAttenuate() {

@@ -1,18 +1,5 @@
 import Foundation
 
-/// A latitude and longitude on the WGS84 ellipsoid, in degrees.
-public struct GeoCoordinate: Hashable, Sendable, Codable {
-    /// Degrees north of the equator, −90…90.
-    public var latitude: Double
-    /// Degrees east of Greenwich, −180…180.
-    public var longitude: Double
-
-    public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-}
-
 /// Places a venue's local frame on the Earth: local metres ↔ WGS84 latitude and longitude.
 ///
 /// The local origin (0, 0) sits at ``origin``; the local +y axis points along ``bearingDegrees``

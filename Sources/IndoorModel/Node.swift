@@ -1,28 +1,5 @@
 import Foundation
 
-/// How a node's signal fades with distance: the log-distance path-loss model's two parameters.
-///
-/// Expected RSSI at distance d metres: `rssiAtOneMeter − 10 · pathLossExponent · log10(d)` dBm.
-public struct NodeCalibration: Hashable, Sendable, Codable {
-    /// Received signal strength at 1 m, in dBm (typically −50…−75).
-    public var rssiAtOneMeter: Double
-    /// Path-loss exponent n (2 in free space, 1.6…4 indoors).
-    public var pathLossExponent: Double
-
-    /// A typical BLE beacon: −59 dBm at 1 m, exponent 2.
-    public static let typical = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: 2)
-
-    public init(rssiAtOneMeter: Double, pathLossExponent: Double) {
-        self.rssiAtOneMeter = rssiAtOneMeter
-        self.pathLossExponent = pathLossExponent
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case rssiAtOneMeter = "rssiAt1m"
-        case pathLossExponent
-    }
-}
-
 /// A fixed radio with a known position: a beacon that phones hear, or a gateway that hears devices.
 public struct Node: Hashable, Sendable, Identifiable {
     /// The id that sightings use to name this node.

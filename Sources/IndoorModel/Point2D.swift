@@ -1,0 +1,35 @@
+import Foundation
+
+/// A point in a venue's local horizontal frame, in metres.
+///
+/// The local frame is Cartesian and metric: +x points "east-ish", +y "north-ish"; a venue's
+/// ``GeoAnchor`` says exactly how it sits on the Earth. In JSON a point is the array `[x, y]`.
+public struct Point2D: Hashable, Sendable {
+    /// Metres along the local x axis.
+    public var x: Double
+    /// Metres along the local y axis.
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// The Euclidean distance to `other`, in metres.
+    public func distance(to other: Point2D) -> Double {
+        (x - other.x).hypot(y - other.y)
+    }
+
+    /// Whether both coordinates lie within `absoluteTolerance` metres of `other`'s.
+    public func isApproximatelyEqual(to other: Point2D, absoluteTolerance: Double) -> Bool {
+        abs(x - other.x) <= absoluteTolerance && abs(y - other.y) <= absoluteTolerance
+    }
+}
+
+extension Double {
+    /// `sqrt(self² + other²)` without undue overflow.
+    @inlinable
+    func hypot(_ other: Double) -> Double {
+        Foundation.hypot(self, other)
+    }
+}

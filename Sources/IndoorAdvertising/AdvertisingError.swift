@@ -5,7 +5,9 @@
 public struct AdvertisingError: Error, Hashable, Sendable {
     /// What kind of problem this is; stable across releases, for programs that react to it.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name of the code, e.g. `truncatedRecord`.
         public let name: String
+        /// A code named `name`.
         public init(_ name: String) { self.name = name }
         public var description: String { name }
 
@@ -27,12 +29,14 @@ public struct AdvertisingError: Error, Hashable, Sendable {
         public static let encoding = Code("encoding")
     }
 
+    /// What kind of problem this is.
     public var code: Code
     /// The byte offset, from the start of the capture file, of the record (or header) at fault, when known.
     public var offset: Int64?
     /// What was wrong, without the offset prefix.
     public var message: String
 
+    /// A problem of kind `code` at byte `offset` of the capture (when known), described by `message`.
     public init(code: Code, offset: Int64? = nil, message: String) {
         self.code = code
         self.offset = offset

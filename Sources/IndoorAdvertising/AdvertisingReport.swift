@@ -8,12 +8,14 @@ public struct AdvertisingReport: Hashable, Sendable {
         case extended
     }
 
+    /// Which HCI event carried the report.
     public var format: Format
     /// The event type: legacy `0` ADV_IND … `4` SCAN_RSP; extended, a bit field whose bits 5–6 are the
     /// data status (0 complete, 1 more to come, 2 truncated).
     public var eventType: UInt16
     /// `0` public, `1` random (see the Core Specification for the others).
     public var addressType: UInt8
+    /// The advertiser's device address.
     public var address: BluetoothAddress
     /// Received signal strength, dBm; nil when the controller reported 127 (not available).
     public var rssi: Int8?
@@ -24,6 +26,7 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// The advertising data (AD structures), complete after reassembly of extended fragments.
     public var data: [UInt8]
 
+    /// A report; `rssiDBm` and `txPowerDBm` are dBm, nil for not available (127 on the wire).
     public init(
         format: Format = .legacy, eventType: UInt16 = 0x03, addressType: UInt8 = 0, address: BluetoothAddress,
         rssiDBm: Int8?, txPowerDBm: Int8? = nil, sid: UInt8? = nil, data: [UInt8]

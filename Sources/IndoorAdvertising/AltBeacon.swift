@@ -20,6 +20,7 @@ public struct AltBeacon: Hashable, Sendable {
     /// The manufacturer's reserved byte.
     public var reserved: UInt8
 
+    /// An AltBeacon frame; `referenceRSSIDBm` is the average received power at 1 m, dBm.
     public init(companyID: UInt16, id1: UUID, id2: UInt16, id3: UInt16, referenceRSSIDBm: Int8, reserved: UInt8 = 0) {
         self.companyID = companyID
         self.id1 = id1

@@ -11,7 +11,9 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     public var adapterName: String?
     /// The advertiser's address and its type (`0` public, `1` random).
     public var address: BluetoothAddress
+    /// The advertiser's address type: `0` public, `1` random.
     public var addressType: UInt8
+    /// The beacon frame found in the advertising data.
     public var frame: BeaconFrame
     /// Received signal strength, dBm; nil when the controller reported it as not available.
     public var rssi: Int?
@@ -22,6 +24,7 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     /// For a TLM frame, the identity frame last heard from the same address.
     public var telemetryOwner: BeaconFrame?
 
+    /// An advertisement heard at `time` (Unix seconds) with `rssiDBm` (dBm, nil when not available).
     public init(
         time: Double, adapter: UInt16? = nil, adapterName: String? = nil, address: BluetoothAddress, addressType: UInt8 = 0, frame: BeaconFrame,
         rssiDBm: Int?, reportedTxPowerDBm: Int? = nil, telemetry: EddystoneTLM? = nil,

@@ -6,6 +6,7 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable {
     /// The address as a number; only the low 48 bits are used.
     public var rawValue: UInt64
 
+    /// An address from its 48-bit value (the most significant byte is the first in text form); higher bits are ignored.
     public init(rawValue: UInt64) {
         self.rawValue = rawValue & 0xFFFF_FFFF_FFFF
     }

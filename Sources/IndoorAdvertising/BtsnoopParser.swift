@@ -11,8 +11,11 @@ public struct BtsnoopParser: Sendable {
     public struct Record {
         /// Byte offset of the record header from the start of the file.
         public var offset: Int64
+        /// The packet's length before the capture truncated it, bytes.
         public var originalLength: UInt32
+        /// HCI and H4: bit 0 received (1) or sent (0), bit 1 command/event; Linux monitor: adapter index << 16 | opcode.
         public var flags: UInt32
+        /// Packets dropped by the capture so far.
         public var cumulativeDrops: UInt32
         /// Microseconds since year 0 AD (see ``Btsnoop/unixTime(timestamp:)``).
         public var timestamp: Int64
@@ -44,6 +47,7 @@ public struct BtsnoopParser: Sendable {
     /// Byte offset, from the start of the file, of the next byte to parse.
     public private(set) var offset: Int64 = 0
 
+    /// A parser expecting the 16-byte file header first.
     public init() {}
 
     /// Parses the next item from `buffer[index...]`, advancing `index` past what was used.

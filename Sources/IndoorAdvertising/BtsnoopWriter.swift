@@ -1,5 +1,6 @@
 /// Builds btsnoop captures: the file header, then records of HCI events (for fixtures, tests, the simulator).
 public struct BtsnoopWriter: Sendable {
+    /// How packets are framed in the records.
     public let datalink: BtsnoopDatalink
     /// The capture so far (file header first, unless taken with ``takeBytes()``).
     public private(set) var bytes: [UInt8]

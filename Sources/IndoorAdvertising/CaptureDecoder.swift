@@ -7,14 +7,19 @@
 public struct CaptureDecoder: Sendable {
     /// Counts of what was seen so far.
     public struct Statistics: Hashable, Sendable {
+        /// btsnoop records read.
         public var records = 0
+        /// Advertising reports found in HCI events (after reassembly of extended fragments).
         public var advertisingReports = 0
+        /// Reports that held a beacon frame.
         public var beaconAdvertisements = 0
         /// Problems reported (each one skipped a record, a report or an advertisement).
         public var problems = 0
     }
 
+    /// The record parser (its datalink and byte offset).
     public private(set) var parser = BtsnoopParser()
+    /// Counts of what was decoded so far.
     public private(set) var statistics = Statistics()
     /// Adapter names announced by Linux monitor "new index" records (`hci0`), by index.
     public private(set) var adapterNames: [UInt16: String] = [:]
@@ -23,6 +28,7 @@ public struct CaptureDecoder: Sendable {
     var assembler = ExtendedAdvertisingAssembler()
     var memory = TelemetryMemory()
 
+    /// A decoder at the start of a capture (its file header first).
     public init() {}
 
     /// The datalink, once the file header is read.

@@ -4,8 +4,11 @@ public enum Eddystone {
     public static let serviceUUID: UInt16 = 0xFEAA
     /// Frame type bytes.
     public static let uidFrame: UInt8 = 0x00
+    /// URL frame type.
     public static let urlFrame: UInt8 = 0x10
+    /// TLM (telemetry) frame type.
     public static let tlmFrame: UInt8 = 0x20
+    /// EID (ephemeral id) frame type.
     public static let eidFrame: UInt8 = 0x30
 
     /// The signal loss over the first metre assumed by the specification, dB: power at 1 m = tx at 0 m − 41.

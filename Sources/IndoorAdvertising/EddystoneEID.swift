@@ -7,6 +7,7 @@ public struct EddystoneEID: Hashable, Sendable {
     /// The calibrated transmit power at 0 m, dBm.
     public var txPowerAtZeroMeters: Int8
 
+    /// An EID frame; `txPowerAtZeroMetersDBm` is the calibrated power at 0 m, dBm.
     public init(eid: UInt64, txPowerAtZeroMetersDBm: Int8) {
         self.eid = eid
         self.txPowerAtZeroMeters = txPowerAtZeroMetersDBm

@@ -14,6 +14,7 @@ public struct EddystoneTLM: Hashable, Sendable {
     /// Time since power-on or reboot, in units of 0.1 s.
     public var uptimeTenths: UInt32
 
+    /// A TLM frame: battery in mV, raw signed 8.8 °C, PDU count, uptime in 0.1 s units.
     public init(batteryMillivolts: UInt16, temperatureRaw: Int16, advertisementCount: UInt32, uptimeTenths: UInt32) {
         self.batteryMillivolts = batteryMillivolts
         self.temperatureRaw = temperatureRaw

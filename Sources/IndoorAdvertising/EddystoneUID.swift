@@ -5,9 +5,12 @@
 public struct EddystoneUID: Hashable, Sendable {
     /// The 10-byte namespace id, as a number: `high` holds bytes 0–1, `low` bytes 2–9 (big-endian).
     public struct Namespace: Hashable, Sendable, Comparable {
+        /// Bytes 0–1 of the namespace.
         public var high: UInt16
+        /// Bytes 2–9 of the namespace.
         public var low: UInt64
 
+        /// A namespace from its first 2 and last 8 bytes (big-endian).
         public init(high: UInt16, low: UInt64) {
             self.high = high
             self.low = low
@@ -35,12 +38,14 @@ public struct EddystoneUID: Hashable, Sendable {
         public static func < (lhs: Namespace, rhs: Namespace) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
     }
 
+    /// The 10-byte namespace id.
     public var namespace: Namespace
     /// The 6-byte instance id, as a number (big-endian; only the low 48 bits are used).
     public var instance: UInt64
     /// The calibrated transmit power at 0 m, dBm.
     public var txPowerAtZeroMeters: Int8
 
+    /// A UID frame; `instance` keeps its low 48 bits; `txPowerAtZeroMetersDBm` is the calibrated power at 0 m, dBm.
     public init(namespace: Namespace, instance: UInt64, txPowerAtZeroMetersDBm: Int8) {
         self.namespace = namespace
         self.instance = instance & 0xFFFF_FFFF_FFFF

@@ -12,6 +12,7 @@ public struct ExtendedAdvertisingAssembler: Sendable {
 
     var pending: [UInt64: [UInt8]] = [:]
 
+    /// An assembler with nothing pending.
     public init() {}
 
     /// How many advertisements are waiting for more fragments.

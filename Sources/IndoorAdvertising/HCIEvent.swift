@@ -3,8 +3,11 @@
 ///
 /// An event here is its bytes without the H4 packet type: event code, parameter length, parameters.
 public enum HCIEvent {
+    /// The LE Meta event code.
     public static let leMetaEvent: UInt8 = 0x3E
+    /// The LE Advertising Report subevent code.
     public static let legacyAdvertisingReport: UInt8 = 0x02
+    /// The LE Extended Advertising Report subevent code.
     public static let extendedAdvertisingReport: UInt8 = 0x0D
     /// The size of an extended report before its data, bytes.
     static let extendedReportHeader = 24

@@ -14,6 +14,7 @@ public struct IBeacon: Hashable, Sendable {
     /// The received power at 1 m the beacon was calibrated to, dBm.
     public var measuredPower: Int8
 
+    /// An iBeacon frame; `measuredPowerDBm` is the received power at 1 m the beacon was calibrated to, dBm.
     public init(id: BeaconID, measuredPowerDBm: Int8) {
         self.id = id
         self.measuredPower = measuredPowerDBm

@@ -6,8 +6,10 @@
 public struct ErrorCDFPlot: Sendable {
     /// The chart's title, for example the dataset name.
     public var title: String
+    /// The methods to draw, in legend order.
     public var scores: [MethodScore]
 
+    /// A chart of `scores` under `title`.
     public init(title: String, scores: [MethodScore]) {
         self.title = title
         self.scores = scores

@@ -13,6 +13,7 @@ public struct MethodScore: Hashable, Sendable {
     /// Located rows whose truth has a floor.
     public var floorRows: Int
 
+    /// A score: `errors` in metres, one per located truth row.
     public init(method: String, errors: [Double], misses: Int, floorHits: Int = 0, floorRows: Int = 0) {
         self.method = method
         self.errors = errors

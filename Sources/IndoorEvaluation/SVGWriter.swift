@@ -3,10 +3,13 @@
 /// Coordinates are SVG's: origin top-left, y down. Text is escaped; numbers are written with at most
 /// two decimals so that output is stable and small.
 public struct SVGWriter: Sendable {
+    /// The document width, SVG user units (pixels).
     public let width: Double
+    /// The document height, SVG user units (pixels).
     public let height: Double
     private var elements: [String] = []
 
+    /// An empty document of `width` × `height` user units.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height

@@ -12,6 +12,7 @@ import IndoorModel
 /// let simulated = Simulator(options: options).run()
 /// ```
 public struct Simulator: Sendable {
+    /// What to simulate.
     public var options: SimulatorOptions
 
     /// The proximity UUID every simulated beacon advertises (major = floor level, minor = index on the floor).
@@ -21,6 +22,7 @@ public struct Simulator: Sendable {
     /// Where the simulated building stands: Berlin, +y axis 20° east of north.
     public static let anchor = GeoAnchor(origin: GeoCoordinate(latitude: 52.520008, longitude: 13.404954), bearingDegrees: 20)
 
+    /// A simulator of `options` (the default: a realistic one-floor office).
     public init(options: SimulatorOptions = SimulatorOptions()) {
         self.options = options
     }

@@ -69,6 +69,7 @@ public struct SimulatorOptions: Hashable, Sendable {
     /// Weakest signal a device still receives, dBm.
     public var sensitivity: Double = -100
 
+    /// The defaults: a realistic one-floor office with four walkers for five minutes.
     public init() {}
 
     /// What is wrong with these options, one message per problem; empty when they are usable.

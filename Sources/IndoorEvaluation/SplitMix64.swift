@@ -7,6 +7,7 @@ import Foundation
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) {
         self.state = seed
     }
@@ -17,6 +18,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         self.state = mixer.next()
     }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -5,18 +5,22 @@ import IndoorModel
 /// Positions are metres in the venue frame; `height` is above the ground floor's level (absolute), so a
 /// walk up the stairs changes it continuously while ``Knot/level`` says which floor the walker is on.
 public struct Trajectory: Hashable, Sendable {
+    /// Where the walker is at one time.
     public struct Knot: Hashable, Sendable {
         /// Seconds from the start of the recording.
         public var time: Double
+        /// Horizontal position, metres in the venue frame.
         public var point: Point2D
         /// Metres above the ground floor's level.
         public var height: Double
+        /// The floor level the walker is on.
         public var level: Int
     }
 
     /// Knots in time order; the walker stands still before the first and after the last.
     public private(set) var knots: [Knot] = []
 
+    /// A trajectory without knots.
     public init() {}
 
     /// Adds a knot at `time` (not before the last knot's time).

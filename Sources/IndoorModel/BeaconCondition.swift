@@ -4,6 +4,7 @@ import Foundation
 ///
 /// The text form leaves the wildcard parts out: `UUID`, `UUID/major` or `UUID/major/minor`.
 public struct BeaconCondition: Hashable, Sendable {
+    /// The proximity UUID a beacon must have.
     public var uuid: UUID
     /// `nil` matches any major (and then ``minor`` is `nil` too).
     public var major: UInt16?

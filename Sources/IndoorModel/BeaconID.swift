@@ -5,10 +5,14 @@ import Foundation
 /// The text form is `UUID/major/minor` with the UUID in upper-case canonical form and major and minor
 /// in decimal, for example `E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42`.
 public struct BeaconID: Hashable, Sendable, Comparable {
+    /// The proximity UUID (a beacon owner's or venue's id).
     public var uuid: UUID
+    /// Major: usually a site or floor.
     public var major: UInt16
+    /// Minor: usually one beacon.
     public var minor: UInt16
 
+    /// An identity from its three parts.
     public init(uuid: UUID, major: UInt16, minor: UInt16) {
         self.uuid = uuid
         self.major = major

@@ -4,10 +4,14 @@ import Foundation
 public struct Dataset: Hashable, Sendable {
     /// The folder name, for reports.
     public var name: String
+    /// The fixed radios, positions in metres in the dataset's frame.
     public var nodes: [Node]
+    /// The survey (`train/`), when the dataset has one.
     public var train: Recording?
+    /// What is scored (`test/`).
     public var test: Recording
 
+    /// A dataset named `name`.
     public init(name: String, nodes: [Node], train: Recording? = nil, test: Recording) {
         self.name = name
         self.nodes = nodes

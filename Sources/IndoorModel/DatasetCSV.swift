@@ -4,8 +4,11 @@ import Foundation
 ///
 /// See docs/FORMATS.md. Readers keep good rows and report bad ones in ``Parsed/problems``.
 public enum DatasetCSV {
+    /// The header row of `nodes.csv`.
     public static let nodesHeader = "id,x,y,z,floor"
+    /// The header row of `sightings.csv` (a `tx` column may follow).
     public static let sightingsHeader = "t,device,node,rssi"
+    /// The header row of `truth.csv`.
     public static let truthHeader = "t,device,x,y,z,floor"
 
     /// Reads `nodes.csv`: `id,x,y,z,floor`; `z` empty means unknown (0 is used), `floor` empty means one floor.

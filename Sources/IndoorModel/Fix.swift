@@ -4,6 +4,7 @@ import Foundation
 public struct Fix: Hashable, Sendable {
     /// Seconds, on the clock of the sightings it came from.
     public var time: Double
+    /// The id of the device located.
     public var device: String
     /// Metres in the venue's local frame.
     public var position: Point3D
@@ -18,6 +19,7 @@ public struct Fix: Hashable, Sendable {
     /// WGS84 position, when the venue has a ``GeoAnchor``.
     public var coordinate: GeoCoordinate?
 
+    /// A fix: `accuracy` in metres, `confidence` 0…1, `position` in metres in the venue frame.
     public init(
         time: Double, device: String, position: Point3D, floor: Int? = nil, accuracy: Double, confidence: Double,
         method: String, coordinate: GeoCoordinate? = nil

@@ -4,6 +4,7 @@ import Foundation
 public struct Floor: Hashable, Sendable, Codable {
     /// The level number: 0 = ground, negative below ground.
     public var level: Int
+    /// A display name, e.g. `Ground floor`.
     public var name: String
     /// The floor's outer boundary.
     public var outline: Polygon
@@ -12,6 +13,7 @@ public struct Floor: Hashable, Sendable, Codable {
     /// Height of this floor's floor level above the ground floor's, in metres.
     public var elevation: Double
 
+    /// A floor; `elevation` in metres defaults to 3.5 m per level.
     public init(level: Int, name: String, outline: Polygon, walls: [Segment] = [], elevation: Double? = nil) {
         self.level = level
         self.name = name

@@ -7,7 +7,9 @@ import Foundation
 public struct FormatError: Error, Hashable, Sendable {
     /// What kind of problem this is; stable across releases, for programs that react to it.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name of the code, e.g. `invalidValue`.
         public let name: String
+        /// A code named `name`.
         public init(_ name: String) { self.name = name }
         public var description: String { name }
 
@@ -25,6 +27,7 @@ public struct FormatError: Error, Hashable, Sendable {
         public static let corruptData = Code("corruptData")
     }
 
+    /// What kind of problem this is.
     public var code: Code
     /// The file name (or path) the problem is in, when known.
     public var file: String?
@@ -33,6 +36,7 @@ public struct FormatError: Error, Hashable, Sendable {
     /// What was wrong, without the file and line prefix.
     public var message: String
 
+    /// A problem of kind `code` in `file` at `line` (1-based), described by `message`.
     public init(code: Code, file: String? = nil, line: Int? = nil, message: String) {
         self.code = code
         self.file = file

@@ -13,6 +13,7 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
     /// Bearing of the local +y axis, degrees clockwise from true north.
     public var bearingDegrees: Double
 
+    /// An anchor at `origin` whose +y axis points `bearingDegrees` clockwise from true north.
     public init(origin: GeoCoordinate, bearingDegrees: Double = 0) {
         self.origin = origin
         self.bearingDegrees = bearingDegrees

@@ -7,6 +7,7 @@ public struct GeoCoordinate: Hashable, Sendable, Codable {
     /// Degrees east of Greenwich, −180…180.
     public var longitude: Double
 
+    /// A coordinate in degrees (WGS84).
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude

@@ -13,6 +13,7 @@ public struct Node: Hashable, Sendable, Identifiable {
     /// Path-loss calibration, when known; engines fall back to ``NodeCalibration/typical``.
     public var calibration: NodeCalibration?
 
+    /// A node at `position` (metres, venue frame) on `floor`.
     public init(
         id: String, beacon: BeaconID? = nil, position: Point3D, floor: Int? = nil,
         calibration: NodeCalibration? = nil

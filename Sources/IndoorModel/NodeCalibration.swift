@@ -12,6 +12,7 @@ public struct NodeCalibration: Hashable, Sendable, Codable {
     /// A typical BLE beacon: −59 dBm at 1 m, exponent 2.
     public static let typical = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: 2)
 
+    /// A calibration: `rssiAtOneMeter` in dBm, `pathLossExponent` dimensionless.
     public init(rssiAtOneMeter: Double, pathLossExponent: Double) {
         self.rssiAtOneMeter = rssiAtOneMeter
         self.pathLossExponent = pathLossExponent

@@ -4,10 +4,12 @@ import Foundation
 ///
 /// Readers keep every good row and report each bad one, so one bad line never loses the rest.
 public struct Parsed<Row: Sendable>: Sendable {
+    /// The rows that were read, in file order.
     public var rows: [Row]
     /// One error per rejected row, each naming the file, line and field.
     public var problems: [FormatError]
 
+    /// Rows and problems.
     public init(rows: [Row] = [], problems: [FormatError] = []) {
         self.rows = rows
         self.problems = problems

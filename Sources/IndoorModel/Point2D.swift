@@ -10,6 +10,7 @@ public struct Point2D: Hashable, Sendable {
     /// Metres along the local y axis.
     public var y: Double
 
+    /// A point `x`, `y` metres from the local origin.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y

@@ -4,10 +4,14 @@ import Foundation
 ///
 /// `z` is the height above the floor's reference (0 for the ground floor's floor level).
 public struct Point3D: Hashable, Sendable {
+    /// Metres along the local x axis.
     public var x: Double
+    /// Metres along the local y axis.
     public var y: Double
+    /// Metres up (above the floor, or the ground floor, as the owner says).
     public var z: Double
 
+    /// A point `x`, `y`, `z` metres from the local origin.
     public init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y

@@ -4,8 +4,10 @@ import Foundation
 ///
 /// In JSON a polygon is the array of its vertices, `[[x, y], ...]`.
 public struct Polygon: Hashable, Sendable {
+    /// The corners in order (either winding), metres in the local frame; the last joins the first.
     public var vertices: [Point2D]
 
+    /// A polygon through `vertices` (metres, local frame).
     public init(_ vertices: [Point2D]) {
         self.vertices = vertices
     }

@@ -14,6 +14,7 @@ public enum Proximity: String, Hashable, Sendable, Codable, CaseIterable, Compar
         /// 0.5 m and 3 m.
         public static let standard = Thresholds(immediate: 0.5, near: 3)
 
+        /// Thresholds in metres.
         public init(immediate: Double, near: Double) {
             self.immediate = immediate
             self.near = near

@@ -4,9 +4,12 @@ import Foundation
 ///
 /// In JSON a segment is `[[x1, y1], [x2, y2]]`.
 public struct Segment: Hashable, Sendable {
+    /// One end, metres in the local frame.
     public var start: Point2D
+    /// The other end, metres in the local frame.
     public var end: Point2D
 
+    /// A segment between two points (metres, local frame).
     public init(from start: Point2D, to end: Point2D) {
         self.start = start
         self.end = end

@@ -13,6 +13,7 @@ public struct Sighting: Hashable, Sendable {
     /// The transmitter's advertised power at 1 m, dBm, when the packet carried it.
     public var txPower: Double?
 
+    /// A sighting at `time` seconds of `source` by `device`, with `rssi` and `txPower` in dBm.
     public init(time: Double, device: String, source: SightingSource, rssi: Double, txPower: Double? = nil) {
         self.time = time
         self.device = device

@@ -2,14 +2,20 @@ import Foundation
 
 /// A building or site: its floors, fixed radios, zones and where it sits on the Earth.
 public struct Venue: Hashable, Sendable, Identifiable {
+    /// A stable id, e.g. `hq`.
     public var id: String
+    /// A display name.
     public var name: String
+    /// The floors, outlines and walls in metres in the local frame.
     public var floors: [Floor]
+    /// The fixed radios, positions in metres in the local frame.
     public var nodes: [Node]
+    /// Zones for check-in, check-out and dwell (filled in by geofencing).
     public var zones: [Zone]
     /// Places the local frame on WGS84; `nil` when the venue has no known location.
     public var anchor: GeoAnchor?
 
+    /// A venue; floors, nodes and zones in the local frame (metres).
     public init(
         id: String, name: String, floors: [Floor] = [], nodes: [Node] = [], zones: [Zone] = [],
         anchor: GeoAnchor? = nil

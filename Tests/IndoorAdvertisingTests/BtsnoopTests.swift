@@ -162,6 +162,36 @@ struct BtsnoopTests {
         #expect(ads[2].sighting(device: "d")?.txPower == -59)
     }
 
+    // Telemetry belongs to its own address only: a TLM from a neighbour is not attached, a later TLM replaces
+    // an earlier one, and a TLM heard before any identity frame has no owner.
+    @Test func telemetryIsNotAttachedAcrossAddresses() throws {
+        let uid = EddystoneUID(
+            namespace: EddystoneUID.Namespace(high: 0x8b0c, low: 0xa750_0954_77cb_3e77), instance: 2,
+            txPowerAtZeroMetersDBm: -20)
+        let old = EddystoneTLM(batteryMillivolts: 3100, temperatureRaw: 0x1400, advertisementCount: 5, uptimeTenths: 50)
+        let new = EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1480, advertisementCount: 9, uptimeTenths: 90)
+        let neighbour = EddystoneTLM(batteryMillivolts: 2000, temperatureRaw: 0, advertisementCount: 1, uptimeTenths: 1)
+        let beacon = BluetoothAddress(rawValue: 0xD0_00_00_00_00_02)
+        let other = BluetoothAddress(rawValue: 0xD0_00_00_00_00_03)
+        let sequence: [(BluetoothAddress, [UInt8])] = [
+            (beacon, old.advertisingData), (beacon, uid.advertisingData), (other, neighbour.advertisingData),
+            (beacon, new.advertisingData), (beacon, uid.advertisingData),
+        ]
+        var writer = BtsnoopWriter(datalink: .hciUnencapsulated)
+        for (index, (address, data)) in sequence.enumerated() {
+            try writer.appendAdvertisingReports(
+                [AdvertisingReport(address: address, rssiDBm: -65, data: data)], unixTime: Self.t0 + Double(index))
+        }
+        let (ads, problems) = try Self.decodeAll(writer.bytes)
+        #expect(problems.isEmpty)
+        #expect(ads.count == 5)
+        #expect(ads[0].telemetryOwner == nil && ads[0].identity == nil)
+        #expect(ads[1].telemetry == old)
+        #expect(ads[2].telemetryOwner == nil)
+        #expect(ads[3].telemetryOwner == .eddystoneUID(uid))
+        #expect(ads[4].telemetry == new)
+    }
+
     @Test func extendedReportsThroughACapture() throws {
         var writer = BtsnoopWriter(datalink: .linuxMonitor)
         let uid = EddystoneUID(
@@ -169,7 +199,7 @@ struct BtsnoopTests {
         let data = uid.advertisingData + [UInt8](repeating: 0, count: 0) + [40, 0xFF] + [UInt8](repeating: 0xAB, count: 39)
         try writer.appendAdvertisingReports(
             [AdvertisingReport(
-                format: .extended, eventType: 0, address: BluetoothAddress(rawValue: 77), rssiDBm: 127 == 127 ? nil : 0,
+                format: .extended, eventType: 0, address: BluetoothAddress(rawValue: 77), rssiDBm: nil,  // written as 127, not available
                 txPowerDBm: 8, sid: 4, data: data)],
             unixTime: Self.t0, adapter: 1, fragmentLength: 20)
         let (ads, problems) = try Self.decodeAll(writer.bytes)

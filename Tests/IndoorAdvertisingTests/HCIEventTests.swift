@@ -24,6 +24,17 @@ struct HCIEventTests {
         #expect(reports.first?.data == Self.beacon.advertisingData)
     }
 
+    // The same event with RSSI 0x7F: 127 means the controller has no RSSI, not +127 dBm.
+    @Test func rssi127IsNotAvailable() {
+        let event = hex("3e 2a 02 01 03 01 010000eeffc0 1e 0201061aff4c000215426c7565436861726d426561636f6e730efe1355c5 7f")
+        var assembler = ExtendedAdvertisingAssembler()
+        let (reports, problems) = HCIEvent.advertisingReports(event: event, assembler: &assembler)
+        #expect(problems.isEmpty)
+        #expect(reports.count == 1)
+        #expect(reports.first?.rssi == nil)
+        #expect(reports.first?.data == Self.beacon.advertisingData)
+    }
+
     @Test func severalLegacyReportsInOneEvent() throws {
         let rssis: [Int8?] = [-60, -61, nil]
         let datas: [[UInt8]] = [Self.beacon.advertisingData, [2, 1, 6], Self.beacon.advertisingData]
@@ -101,6 +112,29 @@ struct HCIEventTests {
             }
         }
         #expect(reports == [first, second])
+        #expect(assembler.pendingCount == 0)
+    }
+
+    // Two advertisers using the same SID, their fragments interleaved: each is put back together on its own.
+    @Test func reassemblyIsPerAddress() {
+        let first = AdvertisingReport(
+            format: .extended, eventType: 0, addressType: 1, address: BluetoothAddress(rawValue: 0xC0_00_00_00_00_0A),
+            rssiDBm: -75, txPowerDBm: nil, sid: 0, data: (0 ..< 90).map { UInt8($0) })
+        var second = first
+        second.address = BluetoothAddress(rawValue: 0xC0_00_00_00_00_0B)
+        second.rssi = -55
+        second.data = (0 ..< 70).map { UInt8(200 - $0) }
+        let a = HCIEvent.extendedReportEvents(first, fragmentLength: 30)
+        let b = HCIEvent.extendedReportEvents(second, fragmentLength: 30)
+        #expect(a.count == 3 && b.count == 3)
+        var assembler = ExtendedAdvertisingAssembler()
+        var reports: [AdvertisingReport] = []
+        for event in [a[0], b[0], b[1], a[1], b[2], a[2]] {
+            let decoded = HCIEvent.advertisingReports(event: event, assembler: &assembler)
+            #expect(decoded.problems.isEmpty)
+            reports += decoded.reports
+        }
+        #expect(reports == [second, first])
         #expect(assembler.pendingCount == 0)
     }
 

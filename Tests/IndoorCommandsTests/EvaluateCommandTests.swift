@@ -57,6 +57,11 @@ struct EvaluateCommandTests {
         #expect(svg.contains("horizontal error (m)"))
     }
 
+    @Test func progressLines() {
+        #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)")
+        #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 0, total: 0) == "evaluate: knn 100% (0/0)")
+    }
+
     @Test func unknownMethodIsRejected() {
         #expect(throws: (any Error).self) {
             try EvaluateCommand.parse(["/tmp", "--method", "no-such-method"])

@@ -126,14 +126,16 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw CommandFailure.cannotWrite(path, error)
         }
-        return "wrote \(path): \(sightings.count) advertisements from \(simulated.dataset.nodes.count) beacons\n"
+        let beacons = simulated.dataset.nodes.count
+        return "wrote \(path): \(sightings.count) advertisements from \(beacons) beacon\(beacons == 1 ? "" : "s")\n"
     }
 
     /// One paragraph saying what was written.
     static func summary(_ simulated: SimulatedDataset, folder: String) -> String {
         let data = simulated.dataset
         let floors = simulated.venue.floors.count
-        var text = "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(data.nodes.count) beacons; "
+        let beacons = data.nodes.count
+        var text = "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(beacons) beacon\(beacons == 1 ? "" : "s"); "
         text += "test: \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows"
         if let train = data.train {
             text += "; train: \(train.sightings.count) sightings, \(train.truth.count) truth rows"

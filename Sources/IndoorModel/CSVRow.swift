@@ -9,10 +9,14 @@ public struct CSVRow {
     /// The 1-based line number in the file (the header is line 1).
     public let line: Int
 
-    /// The raw text of `column` (empty when the column is absent).
+    /// The text of `column` without surrounding spaces or tabs, as header names are read (empty when the
+    /// column is absent).
     public func text(_ column: String) -> Substring {
         guard let index = columns[column], index < fields.count else { return "" }
-        return fields[index]
+        var field = fields[index]
+        while let first = field.first, first == " " || first == "\t" { field.removeFirst() }
+        while let last = field.last, last == " " || last == "\t" { field.removeLast() }
+        return field
     }
 
     /// A required non-empty text field.

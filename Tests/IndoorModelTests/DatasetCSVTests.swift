@@ -65,6 +65,16 @@ struct DatasetCSVTests {
         #expect(parsed.rows == [Node(id: "b1", position: Point3D(x: 1.5, y: 2, z: 0), floor: 0)])
     }
 
+    // Spaces after the commas (a hand-edited file) are read the same way in the header and in the rows.
+    @Test func spacesAroundFieldsAreIgnored() throws {
+        let parsed = try DatasetCSV.parseSightings("t, device, node, rssi\n1.5, phone, b1, -70\n2,phone,b1,\t-71 \n")
+        #expect(parsed.problems.isEmpty)
+        #expect(parsed.rows == [
+            Sighting(time: 1.5, device: "phone", node: "b1", rssi: -70),
+            Sighting(time: 2, device: "phone", node: "b1", rssi: -71),
+        ])
+    }
+
     @Test func badRSSINamesFileLineAndField() throws {
         var lines = ["t,device,node,rssi"]
         for i in 1...20 { lines.append("\(i),phone,n1,\(i == 16 ? "abc" : "-70")") }

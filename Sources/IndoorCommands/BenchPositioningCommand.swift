@@ -26,13 +26,17 @@ struct BenchPositioningCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Measure only the engine (for profiling); solver rates are reported as 0.")
+    var engineOnly = false
+
     func validate() throws {
         guard devices > 0 else { throw ValidationError("--devices must be positive") }
         guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
     }
 
     func run() throws {
-        let report = PositioningBenchReport.measure(devices: devices, seed: seed, seconds: seconds)
+        let report = PositioningBenchReport.measure(
+            devices: devices, seed: seed, seconds: seconds, solvers: !engineOnly)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -63,7 +67,9 @@ struct PositioningBenchReport: Codable {
     var nonlinearToCRBRatio: Double
     var nonlinearMisses: Int
 
-    static func measure(devices: Int, seed: UInt64, seconds: Double) -> PositioningBenchReport {
+    static func measure(devices: Int, seed: UInt64, seconds: Double, solvers measureSolvers: Bool = true)
+        -> PositioningBenchReport
+    {
         let workload = PositioningWorkload(devices: devices, seed: seed)
         let readings = workload.readings()
         let height = PositioningWorkload.deviceHeight
@@ -77,6 +83,10 @@ struct PositioningBenchReport: Codable {
         ]
         var solvers: [Solver] = []
         for method in methods {
+            guard measureSolvers else {
+                solvers.append(Solver(name: method.name, fixesPerSecond: 0))
+                continue
+            }
             let rate = PositioningStopwatch.rate(seconds: seconds) {
                 var checksum = 0.0
                 for list in readings {

@@ -24,6 +24,8 @@ public struct PositioningEngine: Sendable {
         public var deviceExpiry: Double
         /// The most devices kept; beyond it the least recently heard half is forgotten.
         public var maximumDevices: Int
+        /// The most nodes tracked per device; a new node replaces the one heard longest ago.
+        public var maximumNodesPerDevice: Int
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -33,10 +35,12 @@ public struct PositioningEngine: Sendable {
         ///   - proximity: Proximity thresholds (default 0.5 m and 3 m).
         ///   - deviceExpiry: Seconds after which a silent device is forgotten (default 60).
         ///   - maximumDevices: Memory bound on devices (default 100 000).
+        ///   - maximumNodesPerDevice: Memory bound on nodes tracked per device (default 32).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
-            proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000
+            proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
+            maximumNodesPerDevice: Int = 32
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -45,6 +49,7 @@ public struct PositioningEngine: Sendable {
             self.proximity = proximity
             self.deviceExpiry = deviceExpiry.isFinite && deviceExpiry > 0 ? deviceExpiry : 60
             self.maximumDevices = max(1, maximumDevices)
+            self.maximumNodesPerDevice = max(1, maximumNodesPerDevice)
         }
     }
 
@@ -56,7 +61,7 @@ public struct PositioningEngine: Sendable {
     private let beaconIndex: [BeaconID: Int]
     private let nodeCalibrations: [NodeCalibration]
     private let logRangeVariances: [Double]
-    private let emptyFilters: [RSSIFilter]
+    private let emptyFilter: RSSIFilter
     private let hasOffsets: Bool
     /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
     private var slots: [String: Int] = [:]
@@ -67,15 +72,42 @@ public struct PositioningEngine: Sendable {
     private var lastSlot = 0
     private var lastSweep = -Double.infinity
 
+    /// One device: the nodes it hears (indices) and their filters, in parallel arrays of bounded size.
     private struct DeviceState: Sendable {
-        var filters: [RSSIFilter]
+        var nodes: [Int] = []
+        var filters: [RSSIFilter] = []
         var lastHeard: Double
-        var inUse = true
 
         @inline(__always)
-        mutating func record(node: Int, dBm: Double, at time: Double) {
-            filters[node].add(dBm: dBm, at: time)
+        mutating func record(node: Int, dBm: Double, at time: Double, fresh: RSSIFilter, capacity: Int) {
             lastHeard = max(lastHeard, time)
+            for entry in nodes.indices where nodes[entry] == node {
+                filters[entry].add(dBm: dBm, at: time)
+                return
+            }
+            var filter = fresh
+            filter.add(dBm: dBm, at: time)
+            if nodes.count < capacity {
+                if nodes.isEmpty {
+                    nodes.reserveCapacity(min(capacity, 16))
+                    filters.reserveCapacity(min(capacity, 16))
+                }
+                nodes.append(node)
+                filters.append(filter)
+                return
+            }
+            var oldest = 0
+            for entry in filters.indices
+            where (filters[entry].lastTime ?? -.infinity) < (filters[oldest].lastTime ?? -.infinity) {
+                oldest = entry
+            }
+            nodes[oldest] = node
+            filters[oldest] = filter
+        }
+
+        mutating func clear() {
+            nodes.removeAll(keepingCapacity: true)
+            filters.removeAll(keepingCapacity: true)
         }
     }
 
@@ -108,8 +140,7 @@ public struct PositioningEngine: Sendable {
             LogDistance.logRangeVariance(sigma: calibration.shadowingSigma, exponent: $0.pathLossExponent)
         }
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
-        self.emptyFilters = Array(
-            repeating: RSSIFilter(configuration.filter, expiry: configuration.window), count: unique.count)
+        self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
     }
 
     /// The number of devices currently remembered.
@@ -149,7 +180,8 @@ public struct PositioningEngine: Sendable {
         }
         lastDevice = sighting.device
         lastSlot = slot
-        states[slot].record(node: node, dBm: rssi, at: time)
+        states[slot].record(
+            node: node, dBm: rssi, at: time, fresh: emptyFilter, capacity: configuration.maximumNodesPerDevice)
         return true
     }
 
@@ -158,10 +190,9 @@ public struct PositioningEngine: Sendable {
         if let free = freeSlots.popLast() {
             slot = free
             states[slot].lastHeard = time
-            states[slot].inUse = true
         } else {
             slot = states.count
-            states.append(DeviceState(filters: emptyFilters, lastHeard: time))
+            states.append(DeviceState(lastHeard: time))
         }
         slots[device] = slot
         return slot
@@ -171,8 +202,7 @@ public struct PositioningEngine: Sendable {
         var kept: [String: Int] = [:]
         for (device, slot) in slots {
             if expired(states[slot]) {
-                for index in states[slot].filters.indices { states[slot].filters[index].reset() }
-                states[slot].inUse = false
+                states[slot].clear()
                 freeSlots.append(slot)
             } else {
                 kept[device] = slot
@@ -185,6 +215,7 @@ public struct PositioningEngine: Sendable {
     /// Takes sightings in order.
     /// - Returns: how many were used.
     @discardableResult
+    @inlinable
     public mutating func ingest(_ sightings: some Sequence<Sighting>) -> Int {
         var used = 0
         for sighting in sightings where ingest(sighting) { used += 1 }
@@ -215,8 +246,9 @@ public struct PositioningEngine: Sendable {
         var result: [NodeReading] = []
         let cutoff = time - configuration.window
         state.filters.withUnsafeBufferPointer { filters in
-            for index in 0..<filters.count {
-                guard let last = filters[index].lastTime, last >= cutoff, let rssi = filters[index].value(at: time)
+            for entry in 0..<filters.count {
+                let index = state.nodes[entry]
+                guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time)
                 else { continue }
                 let distance = model.distance(rssi: rssi, calibration: nodeCalibrations[index])
                 guard distance.isFinite else { continue }

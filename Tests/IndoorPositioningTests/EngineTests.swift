@@ -68,6 +68,28 @@ import Testing
         #expect(!engine.readings(device: "d99", at: 99).isEmpty)
     }
 
+    @Test func nodesPerDeviceAreBoundedAndTheStalestIsReplaced() {
+        let configuration = PositioningEngine.Configuration(window: 100, maximumNodesPerDevice: 3)
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
+        for (time, id) in ["a", "b", "c", "a", "d"].enumerated() {
+            engine.ingest(Sighting(time: Double(time), device: "p", node: id, rssi: -60 - Double(time)))
+        }
+        // b (heard at 1) was the stalest when d arrived.
+        #expect(Set(engine.readings(device: "p", at: 4).map(\.node.id)) == ["a", "c", "d"])
+    }
+
+    @Test(arguments: [
+        RSSIFilter.Kind.trimmedMean(window: 20, trim: 0.1), .arma(coefficient: 0.5),
+        .kalman(processNoise: 1, measurementNoise: 4),
+    ])
+    func everyFilterKindRunsInTheEngine(kind: RSSIFilter.Kind) throws {
+        var engine = PositioningEngine(
+            nodes: nodes, method: NonlinearLeastSquares(), configuration: PositioningEngine.Configuration(filter: kind))
+        for time in 0..<5 { engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: Double(time))) }
+        let fix = try engine.locate(device: "p", at: 4).get()
+        #expect(fix.position.horizontal.distance(to: Point2D(x: 3, y: 6)) < 0.1)
+    }
+
     @Test func calibrationOffsetsAndPerNodeFitsApply() {
         let calibration = Calibration(
             nodes: ["a": NodeCalibration(rssiAtOneMeter: -50, pathLossExponent: 2)], deviceOffsets: ["loud": 5])

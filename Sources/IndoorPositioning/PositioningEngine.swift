@@ -4,8 +4,9 @@ import IndoorModel
 /// The one engine every front end uses: takes sightings, keeps per-device filtered RSSI, answers fixes.
 ///
 /// Deterministic: time comes only from the sightings and from the `time` asked about. Node ids are
-/// interned at `init`; each device holds one fixed-size array of ``RSSIFilter`` (one per node), so ingesting
-/// a sighting does not allocate once the device is known. Devices not heard for
+/// interned at `init`; each device holds a slot with at most ``Configuration/maximumNodesPerDevice`` (node, ``RSSIFilter``)
+/// entries, reused when the device is forgotten, so ingesting a sighting does not allocate once the device and
+/// node are known. Devices not heard for
 /// ``Configuration/deviceExpiry`` seconds are forgotten, and at most ``Configuration/maximumDevices`` are kept.
 public struct PositioningEngine: Sendable {
     /// Tuning of the engine.

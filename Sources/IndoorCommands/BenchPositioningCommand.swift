@@ -11,7 +11,8 @@ struct BenchPositioningCommand: ParsableCommand {
         discussion: """
             Workload: 24 nodes on a 6 × 4 grid spanning 40 m × 30 m at z = 2.5 m; devices uniformly placed at z = 1.2 m; \
             each hears its 8 nearest nodes at −59 dBm at 1 m, exponent 2, shadowing σ = 4 dB (seeded). \
-            Numbers are per core (one thread). Build with `-c release`.
+            knn matches against a noise-free fingerprint grid of 2 m (336 fingerprints). Numbers are per core \
+            (one thread). Build with `-c release`.
             """)
 
     @Option(help: "Number of device positions.")
@@ -77,6 +78,7 @@ struct PositioningBenchReport: Codable {
             WeightedCentroid(), PowerCenter(deviceHeight: height), EPTA(deviceHeight: height),
             SphereIntersection(deviceHeight: height), LinearLeastSquares(deviceHeight: height),
             NonlinearLeastSquares(deviceHeight: height),
+            FingerprintKNN(fingerprints: workload.fingerprintGrid(spacing: 2), k: 3),
             Blend([
                 .init(NonlinearLeastSquares(deviceHeight: height), trust: 1), .init(WeightedCentroid(), trust: 1),
             ]),

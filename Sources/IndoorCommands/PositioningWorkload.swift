@@ -66,6 +66,27 @@ struct PositioningWorkload {
         }
     }
 
+    /// Noise-free fingerprints on a square grid (metres apart) over the area: the 8 nearest nodes' expected RSSI.
+    func fingerprintGrid(spacing meters: Double) -> [Fingerprint] {
+        var result: [Fingerprint] = []
+        var y = 0.0
+        while y <= 30 {
+            var x = 0.0
+            while x <= 40 {
+                let point = Point3D(x: x, y: y, z: Self.deviceHeight)
+                let nearest = nodes.sorted { $0.position.distance(to: point) < $1.position.distance(to: point) }.prefix(8)
+                var rssi: [String: Double] = [:]
+                for node in nearest {
+                    rssi[node.id] = LogDistance.rssi(meters: node.position.distance(to: point), calibration: Self.calibration)
+                }
+                result.append(Fingerprint(position: point, rssi: rssi))
+                x += meters
+            }
+            y += meters
+        }
+        return result
+    }
+
     /// The Cramér–Rao bound of each device position.
     func bounds() -> [CramerRaoBound?] {
         zip(devices, heard).map { device, list in

@@ -72,6 +72,8 @@ public struct PositioningEngine: Sendable {
     private var lastDevice: String?
     private var lastSlot = 0
     private var lastSweep = -Double.infinity
+    /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
+    public private(set) var anchor: GeoAnchor?
 
     /// One device: the nodes it hears (indices) and their filters, in parallel arrays of bounded size.
     private struct DeviceState: Sendable {
@@ -142,6 +144,15 @@ public struct PositioningEngine: Sendable {
         }
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
         self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
+    }
+
+    /// An engine over the nodes of `venue`; its fixes carry WGS84 coordinates when the venue has an anchor.
+    public init(
+        venue: Venue, method: any PositioningMethod, configuration: Configuration = Configuration(),
+        calibration: Calibration = .uncalibrated
+    ) {
+        self.init(nodes: venue.nodes, method: method, configuration: configuration, calibration: calibration)
+        self.anchor = venue.anchor
     }
 
     /// The number of devices currently remembered.
@@ -264,6 +275,11 @@ public struct PositioningEngine: Sendable {
         return result
     }
 
+    /// The fix of every remembered device that has one at `time`, sorted by device id.
+    public func fixes(at time: Double) -> [Fix] {
+        slots.keys.sorted().compactMap { device in try? locate(device: device, at: time).get() }
+    }
+
     /// The proximity class of each node `device` hears at `time`, by node id.
     public func proximities(device: String, at time: Double) -> [String: Proximity] {
         var result: [String: Proximity] = [:]
@@ -282,7 +298,8 @@ public struct PositioningEngine: Sendable {
         return method.estimate(from: current).map { estimate in
             Fix(
                 time: time, device: device, position: estimate.position, floor: estimate.floor,
-                accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name)
+                accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name,
+                coordinate: anchor?.coordinate(of: estimate.position.horizontal))
         }
     }
 }

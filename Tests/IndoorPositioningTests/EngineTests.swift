@@ -30,6 +30,27 @@ import Testing
         #expect(current.map(\.node.id) == ["c", "a", "d", "b"])
     }
 
+    @Test func fixesCoverEveryDeviceWithAFix() {
+        var engine = PositioningEngine(
+            venue: Venue(id: "v", name: "V", nodes: nodes), method: NonlinearLeastSquares())
+        engine.ingest(sightings(device: "b", at: Point2D(x: 3, y: 6), time: 1))
+        engine.ingest(sightings(device: "a", at: Point2D(x: 7, y: 2), time: 1))
+        engine.ingest(Sighting(time: 1, device: "c", node: "a", rssi: -60))
+        #expect(engine.fixes(at: 1).map(\.device) == ["a", "b"])
+        #expect(engine.fixes(at: 1).allSatisfy { $0.coordinate == nil })
+    }
+
+    @Test func aVenueAnchorPlacesFixesOnTheEarth() throws {
+        let anchor = GeoAnchor(origin: GeoCoordinate(latitude: 52.5, longitude: 13.4))
+        var engine = PositioningEngine(
+            venue: Venue(id: "v", name: "V", nodes: nodes, anchor: anchor), method: NonlinearLeastSquares())
+        engine.ingest(sightings(device: "p", at: Point2D(x: 0, y: 5), time: 1))
+        let fix = try engine.locate(device: "p", at: 1).get()
+        let coordinate = try #require(fix.coordinate)
+        #expect(coordinate == anchor.coordinate(of: fix.position.horizontal))
+        #expect(coordinate.latitude > 52.5)
+    }
+
     @Test func ignoresUnknownNodesAndNonFiniteValues() {
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
         let unknown = engine.ingest(Sighting(time: 0, device: "p", node: "zz", rssi: -60))

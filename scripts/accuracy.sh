@@ -29,6 +29,21 @@ table() {
     sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),"mean_m":([^,]*),"median_m":([^,]*),"p90_m":([^,]*),"max_m":([^,]*),.*$/| \1 | \2 | \3 | \5 | \6 | \4 | \7 |/'
 }
 
+# Score every dataset first (JSON lines in $work/<name>.jsonl).
+names=()
+for folder in "$datasets"/*/ "$work/simulated-office/"; do
+    [ -f "$folder/nodes.csv" ] || continue
+    name=$(basename "$folder")
+    names+=("$name")
+    "$indoor" evaluate "$folder" --json > "$work/$name.jsonl"
+done
+
+# The best median of a dataset among methods that miss at most 5% of the rows: "method median misses".
+best() {
+    sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \4 \3 \2/' \
+        "$work/$1.jsonl" | awk '$2 != "null" && $3 * 20 <= $4 { print $1, $2, $3 }' | sort -k2,2g | head -1
+}
+
 {
     echo "# Positioning accuracy"
     echo
@@ -40,9 +55,16 @@ table() {
     echo
     echo "Reference medians of simple baselines (weighted centroid of the 3 strongest, k-NN k = 3, least-squares"
     echo "trilateration), best of the three: uji-library 1.71 m, danis-tetam 1.95 m, kolakowski-flat 1.23 m."
-    for folder in "$datasets"/*/ "$work/simulated-office/"; do
-        name=$(basename "$folder")
-        [ -f "$folder/nodes.csv" ] || continue
+    echo
+    echo "Best method per dataset (lowest median among methods missing at most 5% of the rows):"
+    echo
+    echo "| dataset | best method | median m | misses |"
+    echo "|---|---|---:|---:|"
+    for name in "${names[@]}"; do
+        read -r method median misses <<< "$(best "$name")"
+        echo "| $name | $method | $median | $misses |"
+    done
+    for name in "${names[@]}"; do
         echo
         if [ "$name" = "simulated-office" ]; then
             echo "## $name (\`indoor simulate\` with default options, seed 1)"
@@ -50,7 +72,7 @@ table() {
             echo "## $name"
         fi
         echo
-        "$indoor" evaluate "$folder" --json | table
+        table < "$work/$name.jsonl"
     done
     echo
     echo "## Benchmark (\`indoor bench positioning\`)"

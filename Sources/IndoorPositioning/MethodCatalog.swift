@@ -85,11 +85,3 @@ public struct UnknownMethodError: Error, Hashable, Sendable, CustomStringConvert
         "unknown method '\(name)'; known methods: \(known.joined(separator: ", "))"
     }
 }
-
-/// A method that learns from a survey was asked for without one.
-public struct MissingSurveyError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var method: String
-    public var description: String {
-        "method '\(method)' learns from a survey: give the dataset a train/ folder (sightings and truth)"
-    }
-}

@@ -63,6 +63,9 @@ public struct PositioningEngine: Sendable {
     private let nodeCalibrations: [NodeCalibration]
     private let logRangeVariances: [Double]
     private let emptyFilter: RSSIFilter
+    /// Whether each node has a calibration of its own (from ``calibration`` or the node); the others use the
+    /// transmit power advertised in the sightings, when there is one, as their RSSI at 1 m.
+    private let isCalibrated: [Bool]
     private let hasOffsets: Bool
     /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
     private var slots: [String: Int] = [:]
@@ -79,24 +82,32 @@ public struct PositioningEngine: Sendable {
     private struct DeviceState: Sendable {
         var nodes: [Int] = []
         var filters: [RSSIFilter] = []
+        /// The transmit power at 1 m (dBm) last advertised with each entry's sightings; NaN when none.
+        var advertised: [Double] = []
         var lastHeard: Double
 
         @inline(__always)
-        mutating func record(node: Int, dBm: Double, at time: Double, fresh: RSSIFilter, capacity: Int) {
+        mutating func record(
+            node: Int, dBm: Double, txPower: Double?, at time: Double, fresh: RSSIFilter, capacity: Int
+        ) {
             lastHeard = max(lastHeard, time)
             for entry in nodes.indices where nodes[entry] == node {
                 filters[entry].add(dBm: dBm, at: time)
+                if let txPower, txPower.isFinite { advertised[entry] = txPower }
                 return
             }
+            let power = txPower.flatMap { $0.isFinite ? $0 : nil } ?? .nan
             var filter = fresh
             filter.add(dBm: dBm, at: time)
             if nodes.count < capacity {
                 if nodes.isEmpty {
                     nodes.reserveCapacity(min(capacity, 16))
                     filters.reserveCapacity(min(capacity, 16))
+                    advertised.reserveCapacity(min(capacity, 16))
                 }
                 nodes.append(node)
                 filters.append(filter)
+                advertised.append(power)
                 return
             }
             var oldest = 0
@@ -106,11 +117,13 @@ public struct PositioningEngine: Sendable {
             }
             nodes[oldest] = node
             filters[oldest] = filter
+            advertised[oldest] = power
         }
 
         mutating func clear() {
             nodes.removeAll(keepingCapacity: true)
             filters.removeAll(keepingCapacity: true)
+            advertised.removeAll(keepingCapacity: true)
         }
     }
 
@@ -143,6 +156,7 @@ public struct PositioningEngine: Sendable {
             LogDistance.logRangeVariance(sigma: calibration.shadowingSigma, exponent: $0.pathLossExponent)
         }
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
+        self.isCalibrated = unique.map { calibration.nodes[$0.id] != nil || $0.calibration != nil }
         self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
     }
 
@@ -193,7 +207,8 @@ public struct PositioningEngine: Sendable {
         lastDevice = sighting.device
         lastSlot = slot
         states[slot].record(
-            node: node, dBm: rssi, at: time, fresh: emptyFilter, capacity: configuration.maximumNodesPerDevice)
+            node: node, dBm: rssi, txPower: sighting.txPower, at: time, fresh: emptyFilter,
+            capacity: configuration.maximumNodesPerDevice)
         return true
     }
 
@@ -262,7 +277,11 @@ public struct PositioningEngine: Sendable {
                 let index = state.nodes[entry]
                 guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time)
                 else { continue }
-                let distance = model.distance(rssi: rssi, calibration: nodeCalibrations[index])
+                var calibration = nodeCalibrations[index]
+                if !isCalibrated[index], state.advertised[entry].isFinite {
+                    calibration.rssiAtOneMeter = state.advertised[entry]
+                }
+                let distance = model.distance(rssi: rssi, calibration: calibration)
                 guard distance.isFinite else { continue }
                 if result.isEmpty { result.reserveCapacity(8) }
                 result.append(

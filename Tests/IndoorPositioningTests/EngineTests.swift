@@ -121,6 +121,18 @@ import Testing
         #expect(reading.first.map { abs($0.distance - 10) < 1e-9 } == true)
     }
 
+    @Test func advertisedTransmitPowerStandsInForAMissingCalibration() {
+        let calibrated = Node(id: "cal", position: Point3D(x: 0, y: 0, z: 0), calibration: .typical)
+        var engine = PositioningEngine(nodes: nodes + [calibrated], method: WeightedCentroid())
+        engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: -70, txPower: -50))
+        engine.ingest(Sighting(time: 0, device: "p", node: "b", rssi: -79))
+        engine.ingest(Sighting(time: 0, device: "p", node: "cal", rssi: -79, txPower: -50))
+        let distances = Dictionary(uniqueKeysWithValues: engine.readings(device: "p", at: 0).map { ($0.node.id, $0.distance) })
+        // a: −50 dBm at 1 m advertised, exponent 2 → 10 m; b: no power advertised → typical −59 → 10 m;
+        // cal: its own calibration wins over the advertised power → 10 m.
+        #expect(distances.mapValues { abs($0 - 10) < 1e-9 } == ["a": true, "b": true, "cal": true])
+    }
+
     @Test func perDeviceDistanceModelsOverrideTheDefault() {
         let configuration = PositioningEngine.Configuration(deviceModels: ["iphone": .curveFit(.iPhoneLike)])
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)

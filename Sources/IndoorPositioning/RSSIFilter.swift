@@ -29,12 +29,13 @@ public struct RSSIFilter: Hashable, Sendable {
 
     /// - Parameters:
     ///   - kind: The filter and its tuning.
-    ///   - expiry: Seconds of silence after which the filter has no value.
+    ///   - expiry: Seconds of silence after which the ARMA and Kalman filters restart (the trimmed mean
+    ///     forgets each sample after its own window).
     public init(_ kind: Kind, expiry seconds: Double = 20) {
         self.kind = kind
         switch kind {
         case .trimmedMean(let window, let trim):
-            state = .trimmed(TrimmedMeanFilter(window: min(window, seconds), trim: trim))
+            state = .trimmed(TrimmedMeanFilter(window: window, trim: trim))
         case .arma(let coefficient):
             state = .arma(ARMAFilter(coefficient: coefficient, expiry: seconds))
         case .kalman(let processNoise, let measurementNoise):

@@ -89,6 +89,16 @@ import Testing
         #expect(!engine.readings(device: "d99", at: 99).isEmpty)
     }
 
+    @Test func theTrimmedMeanAveragesOverItsOwnWindow() {
+        let configuration = PositioningEngine.Configuration(window: 5, filter: .androidDefault)
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
+        for time in 0...10 { engine.ingest(Sighting(time: Double(time), device: "p", node: "a", rssi: time < 5 ? -80 : -60)) }
+        // 11 samples in the last 20 s: one dropped at each end (10%), leaving four at −80 and five at −60.
+        let rssi = engine.readings(device: "p", at: 10).first?.rssi ?? 0
+        #expect(abs(rssi - (4 * -80.0 + 5 * -60.0) / 9) < 1e-9)
+        #expect(engine.readings(device: "p", at: 16).isEmpty)
+    }
+
     @Test func nodesPerDeviceAreBoundedAndTheStalestIsReplaced() {
         let configuration = PositioningEngine.Configuration(window: 100, maximumNodesPerDevice: 3)
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)

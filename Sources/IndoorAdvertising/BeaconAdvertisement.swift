@@ -6,14 +6,9 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     public var time: Double
     /// The receiving adapter's index (Linux monitor captures), nil when the capture does not say.
     public var adapter: UInt16?
-    /// The receiving adapter's name from the capture (Linux monitor "new index" record, e.g. `hci0`), when known;
-    /// at most 8 ASCII characters, as the monitor format stores it.
-    public var adapterName: String? {
-        get { AdapterName.text(packedAdapterName) }
-        set { packedAdapterName = AdapterName.pack(newValue) }
-    }
-    /// The name's bytes packed little-endian (0 = none), so that the value stays free of references.
-    var packedAdapterName: UInt64 = 0
+    /// The receiving adapter's name from the capture (Linux monitor "new index" record, e.g. `hci0`, or an
+    /// `indoor` adapter-name note), when known.
+    public var adapterName: String?
     /// The advertiser's address and its type (`0` public, `1` random).
     public var address: BluetoothAddress
     public var addressType: UInt8
@@ -34,7 +29,7 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     ) {
         self.time = time
         self.adapter = adapter
-        self.packedAdapterName = AdapterName.pack(adapterName)
+        self.adapterName = adapterName
         self.address = address
         self.addressType = addressType
         self.frame = frame
@@ -58,25 +53,3 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     }
 }
 
-/// Adapter names of up to 8 ASCII bytes packed into a `UInt64`.
-enum AdapterName {
-    static func pack(_ name: String?) -> UInt64 {
-        guard let name else { return 0 }
-        var value: UInt64 = 0
-        for (index, byte) in name.utf8.prefix(8).enumerated() {
-            value |= UInt64(byte) << (8 * UInt64(index))
-        }
-        return value
-    }
-
-    static func text(_ packed: UInt64) -> String? {
-        guard packed != 0 else { return nil }
-        var text = ""
-        var rest = packed
-        while rest != 0 {
-            text.unicodeScalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: rest)))
-            rest >>= 8
-        }
-        return text
-    }
-}

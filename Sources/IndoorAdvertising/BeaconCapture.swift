@@ -14,19 +14,22 @@ public enum BeaconCapture {
     ///
     /// Each sighting becomes an LE Advertising Report (ADV_NONCONN_IND) at its time (Unix seconds) with its
     /// RSSI (rounded, clamped to −127…20 dBm) and its tx power as measured power (−59 dBm when absent). The
-    /// advertiser address is a static random address derived from the beacon identity, so one beacon keeps
-    /// one address. With the Linux monitor datalink (the default) each distinct `device` is its own adapter,
-    /// announced by a "new index" record named after the device (when it is at most 8 printable ASCII
-    /// characters; `hci<N>` otherwise), so `indoor decode --sightings` gives the devices back. Other datalinks
-    /// have no adapter, and the device is not recorded.
+    /// advertiser address comes from `addressFor` (by default a static random address derived from the beacon
+    /// identity, so one beacon keeps one address). With the Linux monitor datalink (the default) each distinct
+    /// `device` is its own adapter, announced by a "new index" record named after the device (`hci<N>` there when
+    /// the id is longer than 8 bytes, with the full id in an `indoor` adapter-name note), so
+    /// `indoor decode --sightings` gives the devices back. Other datalinks have no adapter, and the device is not
+    /// recorded.
     ///
     /// - Parameters:
     ///   - beaconFor: the beacon identity of a sighting's source (default ``beaconIdentity(_:)``), e.g. from
     ///     `Node.beacon` when sources are node ids.
+    ///   - addressFor: the advertiser address of a beacon (default ``address(of:)``, a static random address).
     /// - Throws: ``AdvertisingError`` (`encoding`) naming the first sighting whose source has no beacon identity.
     public static func btsnoop(
         sightings: [Sighting], datalink: BtsnoopDatalink = .linuxMonitor,
-        beaconFor: (SightingSource) -> BeaconID? = beaconIdentity
+        beaconFor: (SightingSource) -> BeaconID? = beaconIdentity,
+        addressFor: (BeaconID) -> BluetoothAddress = address(of:)
     ) throws -> [UInt8] {
         var writer = BtsnoopWriter(datalink: datalink)
         var adapters: [String: UInt16] = [:]
@@ -44,15 +47,16 @@ public enum BeaconCapture {
                 } else {
                     adapter = UInt16(truncatingIfNeeded: adapters.count)
                     adapters[sighting.device] = adapter
-                    let name = isAdapterName(sighting.device) ? sighting.device : "hci\(adapter)"
+                    let short = sighting.device.utf8.count <= 8
                     writer.appendNewIndex(
                         adapter: adapter, address: BluetoothAddress(rawValue: 0x00_1A_7D_DA_71_00 + UInt64(adapter)),
-                        name: name, unixTime: sighting.time)
+                        name: short ? sighting.device : "hci\(adapter)", unixTime: sighting.time)
+                    if !short { writer.appendAdapterName(adapter: adapter, name: sighting.device, unixTime: sighting.time) }
                 }
             }
             let power = clampedInt8(sighting.txPower ?? -59)
             let report = AdvertisingReport(
-                format: .legacy, eventType: 0x03, addressType: 1, address: address(of: beacon),
+                format: .legacy, eventType: 0x03, addressType: 1, address: addressFor(beacon),
                 rssiDBm: clampedInt8(sighting.rssi, max: 20), data: IBeacon(id: beacon, measuredPowerDBm: power).advertisingData)
             try writer.appendAdvertisingReports([report], unixTime: sighting.time, adapter: adapter)
         }
@@ -69,10 +73,6 @@ public enum BeaconCapture {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
         return BluetoothAddress(rawValue: (hash & 0xFFFF_FFFF_FFFF) | 0xC000_0000_0000)
-    }
-
-    static func isAdapterName(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 8 && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }
     }
 
     static func clampedInt8(_ value: Double, max upper: Double = 127) -> Int8 {

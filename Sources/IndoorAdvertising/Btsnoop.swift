@@ -35,18 +35,13 @@ public enum Btsnoop {
         public static let aclTransmit: UInt16 = 4
         public static let aclReceive: UInt16 = 5
         public static let systemNote: UInt16 = 12
+        public static let userLogging: UInt16 = 13
     }
+
+    /// The ident of the user-logging notes this package writes, and the message prefix that names an adapter.
+    static let noteIdent = "indoor"
+    static let adapterNamePrefix = "adapter-name "
 
     /// The H4 (UART) packet type of an HCI event.
     public static let h4EventType: UInt8 = 0x04
-}
-
-/// What the packets in a btsnoop file are.
-public enum BtsnoopDatalink: UInt32, Hashable, Sendable {
-    /// HCI packets without a type byte; flags bit 0 = received, bit 1 = command or event (1001).
-    case hciUnencapsulated = 1001
-    /// HCI packets with the H4 type byte first, as Android's `btsnoop_hci.log` (1002).
-    case hciUART = 1002
-    /// Linux monitor packets, as `btmon -w` writes (2001); flags hold the adapter index and an opcode.
-    case linuxMonitor = 2001
 }

@@ -61,6 +61,17 @@ public struct BtsnoopWriter: Sendable {
             payload: payload, flags: UInt32(adapter) << 16 | UInt32(Btsnoop.MonitorOpcode.newIndex), unixTime: seconds)
     }
 
+    /// Names an adapter with a Linux monitor user-logging record (ident `indoor`, message `adapter-name NAME`),
+    /// for names that do not fit the 8 bytes of a "new index" record; does nothing for other datalinks.
+    /// `btmon` shows it as a note; ``CaptureDecoder`` takes the name from it.
+    public mutating func appendAdapterName(adapter: UInt16, name: String, unixTime seconds: Double) {
+        guard datalink == .linuxMonitor else { return }
+        let ident = Array(Btsnoop.noteIdent.utf8) + [0]
+        let payload = [6, UInt8(ident.count)] + ident + Array((Btsnoop.adapterNamePrefix + name).utf8) + [0]
+        appendRecord(
+            payload: payload, flags: UInt32(adapter) << 16 | UInt32(Btsnoop.MonitorOpcode.userLogging), unixTime: seconds)
+    }
+
     /// Appends the reports as HCI events: legacy reports together in one LE Advertising Report event,
     /// extended reports each as LE Extended Advertising Report events (fragmented when long).
     ///

@@ -14,22 +14,14 @@ public struct CaptureDecoder: Sendable {
         public var problems = 0
     }
 
-    struct AddressMemory: Sendable {
-        var identity: BeaconFrame?
-        var telemetry: EddystoneTLM?
-    }
-
-    /// How many addresses' Eddystone frames are remembered for TLM attachment (then the memory restarts).
-    public static let maxRememberedAddresses = 4096
-
     public private(set) var parser = BtsnoopParser()
     public private(set) var statistics = Statistics()
     /// Adapter names announced by Linux monitor "new index" records (`hci0`), by index.
     public private(set) var adapterNames: [UInt16: String] = [:]
     /// Adapter names by index, for the first 256 indexes (the hot path's copy of `adapterNames`).
-    var namesByIndex: [UInt64] = []
+    var namesByIndex: [String?] = []
     var assembler = ExtendedAdvertisingAssembler()
-    var memory: [BluetoothAddress: AddressMemory] = [:]
+    var memory = TelemetryMemory()
 
     public init() {}
 
@@ -93,6 +85,10 @@ public struct CaptureDecoder: Sendable {
             let index = UInt16(truncatingIfNeeded: record.flags >> 16)
             if opcode == Btsnoop.MonitorOpcode.newIndex {
                 noteNewIndex(index, payload)
+                return
+            }
+            if opcode == Btsnoop.MonitorOpcode.userLogging {
+                noteUserLogging(index, payload)
                 return
             }
             guard opcode == Btsnoop.MonitorOpcode.eventPacket else { return }
@@ -160,49 +156,54 @@ public struct CaptureDecoder: Sendable {
             time: time, adapter: adapter, address: view.address, addressType: view.addressType, frame: frame,
             rssiDBm: view.rssi == 127 ? nil : Int(view.rssi),
             reportedTxPowerDBm: view.txPower == 127 ? nil : Int(view.txPower))
-        if let adapter { advertisement.packedAdapterName = packedName(adapter) }
-        if frame.isEddystone { remember(&advertisement) }
+        if let adapter { advertisement.adapterName = name(adapter) }
+        if frame.isEddystone { memory.remember(&advertisement) }
         statistics.beaconAdvertisements += 1
         onAdvertisement(advertisement)
-    }
-
-    mutating func remember(_ advertisement: inout BeaconAdvertisement) {
-        if memory.count >= Self.maxRememberedAddresses, memory[advertisement.address] == nil {
-            memory.removeAll(keepingCapacity: true)
-        }
-        var entry = memory[advertisement.address] ?? AddressMemory()
-        if case .eddystoneTLM(let telemetry) = advertisement.frame {
-            entry.telemetry = telemetry
-            advertisement.telemetryOwner = entry.identity
-        } else {
-            entry.identity = advertisement.frame
-            advertisement.telemetry = entry.telemetry
-        }
-        memory[advertisement.address] = entry
     }
 
     mutating func noteNewIndex(_ index: UInt16, _ payload: UnsafeRawBufferPointer) {
         // type (1), bus (1), address (6), name (8, NUL-padded)
         guard payload.count >= 16 else { return }
-        var name = ""
-        for position in 8 ..< 16 {
-            let byte = payload[position]
-            if byte == 0 { break }
-            guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: ",") else { return }
-            name.unicodeScalars.append(Unicode.Scalar(byte))
-        }
-        guard !name.isEmpty, adapterNames.count < 1024 else { return }
+        setName(index, text(payload.slice(8, 8)))
+    }
+
+    /// A user-logging record with ident `indoor` and the message `adapter-name NAME` names adapter `index`
+    /// (``BtsnoopWriter/appendAdapterName(adapter:name:unixTime:)`` writes it for names longer than 8 bytes).
+    mutating func noteUserLogging(_ index: UInt16, _ payload: UnsafeRawBufferPointer) {
+        // priority (1), ident length (1), ident (NUL-terminated), message (NUL-terminated)
+        guard payload.count >= 2 else { return }
+        let identLength = Int(payload[1])
+        guard payload.count >= 2 + identLength, text(payload.slice(2, identLength)) == Btsnoop.noteIdent else { return }
+        let message = text(payload.slice(2 + identLength, payload.count - 2 - identLength))
+        guard let message, message.hasPrefix(Btsnoop.adapterNamePrefix) else { return }
+        setName(index, String(message.dropFirst(Btsnoop.adapterNamePrefix.count)))
+    }
+
+    /// UTF-8 text up to the first NUL; nil when it is not valid UTF-8.
+    func text(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let end = bytes.firstIndex(of: 0) ?? bytes.count
+        let text = String(decoding: bytes.prefix(end), as: UTF8.self)
+        return text.unicodeScalars.contains("\u{FFFD}") ? nil : text
+    }
+
+    /// Keeps a name that can be a device id (no control characters or commas, at most 64 bytes).
+    mutating func setName(_ index: UInt16, _ name: String?) {
+        guard let name, !name.isEmpty, name.utf8.count <= 64,
+            name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0 != "," }),
+            adapterNames.count < 1024 || adapterNames[index] != nil
+        else { return }
         adapterNames[index] = name
         if index < 256 {
             if namesByIndex.count <= Int(index) {
-                namesByIndex += [UInt64](repeating: 0, count: Int(index) + 1 - namesByIndex.count)
+                namesByIndex += [String?](repeating: nil, count: Int(index) + 1 - namesByIndex.count)
             }
-            namesByIndex[Int(index)] = AdapterName.pack(name)
+            namesByIndex[Int(index)] = name
         }
     }
 
     @inline(__always)
-    func packedName(_ index: UInt16) -> UInt64 {
-        Int(index) < namesByIndex.count ? namesByIndex[Int(index)] : AdapterName.pack(adapterNames[index])
+    func name(_ index: UInt16) -> String? {
+        Int(index) < namesByIndex.count ? namesByIndex[Int(index)] : adapterNames[index]
     }
 }

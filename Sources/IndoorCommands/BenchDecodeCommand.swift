@@ -10,7 +10,7 @@ struct BenchDecodeCommand: ParsableCommand {
         abstract: "Advertisements decoded per second from a generated btsnoop capture (goal: 5 M/s per core).",
         discussion: """
             Writes a temporary capture of COUNT advertising reports (one per HCI event; 70 % iBeacon, 10 % \
-            AltBeacon, 15 % Eddystone-UID, 5 % Eddystone-TLM from 1000 advertisers), then decodes it from the file \
+            AltBeacon, 15 % Eddystone-UID, 5 % Eddystone-TLM, from 1000 advertisers), then decodes it from the file \
             with the streaming reader REPEAT times and reports the best run. Single-threaded.
             """)
 
@@ -25,6 +25,9 @@ struct BenchDecodeCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON object.")
     var json = false
+
+    @Option(help: "Also keep the generated capture at this path (a sample for `indoor decode`).")
+    var write: String?
 
     struct Result: Encodable {
         var benchmark = "decode"
@@ -50,6 +53,11 @@ struct BenchDecodeCommand: ParsableCommand {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-bench-\(UUID().uuidString).btsnoop")
         defer { try? FileManager.default.removeItem(at: url) }
         let bytes = try DecodeBenchCapture.write(count: count, datalink: link, to: url)
+        if let write {
+            let target = URL(fileURLWithPath: write)
+            try? FileManager.default.removeItem(at: target)
+            try FileManager.default.copyItem(at: url, to: target)
+        }
         var best = Double.infinity
         var decoded = 0
         let clock = ContinuousClock()
@@ -84,21 +92,21 @@ enum DecodeBenchCapture {
     static func write(count: Int, datalink: BtsnoopDatalink, to url: URL) throws -> Int {
         var generator = SplitMix(state: 2024)
         let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID()
-        // 1000 advertisers, each with a fixed frame.
-        let payloads: [[UInt8]] = (0 ..< 1000).map { index in
-            let kind = index % 20
-            if kind < 14 {
+        // 1000 advertisers: 70 % iBeacon, 10 % AltBeacon, 20 % Eddystone sending UID frames and, one time in
+        // four, TLM frames from the same address.
+        let identities: [[UInt8]] = (0 ..< 1000).map { index in
+            let kind = index % 10
+            if kind < 7 {
                 return IBeacon(id: BeaconID(uuid: uuid, major: 1, minor: UInt16(index)), measuredPowerDBm: -59).advertisingData
-            } else if kind < 16 {
+            } else if kind < 8 {
                 return AltBeacon(companyID: 0x0118, id1: uuid, id2: 2, id3: UInt16(index), referenceRSSIDBm: -60).advertisingData
-            } else if kind < 19 {
-                return EddystoneUID(
-                    namespace: EddystoneUID.Namespace(high: 0xEDD1, low: 0xEBEA_C04E_5DEF_A017), instance: UInt64(index),
-                    txPowerAtZeroMetersDBm: -18).advertisingData
             }
-            return EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1580, advertisementCount: 1, uptimeTenths: 10)
-                .advertisingData
+            return EddystoneUID(
+                namespace: EddystoneUID.Namespace(high: 0xEDD1, low: 0xEBEA_C04E_5DEF_A017), instance: UInt64(index),
+                txPowerAtZeroMetersDBm: -18).advertisingData
         }
+        let telemetry = EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1580, advertisementCount: 1, uptimeTenths: 10)
+            .advertisingData
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw ValidationError("cannot create \(url.path)")
         }
@@ -108,10 +116,12 @@ enum DecodeBenchCapture {
         writer.appendNewIndex(adapter: 0, address: BluetoothAddress(rawValue: 0x001A7DDA7100), name: "hci0", unixTime: 1.7e9)
         var size = 0
         for index in 0 ..< count {
-            let advertiser = Int(generator.next() % 1000)
+            let random = generator.next()
+            let advertiser = Int(random % 1000)
+            let sendsTelemetry = advertiser % 10 >= 8 && (random >> 32) % 4 == 0
             let report = AdvertisingReport(
                 addressType: 1, address: BluetoothAddress(rawValue: 0xC0_00_00_00_00_00 + UInt64(advertiser)),
-                rssiDBm: Int8(-40 - Int(generator.next() % 60)), data: payloads[advertiser])
+                rssiDBm: Int8(-40 - Int((random >> 16) % 60)), data: sendsTelemetry ? telemetry : identities[advertiser])
             try writer.appendAdvertisingReports([report], unixTime: 1.7e9 + Double(index) * 0.001)
             if writer.bytes.count > 1 << 20 {
                 let chunk = writer.takeBytes()

@@ -34,6 +34,10 @@ struct DecodeCommand: ParsableCommand {
         let options = DecodeOutput(
             device: device, json: json, quiet: quiet, sightings: sightings.map { URL(fileURLWithPath: $0) })
         let summary: DecodeOutput.Summary
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            FileHandle.standardError.write(Data("error: \(file): no such readable file\n".utf8))
+            throw ExitCode.failure
+        }
         do {
             summary = try options.run(
                 file: URL(fileURLWithPath: file), output: { print($0) },
@@ -44,7 +48,9 @@ struct DecodeCommand: ParsableCommand {
         }
         var note = "\(summary.beaconAdvertisements) beacon advertisements in \(summary.records) records"
         if sightings != nil { note += ", \(summary.sightings) sightings written" }
-        if summary.problems > 0 { note += "; \(summary.problems) problems (records or advertisements skipped)" }
+        if summary.problems > 0 {
+            note += "; \(summary.problems) problem\(summary.problems == 1 ? "" : "s") (records or advertisements skipped)"
+        }
         FileHandle.standardError.write(Data((note + "\n").utf8))
         if summary.problems > 0 { throw ExitCode.failure }
     }

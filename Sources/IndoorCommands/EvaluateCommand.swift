@@ -34,6 +34,9 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "Score only the first N rows of test/truth.csv.")
     var limit: Int?
 
+    @Flag(help: "Ignore train/: methods get no survey to calibrate or learn from.")
+    var noSurvey = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         for name in methods where !MethodCatalog.names.contains(name) {
@@ -43,7 +46,7 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let progress = ProgressReporter(label: "evaluate")
+        let progress = EvaluationProgress(label: "evaluate")
         print(try output(progress: progress.report), terminator: "")
         progress.finish()
     }
@@ -53,11 +56,17 @@ struct EvaluateCommand: ParsableCommand {
     /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
         var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
+        if noSurvey { data.train = nil }
         if let limit, limit < data.test.truth.count {
             data.test.truth = Array(data.test.truth.prefix(limit))
         }
         let names = methods.isEmpty ? MethodCatalog.names : methods
-        let scores = try MethodComparison.run(dataset: data, methods: names, progress: progress)
+        // Every catalogued method by default: one that cannot run on this dataset is noted and left out.
+        var skipped: [String] = []
+        let scores = try MethodComparison.run(
+            dataset: data, methods: names,
+            unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)") } : nil,
+            progress: progress)
         if let plot {
             let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
             do {
@@ -65,6 +74,9 @@ struct EvaluateCommand: ParsableCommand {
             } catch {
                 throw ValidationError("cannot write plot '\(plot)': \(error.localizedDescription)")
             }
+        }
+        for note in skipped {
+            FileHandle.standardError.write(Data("evaluate: skipped \(note)\n".utf8))
         }
         if json { return ScoreReport.jsonLines(scores) }
         var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"

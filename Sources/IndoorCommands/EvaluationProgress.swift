@@ -1,7 +1,7 @@
 import Foundation
 
 /// Progress of a long run on standard error: at most twice a second, and only once the run has taken a second.
-final class ProgressReporter {
+final class EvaluationProgress {
     private let label: String
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant

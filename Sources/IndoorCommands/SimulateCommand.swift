@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IndoorAdvertising
 import IndoorEvaluation
 import IndoorModel
 
@@ -31,8 +32,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seconds of walking in test/.")
     var duration: Double = SimulatorOptions().duration
 
-    @Option(help: "Shadowing standard deviation, dB.")
+    @Option(help: "Shadowing standard deviation per packet, dB.")
     var sigma: Double = SimulatorOptions().shadowingSigma
+
+    @Option(help: "Slow shadowing standard deviation per beacon and phone, dB (0 turns it off).")
+    var slowSigma: Double = SimulatorOptions().slowShadowingSigma
 
     @Option(help: "Path-loss exponent.")
     var exponent: Double = SimulatorOptions().pathLossExponent
@@ -52,6 +56,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Random seed.")
     var seed: UInt64 = SimulatorOptions().seed
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the walkers' packets (test/) as a btsnoop capture (Linux monitor format), for `indoor decode`.",
+            valueName: "file"))
+    var btsnoop: String?
+
     /// The simulator options these arguments describe.
     var options: SimulatorOptions {
         var options = SimulatorOptions()
@@ -62,6 +72,7 @@ struct SimulateCommand: ParsableCommand {
         options.devices = devices
         options.duration = duration
         options.shadowingSigma = sigma
+        options.slowShadowingSigma = slowSigma
         options.pathLossExponent = exponent
         options.wallLoss = wallLoss
         options.floorLoss = floorLoss
@@ -92,13 +103,32 @@ struct SimulateCommand: ParsableCommand {
                 throw ValidationError("cannot write '\(url.path)': \(error.localizedDescription)")
             }
         }
-        return Self.summary(simulated, folder: output)
+        var summary = Self.summary(simulated, folder: output)
+        if let btsnoop {
+            summary += try writeCapture(simulated, to: btsnoop)
+        }
+        return summary
+    }
+
+    /// Writes the test walkers' sightings as HCI LE advertising reports, one adapter per walker.
+    private func writeCapture(_ simulated: SimulatedDataset, to path: String) throws -> String {
+        let sightings = simulated.dataset.test.sightings
+        let capture = try BeaconCapture.btsnoop(sightings: sightings) { source in
+            simulated.beacon(of: Sighting(time: 0, device: "", source: source, rssi: 0))
+        }
+        do {
+            try Data(capture).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("cannot write '\(path)': \(error.localizedDescription)")
+        }
+        return "wrote \(path): \(sightings.count) advertisements from \(simulated.dataset.nodes.count) beacons\n"
     }
 
     /// One paragraph saying what was written.
     static func summary(_ simulated: SimulatedDataset, folder: String) -> String {
         let data = simulated.dataset
-        var text = "wrote \(folder): \(simulated.venue.floors.count) floor(s), \(data.nodes.count) beacons; "
+        let floors = simulated.venue.floors.count
+        var text = "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(data.nodes.count) beacons; "
         text += "test: \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows"
         if let train = data.train {
             text += "; train: \(train.sightings.count) sightings, \(train.truth.count) truth rows"

@@ -18,28 +18,24 @@ public struct ErrorCDFPlot: Sendable {
 
     /// The chart as a standalone SVG document.
     public func svg() -> String {
-        let width = 760.0, height = 480.0
-        let left = 70.0, right = 200.0, top = 50.0, bottom = 60.0
+        let width = 800.0, height = 480.0
+        let left = 70.0, right = 240.0, top = 50.0, bottom = 60.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         var svg = SVGWriter(width: width, height: height)
         svg.text(title, x: left + plotWidth / 2, y: 28, size: 16, anchor: .middle, bold: true)
 
-        // The x range runs to a round number just above the largest error shown (capped at the 99th percentile
-        // of all errors, so one wild outlier does not squash the curves).
-        let all = scores.flatMap(\.errors).filter(\.isFinite).sorted()
-        let high = ErrorSummary.percentile(sorted: all, fraction: 0.99) ?? 1
-        let axis = Self.niceAxis(maximum: max(high, 0.1))
+        let axis = Self.niceAxis(maximum: max(Self.range(of: scores), 0.1))
         let xScale = { (meters: Double) in left + min(meters, axis.maximum) / axis.maximum * plotWidth }
         let yScale = { (fraction: Double) in top + (1 - fraction) * plotHeight }
 
         // Grid, ticks and tick labels.
-        var tick = 0.0
-        while tick <= axis.maximum + axis.step / 2 {
+        let tickCount = Int((axis.maximum / axis.step).rounded())
+        for index in 0...tickCount {
+            let tick = Double(index) * axis.step
             let x = xScale(tick)
             svg.line(x1: x, y1: top, x2: x, y2: top + plotHeight, stroke: "#e5e5e5")
             svg.line(x1: x, y1: top + plotHeight, x2: x, y2: top + plotHeight + 5, stroke: "#222")
             svg.text(Self.label(tick), x: x, y: top + plotHeight + 20, size: 12, anchor: .middle)
-            tick += axis.step
         }
         for step in 0...10 {
             let fraction = Double(step) / 10
@@ -85,15 +81,28 @@ public struct ErrorCDFPlot: Sendable {
         return svg.document
     }
 
-    /// A round axis maximum at or above `maximum` and a tick step giving 4…10 ticks.
+    /// The largest error the x axis must show: the largest of the methods' 95th percentiles, leaving out
+    /// methods whose 95th percentile is over 3 times the median one (so that one wild method does not squash
+    /// the others' curves; its curve runs off the right edge).
+    static func range(of scores: [MethodScore]) -> Double {
+        let p95s = scores.compactMap { score in
+            ErrorSummary.percentile(sorted: score.errors.filter(\.isFinite).sorted(), fraction: 0.95)
+        }.sorted()
+        guard let median = ErrorSummary.percentile(sorted: p95s, fraction: 0.5) else { return 1 }
+        return p95s.last { $0 <= 3 * median } ?? median
+    }
+
+    /// A round axis maximum at or above `maximum` and a tick step (1, 2 or 5 times a power of ten) giving
+    /// at most 8 steps.
     static func niceAxis(maximum: Double) -> (maximum: Double, step: Double) {
         var magnitude = 1.0
         while magnitude * 10 <= maximum { magnitude *= 10 }
         while magnitude > maximum { magnitude /= 10 }
-        for multiple in [1.0, 2, 5, 10] {
-            let step = magnitude * multiple / 5
-            let top = (maximum / step).rounded(.up) * step
-            if top / step <= 10 { return (top, step) }
+        for multiple in [0.1, 0.2, 0.5, 1, 2] {
+            let step = magnitude * multiple
+            // The small allowance keeps 0.3 / 0.05 at 6 steps despite rounding.
+            let steps = (maximum / step - 1e-9).rounded(.up)
+            if steps <= 8 { return (steps * step, step) }
         }
         return (magnitude * 10, magnitude * 2)
     }

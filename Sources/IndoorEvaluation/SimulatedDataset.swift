@@ -84,7 +84,9 @@ public struct SimulatedDataset: Hashable, Sendable {
             Every \(n(o.advertisingInterval)) s (+0…10 ms) each beacon advertises; each phone receives the packet
             with RSSI = rssiAt1m − 10·\(n(o.pathLossExponent))·log10(d) − \(n(o.wallLoss)) dB per wall crossed −
             \(n(o.floorLoss)) dB per floor + the phone's own offset (σ \(n(o.deviceOffsetSigma)) dB) + shadowing
-            N(0, \(n(o.shadowingSigma))²) dB, rounded to whole dBm; d is the 3-D distance in metres. Packets below
+            N(0, \(n(o.shadowingSigma))²) dB drawn per packet + slow shadowing per beacon and phone (σ
+            \(n(o.slowShadowingSigma)) dB, decorrelating over \(n(o.slowShadowingDistance)) m moved or
+            \(n(o.slowShadowingTime)) s), rounded to whole dBm; d is the 3-D distance in metres. Packets below
             \(n(o.sensitivity)) dBm are not heard and \(n(o.packetLoss * 100))% of the rest are lost.
 
             ## train/ (survey)

@@ -118,16 +118,43 @@ public struct Simulator: Sendable {
         }
         events.sort { ($0.time, $0.node) < ($1.time, $1.node) }
         var result: [Sighting] = []
+        // Slow shadowing per (node, receiver) link: its value, and where and when it was last drawn.
+        var slow: [[(value: Double, point: Point2D, height: Double, time: Double)?]] = Array(
+            repeating: Array(repeating: nil, count: receivers.count), count: nodes.count)
         for event in events {
             let node = nodes[event.node]
             let level = node.floor ?? 0
             let beaconHeight = Double(level) * options.floorHeight + node.position.z
             let power = node.calibration?.rssiAtOneMeter ?? options.rssiAtOneMeter
-            for receiver in receivers {
-                // Draw both numbers for every packet so that the stream does not depend on the outcome.
-                let lost = random.unit() < options.packetLoss
-                let shadowing = random.gaussian(deviation: options.shadowingSigma)
+            for (index, receiver) in receivers.enumerated() {
                 let state = receiver.path.state(at: event.time)
+                // Links that cannot reach the sensitivity even 5σ above their mean without walls (far away, or
+                // floors apart) are skipped: this keeps large buildings fast.
+                let ceiling = radio.meanRSSI(
+                    beacon: node.position.horizontal, beaconHeight: beaconHeight, beaconLevel: level,
+                    rssiAtOneMeter: power, receiver: state.point, receiverHeight: state.height,
+                    receiverLevel: state.level, countingWalls: false)
+                let margin = 5 * (options.shadowingSigma + options.slowShadowingSigma)
+                guard ceiling + receiver.offset + margin >= options.sensitivity else {
+                    slow[event.node][index] = nil
+                    continue
+                }
+                // Draw every number for every packet so that the stream does not depend on the outcome.
+                let lost = random.unit() < options.packetLoss
+                let fast = random.gaussian(deviation: options.shadowingSigma)
+                let innovation = random.gaussian(deviation: options.slowShadowingSigma)
+                // Gudmundson: correlation exp(−moved / distance − elapsed / time), stationary variance kept.
+                var slowValue = innovation
+                if let last = slow[event.node][index] {
+                    let dx = state.point.x - last.point.x, dy = state.point.y - last.point.y
+                    let dz = state.height - last.height
+                    let moved = (dx * dx + dy * dy + dz * dz).squareRoot()
+                    let rho = exp(
+                        -moved / options.slowShadowingDistance - (event.time - last.time) / options.slowShadowingTime)
+                    slowValue = rho * last.value + (1 - rho * rho).squareRoot() * innovation
+                }
+                slow[event.node][index] = (slowValue, state.point, state.height, event.time)
+                let shadowing = fast + slowValue
                 let mean = radio.meanRSSI(
                     beacon: node.position.horizontal, beaconHeight: beaconHeight, beaconLevel: level,
                     rssiAtOneMeter: power, receiver: state.point, receiverHeight: state.height,

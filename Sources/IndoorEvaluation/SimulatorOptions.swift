@@ -46,8 +46,16 @@ public struct SimulatorOptions: Hashable, Sendable {
     public var beaconPowerSigma: Double = 1.5
     /// Path-loss exponent n of the log-distance model.
     public var pathLossExponent: Double = 2.0
-    /// Standard deviation σ of the log-normal shadowing, dB, drawn for every packet.
+    /// Standard deviation σ of the log-normal shadowing, dB, drawn afresh for every packet.
     public var shadowingSigma: Double = 4
+    /// Standard deviation of the slow shadowing of each beacon–device link, dB: a component that changes
+    /// only as the device moves (bodies, furniture) and slowly with time, so that a device standing still
+    /// keeps a bias for a while, as real phones do. 0 turns it off.
+    public var slowShadowingSigma: Double = 2
+    /// Metres a device moves for the slow shadowing to decorrelate by 1/e (Gudmundson's model).
+    public var slowShadowingDistance: Double = 3
+    /// Seconds after which the slow shadowing of a still device decorrelates by 1/e (people moving around).
+    public var slowShadowingTime: Double = 20
     /// Loss per wall crossed by the straight line from beacon to device, dB.
     public var wallLoss: Double = 4
     /// Loss per floor between beacon and device, dB.
@@ -89,8 +97,12 @@ public struct SimulatorOptions: Hashable, Sendable {
         for (name, value) in [
             ("wall loss", wallLoss), ("floor loss", floorLoss), ("device offset sigma", deviceOffsetSigma),
             ("beacon power sigma", beaconPowerSigma), ("survey dwell", surveyDwell),
+            ("slow shadowing sigma", slowShadowingSigma),
         ] where !(value >= 0 && value.isFinite) {
             problems.append("\(name) must be a finite number ≥ 0")
+        }
+        if !(slowShadowingDistance > 0 && slowShadowingTime > 0) {
+            problems.append("slow shadowing distance and time must be positive")
         }
         if !(rssiAtOneMeter.isFinite && sensitivity.isFinite) { problems.append("dBm values must be finite") }
         return problems

@@ -85,7 +85,8 @@ public enum CSVTable {
         var headerCount = 0
         var lineNumber = 0
         var sawHeader = false
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so split on both forms of line end.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
             if line.allSatisfy({ $0 == " " }) { continue }

@@ -91,7 +91,7 @@ public enum SightingsJSONLines {
     public static func parse(_ text: String, file: String = "sightings.jsonl") -> Parsed<Sighting> {
         var result = Parsed<Sighting>()
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             guard !line.allSatisfy({ $0 == " " || $0 == "\r" }) else { continue }
             do {

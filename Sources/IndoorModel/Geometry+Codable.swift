@@ -3,12 +3,13 @@ import Foundation
 extension Point2D: Codable {
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
+        guard container.count == 2 else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "a point is [x, y]: exactly two numbers in metres"))
+        }
         let x = try container.decode(Double.self)
         let y = try container.decode(Double.self)
-        guard container.isAtEnd else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "a point is [x, y]: exactly two numbers in metres")
-        }
         guard x.isFinite, y.isFinite else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "a point's coordinates must be finite numbers")
@@ -26,12 +27,14 @@ extension Point2D: Codable {
 extension Segment: Codable {
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
+        guard container.count == 2 else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a segment is [[x1, y1], [x2, y2]]: exactly two points"))
+        }
         let start = try container.decode(Point2D.self)
         let end = try container.decode(Point2D.self)
-        guard container.isAtEnd else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "a segment is [[x1, y1], [x2, y2]]: exactly two points")
-        }
         self.init(from: start, to: end)
     }
 

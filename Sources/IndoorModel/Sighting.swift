@@ -79,8 +79,15 @@ extension Sighting: Codable {
                 CodingKeys.node,
                 DecodingError.Context(codingPath: [], debugDescription: "a sighting needs 'node' or 'beacon'"))
         }
+        let device = try container.decode(String.self, forKey: .device)
+        guard !device.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .device, in: container, debugDescription: "device is empty")
+        }
+        if case .node(let id) = source, id.isEmpty {
+            throw DecodingError.dataCorruptedError(forKey: .node, in: container, debugDescription: "node is empty")
+        }
         self.init(
-            time: time, device: try container.decode(String.self, forKey: .device), source: source, rssi: rssi,
+            time: time, device: device, source: source, rssi: rssi,
             txPower: try container.decodeIfPresent(Double.self, forKey: .txPower))
     }
 

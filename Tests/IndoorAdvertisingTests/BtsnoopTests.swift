@@ -237,17 +237,49 @@ struct BtsnoopTests {
             try decoder.decode($0, isEnd: true, onAdvertisement: { ads.append($0) }, onProblem: { Issue.record("\($0)") })
         }
         names = decoder.adapterNames
-        #expect(names == [0: "phone-1", 1: "hci1"])
+        #expect(names == [0: "phone-1", 1: "a-very-long-device"])
         let back = ads.compactMap { ad in ad.sighting(device: names[ad.adapter ?? 0] ?? "?") }
         #expect(back.map(\.time) == [Self.t0, Self.t0 + 1, Self.t0 + 2])
         #expect(back.map(\.source) == [.beacon(Self.beaconID(1)), .beacon(Self.beaconID(2)), .beacon(Self.beaconID(1))])
         #expect(back.map(\.rssi) == [-65, -71, -80])
         #expect(back.map(\.txPower) == [-59, -58, -59])
-        #expect(back.map(\.device) == ["phone-1", "phone-1", "hci1"])
+        #expect(back.map(\.device) == ["phone-1", "phone-1", "a-very-long-device"])
+        #expect(ads.map(\.adapterName) == ["phone-1", "phone-1", "a-very-long-device"])
         #expect(ads[0].address == BeaconCapture.address(of: Self.beaconID(1)))
         #expect(ads[0].address == ads[2].address)
         #expect(throws: AdvertisingError.self) {
             try BeaconCapture.btsnoop(sightings: [Sighting(time: 0, device: "d", node: "n1", rssi: -60)])
         }
+    }
+
+    @Test func adapterNamesThatCannotBeDeviceIdsAreIgnored() throws {
+        var writer = BtsnoopWriter(datalink: .linuxMonitor)
+        writer.appendNewIndex(adapter: 2, address: BluetoothAddress(rawValue: 1), name: "hci2", unixTime: Self.t0)
+        writer.appendAdapterName(adapter: 2, name: "a,b", unixTime: Self.t0)  // a comma would break the CSV
+        writer.appendAdapterName(adapter: 3, name: "gateway-lobby", unixTime: Self.t0)
+        let data = IBeacon(id: Self.beaconID(1), measuredPowerDBm: -59).advertisingData
+        for adapter: UInt16 in [2, 3, 4] {
+            try writer.appendAdvertisingReports(
+                [AdvertisingReport(address: BluetoothAddress(rawValue: 9), rssiDBm: -60, data: data)], unixTime: Self.t0,
+                adapter: adapter)
+        }
+        let (ads, problems) = try Self.decodeAll(writer.bytes)
+        #expect(problems.isEmpty)
+        #expect(ads.map(\.adapterName) == ["hci2", "gateway-lobby", nil])
+        #expect(ads.map(\.adapter) == [2, 3, 4])
+    }
+
+    @Test func unencapsulatedHCIReadsOnlyReceivedEvents() throws {
+        var writer = BtsnoopWriter(datalink: .hciUnencapsulated)
+        let event = try HCIEvent.legacyReportEvent(
+            [AdvertisingReport(
+                address: BluetoothAddress(rawValue: 9), rssiDBm: -60,
+                data: IBeacon(id: Self.beaconID(1), measuredPowerDBm: -59).advertisingData)])
+        writer.appendRecord(payload: event, flags: 2, unixTime: Self.t0)  // sent command: not an event
+        writer.appendRecord(payload: event, flags: 1, unixTime: Self.t0)  // received data: not an event
+        writer.appendRecord(payload: event, flags: 3, unixTime: Self.t0)  // received event
+        let (ads, problems) = try Self.decodeAll(writer.bytes)
+        #expect(problems.isEmpty)
+        #expect(ads.count == 1)
     }
 }

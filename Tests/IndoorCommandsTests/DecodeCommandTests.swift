@@ -95,7 +95,7 @@ struct DecodeCommandTests {
         var sightings: [Sighting] = []
         for index in 0 ..< 12_000 {  // more than one 10 000-row batch of the CSV writer
             let time: Double = Self.t0 + Double(index) / 100
-            let device = index.isMultiple(of: 2) ? "phone" : "tablet"
+            let device = index.isMultiple(of: 2) ? "phone" : "walker-10"  // longer than a monitor adapter name
             let id = BeaconID(uuid: Self.beacon.uuid, major: 1, minor: UInt16(index % 7))
             let rssi = Double(-50 - index % 40)
             sightings.append(Sighting(time: time, device: device, source: .beacon(id), rssi: rssi, txPower: -59))

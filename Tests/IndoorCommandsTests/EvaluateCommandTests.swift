@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import IndoorCommands
+
+/// `<package root>/../shared/datasets/<name>`, failing with a clear message when absent.
+func sharedDataset(_ name: String) throws -> String {
+    let url = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("shared/datasets/\(name)")
+    try #require(
+        FileManager.default.fileExists(atPath: url.appendingPathComponent("nodes.csv").path),
+        "shared dataset '\(name)' not found at \(url.path); clone the shared folder beside the package")
+    return url.path
+}
+
+@Suite("indoor evaluate")
+struct EvaluateCommandTests {
+    @Test func jsonLinesHaveExactlyTheDocumentedKeys() throws {
+        let command = try EvaluateCommand.parse([
+            try sharedDataset("kolakowski-flat"), "--json", "--limit", "120", "--method", "weighted-centroid",
+        ])
+        let output = try command.output()
+        let lines = output.split(separator: "\n")
+        #expect(lines.count == 1)
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix(#"{"method":"weighted-centroid","count":120,"misses":"#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(
+            Set(object.keys) == ["method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy"])
+        #expect(object["floor_accuracy"] is NSNull)
+        let mean = try #require(object["mean_m"] as? Double)
+        let median = try #require(object["median_m"] as? Double)
+        let p90 = try #require(object["p90_m"] as? Double)
+        let max = try #require(object["max_m"] as? Double)
+        #expect(mean > 0.3 && mean < 6)
+        #expect(median <= p90 && p90 <= max)
+    }
+
+    @Test func tableAndPlot() throws {
+        let plot = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-\(UUID().uuidString).svg")
+        defer { try? FileManager.default.removeItem(at: plot) }
+        let command = try EvaluateCommand.parse([
+            try sharedDataset("kolakowski-flat"), "--limit", "50", "--plot", plot.path, "--method", "weighted-centroid",
+            "--no-survey",
+        ])
+        let lines = try command.output().split(separator: "\n").map(String.init)
+        #expect(lines.first == "kolakowski-flat: 6 nodes, 50 truth rows scored, no survey")
+        #expect(lines.count >= 4)
+        #expect(lines[1].hasPrefix("method"))
+        #expect(
+            lines[1].split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                == ["method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor"])
+        #expect(lines[2].hasPrefix("weighted-centroid"))
+        #expect(lines.last == "plot: \(plot.path)")
+        let svg = try String(contentsOf: plot, encoding: .utf8)
+        #expect(svg.contains("horizontal error (m)"))
+    }
+
+    @Test func unknownMethodIsRejected() {
+        #expect(throws: (any Error).self) {
+            try EvaluateCommand.parse(["/tmp", "--method", "no-such-method"])
+        }
+        #expect(throws: (any Error).self) { try EvaluateCommand.parse(["/tmp", "--limit", "0"]) }
+    }
+
+    @Test func missingDatasetNamesThePath() throws {
+        let command = try EvaluateCommand.parse(["/nonexistent/dataset"])
+        #expect(throws: (any Error).self) { try command.output() }
+        do {
+            _ = try command.output()
+        } catch {
+            #expect("\(error)" == "dataset folder '/nonexistent/dataset' does not exist")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import IndoorModel
+import IndoorPositioning
+import Testing
+@testable import IndoorEvaluation
+
+@Suite("Dataset reading and evaluation")
+struct DatasetEvaluationTests {
+    @Test func readsASharedDatasetAndScoresASlice() throws {
+        var dataset = try DatasetReader.read(folder: try SharedDatasets.folder("kolakowski-flat"))
+        #expect(dataset.nodes.count == 6)
+        #expect(dataset.train != nil)
+        #expect(!dataset.hasFloors)
+        dataset.test.truth = Array(dataset.test.truth.prefix(150))
+        // Without the survey, to keep the test fast (the CLI test scores with it).
+        dataset.train = nil
+        let scores = try MethodComparison.run(dataset: dataset, methods: [MethodCatalog.defaultName])
+        let summary = try #require(scores.first).summary
+        #expect(summary.count == 150)
+        // Six anchors in a 9 m x 7 m flat: a centroid method lands within a few metres, rarely misses.
+        #expect(summary.misses <= 5)
+        let mean = try #require(summary.meanMeters)
+        #expect(mean > 0.3 && mean < 6)
+        let median = try #require(summary.medianMeters)
+        let p90 = try #require(summary.p90Meters)
+        let max = try #require(summary.maxMeters)
+        #expect(median <= p90 && p90 <= max && max < 12)
+        #expect(summary.floorAccuracy == nil)
+    }
+
+    @Test func missingFolderAndFilesNameThePath() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/dataset")
+        #expect(throws: FormatError(code: .missingFile, message: "dataset folder '/nonexistent/dataset' does not exist")) {
+            try DatasetReader.read(folder: missing)
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-reader-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("test"), withIntermediateDirectories: true)
+        try Data("id,x,y,z,floor\na,0,0,,\n".utf8).write(to: folder.appendingPathComponent("nodes.csv"))
+        try Data("t,device,node,rssi\n1,d,a,-70\n".utf8).write(to: folder.appendingPathComponent("test/sightings.csv"))
+        let expected = folder.appendingPathComponent("test/truth.csv").path
+        #expect(throws: FormatError(code: .missingFile, message: "missing file '\(expected)'")) {
+            try DatasetReader.read(folder: folder)
+        }
+        // A bad row names the file relative to the dataset, the line and the field.
+        try Data("t,device,x,y,z,floor\n1,d,0,0,,\n2,d,zero,0,,\n".utf8).write(to: folder.appendingPathComponent("test/truth.csv"))
+        #expect(throws: FormatError(code: .invalidValue, file: "test/truth.csv", line: 3, message: "x 'zero' is not a number")) {
+            try DatasetReader.read(folder: folder)
+        }
+    }
+}

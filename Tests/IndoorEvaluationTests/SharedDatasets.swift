@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+/// Where the shared datasets are: `<package root>/../shared/datasets`.
+enum SharedDatasets {
+    static let folder: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // IndoorEvaluationTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // package root
+        .deletingLastPathComponent()
+        .appendingPathComponent("shared/datasets")
+
+    /// The folder of dataset `name`; records a failure naming the expected path when it is absent.
+    static func folder(_ name: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try #require(
+            FileManager.default.fileExists(atPath: url.appendingPathComponent("nodes.csv").path),
+            "shared dataset '\(name)' not found at \(url.path); clone the shared folder beside the package")
+        return url
+    }
+}

@@ -118,6 +118,13 @@ let rangeSolvers: [any PositioningMethod] = [
         if case .failure(let error) = result { #expect(error.message.contains("n")) }
     }
 
+    @Test func weightedCentroidRejectsNonFiniteDistances() {
+        var random = TestRandom(seed: 1)
+        var list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: square, random: &random)
+        list[0].distance = .infinity
+        #expect(code(WeightedCentroid().estimate(from: list)) == .invalidInput)
+    }
+
     @Test func eptaGivesUpAfterItsBoundedInflations() {
         // Three nested circles around distant centres with tiny radii never meet.
         let list = [

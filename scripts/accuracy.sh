@@ -64,6 +64,28 @@ best() {
         read -r method median misses <<< "$(best "$name")"
         echo "| $name | $method | $median | $misses |"
     done
+    echo
+    echo "Medians at a glance (metres; * = misses more than 5% of the rows):"
+    echo
+    header="| method |"
+    rule="|---|"
+    for name in "${names[@]}"; do
+        header="$header $name |"
+        rule="$rule---:|"
+    done
+    echo "$header"
+    echo "$rule"
+    methods=$(sed -E 's/^\{"method":"([^"]*)".*$/\1/' "$work/${names[0]}.jsonl")
+    for method in $methods; do
+        row="| $method |"
+        for name in "${names[@]}"; do
+            cell=$(grep "^{\"method\":\"$method\"," "$work/$name.jsonl" |
+                sed -E 's/^.*"count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \2 \3/' |
+                awk '{ if ($3 == "null") print "-"; else printf "%.2f%s", $3, ($2 * 20 > $1 ? "*" : "") }')
+            row="$row ${cell:--} |"
+        done
+        echo "$row"
+    done
     for name in "${names[@]}"; do
         echo
         if [ "$name" = "simulated-office" ]; then

@@ -10,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Replay a recording through positioning and the venue's zones; print fixes and zone events.",
         discussion: """
             SIGHTINGS is a CSV (t,device,node,rssi[,tx]) or JSON Lines (.jsonl) file. Output is JSON Lines: \
-            {"type":"fix",...} and {"type":"zone","event":"checkIn"|"checkOut"|"dwell",...}. Bad lines are \
+            {"type":"fix",...} and {"type":"zone","event":"checkIn"|"checkOut"|"dwell",...}; at the end, one \
+            {"type":"zone","event":"open",...} per visit still open. Bad lines are \
             reported on stderr as file:line and skipped; the exit status is then 1. See docs/GEOFENCING.md.
             """)
 
@@ -20,8 +21,14 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The sightings: CSV, or JSON Lines when the name ends in .jsonl.")
     var sightings: String
 
-    @Option(help: "The positioning method (\(MethodCatalog.names.joined(separator: ", "))).")
-    var method: String = MethodCatalog.defaultName
+    @Option(
+        help: ArgumentHelp(
+            "The positioning method (\(MethodCatalog.names.joined(separator: ", "))).",
+            discussion: """
+                Default: \(MethodCatalog.defaultName), and \(ReplayLocator.fallbackMethod) for the locates where it has too \
+                few nodes or they lie on one line.
+                """))
+    var method: String?
 
     @Option(help: "Seconds of data time between fixes of one device; 0 locates after every sighting.")
     var interval: Double = 1
@@ -57,13 +64,14 @@ struct ReplayCommand: ParsableCommand {
     ///
     /// - Parameters:
     ///   - sightingsFile: The name for errors; a name ending in `.jsonl` selects JSON Lines, anything else CSV.
+    ///   - method: A catalogue method; `nil` for the default with its fallback (``ReplayLocator``).
     ///   - write: Receives each output line, without a newline.
     /// - Returns: The sightings lines that could not be read (the rest was replayed), and the summary.
     /// - Throws: ``FormatError`` for an unreadable venue or a CSV without the required header;
     ///   ``UnknownMethodError``.
     static func replay(
         venue: Data, venueFile: String, sightings: String, sightingsFile: String,
-        method: String = MethodCatalog.defaultName, interval: Double = 1, rssiFilter: ReplayRSSIFilter = .ema,
+        method: String? = nil, interval: Double = 1, rssiFilter: ReplayRSSIFilter = .ema,
         write: (String) -> Void
     ) throws -> (problems: [FormatError], summary: ReplaySummary) {
         let venue = try Venue.decodeJSON(venue, file: venueFile)

@@ -9,18 +9,21 @@ import IndoorPositioning
 /// then, if its device has no fix yet or its last fix is at least ``interval`` seconds older, the engine
 /// locates the device at the sighting's time, and the fix is written and given to the zones. Output is
 /// JSON Lines with sorted keys: `{"type":"fix",…}` (the ``Fix`` fields, with `latitude`/`longitude` when
-/// the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields).
+/// the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields). When the sightings end,
+/// each visit still open gets one `{"type":"zone","event":"open",…}` line (``ReplayOpenVisit``) at the last
+/// sighting's time, in zone order then device.
 public struct ReplayRun {
     public var venue: Venue
-    /// A positioning method name from ``MethodCatalog/names``.
-    public var method: String
+    /// A positioning method name from ``MethodCatalog/names``; `nil` for the catalogue's default, with
+    /// weighted-centroid answering where the default lacks the nodes or geometry (see ``ReplayLocator``).
+    public var method: String?
     /// Seconds of data time between fixes of one device; 0 locates after every sighting.
     public var interval: Double
     /// The RSSI filter behind the zones' beacon ranging.
     public var rssiFilter: ReplayRSSIFilter
 
     public init(
-        venue: Venue, method: String = MethodCatalog.defaultName, interval seconds: Double = 1,
+        venue: Venue, method: String? = nil, interval seconds: Double = 1,
         rssiFilter: ReplayRSSIFilter = .ema
     ) {
         self.venue = venue
@@ -35,7 +38,7 @@ public struct ReplayRun {
     ///   survey); encoding errors.
     @discardableResult
     public func run(_ sightings: [Sighting], write: (String) -> Void) throws -> ReplaySummary {
-        var engine = try MethodCatalog.engine(method: method, nodes: venue.nodes)
+        var engine = try ReplayLocator(method: method, nodes: venue.nodes)
         var zones = ZoneEngine(zones: venue.zones, nodes: venue.nodes)
         var ranger = rssiFilter.ranger(nodes: venue.nodes)
         var lastFix: [String: Double] = [:]
@@ -53,7 +56,8 @@ public struct ReplayRun {
             if !engine.ingest(sighting) { summary.unknownNodes += 1 }
             try emit(zones.update(with: ranger.range(sighting)))
             if let last = lastFix[sighting.device], sighting.time - last < interval { continue }
-            switch engine.locate(device: sighting.device, at: sighting.time) {
+            let outcome = engine.locate(device: sighting.device, at: sighting.time)
+            switch outcome.result {
             case .failure(let noFix):
                 summary.noFix[noFix.code.name, default: 0] += 1
             case .success(var fix):
@@ -61,8 +65,17 @@ public struct ReplayRun {
                 fix.coordinate = venue.anchor?.coordinate(of: fix.position.horizontal)
                 write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
                 summary.fixes += 1
+                if let code = outcome.fellBackBecause { summary.fallbacks[code.name, default: 0] += 1 }
                 try emit(zones.update(with: fix))
             }
+        }
+        if let end = ordered.last?.element.time {
+            for visit in zones.openVisits {
+                let open = ReplayOpenVisit(visit, zones: zones.zones, at: end)
+                write(try line(ReplayLine(type: "zone", payload: open), encoder: encoder))
+                summary.openVisits += 1
+            }
+            summary.end = end
         }
         return summary
     }
@@ -82,14 +95,29 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public var fixes = 0
     /// Locate attempts that gave no fix, by ``NoFix`` code name.
     public var noFix: [String: Int] = [:]
-    /// Zone events written.
+    /// Fixes given by the fallback method, by the default method's ``NoFix`` code name.
+    public var fallbacks: [String: Int] = [:]
+    /// Zone events written (check-ins, check-outs, dwells).
     public var zoneEvents = 0
+    /// Visits still open when the sightings ended.
+    public var openVisits = 0
+    /// The last sighting's time, seconds; `nil` without sightings.
+    public var end: Double?
 
     public init() {}
 
-    /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 9 attempts gave no fix (tooFewNodes 9)`.
+    /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 1 visit still open at t = 22;
+    /// 2 by weighted-centroid as nonlinear could not (tooFewNodes 2); 9 attempts gave no fix (notHeard 9)`.
     public var description: String {
         var text = "replay: \(sightings) sightings, \(fixes) fixes, \(zoneEvents) zone events"
+        if openVisits > 0, let end {
+            text += "; \(openVisits) \(openVisits == 1 ? "visit" : "visits") still open at t = \(Self.seconds(end))"
+        }
+        let fellBack = fallbacks.values.reduce(0, +)
+        if fellBack > 0 {
+            let codes = fallbacks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += "; \(fellBack) by \(ReplayLocator.fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
+        }
         let failed = noFix.values.reduce(0, +)
         if failed > 0 {
             let codes = noFix.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -97,6 +125,11 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
         }
         if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
         return text
+    }
+
+    /// Whole seconds without a fraction, others as Swift prints them.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

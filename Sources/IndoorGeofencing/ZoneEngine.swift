@@ -10,11 +10,14 @@ import IndoorModel
 ///   confidently outside when it lies beyond the fence by more than ``Zone/checkOutMargin`` plus the fix's
 ///   accuracy radius; any other fix restarts the count, so jitter at a boundary never flaps). Beacon presence
 ///   ends when none of the zone's beacons has been heard at all (any proximity) for ``Zone/exitDelay``
-///   seconds. Geolines never check out.
-/// - A check-out carries the dwell (departure − check-in, where the departure is the last time the device
-///   was known to be in: the first confidently-outside fix, or the last sighting of a zone beacon). A dwell
-///   event fires once per visit when the device is known to have stayed ``Zone/dwellThreshold`` seconds
-///   (still inside a fence at that time, or a zone beacon heard at or after it), so a visit that fires a
+///   seconds. A device inside a fence that has no fix at all for ``Zone/lostTimeout`` seconds is *lost*:
+///   its fence presence ends too. Geolines never check out.
+/// - A check-out carries its ``ZoneEvent/Reason`` (`left` or `lost`, from the presence that ended last) and
+///   the dwell (departure − check-in, where the departure is the last time the device was known to be in:
+///   the first confidently-outside fix, the last fix of a lost device, or the last sighting of a zone
+///   beacon). A dwell event fires once per visit when the device is known to have stayed
+///   ``Zone/dwellThreshold`` seconds (a fix inside a fence at or after that time — with the lost rule off,
+///   simply still inside a fence then — or a zone beacon heard at or after it), so a visit that fires a
 ///   dwell event always checks out with at least that dwell.
 /// - No check-in happens within ``Zone/retriggerTime`` seconds of the previous one's check-out (check-out
 ///   enabled) or check-in (otherwise), per zone and device. A new check-in also needs a new entry: a device
@@ -48,7 +51,9 @@ public struct ZoneEngine: Sendable {
         var fenceInside = false
         /// Start of the current run of confidently-outside fixes, while ``fenceInside``.
         var outsideSince: Double?
-        /// When fence presence last ended: the first confidently-outside fix.
+        /// The time of the device's last fix (anywhere), while ``fenceInside``.
+        var fenceLastFix = -Double.infinity
+        /// When fence presence last ended: the first confidently-outside fix, or for a lost device its last fix.
         var fenceLeftAt: Double?
         /// Inside by its beacons (came within check-in proximity, not yet silent for the exit delay).
         var beaconInside = false
@@ -66,10 +71,10 @@ public struct ZoneEngine: Sendable {
         /// Nothing to remember: equivalent to a fresh state.
         var isIdle: Bool { !fenceInside && !beaconInside && visit == nil && retriggerFrom == nil }
 
-        /// Whether time alone can change this state (with `dwell` the zone's dwell threshold).
-        func hasTimer(dwell: Double?) -> Bool {
-            (fenceInside && outsideSince != nil) || beaconInside
-                || (dwell != nil && visit.map { !$0.dwellReported } == true)
+        /// Whether time alone can change this state under `zone`'s rules.
+        func hasTimer(zone: Zone) -> Bool {
+            (fenceInside && (outsideSince != nil || zone.lostRuleTimeout != nil)) || beaconInside
+                || (zone.dwellThreshold != nil && visit.map { !$0.dwellReported } == true)
         }
     }
 
@@ -143,6 +148,7 @@ public struct ZoneEngine: Sendable {
                 } else {
                     state.outsideSince = nil
                 }
+                if state.fenceInside { state.fenceLastFix = fix.time }
                 store(state, at: key)
             }
             if !zone.geolines.isEmpty, let previous, Self.sameFloor(previous.floor, fix.floor) {
@@ -209,23 +215,36 @@ public struct ZoneEngine: Sendable {
         for key in timed.sorted() {
             guard var state = states[key] else { continue }
             let zone = zones[key.zone]
+            let lostTimeout = zone.lostRuleTimeout
+            // When the last presence to end in this call ended, and why.
             var ended = -Double.infinity
-            if state.fenceInside, let since = state.outsideSince, time >= since + zone.checkOutTime {
-                state.fenceInside = false
-                state.outsideSince = nil
-                state.fenceLeftAt = since
-                ended = max(ended, since + zone.checkOutTime)
+            var reason = ZoneEvent.Reason.left
+            if state.fenceInside {
+                let leftDue = state.outsideSince.map { $0 + zone.checkOutTime }
+                let lostDue = lostTimeout.map { state.fenceLastFix + $0 }
+                if let due = [leftDue, lostDue].compactMap({ $0 }).min(), time >= due {
+                    state.fenceInside = false
+                    state.fenceLeftAt = state.outsideSince ?? state.fenceLastFix
+                    state.outsideSince = nil
+                    ended = due
+                    reason = leftDue == due ? .left : .lost
+                }
             }
             if state.beaconInside, time >= state.beaconLastHeard + zone.exitDelay {
                 state.beaconInside = false
                 state.beaconLeftAt = state.beaconLastHeard
-                ended = max(ended, state.beaconLastHeard + zone.exitDelay)
+                if state.beaconLastHeard + zone.exitDelay >= ended {
+                    ended = state.beaconLastHeard + zone.exitDelay
+                    reason = .left
+                }
             }
             if var visit = state.visit {
                 let leaving = !state.isPresent
-                // The last time the device is known to have been in the zone: up to now while inside a fence
-                // (unless on its way out), up to the last sighting of a beacon; when leaving, the departure.
-                let fenceEvidence = state.fenceInside ? (state.outsideSince ?? time) : state.fenceLeftAt
+                // The last time the device is known to have been in the zone: while inside a fence, its last fix
+                // (up to now when the lost rule is off), or the first confidently-outside fix when on its way
+                // out; up to the last sighting of a beacon; when leaving, the departure.
+                let fenceInsideUntil = state.outsideSince ?? (lostTimeout == nil ? time : state.fenceLastFix)
+                let fenceEvidence = state.fenceInside ? fenceInsideUntil : state.fenceLeftAt
                 let beaconEvidence = state.beaconInside ? state.beaconLastHeard : state.beaconLeftAt
                 let departure = max(visit.checkIn, fenceEvidence ?? visit.checkIn, beaconEvidence ?? visit.checkIn)
                 if let threshold = zone.dwellThreshold, !visit.dwellReported, visit.checkIn + threshold <= departure {
@@ -243,11 +262,12 @@ public struct ZoneEngine: Sendable {
                     activity.append(
                         ZoneVisit(
                             zone: zone.id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn,
-                            checkOut: departure))
+                            checkOut: departure, reason: reason))
                     var checkOut = event(
                         .checkOut, zone: zone, device: key.device, at: decided, by: visit.trigger,
                         checkIn: visit.checkIn, dwell: departure - visit.checkIn)
                     checkOut.departure = departure
+                    checkOut.reason = reason
                     events.append(checkOut)
                 } else {
                     state.visit = visit
@@ -263,7 +283,7 @@ public struct ZoneEngine: Sendable {
 
     private mutating func store(_ state: Presence, at key: Key) {
         states[key] = state.isIdle ? nil : state
-        if state.hasTimer(dwell: zones[key.zone].dwellThreshold) {
+        if state.hasTimer(zone: zones[key.zone]) {
             timed.insert(key)
         } else {
             timed.remove(key)
@@ -320,5 +340,13 @@ public struct ZoneEngine: Sendable {
     private static func sameFloor(_ a: Int?, _ b: Int?) -> Bool {
         guard let a, let b else { return true }
         return a == b
+    }
+}
+
+extension Zone {
+    /// ``lostTimeout`` when the lost-device rule is on (a positive number of seconds), else `nil`.
+    fileprivate var lostRuleTimeout: Double? {
+        guard let lostTimeout, lostTimeout > 0 else { return nil }
+        return lostTimeout
     }
 }

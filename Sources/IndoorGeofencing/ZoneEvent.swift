@@ -16,6 +16,15 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
         case dwell
     }
 
+    /// Why a visit checked out.
+    public enum Reason: String, Hashable, Sendable, Codable {
+        /// The device left: confidently outside every fence for the check-out time, or none of the zone's
+        /// beacons heard for the exit delay.
+        case left
+        /// The device inside a fence had no fix at all for the zone's ``Zone/lostTimeout``.
+        case lost
+    }
+
     /// What checked the device in.
     public enum Trigger: String, Hashable, Sendable, Codable {
         case fence, beacon, geoline
@@ -42,6 +51,8 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     public var checkIn: Double?
     /// On check-outs: the last time the device was known to be in the zone, seconds.
     public var departure: Double?
+    /// On check-outs: why the visit ended.
+    public var reason: Reason?
     /// On check-outs: `departure − checkIn`; on dwells: the threshold reached. Seconds.
     public var dwell: Double?
     /// The zone's custom data.
@@ -52,7 +63,7 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     public init(
         kind: Kind, time: Double, zone: String, zoneName: String, device: String, trigger: Trigger,
         geoline: String? = nil, direction: ZoneGeoline.Direction? = nil, willCheckOut: Bool? = nil,
-        checkIn: Double? = nil, departure: Double? = nil, dwell seconds: Double? = nil,
+        checkIn: Double? = nil, departure: Double? = nil, reason: Reason? = nil, dwell seconds: Double? = nil,
         data: [String: String] = [:], zoneEnabled: Bool = true
     ) {
         self.kind = kind
@@ -66,6 +77,7 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
         self.willCheckOut = willCheckOut
         self.checkIn = checkIn
         self.departure = departure
+        self.reason = reason
         self.dwell = seconds
         self.data = data
         self.zoneEnabled = zoneEnabled
@@ -74,7 +86,7 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case kind = "event"
         case time = "t"
-        case zone, zoneName, device, trigger, geoline, direction, willCheckOut, checkIn, departure, dwell, data
-        case zoneEnabled
+        case zone, zoneName, device, trigger, geoline, direction, willCheckOut, checkIn, departure, reason, dwell
+        case data, zoneEnabled
     }
 }

@@ -16,14 +16,20 @@ public struct ZoneVisit: Hashable, Sendable, Codable {
     public var checkOut: Double?
     /// `checkOut − checkIn`, seconds; `nil` when there is no check-out.
     public var dwell: Double?
+    /// Why the visit checked out; `nil` while open or without check-out.
+    public var reason: ZoneEvent.Reason?
 
-    public init(zone: String, device: String, trigger: ZoneEvent.Trigger, checkIn: Double, checkOut: Double? = nil) {
+    public init(
+        zone: String, device: String, trigger: ZoneEvent.Trigger, checkIn: Double, checkOut: Double? = nil,
+        reason: ZoneEvent.Reason? = nil
+    ) {
         self.zone = zone
         self.device = device
         self.trigger = trigger
         self.checkIn = checkIn
         self.checkOut = checkOut
         self.dwell = checkOut.map { $0 - checkIn }
+        self.reason = reason
     }
 }
 

@@ -25,6 +25,10 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
     /// How long, in seconds, none of the zone's beacons may be heard (at any range) before a device checks out.
     /// Default 10 s.
     public var exitDelay: Double
+    /// How long, in seconds, a device inside a fence may go without any fix at all before it is taken as lost
+    /// and checks out of the fence (reason `lost`). Default 60 s; `nil` or 0 disables the rule, so a visit
+    /// whose fixes stop inside stays open. Beacon presence keeps its own ``exitDelay`` rule.
+    public var lostTimeout: Double?
     /// When a visit lasts this many seconds, a dwell event fires (once per visit); `nil` for no dwell events.
     public var dwellThreshold: Double?
     /// Minimum seconds between a device's check-ins to this zone: counted from the check-out when check-out
@@ -38,8 +42,9 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
     public init(
         id: String, name: String, fences: [ZoneFence] = [], beacons: [ZoneBeacon] = [],
         geolines: [ZoneGeoline] = [], checkOutEnabled: Bool = true, checkOutMargin meters: Double = 1,
-        checkOutTime seconds: Double = 5, exitDelay: Double = 10, dwellThreshold: Double? = nil,
-        retriggerTime: Double = 0, data: [String: String] = [:], isEnabled: Bool = true
+        checkOutTime seconds: Double = 5, exitDelay: Double = 10, lostTimeout: Double? = 60,
+        dwellThreshold: Double? = nil, retriggerTime: Double = 0, data: [String: String] = [:],
+        isEnabled: Bool = true
     ) {
         self.id = id
         self.name = name
@@ -50,6 +55,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
         self.checkOutMargin = meters
         self.checkOutTime = seconds
         self.exitDelay = exitDelay
+        self.lostTimeout = lostTimeout
         self.dwellThreshold = dwellThreshold
         self.retriggerTime = retriggerTime
         self.data = data
@@ -59,7 +65,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
     enum CodingKeys: String, CodingKey {
         case id, name, fences, beacons, geolines
         case checkOutEnabled = "checkOut"
-        case checkOutMargin, checkOutTime, exitDelay, dwellThreshold, retriggerTime, data
+        case checkOutMargin, checkOutTime, exitDelay, lostTimeout, dwellThreshold, retriggerTime, data
         case isEnabled = "enabled"
     }
 
@@ -82,6 +88,13 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
             throw DecodingError.dataCorruptedError(
                 forKey: .dwellThreshold, in: container, debugDescription: "must be a number ≥ 0")
         }
+        // Absent: the default; `null` (or 0): the rule is off.
+        let lost: Double? =
+            container.contains(.lostTimeout) ? try container.decodeIfPresent(Double.self, forKey: .lostTimeout) : 60
+        if let lost, !(lost.isFinite && lost >= 0) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .lostTimeout, in: container, debugDescription: "must be a number ≥ 0, or null to disable")
+        }
         self.init(
             id: id,
             name: try container.decodeIfPresent(String.self, forKey: .name) ?? id,
@@ -92,6 +105,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
             checkOutMargin: try nonNegative(.checkOutMargin, default: 1),
             checkOutTime: try nonNegative(.checkOutTime, default: 5),
             exitDelay: try nonNegative(.exitDelay, default: 10),
+            lostTimeout: lost,
             dwellThreshold: dwell,
             retriggerTime: try nonNegative(.retriggerTime, default: 0),
             data: try container.decodeIfPresent([String: String].self, forKey: .data) ?? [:],
@@ -109,6 +123,11 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
         try container.encode(checkOutMargin, forKey: .checkOutMargin)
         try container.encode(checkOutTime, forKey: .checkOutTime)
         try container.encode(exitDelay, forKey: .exitDelay)
+        if let lostTimeout {
+            try container.encode(lostTimeout, forKey: .lostTimeout)
+        } else {
+            try container.encodeNil(forKey: .lostTimeout)
+        }
         try container.encodeIfPresent(dwellThreshold, forKey: .dwellThreshold)
         try container.encode(retriggerTime, forKey: .retriggerTime)
         try container.encode(data, forKey: .data)

@@ -61,8 +61,8 @@ struct ReplayCommandTests {
                 #"{"data":{},"device":"p","direction":"leftToRight","event":"checkIn","geoline":"door","t":10,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
                 #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2,"event":"dwell","t":12,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
                 #"{"data":{},"device":"p","direction":"rightToLeft","event":"checkIn","geoline":"door","t":20,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
-                #"{"checkIn":10,"data":{"team":"blue"},"departure":20,"device":"p","dwell":10,"event":"checkOut","t":22,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
-                #"{"checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+                #"{"checkIn":10,"data":{"team":"blue"},"departure":20,"device":"p","dwell":10,"event":"checkOut","reason":"left","t":22,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","reason":"left","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
             ])
         let fixLines = lines.filter { $0.contains(#""type":"fix""#) }
         #expect(fixLines.map { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).time } == [0, 1, 2, 10, 11, 12, 13, 20, 22, 23])
@@ -124,6 +124,104 @@ struct ReplayCommandTests {
         #expect(withTx.proximity == .far)
     }
 
+    @Test("visits still open when the recording ends get one open line each, with the dwell so far")
+    func openVisitsAtTheEnd() throws {
+        // Two devices: p walks into the east room and the recording ends there; q stays west.
+        let csv = "t,device,node,rssi\n0,p,n1,-59\n0,q,n1,-59\n1,p,n1,-60\n10,p,n2,-59\n11,p,n2,-58\n12.5,p,n2,-59\n"
+        var lines: [String] = []
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: csv, sightingsFile: "walk.csv",
+            method: "weighted-centroid"
+        ) { lines.append($0) }
+        #expect(
+            lines.filter { $0.contains(#""event":"open""#) } == [
+                #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2.5,"event":"open","t":12.5,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"checkIn":10,"data":{},"device":"p","dwell":2.5,"event":"open","t":12.5,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+            ])
+        // The open lines come last.
+        #expect(lines.suffix(2).allSatisfy { $0.contains(#""event":"open""#) })
+        #expect(outcome.summary.openVisits == 2)
+        #expect(
+            outcome.summary.description
+                == "replay: 6 sightings, 6 fixes, 4 zone events; 2 visits still open at t = 12.5")
+        // A recording that ends after every check-out has no open line.
+        let closed = try replay(sightingsCSV, file: "walk.csv")
+        #expect(!closed.lines.contains { $0.contains(#""event":"open""#) })
+    }
+
+    @Test("without --method: the default method, and weighted-centroid where it has too few nodes or a line")
+    func defaultMethodFallsBack() throws {
+        // The README walk over two nodes: the default method never has three nodes.
+        let walk = "t,device,node,rssi\n0,p,n1,-59\n1,p,n1,-60\n10,p,n2,-59\n11,p,n2,-58\n20,p,n1,-59\n22,p,n1,-59\n"
+        var lines: [String] = []
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: walk, sightingsFile: "walk.csv"
+        ) { lines.append($0) }
+        let fixes = lines.compactMap { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)) }
+        #expect(fixes.map(\.time) == [0, 1, 10, 11, 20, 22])
+        #expect(fixes.allSatisfy { $0.method == "weighted-centroid" })
+        #expect(outcome.summary.fallbacks == ["tooFewNodes": 6])
+        #expect(
+            outcome.summary.description
+                == "replay: 6 sightings, 6 fixes, 7 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)")
+        // The same zone events as with weighted-centroid asked for by name.
+        let named = try replay(walk, file: "walk.csv", method: "weighted-centroid")
+        let zoneLines = { (lines: [String]) in lines.filter { $0.contains(#""type":"zone""#) } }
+        #expect(zoneLines(lines) == zoneLines(named.lines))
+        #expect(zoneLines(lines).count == 7)
+
+        // Asked for by name, the default method has no fallback.
+        let strict = try ReplayCommand.replay(
+            venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: walk, sightingsFile: "walk.csv",
+            method: MethodCatalog.defaultName
+        ) { _ in }
+        #expect(strict.summary.fixes == 0)
+        #expect(strict.summary.noFix == ["tooFewNodes": 6])
+    }
+
+    @Test("the documented example runs without --method and gives what docs/GEOFENCING.md says")
+    func documentedExample() throws {
+        let venue = #"""
+            {"id": "tiny", "name": "Tiny", "anchor": {"latitude": 52.5, "longitude": 13.4},
+             "nodes": [{"id": "n1", "x": 0, "y": 0}, {"id": "n2", "x": 20, "y": 0}],
+             "zones": [
+               {"id": "east", "name": "East room", "fences": [{"polygon": [[15, -5], [25, -5], [25, 5], [15, 5]]}],
+                "checkOutTime": 2, "data": {"team": "blue"}},
+               {"id": "gate", "name": "Gate", "geolines": [{"id": "door", "points": [[10, -5], [10, 5]]}]}]}
+            """#
+        let walk = "t,device,node,rssi\n0,p,n1,-59\n1,p,n1,-60\n10,p,n2,-59\n11,p,n2,-58\n20,p,n1,-59\n22,p,n1,-59\n"
+        var lines: [String] = []
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venue.utf8), venueFile: "venue.json", sightings: walk, sightingsFile: "walk.csv"
+        ) { lines.append($0) }
+        let events = lines.compactMap { try? JSONDecoder().decode(ZoneEventLine.self, from: Data($0.utf8)) }
+            .filter { $0.type == "zone" }
+        #expect(events.map { "\($0.event) \($0.zone)@\($0.t)" } == ["checkIn east@10.0", "checkIn gate@10.0", "checkIn gate@20.0", "checkOut east@22.0"])
+        #expect(lines.contains { $0.contains(#""departure":20"#) && $0.contains(#""dwell":10"#) && $0.contains(#""reason":"left""#) })
+        #expect(
+            outcome.summary.description
+                == "replay: 6 sightings, 6 fixes, 4 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)")
+    }
+
+    @Test(
+        "the default method answers once three nodes are heard; nodes on a line fall back",
+        arguments: [
+            // (third node, methods of the fixes at t = 0, 1, 2, fallback reasons)
+            ((10.0, 15.0), ["weighted-centroid", "weighted-centroid", "nonlinear"], ["tooFewNodes": 2]),
+            ((40.0, 0.0), ["weighted-centroid", "weighted-centroid", "weighted-centroid"], ["tooFewNodes": 2, "degenerateGeometry": 1]),
+        ])
+    func defaultMethodWithThreeNodes(third: (Double, Double), methods: [String], fallbacks: [String: Int]) throws {
+        let venue = #"{"id":"v","nodes":[{"id":"n1","x":0,"y":0},{"id":"n2","x":20,"y":0},"#
+            + #"{"id":"n3","x":\#(third.0),"y":\#(third.1)}]}"#
+        let walk = "t,device,node,rssi\n0,p,n1,-65\n1,p,n2,-65\n2,p,n3,-65\n"
+        var lines: [String] = []
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venue.utf8), venueFile: "v.json", sightings: walk, sightingsFile: "walk.csv"
+        ) { lines.append($0) }
+        #expect(lines.compactMap { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).method } == methods)
+        #expect(outcome.summary.fallbacks == fallbacks)
+    }
+
     @Test("the summary counts sightings, fixes, zone events, attempts without a fix and unknown nodes")
     func summary() throws {
         let outcome = try ReplayCommand.replay(
@@ -158,10 +256,20 @@ struct ReplayCommandTests {
         #expect(replay.venue == "v.json")
         #expect(replay.sightings == "s.csv")
         #expect(replay.interval == 0.5)
-        #expect(replay.method == MethodCatalog.defaultName)
+        #expect(replay.method == nil)
+        let nonlinear = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--method", "nonlinear"])
+        #expect((nonlinear as? ReplayCommand)?.method == "nonlinear")
         #expect(replay.rssiFilter == .ema)
         let kalman = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.jsonl", "--rssi-filter", "kalman"])
         #expect((kalman as? ReplayCommand)?.rssiFilter == .kalman)
         #expect(throws: (any Error).self) { try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "-1"]) }
     }
+}
+
+/// The fields of a replay zone line that the tests read.
+private struct ZoneEventLine: Decodable {
+    var type: String
+    var event: String
+    var zone: String
+    var t: Double
 }

@@ -165,7 +165,7 @@ struct ZoneRulesTests {
         #expect(checkOut?.time == 100 + stay + 5)
         #expect(checkOut?.departure == 100 + stay)
         #expect(checkOut.flatMap(\.dwell).map { abs($0 - stay) < 1e-9 } == true)
-        #expect(engine.activity.visits == [ZoneVisit(zone: "room", device: "phone", trigger: .fence, checkIn: 100, checkOut: 100 + stay)])
+        #expect(engine.activity.visits == [ZoneVisit(zone: "room", device: "phone", trigger: .fence, checkIn: 100, checkOut: 100 + stay, reason: .left)])
         #expect(engine.activity.totalDwell(device: "phone", zone: "room") == stay)
     }
 

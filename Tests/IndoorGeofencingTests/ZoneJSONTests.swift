@@ -26,13 +26,13 @@ struct ZoneJSONTests {
         #expect(pharmacy.beacons.first?.beacon?.text == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/3")
         #expect(pharmacy.checkOutEnabled && pharmacy.isEnabled)
         #expect(pharmacy.checkOutMargin == 1 && pharmacy.checkOutTime == 5 && pharmacy.exitDelay == 10)
-        #expect(pharmacy.dwellThreshold == 60 && pharmacy.retriggerTime == 300)
+        #expect(pharmacy.dwellThreshold == 60 && pharmacy.retriggerTime == 300 && pharmacy.lostTimeout == 120)
         #expect(pharmacy.data == ["department": "pharmacy", "offer": "flu-shot"])
         let waiting = venue.zones[1]
         #expect(waiting.fences == [.circle(center: Point2D(x: 8, y: 14), radius: 4, floor: 0)])
         #expect(waiting.beacons == [ZoneBeacon(node: "b4", checkIn: .near)])
         #expect(!waiting.checkOutEnabled)
-        #expect(waiting.dwellThreshold == nil)
+        #expect(waiting.dwellThreshold == nil && waiting.lostTimeout == nil)
         let entrance = venue.zones[2]
         #expect(entrance.geolines == [ZoneGeoline(id: "door", floor: 0, points: [Point2D(x: 14, y: 0), Point2D(x: 14, y: 6)])])
         let again = try Venue.decodeJSON(try venue.encodeJSON())
@@ -46,7 +46,20 @@ struct ZoneJSONTests {
         #expect(zone.fences.isEmpty && zone.beacons.isEmpty && zone.geolines.isEmpty)
         #expect(zone.checkOutEnabled && zone.isEnabled)
         #expect(zone.checkOutMargin == 1 && zone.checkOutTime == 5 && zone.exitDelay == 10 && zone.retriggerTime == 0)
-        #expect(zone.dwellThreshold == nil && zone.data.isEmpty)
+        #expect(zone.dwellThreshold == nil && zone.data.isEmpty && zone.lostTimeout == 60)
+    }
+
+    @Test(
+        "lostTimeout: absent is 60 s, null turns the rule off, a number is kept; each round-trips",
+        arguments: [
+            (#"{"id":"z"}"#, 60), (#"{"id":"z","lostTimeout":null}"#, nil), (#"{"id":"z","lostTimeout":0}"#, 0),
+            (#"{"id":"z","lostTimeout":300}"#, 300),
+        ] as [(String, Double?)])
+    func lostTimeout(json: String, expected: Double?) throws {
+        let zone = try JSONDecoder().decode(Zone.self, from: Data(json.utf8))
+        #expect(zone.lostTimeout == expected)
+        let again = try JSONDecoder().decode(Zone.self, from: try JSONFormat.encoder().encode(zone))
+        #expect(again == zone)
     }
 
     @Test(
@@ -59,6 +72,8 @@ struct ZoneJSONTests {
             (#"{"id":"z","beacons":[{"node":"b","checkIn":"unknown"}]}"#, "zones[0].beacons[0].checkIn"),
             (#"{"id":"z","geolines":[{"points":[[0,0]]}]}"#, "zones[0].geolines[0].points"),
             (#"{"id":"z","exitDelay":-3}"#, "zones[0].exitDelay"),
+            (#"{"id":"z","lostTimeout":-1}"#, "zones[0].lostTimeout"),
+            (#"{"id":"z","lostTimeout":"soon"}"#, "zones[0].lostTimeout"),
             (#"{"id":"z","data":{"a":1}}"#, "zones[0].data"),
         ])
     func badZones(zone: String, path: String) {
@@ -77,8 +92,22 @@ struct ZoneJSONTests {
             text
                 == #"{"data":{"floorManager":"Ana"},"device":"phone-1","event":"checkIn","t":12,"trigger":"fence","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
         )
-        let log = ActivityLog(visits: [ZoneVisit(zone: "lobby", device: "phone-1", trigger: .beacon, checkIn: 10, checkOut: 40)])
-        let decoded = try JSONDecoder().decode(ActivityLog.self, from: try JSONFormat.encoder().encode(log))
+        let lost = ZoneEvent(
+            kind: .checkOut, time: 70, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .fence,
+            checkIn: 0, departure: 10, reason: .lost, dwell: 10)
+        #expect(
+            String(decoding: try JSONFormat.encoder().encode(lost), as: UTF8.self)
+                == #"{"checkIn":0,"data":{},"departure":10,"device":"phone-1","dwell":10,"event":"checkOut","reason":"lost","t":70,"trigger":"fence","zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+        )
+        let log = ActivityLog(visits: [
+            ZoneVisit(zone: "lobby", device: "phone-1", trigger: .beacon, checkIn: 10, checkOut: 40, reason: .left)
+        ])
+        let encoded = try JSONFormat.encoder().encode(log)
+        #expect(
+            String(decoding: encoded, as: UTF8.self)
+                == #"{"visits":[{"checkIn":10,"checkOut":40,"device":"phone-1","dwell":30,"reason":"left","trigger":"beacon","zone":"lobby"}]}"#
+        )
+        let decoded = try JSONDecoder().decode(ActivityLog.self, from: encoded)
         #expect(decoded == log)
         #expect(decoded.visits.first?.dwell == 30)
     }

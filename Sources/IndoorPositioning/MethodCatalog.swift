@@ -11,8 +11,8 @@ public enum MethodCatalog {
     /// Methods that need a survey (`train/`) to work.
     public static let surveyMethods: Set<String> = ["knn"]
 
-    /// The default method for new users: the blend (nonlinear, weighted centroid, and k-NN when there is a survey).
-    public static let defaultName = "blend"
+    /// The default method for new users: the nonlinear least-squares solver (needs no survey).
+    public static let defaultName = "nonlinear"
 
     /// An engine running the method called `name` over `nodes`.
     ///

@@ -29,6 +29,21 @@ table() {
     sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),"mean_m":([^,]*),"median_m":([^,]*),"p90_m":([^,]*),"max_m":([^,]*),.*$/| \1 | \2 | \3 | \5 | \6 | \4 | \7 |/'
 }
 
+# Score every dataset first (JSON lines in $work/<name>.jsonl).
+names=()
+for folder in "$datasets"/*/ "$work/simulated-office/"; do
+    [ -f "$folder/nodes.csv" ] || continue
+    name=$(basename "$folder")
+    names+=("$name")
+    "$indoor" evaluate "$folder" --json > "$work/$name.jsonl"
+done
+
+# The best median of a dataset among methods that miss at most 5% of the rows: "method median misses".
+best() {
+    sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \4 \3 \2/' \
+        "$work/$1.jsonl" | awk '$2 != "null" && $3 * 20 <= $4 { print $1, $2, $3 }' | sort -k2,2g | head -1
+}
+
 {
     echo "# Positioning accuracy"
     echo
@@ -40,9 +55,44 @@ table() {
     echo
     echo "Reference medians of simple baselines (weighted centroid of the 3 strongest, k-NN k = 3, least-squares"
     echo "trilateration), best of the three: uji-library 1.71 m, danis-tetam 1.95 m, kolakowski-flat 1.23 m."
-    for folder in "$datasets"/*/ "$work/simulated-office/"; do
-        name=$(basename "$folder")
-        [ -f "$folder/nodes.csv" ] || continue
+    echo
+    echo "How far to trust these numbers: no code looks at a dataset's ids, layout or numbers, and every fit"
+    echo "(calibration, fingerprints) uses \`train/\` only. A few generic design choices (averaging survey"
+    echo "fingerprints per surveyed position, k = 3, the blend's trusts) were compared on these test splits while"
+    echo "the methods were developed, so the best medians here are slightly optimistic for unseen venues; the"
+    echo "simulated office, where nothing was tuned, is the check on that."
+    echo
+    echo "Best method per dataset (lowest median among methods missing at most 5% of the rows):"
+    echo
+    echo "| dataset | best method | median m | misses |"
+    echo "|---|---|---:|---:|"
+    for name in "${names[@]}"; do
+        read -r method median misses <<< "$(best "$name")"
+        echo "| $name | $method | $median | $misses |"
+    done
+    echo
+    echo "Medians at a glance (metres; * = misses more than 5% of the rows):"
+    echo
+    header="| method |"
+    rule="|---|"
+    for name in "${names[@]}"; do
+        header="$header $name |"
+        rule="$rule---:|"
+    done
+    echo "$header"
+    echo "$rule"
+    methods=$(sed -E 's/^\{"method":"([^"]*)".*$/\1/' "$work/${names[0]}.jsonl")
+    for method in $methods; do
+        row="| $method |"
+        for name in "${names[@]}"; do
+            cell=$(grep "^{\"method\":\"$method\"," "$work/$name.jsonl" |
+                sed -E 's/^.*"count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \2 \3/' |
+                awk '{ if ($3 == "null") print "-"; else printf "%.2f%s", $3, ($2 * 20 > $1 ? "*" : "") }')
+            row="$row ${cell:--} |"
+        done
+        echo "$row"
+    done
+    for name in "${names[@]}"; do
         echo
         if [ "$name" = "simulated-office" ]; then
             echo "## $name (\`indoor simulate\` with default options, seed 1)"
@@ -50,14 +100,15 @@ table() {
             echo "## $name"
         fi
         echo
-        "$indoor" evaluate "$folder" --json | table
+        table < "$work/$name.jsonl"
     done
     echo
     echo "## Benchmark (\`indoor bench positioning\`)"
     echo
     echo "Standard synthetic workload: 24 nodes on a 6 × 4 grid spanning 40 m × 30 m at z = 2.5 m, 2000 devices"
     echo "uniformly placed at z = 1.2 m, each hearing its 8 nearest nodes at −59 dBm at 1 m, exponent 2, σ = 4 dB"
-    echo "(seeded). Throughput is per core, on a machine shared with other jobs, so it varies between runs."
+    echo "(seeded); knn matches a noise-free 2 m fingerprint grid. Throughput is per core, on a machine shared with"
+    echo "other jobs, so it varies between runs."
     echo "The Cramér–Rao bound is for horizontal position with the device height known."
     echo
     echo '```'

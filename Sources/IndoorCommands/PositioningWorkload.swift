@@ -66,6 +66,27 @@ struct PositioningWorkload {
         }
     }
 
+    /// Noise-free fingerprints on a square grid (metres apart) over the area: the 8 nearest nodes' expected RSSI.
+    func fingerprintGrid(spacing meters: Double) -> [Fingerprint] {
+        var result: [Fingerprint] = []
+        var y = 0.0
+        while y <= 30 {
+            var x = 0.0
+            while x <= 40 {
+                let point = Point3D(x: x, y: y, z: Self.deviceHeight)
+                let nearest = nodes.sorted { $0.position.distance(to: point) < $1.position.distance(to: point) }.prefix(8)
+                var rssi: [String: Double] = [:]
+                for node in nearest {
+                    rssi[node.id] = LogDistance.rssi(meters: node.position.distance(to: point), calibration: Self.calibration)
+                }
+                result.append(Fingerprint(position: point, rssi: rssi))
+                x += meters
+            }
+            y += meters
+        }
+        return result
+    }
+
     /// The Cramér–Rao bound of each device position.
     func bounds() -> [CramerRaoBound?] {
         zip(devices, heard).map { device, list in
@@ -73,33 +94,5 @@ struct PositioningWorkload {
                 device: device, nodes: list.map { nodes[$0.node].position }, sigma: sigma,
                 exponent: Self.calibration.pathLossExponent)
         }
-    }
-}
-
-/// SplitMix64 with uniform and normal draws: the benchmark's seeded randomness.
-struct PositioningRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double {
-        Double(next() >> 11) * 0x1p-53
-    }
-
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }

@@ -25,7 +25,8 @@ public struct ARMAFilter: Hashable, Sendable {
         } else {
             estimate = dBm
         }
-        lastTime = time
+        // A late (out-of-order) sample counts, but does not move the clock back.
+        lastTime = max(lastTime ?? time, time)
     }
 
     /// Forgets the state.

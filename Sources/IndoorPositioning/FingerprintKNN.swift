@@ -32,12 +32,15 @@ public struct FingerprintKNN: PositioningMethod {
     ///   - name: The method's name in reports.
     ///   - offsetInvariant: Ignore a constant dB offset between device and survey.
     public init(
-        fingerprints: [Fingerprint], k: Int = 3, missingDBm: Double? = nil, offsetInvariant: Bool = false,
+        fingerprints all: [Fingerprint], k: Int = 3, missingDBm: Double? = nil, offsetInvariant: Bool = false,
         name: String = "knn"
     ) {
         self.name = name
         self.k = max(1, k)
         self.offsetInvariant = offsetInvariant
+        let fingerprints = all.filter {
+            $0.position.x.isFinite && $0.position.y.isFinite && $0.position.z.isFinite
+        }
         var index: [String: Int] = [:]
         for fingerprint in fingerprints {
             for id in fingerprint.rssi.keys.sorted() where index[id] == nil { index[id] = index.count }

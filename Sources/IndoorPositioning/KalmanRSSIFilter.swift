@@ -35,7 +35,8 @@ public struct KalmanRSSIFilter: Hashable, Sendable {
             estimate = dBm
             variance = measurementNoise
         }
-        lastTime = time
+        // A late (out-of-order) sample counts, but does not move the clock back.
+        lastTime = max(lastTime ?? time, time)
     }
 
     /// Forgets the state.

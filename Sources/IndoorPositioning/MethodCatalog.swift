@@ -11,7 +11,7 @@ public enum MethodCatalog {
     /// Methods that need a survey (`train/`) to work.
     public static let surveyMethods: Set<String> = ["knn"]
 
-    /// The default method for new users.
+    /// The default method for new users: the nonlinear least-squares solver (needs no survey).
     public static let defaultName = "nonlinear"
 
     /// An engine running the method called `name` over `nodes`.
@@ -83,13 +83,5 @@ public struct UnknownMethodError: Error, Hashable, Sendable, CustomStringConvert
     public var known: [String]
     public var description: String {
         "unknown method '\(name)'; known methods: \(known.joined(separator: ", "))"
-    }
-}
-
-/// A method that learns from a survey was asked for without one.
-public struct MissingSurveyError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var method: String
-    public var description: String {
-        "method '\(method)' learns from a survey: give the dataset a train/ folder (sightings and truth)"
     }
 }

@@ -101,8 +101,9 @@ public struct NonlinearLeastSquares: PositioningMethod {
                 return .failure(NoFix(.noSolution, "the nonlinear solver did not reach a finite position"))
             }
             // Covariance (JᵀWJ)⁻¹ with the plain (non-robust) weights.
-            let determinant = current.fxx * current.fyy - current.fxy * current.fxy
-            var variance = determinant > 0 ? (current.fxx + current.fyy) / determinant : .infinity
+            let fisher = problem.information(px, py)
+            let determinant = fisher.xx * fisher.yy - fisher.xy * fisher.xy
+            var variance = determinant > 0 ? (fisher.xx + fisher.yy) / determinant : .infinity
             let freedom = n - 2
             let fit = freedom > 0 ? current.chiSquare / Double(freedom) : 1
             variance *= max(1, fit)
@@ -148,8 +149,6 @@ public struct NonlinearLeastSquares: PositioningMethod {
         var chiSquare = 0.0
         var gx = 0.0, gy = 0.0
         var hxx = 0.0, hxy = 0.0, hyy = 0.0
-        /// Fisher information with plain weights, for the covariance.
-        var fxx = 0.0, fxy = 0.0, fyy = 0.0
     }
 
     private struct Problem {
@@ -166,7 +165,8 @@ public struct NonlinearLeastSquares: PositioningMethod {
             for index in 0..<cx.count {
                 let dx = px - cx[index], dy = py - cy[index]
                 let s = max(dx * dx + dy * dy + dz2[index], 1e-4)
-                let r = 0.5 * log(s) - logRange[index]
+                // The model's log-range in single precision: ~1e-7 relative, far below the noise, and faster.
+                let r = 0.5 * Double(log(Float(s))) - logRange[index]
                 let w = weight[index]
                 let u2 = w * r * r
                 e.chiSquare += u2
@@ -179,18 +179,32 @@ public struct NonlinearLeastSquares: PositioningMethod {
                 } else {
                     e.cost += 0.5 * u2
                 }
-                let jx = dx / s, jy = dy / s
+                let inverse = 1 / s
+                let jx = dx * inverse, jy = dy * inverse
                 let rw = robust * w
                 e.gx += rw * r * jx
                 e.gy += rw * r * jy
                 e.hxx += rw * jx * jx
                 e.hxy += rw * jx * jy
                 e.hyy += rw * jy * jy
-                e.fxx += w * jx * jx
-                e.fxy += w * jx * jy
-                e.fyy += w * jy * jy
             }
             return e
+        }
+
+        /// The information matrix JᵀWJ at a point, with the plain weights.
+        func information(_ px: Double, _ py: Double) -> (xx: Double, xy: Double, yy: Double) {
+            var xx = 0.0, xy = 0.0, yy = 0.0
+            for index in 0..<cx.count {
+                let dx = px - cx[index], dy = py - cy[index]
+                let s = max(dx * dx + dy * dy + dz2[index], 1e-4)
+                let inverse = 1 / s
+                let jx = dx * inverse, jy = dy * inverse
+                let w = weight[index]
+                xx += w * jx * jx
+                xy += w * jx * jy
+                yy += w * jy * jy
+            }
+            return (xx, xy, yy)
         }
     }
 }

@@ -4,8 +4,9 @@ import IndoorModel
 /// The one engine every front end uses: takes sightings, keeps per-device filtered RSSI, answers fixes.
 ///
 /// Deterministic: time comes only from the sightings and from the `time` asked about. Node ids are
-/// interned at `init`; each device holds one fixed-size array of ``RSSIFilter`` (one per node), so ingesting
-/// a sighting does not allocate once the device is known. Devices not heard for
+/// interned at `init`; each device holds a slot with at most ``Configuration/maximumNodesPerDevice`` (node, ``RSSIFilter``)
+/// entries, reused when the device is forgotten, so ingesting a sighting does not allocate once the device and
+/// node are known. Devices not heard for
 /// ``Configuration/deviceExpiry`` seconds are forgotten, and at most ``Configuration/maximumDevices`` are kept.
 public struct PositioningEngine: Sendable {
     /// Tuning of the engine.
@@ -24,6 +25,8 @@ public struct PositioningEngine: Sendable {
         public var deviceExpiry: Double
         /// The most devices kept; beyond it the least recently heard half is forgotten.
         public var maximumDevices: Int
+        /// The most nodes tracked per device; a new node replaces the one heard longest ago.
+        public var maximumNodesPerDevice: Int
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -33,10 +36,12 @@ public struct PositioningEngine: Sendable {
         ///   - proximity: Proximity thresholds (default 0.5 m and 3 m).
         ///   - deviceExpiry: Seconds after which a silent device is forgotten (default 60).
         ///   - maximumDevices: Memory bound on devices (default 100 000).
+        ///   - maximumNodesPerDevice: Memory bound on nodes tracked per device (default 32).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
-            proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000
+            proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
+            maximumNodesPerDevice: Int = 32
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -45,6 +50,7 @@ public struct PositioningEngine: Sendable {
             self.proximity = proximity
             self.deviceExpiry = deviceExpiry.isFinite && deviceExpiry > 0 ? deviceExpiry : 60
             self.maximumDevices = max(1, maximumDevices)
+            self.maximumNodesPerDevice = max(1, maximumNodesPerDevice)
         }
     }
 
@@ -56,7 +62,10 @@ public struct PositioningEngine: Sendable {
     private let beaconIndex: [BeaconID: Int]
     private let nodeCalibrations: [NodeCalibration]
     private let logRangeVariances: [Double]
-    private let emptyFilters: [RSSIFilter]
+    private let emptyFilter: RSSIFilter
+    /// Whether each node has a calibration of its own (from ``calibration`` or the node); the others use the
+    /// transmit power advertised in the sightings, when there is one, as their RSSI at 1 m.
+    private let isCalibrated: [Bool]
     private let hasOffsets: Bool
     /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
     private var slots: [String: Int] = [:]
@@ -66,16 +75,55 @@ public struct PositioningEngine: Sendable {
     private var lastDevice: String?
     private var lastSlot = 0
     private var lastSweep = -Double.infinity
+    /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
+    public private(set) var anchor: GeoAnchor?
 
+    /// One device: the nodes it hears (indices) and their filters, in parallel arrays of bounded size.
     private struct DeviceState: Sendable {
-        var filters: [RSSIFilter]
+        var nodes: [Int] = []
+        var filters: [RSSIFilter] = []
+        /// The transmit power at 1 m (dBm) last advertised with each entry's sightings; NaN when none.
+        var advertised: [Double] = []
         var lastHeard: Double
-        var inUse = true
 
         @inline(__always)
-        mutating func record(node: Int, dBm: Double, at time: Double) {
-            filters[node].add(dBm: dBm, at: time)
+        mutating func record(
+            node: Int, dBm: Double, txPower: Double?, at time: Double, fresh: RSSIFilter, capacity: Int
+        ) {
             lastHeard = max(lastHeard, time)
+            for entry in nodes.indices where nodes[entry] == node {
+                filters[entry].add(dBm: dBm, at: time)
+                if let txPower, txPower.isFinite { advertised[entry] = txPower }
+                return
+            }
+            let power = txPower.flatMap { $0.isFinite ? $0 : nil } ?? .nan
+            var filter = fresh
+            filter.add(dBm: dBm, at: time)
+            if nodes.count < capacity {
+                if nodes.isEmpty {
+                    nodes.reserveCapacity(min(capacity, 16))
+                    filters.reserveCapacity(min(capacity, 16))
+                    advertised.reserveCapacity(min(capacity, 16))
+                }
+                nodes.append(node)
+                filters.append(filter)
+                advertised.append(power)
+                return
+            }
+            var oldest = 0
+            for entry in filters.indices
+            where (filters[entry].lastTime ?? -.infinity) < (filters[oldest].lastTime ?? -.infinity) {
+                oldest = entry
+            }
+            nodes[oldest] = node
+            filters[oldest] = filter
+            advertised[oldest] = power
+        }
+
+        mutating func clear() {
+            nodes.removeAll(keepingCapacity: true)
+            filters.removeAll(keepingCapacity: true)
+            advertised.removeAll(keepingCapacity: true)
         }
     }
 
@@ -108,8 +156,17 @@ public struct PositioningEngine: Sendable {
             LogDistance.logRangeVariance(sigma: calibration.shadowingSigma, exponent: $0.pathLossExponent)
         }
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
-        self.emptyFilters = Array(
-            repeating: RSSIFilter(configuration.filter, expiry: configuration.window), count: unique.count)
+        self.isCalibrated = unique.map { calibration.nodes[$0.id] != nil || $0.calibration != nil }
+        self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
+    }
+
+    /// An engine over the nodes of `venue`; its fixes carry WGS84 coordinates when the venue has an anchor.
+    public init(
+        venue: Venue, method: any PositioningMethod, configuration: Configuration = Configuration(),
+        calibration: Calibration = .uncalibrated
+    ) {
+        self.init(nodes: venue.nodes, method: method, configuration: configuration, calibration: calibration)
+        self.anchor = venue.anchor
     }
 
     /// The number of devices currently remembered.
@@ -149,7 +206,9 @@ public struct PositioningEngine: Sendable {
         }
         lastDevice = sighting.device
         lastSlot = slot
-        states[slot].record(node: node, dBm: rssi, at: time)
+        states[slot].record(
+            node: node, dBm: rssi, txPower: sighting.txPower, at: time, fresh: emptyFilter,
+            capacity: configuration.maximumNodesPerDevice)
         return true
     }
 
@@ -158,10 +217,9 @@ public struct PositioningEngine: Sendable {
         if let free = freeSlots.popLast() {
             slot = free
             states[slot].lastHeard = time
-            states[slot].inUse = true
         } else {
             slot = states.count
-            states.append(DeviceState(filters: emptyFilters, lastHeard: time))
+            states.append(DeviceState(lastHeard: time))
         }
         slots[device] = slot
         return slot
@@ -171,8 +229,7 @@ public struct PositioningEngine: Sendable {
         var kept: [String: Int] = [:]
         for (device, slot) in slots {
             if expired(states[slot]) {
-                for index in states[slot].filters.indices { states[slot].filters[index].reset() }
-                states[slot].inUse = false
+                states[slot].clear()
                 freeSlots.append(slot)
             } else {
                 kept[device] = slot
@@ -185,6 +242,7 @@ public struct PositioningEngine: Sendable {
     /// Takes sightings in order.
     /// - Returns: how many were used.
     @discardableResult
+    @inlinable
     public mutating func ingest(_ sightings: some Sequence<Sighting>) -> Int {
         var used = 0
         for sighting in sightings where ingest(sighting) { used += 1 }
@@ -215,10 +273,15 @@ public struct PositioningEngine: Sendable {
         var result: [NodeReading] = []
         let cutoff = time - configuration.window
         state.filters.withUnsafeBufferPointer { filters in
-            for index in 0..<filters.count {
-                guard let last = filters[index].lastTime, last >= cutoff, let rssi = filters[index].value(at: time)
+            for entry in 0..<filters.count {
+                let index = state.nodes[entry]
+                guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time)
                 else { continue }
-                let distance = model.distance(rssi: rssi, calibration: nodeCalibrations[index])
+                var calibration = nodeCalibrations[index]
+                if !isCalibrated[index], state.advertised[entry].isFinite {
+                    calibration.rssiAtOneMeter = state.advertised[entry]
+                }
+                let distance = model.distance(rssi: rssi, calibration: calibration)
                 guard distance.isFinite else { continue }
                 if result.isEmpty { result.reserveCapacity(8) }
                 result.append(
@@ -229,6 +292,11 @@ public struct PositioningEngine: Sendable {
         }
         result.sort { $0.rssi != $1.rssi ? $0.rssi > $1.rssi : $0.node.id < $1.node.id }
         return result
+    }
+
+    /// The fix of every remembered device that has one at `time`, sorted by device id.
+    public func fixes(at time: Double) -> [Fix] {
+        slots.keys.sorted().compactMap { device in try? locate(device: device, at: time).get() }
     }
 
     /// The proximity class of each node `device` hears at `time`, by node id.
@@ -249,7 +317,8 @@ public struct PositioningEngine: Sendable {
         return method.estimate(from: current).map { estimate in
             Fix(
                 time: time, device: device, position: estimate.position, floor: estimate.floor,
-                accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name)
+                accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name,
+                coordinate: anchor?.coordinate(of: estimate.position.horizontal))
         }
     }
 }

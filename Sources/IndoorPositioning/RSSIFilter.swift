@@ -1,6 +1,7 @@
 /// The RSSI filter the engine keeps per (device, node): one of the three filters, chosen by ``Kind``.
 ///
-/// A value type whose state lives inline, so an array of them updates in place without allocating.
+/// A compact value type (the chosen filter's state inline, about 64 bytes); updating one inside an array
+/// does not copy or allocate, except the trimmed mean's sample ring on its first sample.
 public struct RSSIFilter: Hashable, Sendable {
     /// Which filter, with its tuning.
     public enum Kind: Hashable, Sendable, Codable {
@@ -15,65 +16,89 @@ public struct RSSIFilter: Hashable, Sendable {
         public static let androidDefault = Kind.trimmedMean(window: 20, trim: 0.1)
     }
 
+    private enum State: Hashable, Sendable {
+        case trimmed(TrimmedMeanFilter)
+        case arma(ARMAFilter)
+        case kalman(KalmanRSSIFilter)
+        /// Only while a payload is being mutated, so that it stays uniquely referenced.
+        case moving
+    }
+
     public let kind: Kind
-    private var trimmed: TrimmedMeanFilter
-    private var arma: ARMAFilter
-    private var kalman: KalmanRSSIFilter
+    private var state: State
 
     /// - Parameters:
     ///   - kind: The filter and its tuning.
-    ///   - expiry: Seconds of silence after which the filter has no value.
+    ///   - expiry: Seconds of silence after which the ARMA and Kalman filters restart (the trimmed mean
+    ///     forgets each sample after its own window).
     public init(_ kind: Kind, expiry seconds: Double = 20) {
         self.kind = kind
         switch kind {
         case .trimmedMean(let window, let trim):
-            trimmed = TrimmedMeanFilter(window: min(window, seconds), trim: trim)
-            arma = ARMAFilter()
-            kalman = KalmanRSSIFilter()
+            state = .trimmed(TrimmedMeanFilter(window: window, trim: trim))
         case .arma(let coefficient):
-            trimmed = TrimmedMeanFilter(capacity: 1)
-            arma = ARMAFilter(coefficient: coefficient, expiry: seconds)
-            kalman = KalmanRSSIFilter()
+            state = .arma(ARMAFilter(coefficient: coefficient, expiry: seconds))
         case .kalman(let processNoise, let measurementNoise):
-            trimmed = TrimmedMeanFilter(capacity: 1)
-            arma = ARMAFilter()
-            kalman = KalmanRSSIFilter(processNoise: processNoise, measurementNoise: measurementNoise, expiry: seconds)
+            state = .kalman(
+                KalmanRSSIFilter(processNoise: processNoise, measurementNoise: measurementNoise, expiry: seconds))
         }
     }
 
     /// Adds a sample of `dBm` received at `time` seconds.
     @inline(__always)
     public mutating func add(dBm: Double, at time: Double) {
-        switch kind {
-        case .trimmedMean: trimmed.add(dBm: dBm, at: time)
-        case .arma: arma.add(dBm: dBm, at: time)
-        case .kalman: kalman.add(dBm: dBm, at: time)
+        switch state {
+        case .kalman(var filter):
+            filter.add(dBm: dBm, at: time)
+            state = .kalman(filter)
+        case .arma(var filter):
+            filter.add(dBm: dBm, at: time)
+            state = .arma(filter)
+        case .trimmed(var filter):
+            state = .moving
+            filter.add(dBm: dBm, at: time)
+            state = .trimmed(filter)
+        case .moving:
+            break
         }
     }
 
     /// The filtered RSSI (dBm) at `time`, or `nil` when there is no fresh sample.
     @inline(__always)
     public func value(at time: Double) -> Double? {
-        switch kind {
-        case .trimmedMean: trimmed.value(at: time)
-        case .arma: arma.value(at: time)
-        case .kalman: kalman.value(at: time)
+        switch state {
+        case .kalman(let filter): filter.value(at: time)
+        case .arma(let filter): filter.value(at: time)
+        case .trimmed(let filter): filter.value(at: time)
+        case .moving: nil
         }
     }
 
     /// The time of the newest sample, seconds.
     public var lastTime: Double? {
-        switch kind {
-        case .trimmedMean: trimmed.lastTime
-        case .arma: arma.lastTime
-        case .kalman: kalman.lastTime
+        switch state {
+        case .kalman(let filter): filter.lastTime
+        case .arma(let filter): filter.lastTime
+        case .trimmed(let filter): filter.lastTime
+        case .moving: nil
         }
     }
 
     /// Forgets every sample.
     public mutating func reset() {
-        trimmed.reset()
-        arma.reset()
-        kalman.reset()
+        switch state {
+        case .kalman(var filter):
+            filter.reset()
+            state = .kalman(filter)
+        case .arma(var filter):
+            filter.reset()
+            state = .arma(filter)
+        case .trimmed(var filter):
+            state = .moving
+            filter.reset()
+            state = .trimmed(filter)
+        case .moving:
+            break
+        }
     }
 }

@@ -19,6 +19,13 @@ public struct WeightedCentroid: PositioningMethod {
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         let used = readings.prefix(count)
         guard let strongest = used.first else { return .failure(NoFix(.notHeard, "no node heard")) }
+        for reading in used {
+            let p = reading.node.position
+            guard reading.distance.isFinite, reading.distance >= 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else {
+                return .failure(
+                    NoFix(.invalidInput, "node '\(reading.node.id)' has a non-finite or negative distance or position"))
+            }
+        }
         var x = 0.0, y = 0.0, z = 0.0, total = 0.0
         for reading in used {
             let weight = 1 / max(reading.distance, minimumDistance)

@@ -23,7 +23,7 @@ struct BenchPositioningTests {
         let report = PositioningBenchReport.measure(devices: 200, seed: 1, seconds: 0.001)
         #expect(report.solvers.map(\.name) == [
             "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
-            "blend",
+            "knn", "blend",
         ])
         #expect(report.solvers.allSatisfy { $0.fixesPerSecond > 0 })
         #expect(report.engineSightingsPerSecond > 0)

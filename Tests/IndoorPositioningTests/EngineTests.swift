@@ -30,6 +30,27 @@ import Testing
         #expect(current.map(\.node.id) == ["c", "a", "d", "b"])
     }
 
+    @Test func fixesCoverEveryDeviceWithAFix() {
+        var engine = PositioningEngine(
+            venue: Venue(id: "v", name: "V", nodes: nodes), method: NonlinearLeastSquares())
+        engine.ingest(sightings(device: "b", at: Point2D(x: 3, y: 6), time: 1))
+        engine.ingest(sightings(device: "a", at: Point2D(x: 7, y: 2), time: 1))
+        engine.ingest(Sighting(time: 1, device: "c", node: "a", rssi: -60))
+        #expect(engine.fixes(at: 1).map(\.device) == ["a", "b"])
+        #expect(engine.fixes(at: 1).allSatisfy { $0.coordinate == nil })
+    }
+
+    @Test func aVenueAnchorPlacesFixesOnTheEarth() throws {
+        let anchor = GeoAnchor(origin: GeoCoordinate(latitude: 52.5, longitude: 13.4))
+        var engine = PositioningEngine(
+            venue: Venue(id: "v", name: "V", nodes: nodes, anchor: anchor), method: NonlinearLeastSquares())
+        engine.ingest(sightings(device: "p", at: Point2D(x: 0, y: 5), time: 1))
+        let fix = try engine.locate(device: "p", at: 1).get()
+        let coordinate = try #require(fix.coordinate)
+        #expect(coordinate == anchor.coordinate(of: fix.position.horizontal))
+        #expect(coordinate.latitude > 52.5)
+    }
+
     @Test func ignoresUnknownNodesAndNonFiniteValues() {
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
         let unknown = engine.ingest(Sighting(time: 0, device: "p", node: "zz", rssi: -60))
@@ -68,6 +89,38 @@ import Testing
         #expect(!engine.readings(device: "d99", at: 99).isEmpty)
     }
 
+    @Test func theTrimmedMeanAveragesOverItsOwnWindow() {
+        let configuration = PositioningEngine.Configuration(window: 5, filter: .androidDefault)
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
+        for time in 0...10 { engine.ingest(Sighting(time: Double(time), device: "p", node: "a", rssi: time < 5 ? -80 : -60)) }
+        // 11 samples in the last 20 s: one dropped at each end (10%), leaving four at −80 and five at −60.
+        let rssi = engine.readings(device: "p", at: 10).first?.rssi ?? 0
+        #expect(abs(rssi - (4 * -80.0 + 5 * -60.0) / 9) < 1e-9)
+        #expect(engine.readings(device: "p", at: 16).isEmpty)
+    }
+
+    @Test func nodesPerDeviceAreBoundedAndTheStalestIsReplaced() {
+        let configuration = PositioningEngine.Configuration(window: 100, maximumNodesPerDevice: 3)
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
+        for (time, id) in ["a", "b", "c", "a", "d"].enumerated() {
+            engine.ingest(Sighting(time: Double(time), device: "p", node: id, rssi: -60 - Double(time)))
+        }
+        // b (heard at 1) was the stalest when d arrived.
+        #expect(Set(engine.readings(device: "p", at: 4).map(\.node.id)) == ["a", "c", "d"])
+    }
+
+    @Test(arguments: [
+        RSSIFilter.Kind.trimmedMean(window: 20, trim: 0.1), .arma(coefficient: 0.5),
+        .kalman(processNoise: 1, measurementNoise: 4),
+    ])
+    func everyFilterKindRunsInTheEngine(kind: RSSIFilter.Kind) throws {
+        var engine = PositioningEngine(
+            nodes: nodes, method: NonlinearLeastSquares(), configuration: PositioningEngine.Configuration(filter: kind))
+        for time in 0..<5 { engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: Double(time))) }
+        let fix = try engine.locate(device: "p", at: 4).get()
+        #expect(fix.position.horizontal.distance(to: Point2D(x: 3, y: 6)) < 0.1)
+    }
+
     @Test func calibrationOffsetsAndPerNodeFitsApply() {
         let calibration = Calibration(
             nodes: ["a": NodeCalibration(rssiAtOneMeter: -50, pathLossExponent: 2)], deviceOffsets: ["loud": 5])
@@ -76,6 +129,18 @@ import Testing
         let reading = engine.readings(device: "loud", at: 0)
         #expect(reading.first?.rssi == -70)
         #expect(reading.first.map { abs($0.distance - 10) < 1e-9 } == true)
+    }
+
+    @Test func advertisedTransmitPowerStandsInForAMissingCalibration() {
+        let calibrated = Node(id: "cal", position: Point3D(x: 0, y: 0, z: 0), calibration: .typical)
+        var engine = PositioningEngine(nodes: nodes + [calibrated], method: WeightedCentroid())
+        engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: -70, txPower: -50))
+        engine.ingest(Sighting(time: 0, device: "p", node: "b", rssi: -79))
+        engine.ingest(Sighting(time: 0, device: "p", node: "cal", rssi: -79, txPower: -50))
+        let distances = Dictionary(uniqueKeysWithValues: engine.readings(device: "p", at: 0).map { ($0.node.id, $0.distance) })
+        // a: −50 dBm at 1 m advertised, exponent 2 → 10 m; b: no power advertised → typical −59 → 10 m;
+        // cal: its own calibration wins over the advertised power → 10 m.
+        #expect(distances.mapValues { abs($0 - 10) < 1e-9 } == ["a": true, "b": true, "cal": true])
     }
 
     @Test func perDeviceDistanceModelsOverrideTheDefault() {

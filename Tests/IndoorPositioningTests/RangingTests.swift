@@ -67,6 +67,18 @@ import Testing
         #expect(filter.lastTime == nil)
     }
 
+    @Test func lateSamplesDoNotMoveTheClockBack() {
+        var kalman = KalmanRSSIFilter()
+        kalman.add(dBm: -60, at: 10)
+        kalman.add(dBm: -70, at: 5)
+        #expect(kalman.lastTime == 10)
+        var arma = ARMAFilter()
+        arma.add(dBm: -60, at: 10)
+        arma.add(dBm: -70, at: 5)
+        #expect(arma.lastTime == 10)
+        #expect(arma.value(at: 10).map { abs($0 - (-61)) < 1e-12 } == true)
+    }
+
     @Test(arguments: [(-59.0, 1.0), (-79.0, 10.0), (-39.0, 0.1)])
     func logDistanceInvertsThePathLoss(rssi: Double, meters: Double) {
         let distance = LogDistance.distance(rssi: rssi, calibration: .typical)

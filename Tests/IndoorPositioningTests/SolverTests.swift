@@ -118,6 +118,13 @@ let rangeSolvers: [any PositioningMethod] = [
         if case .failure(let error) = result { #expect(error.message.contains("n")) }
     }
 
+    @Test func weightedCentroidRejectsNonFiniteDistances() {
+        var random = TestRandom(seed: 1)
+        var list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: square, random: &random)
+        list[0].distance = .infinity
+        #expect(code(WeightedCentroid().estimate(from: list)) == .invalidInput)
+    }
+
     @Test func eptaGivesUpAfterItsBoundedInflations() {
         // Three nested circles around distant centres with tiny radii never meet.
         let list = [
@@ -213,5 +220,43 @@ struct Failing: PositioningMethod {
         #expect(estimate.floor == 1)
         #expect(FloorSelection.sameFloor(list).count == square.count)
         #expect(FloorSelection.sameFloor(Array(list.prefix(2)) + [list[list.count - 1]]).count == 3)
+    }
+}
+
+@Suite struct SolverRobustnessTests {
+    static let methods: [any PositioningMethod] = rangeSolvers + [
+        WeightedCentroid(), PowerCenter(), EPTA(), LinearLeastSquares(), NonlinearLeastSquares(), SphereIntersection(),
+        Blend([.init(NonlinearLeastSquares(), trust: 1), .init(EPTA(), trust: 1)]),
+    ]
+
+    /// Random and awkward inputs (repeated nodes, lines, zero and huge ranges): never a crash, never a NaN.
+    @Test func randomInputNeverGivesANonFinitePosition() {
+        var random = TestRandom(seed: 42)
+        for trial in 0..<400 {
+            let count = 1 + Int(random.uniform() * 7)
+            var list: [NodeReading] = []
+            for index in 0..<count {
+                var x = (random.uniform() - 0.5) * 50, y = (random.uniform() - 0.5) * 50
+                if trial % 5 == 0 { y = 2 * x }  // all on one line
+                if trial % 7 == 0, index > 0 { x = list[0].node.position.x; y = list[0].node.position.y }
+                let distance = trial % 11 == 0 ? 0 : random.uniform() * (trial % 13 == 0 ? 1e6 : 40)
+                list.append(
+                    NodeReading(
+                        node: Node(id: "n\(index)", position: Point3D(x: x, y: y, z: random.uniform() * 3)),
+                        rssi: -40 - random.uniform() * 60, distance: distance,
+                        distanceVariance: distance * distance * 0.2, lastHeard: 0))
+            }
+            list.sort { $0.rssi > $1.rssi }
+            for method in Self.methods {
+                switch method.estimate(from: list) {
+                case .success(let estimate):
+                    let p = estimate.position
+                    #expect(p.x.isFinite && p.y.isFinite && p.z.isFinite, "\(method.name), trial \(trial)")
+                    #expect(estimate.accuracy.isFinite && (0...1).contains(estimate.confidence), "\(method.name)")
+                case .failure(let error):
+                    #expect(!error.message.isEmpty)
+                }
+            }
+        }
     }
 }

@@ -118,9 +118,8 @@ struct SimulateCommand: ParsableCommand {
     /// Writes the test walkers' sightings as HCI LE advertising reports, one adapter per walker.
     private func writeCapture(_ simulated: SimulatedDataset, to path: String) throws -> String {
         let sightings = simulated.dataset.test.sightings
-        let capture = try BeaconCapture.btsnoop(sightings: sightings) { source in
-            simulated.beacon(of: Sighting(time: 0, device: "", source: source, rssi: 0))
-        }
+        // Node ids to beacon identities through one dictionary (not a search of the nodes per sighting).
+        let capture = try BeaconCapture.btsnoop(sightings: simulated.beaconSightings(sightings))
         do {
             try Data(capture).write(to: URL(fileURLWithPath: path))
         } catch {

@@ -17,6 +17,8 @@ public struct SimulatedDataset: Hashable, Sendable {
     public var options: SimulatorOptions
 
     /// The beacon identity of the node a sighting names, when it is a beacon of the venue.
+    ///
+    /// - Complexity: O(nodes) per call; for many sightings use ``beaconSightings(_:)``, which looks nodes up once.
     public func beacon(of sighting: Sighting) -> BeaconID? {
         switch sighting.source {
         case .beacon(let beacon): return beacon

@@ -55,8 +55,7 @@ struct EvaluateCommand: ParsableCommand {
     ///
     /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
-        var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
-        if noSurvey { data.train = nil }
+        var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset), includeSurvey: !noSurvey)
         if let limit, limit < data.test.truth.count {
             data.test.truth = Array(data.test.truth.prefix(limit))
         }

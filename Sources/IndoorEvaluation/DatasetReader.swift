@@ -7,8 +7,9 @@ public enum DatasetReader {
     ///
     /// When the folder also holds a `venue.json` (as `indoor simulate` writes), each node of `nodes.csv`
     /// takes its beacon identity and calibration from the venue node with the same id.
+    /// - Parameter includeSurvey: false to leave `train/` unread (the dataset then has no survey).
     /// - Throws: ``FormatError`` naming the missing path or the first bad file, line and field.
-    public static func read(folder: URL) throws -> Dataset {
+    public static func read(folder: URL, includeSurvey: Bool = true) throws -> Dataset {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             throw FormatError(code: .missingFile, message: "dataset folder '\(folder.path)' does not exist")
@@ -29,7 +30,7 @@ public enum DatasetReader {
         }
         let test = try recording(folder, "test")
         var train: Recording?
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("train").path) {
+        if includeSurvey, FileManager.default.fileExists(atPath: folder.appendingPathComponent("train").path) {
             train = try recording(folder, "train")
         }
         return Dataset(name: folder.lastPathComponent, nodes: nodes, train: train, test: test)

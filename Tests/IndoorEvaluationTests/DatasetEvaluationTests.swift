@@ -28,6 +28,14 @@ struct DatasetEvaluationTests {
         #expect(summary.floorAccuracy == nil)
     }
 
+    @Test func surveyCanBeLeftUnread() throws {
+        let folder = try SharedDatasets.folder("kolakowski-flat")
+        #expect(try DatasetReader.read(folder: folder).train != nil)
+        let dataset = try DatasetReader.read(folder: folder, includeSurvey: false)
+        #expect(dataset.train == nil)
+        #expect(dataset.nodes.count == 6)
+    }
+
     @Test func missingFolderAndFilesNameThePath() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/dataset")
         #expect(throws: FormatError(code: .missingFile, message: "dataset folder '/nonexistent/dataset' does not exist")) {

@@ -37,7 +37,11 @@ public struct Simulator: Sendable {
     }
 
     /// Builds the venue, walks the walkers and the survey, and simulates every packet.
+    ///
+    /// - Precondition: ``SimulatorOptions/problems`` is empty (`indoor simulate` checks its options first).
+    ///   Options out of range would otherwise loop for ever (a truth interval of 0) or trap somewhere deep.
     public func run() -> SimulatedDataset {
+        precondition(options.problems.isEmpty, "unusable simulator options: \(options.problems.joined(separator: "; "))")
         let layout = OfficeLayout(options: options)
         let floors = (0..<options.floors).map { level in
             Floor(

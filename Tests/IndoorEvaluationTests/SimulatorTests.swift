@@ -207,6 +207,23 @@ struct SimulatorTests {
         }
     }
 
+    @Test func unusableOptionsAreNamed() {
+        var options = Self.small()
+        options.truthInterval = 0
+        options.advertisingInterval = -1
+        #expect(options.problems == ["advertising interval must be 0.02...10.24 s", "truth interval must be positive"])
+        #expect(Self.small().problems.isEmpty)
+    }
+
+    // Running them stops with that message instead of looping for ever on a zero truth interval.
+    @Test func runningUnusableOptionsStops() async {
+        await #expect(processExitsWith: .failure) {
+            var options = SimulatorOptions()
+            options.truthInterval = 0
+            _ = Simulator(options: options).run()
+        }
+    }
+
     @Test func wallsAndFloorsAttenuate() {
         var options = Self.small()
         options.floors = 2

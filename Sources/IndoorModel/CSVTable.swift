@@ -4,8 +4,8 @@ import Foundation
 public enum CSVTable {
     /// Parses `text` and turns each data row into a value with `makeRow`.
     ///
-    /// Blank lines are skipped, and so is a leading byte-order mark. A row that `makeRow` rejects, or that has the wrong number of fields,
-    /// becomes a problem; the other rows are kept.
+    /// Lines end in `\n` or `\r\n`. Blank lines are skipped, and so is a leading byte-order mark. A row that
+    /// `makeRow` rejects, or that has the wrong number of fields, becomes a problem; the other rows are kept.
     /// - Throws: ``FormatError`` when the header lacks one of `required` columns (nothing can be read).
     public static func parse<Row: Sendable>(
         _ text: String, file: String, required: [String], makeRow: (CSVRow) throws -> Row
@@ -17,12 +17,14 @@ public enum CSVTable {
         var sawHeader = false
         // A byte-order mark (spreadsheets write one) is not part of the first column's name.
         let text = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
-        // "\r\n" is one Character in Swift, so split on both forms of line end.
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // Lines and fields are split on their UTF-8 bytes (`\n`, `,`): much faster than on Characters, and the
+        // same for this format (a `\r` before the `\n` is dropped).
+        let newline = UInt8(ascii: "\n"), comma = UInt8(ascii: ","), carriageReturn = UInt8(ascii: "\r")
+        for rawLine in text.utf8.split(separator: newline, omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
-            if line.allSatisfy({ $0 == " " }) { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            let bytes = rawLine.last == carriageReturn ? rawLine.dropLast() : rawLine
+            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") }) { continue }
+            let fields = bytes.split(separator: comma, omittingEmptySubsequences: false).map { Substring($0) }
             if !sawHeader {
                 sawHeader = true
                 headerCount = fields.count

@@ -9,7 +9,7 @@ public enum SightingSource: Hashable, Sendable {
 
     /// Reads a `node` field: the text form `UUID/major/minor` is a beacon, anything else a node id.
     public init(field: some StringProtocol) {
-        if field.contains("/"), let beacon = try? BeaconID(parsing: String(field)) {
+        if field.utf8.contains(UInt8(ascii: "/")), let beacon = try? BeaconID(parsing: String(field)) {
             self = .beacon(beacon)
         } else {
             self = .node(String(field))

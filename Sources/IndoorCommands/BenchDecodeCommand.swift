@@ -109,7 +109,7 @@ enum DecodeBenchCapture {
         let telemetry = EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1580, advertisementCount: 1, uptimeTenths: 10)
             .advertisingData
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CommandFailure.cannotWrite(url.path, CocoaError(.fileWriteUnknown))
+            throw CommandFailure.cannotWrite(url.path)
         }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }

@@ -11,8 +11,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         self.description = description
     }
 
-    /// `cannot write 'PATH': REASON`, saying plainly when the folder the file should go in is missing.
-    static func cannotWrite(_ path: String, _ error: any Error) -> CommandFailure {
+    /// `cannot write 'PATH': REASON`, saying plainly when the folder the file should go in is missing or read-only.
+    static func cannotWrite(_ path: String, _ error: (any Error)? = nil) -> CommandFailure {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
@@ -21,6 +21,9 @@ struct CommandFailure: Error, CustomStringConvertible {
         if !isDirectory.boolValue {
             return CommandFailure("cannot write '\(path)': '\(folder)' is a file, not a folder")
         }
-        return CommandFailure("cannot write '\(path)': \(error.localizedDescription)")
+        if !FileManager.default.isWritableFile(atPath: folder) {
+            return CommandFailure("cannot write '\(path)': folder '\(folder)' is not writable")
+        }
+        return CommandFailure("cannot write '\(path)': \(error?.localizedDescription ?? "the file could not be created")")
     }
 }

@@ -55,18 +55,27 @@ struct DecodeOutput {
     /// - Throws: When the file is not a btsnoop capture or cannot be read or written.
     func run(file: URL, output: (String) -> Void, problems: (String) -> Void) throws -> Summary {
         var summary = Summary()
-        var sightingsFile: FileHandle?
+        // The sightings file is created at the first write, so a capture that cannot be read at all leaves an
+        // existing file alone; whether it can be written is checked before decoding.
         if let sightings {
-            guard FileManager.default.createFile(atPath: sightings.path, contents: nil) else {
-                throw CommandFailure.cannotWrite(sightings.path, CocoaError(.fileWriteUnknown))
+            let folder = sightings.deletingLastPathComponent().path
+            guard FileManager.default.isWritableFile(atPath: folder) else {
+                throw CommandFailure.cannotWrite(sightings.path)
             }
-            sightingsFile = try FileHandle(forWritingTo: sightings)
         }
+        var sightingsFile: FileHandle?
         defer { try? sightingsFile?.close() }
         var batch: [Sighting] = []
         var wroteHeader = false
         func flush() throws {
-            guard let sightingsFile, !batch.isEmpty || !wroteHeader else { return }
+            guard let sightings, !batch.isEmpty || !wroteHeader else { return }
+            if sightingsFile == nil {
+                guard FileManager.default.createFile(atPath: sightings.path, contents: nil) else {
+                    throw CommandFailure.cannotWrite(sightings.path)
+                }
+                sightingsFile = try FileHandle(forWritingTo: sightings)
+            }
+            guard let sightingsFile else { return }
             var text = DatasetCSV.sightingsText(batch)
             if wroteHeader, let newline = text.firstIndex(of: "\n") {
                 text = String(text[text.index(after: newline)...])
@@ -92,7 +101,7 @@ struct DecodeOutput {
                         output(line(ad, device: device))
                     }
                 }
-                if sightingsFile != nil, let sighting = ad.sighting(device: device) {
+                if sightings != nil, let sighting = ad.sighting(device: device) {
                     summary.sightings += 1
                     batch.append(sighting)
                     if batch.count >= 10_000, writeError == nil {

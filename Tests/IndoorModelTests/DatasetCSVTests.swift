@@ -75,6 +75,29 @@ struct DatasetCSVTests {
         ])
     }
 
+    // Damaged files (bytes overwritten with anything, lines cut short) never crash a reader: every line is
+    // either a row or a problem that names its line.
+    @Test func damagedBytesGiveRowsOrProblems() {
+        let good = Array("t,device,node,rssi,tx\n1.5,phone,b1,-70,-59\n2,phone,E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2,-71,\n".utf8)
+        for variant in 0 ..< 300 {
+            var bytes = good
+            for step in 0 ..< 1 + variant % 4 {
+                bytes[(variant * 7 + step * 13) % bytes.count] = UInt8(truncatingIfNeeded: variant * 31 + step * 101)
+            }
+            let text = String(decoding: bytes.prefix(bytes.count - variant % 9), as: UTF8.self)
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
+            check(try? DatasetCSV.parseSightings(text, file: "f.csv"), lines: lines)  // nil: a damaged header
+            check(try? DatasetCSV.parseTruth(text, file: "f.csv"), lines: lines)
+            check(try? DatasetCSV.parseNodes(text, file: "f.csv"), lines: lines)
+        }
+    }
+
+    private func check<Row>(_ parsed: Parsed<Row>?, lines: Int) {
+        guard let parsed else { return }
+        #expect(parsed.rows.count + parsed.problems.count <= lines - 1)
+        #expect(parsed.problems.allSatisfy { $0.file == "f.csv" && ($0.line ?? 0) >= 2 })
+    }
+
     @Test func badRSSINamesFileLineAndField() throws {
         var lines = ["t,device,node,rssi"]
         for i in 1...20 { lines.append("\(i),phone,n1,\(i == 16 ? "abc" : "-70")") }

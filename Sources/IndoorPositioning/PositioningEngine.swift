@@ -27,6 +27,8 @@ public struct PositioningEngine: Sendable {
         public var maximumDevices: Int
         /// The most nodes tracked per device; a new node replaces the one heard longest ago.
         public var maximumNodesPerDevice: Int
+        /// Positions this far outside the heard nodes' area are refused (``PlausibleArea/unlimited`` to keep all).
+        public var plausibleArea: PlausibleArea
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -37,11 +39,12 @@ public struct PositioningEngine: Sendable {
         ///   - deviceExpiry: Seconds after which a silent device is forgotten (default 60).
         ///   - maximumDevices: Memory bound on devices (default 100 000).
         ///   - maximumNodesPerDevice: Memory bound on nodes tracked per device (default 32).
+        ///   - plausibleArea: The sanity guard on every fix (default: 10 m or half the heard nodes' box diagonal).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
             proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
-            maximumNodesPerDevice: Int = 32
+            maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea()
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -51,6 +54,7 @@ public struct PositioningEngine: Sendable {
             self.deviceExpiry = deviceExpiry.isFinite && deviceExpiry > 0 ? deviceExpiry : 60
             self.maximumDevices = max(1, maximumDevices)
             self.maximumNodesPerDevice = max(1, maximumNodesPerDevice)
+            self.plausibleArea = plausibleArea
         }
     }
 
@@ -309,16 +313,25 @@ public struct PositioningEngine: Sendable {
     }
 
     /// The fix of `device` at `time` from what has been ingested so far.
+    ///
+    /// An estimate outside ``Configuration/plausibleArea`` of the nodes heard is refused as `noSolution`.
     public func locate(device: String, at time: Double) -> Result<Fix, NoFix> {
         let current = readings(device: device, at: time)
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        return method.estimate(from: current).map { estimate in
-            Fix(
-                time: time, device: device, position: estimate.position, floor: estimate.floor,
-                accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name,
-                coordinate: anchor?.coordinate(of: estimate.position.horizontal))
+        return method.estimate(from: current).flatMap { estimate in
+            if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
+                return .failure(implausible)
+            }
+            return .success(fix(estimate, device: device, at: time))
         }
+    }
+
+    private func fix(_ estimate: Estimate, device: String, at time: Double) -> Fix {
+        Fix(
+            time: time, device: device, position: estimate.position, floor: estimate.floor,
+            accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name,
+            coordinate: anchor?.coordinate(of: estimate.position.horizontal))
     }
 }

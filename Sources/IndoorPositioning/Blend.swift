@@ -4,7 +4,8 @@ import IndoorModel
 ///
 /// Each member's trust is clamped to ≥ 0 and the trusts normalised to sum to 1; when all are zero every
 /// member weighs the same. Members that fail are left out and the rest renormalised; when all fail the
-/// blend fails, naming each member's reason. Any ``PositioningMethod`` can be a member, including your own.
+/// blend fails, naming each member's reason. In a venue with floors the floor is a trust-weighted vote of the
+/// members' floors and only members on that floor (or without one) are averaged. Any ``PositioningMethod`` can be a member, including your own.
 public struct Blend: PositioningMethod {
     /// One blended method and how much it is trusted (any non-negative number; only ratios matter).
     public struct Member: Sendable {
@@ -52,21 +53,42 @@ public struct Blend: PositioningMethod {
             let why = members.isEmpty ? "the blend has no members" : reasons.joined(separator: "; ")
             return .failure(NoFix(.noSolution, "no blended method gave a position (\(why))"))
         }
-        var x = 0.0, y = 0.0, z = 0.0, confidence = 0.0
+        // The floor: a trust-weighted vote of the members' floors (ties to the strongest nodes' vote, then to the
+        // earlier member); only members on that floor, or without one, are averaged.
+        var votes: [(floor: Int, weight: Double)] = []
         for (estimate, trust) in parts {
-            let w = trust / total
+            guard let floor = estimate.floor else { continue }
+            if let index = votes.firstIndex(where: { $0.floor == floor }) {
+                votes[index].weight += trust
+            } else {
+                votes.append((floor, trust))
+            }
+        }
+        var floor: Int?
+        if var best = votes.first {
+            let preferred = FloorSelection.vote(readings)
+            for candidate in votes.dropFirst()
+            where candidate.weight > best.weight || (candidate.weight == best.weight && candidate.floor == preferred) {
+                best = candidate
+            }
+            floor = best.floor
+        }
+        let kept = parts.filter { $0.0.floor == nil || $0.0.floor == floor }
+        let keptTotal = kept.reduce(0) { $0 + $1.1 }
+        var x = 0.0, y = 0.0, z = 0.0, confidence = 0.0
+        for (estimate, trust) in kept {
+            let w = trust / keptTotal
             x += w * estimate.position.x
             y += w * estimate.position.y
             z += w * estimate.position.z
             confidence += w * estimate.confidence
         }
         var spread = 0.0
-        for (estimate, trust) in parts {
-            let w = trust / total
+        for (estimate, trust) in kept {
+            let w = trust / keptTotal
             let dx = estimate.position.x - x, dy = estimate.position.y - y
             spread += w * (estimate.accuracy * estimate.accuracy + dx * dx + dy * dy)
         }
-        let floor = parts.max { $0.1 < $1.1 }?.0.floor
         return .success(
             Estimate(
                 position: Point3D(x: x, y: y, z: z), floor: floor, accuracy: spread.squareRoot(),

@@ -30,7 +30,7 @@ public struct EPTA: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let readings = FloorSelection.sameFloor(all)
+        let (readings, floor) = FloorSelection.sameFloor(all)
         var circles: RangeCircles
         switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
         case .success(let made): circles = made
@@ -39,7 +39,7 @@ public struct EPTA: PositioningMethod {
         let original = circles
         for _ in 0...maximumInflations {
             if let (px, py) = centroidOfCommonIntersections(circles) {
-                return original.estimate(x: px, y: py, z: deviceHeight ?? 0, floor: readings[0].node.floor)
+                return original.estimate(x: px, y: py, z: deviceHeight ?? 0, floor: floor)
             }
             for index in 0..<circles.count { circles.radius[index] *= 1 + inflation }
         }

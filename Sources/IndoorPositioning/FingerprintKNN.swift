@@ -115,28 +115,45 @@ public struct FingerprintKNN: PositioningMethod {
                 }
             }
         }
-        var x = 0.0, y = 0.0, z = 0.0, weights = 0.0
-        var floorVotes: [Int: Double] = [:]
+        // The floor: a vote of the neighbours' floors weighted like their positions (ties to the nearer
+        // neighbour's floor); only neighbours on that floor are averaged. Without surveyed floors, the
+        // strongest nodes' floors vote.
+        var floorVotes: [(floor: Int, weight: Double)] = []
         for slot in 0..<used {
+            guard let floor = floors[bestRow[slot]] else { continue }
+            let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
+            if let index = floorVotes.firstIndex(where: { $0.floor == floor }) {
+                floorVotes[index].weight += w
+            } else {
+                floorVotes.append((floor, w))
+            }
+        }
+        var floor: Int?
+        if var best = floorVotes.first {
+            for candidate in floorVotes.dropFirst() where candidate.weight > best.weight { best = candidate }
+            floor = best.floor
+        } else {
+            floor = FloorSelection.vote(readings)
+        }
+        var x = 0.0, y = 0.0, z = 0.0, weights = 0.0
+        for slot in 0..<used where floorVotes.isEmpty || floors[bestRow[slot]] == floor {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             x += w * p.x
             y += w * p.y
             z += w * p.z
             weights += w
-            if let floor = floors[bestRow[slot]] { floorVotes[floor, default: 0] += w }
         }
         x /= weights
         y /= weights
         z /= weights
         var spread = 0.0
-        for slot in 0..<used {
+        for slot in 0..<used where floorVotes.isEmpty || floors[bestRow[slot]] == floor {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             spread += w * ((p.x - x) * (p.x - x) + (p.y - y) * (p.y - y))
         }
         let accuracy = max(0.5, (spread / weights).squareRoot())
-        let floor = floorVotes.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         return .success(
             Estimate(
                 position: Point3D(x: x, y: y, z: z), floor: floor, accuracy: accuracy,

@@ -1,20 +1,46 @@
+import Foundation
 import IndoorModel
 
-/// Picks the readings a planar solver should use in a venue with floors.
+/// Decides the floor of a device and picks the readings a planar solver should use in a venue with floors.
 ///
-/// Range circles from other floors do not meet on this floor, so the range solvers keep only the readings on the
-/// floor of the strongest reading, when at least three remain; otherwise (or with no floors) all readings.
+/// The floor is a vote of the strongest nodes' floors, each weighted by its received power (mW): one node heard
+/// through a floor slab cannot outvote two on the device's own floor. Range circles from other floors do not meet
+/// on this floor, so the range solvers keep only the readings on the voted floor, when at least three remain;
+/// otherwise (or with no floors) all readings.
 enum FloorSelection {
-    /// `readings` (strongest first) restricted to the strongest reading's floor, when that leaves at least `minimum`.
-    static func sameFloor(_ readings: [NodeReading], minimum: Int = 3) -> [NodeReading] {
-        guard let first = readings.first, let floor = first.node.floor else { return readings }
+    /// How many of the strongest readings vote on the floor.
+    static let voters = 3
+
+    /// The floor voted by the `voters` strongest readings (`readings` strongest first), weighted by received power;
+    /// ties go to the floor of the stronger reading. `nil` when none of them has a floor.
+    static func vote(_ readings: [NodeReading], voters: Int = voters) -> Int? {
+        var votes: [(floor: Int, weight: Double)] = []
+        for reading in readings.prefix(max(1, voters)) {
+            guard let floor = reading.node.floor else { continue }
+            let weight = reading.rssi.isFinite ? pow(10, reading.rssi / 10) : 0
+            if let slot = votes.firstIndex(where: { $0.floor == floor }) {
+                votes[slot].weight += weight
+            } else {
+                votes.append((floor, weight))
+            }
+        }
+        guard var best = votes.first else { return nil }
+        for candidate in votes.dropFirst() where candidate.weight > best.weight { best = candidate }
+        return best.floor
+    }
+
+    /// `readings` (strongest first) restricted to the voted floor, when that leaves at least `minimum`; the floor
+    /// the answer is on is ``vote(_:voters:)`` (or the strongest reading's, when the restriction was not possible).
+    static func sameFloor(_ readings: [NodeReading], minimum: Int = 3) -> (readings: [NodeReading], floor: Int?) {
+        guard let first = readings.first else { return (readings, nil) }
         var mixed = false
-        for reading in readings where reading.node.floor != floor {
+        for reading in readings where reading.node.floor != first.node.floor {
             mixed = true
             break
         }
-        guard mixed else { return readings }
+        guard mixed else { return (readings, first.node.floor) }
+        let floor = vote(readings)
         let kept = readings.filter { $0.node.floor == floor }
-        return kept.count >= minimum ? kept : readings
+        return kept.count >= minimum ? (kept, floor) : (readings, floor ?? first.node.floor)
     }
 }

@@ -15,7 +15,7 @@ public struct LinearLeastSquares: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let readings = FloorSelection.sameFloor(all)
+        let (readings, floor) = FloorSelection.sameFloor(all)
         let circles: RangeCircles
         switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
         case .success(let made): circles = made
@@ -24,7 +24,7 @@ public struct LinearLeastSquares: PositioningMethod {
         guard let (px, py) = Self.solve(circles) else {
             return .failure(NoFix(.degenerateGeometry, "the linearised system is singular"))
         }
-        return circles.estimate(x: px, y: py, z: deviceHeight ?? 0, floor: readings[0].node.floor)
+        return circles.estimate(x: px, y: py, z: deviceHeight ?? 0, floor: floor)
     }
 
     /// The weighted linear least-squares position of `circles`, or `nil` when singular.

@@ -5,11 +5,15 @@ public enum MethodCatalog {
     /// Every method name, in the order reports list them.
     public static let names: [String] = [
         "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
-        "knn", "blend",
+        "knn", "blend", "knn+track", "blend+track",
     ]
 
+    /// Appended to any method's name (`nonlinear+track`), its fixes are smoothed per device by a ``PositionTrack``
+    /// (``Tracked``). Every catalogued method accepts it; ``names`` lists the combinations that were measured.
+    public static let trackSuffix = "+track"
+
     /// Methods that need a survey (`train/`) to work.
-    public static let surveyMethods: Set<String> = ["knn"]
+    public static let surveyMethods: Set<String> = ["knn", "knn+track"]
 
     /// The default method for new users: the nonlinear least-squares solver (needs no survey).
     public static let defaultName = "nonlinear"
@@ -19,7 +23,7 @@ public enum MethodCatalog {
     /// With a survey, the engine is calibrated on it (``CalibrationFitter``) unless `calibration` is given, and
     /// fingerprinting methods learn their fingerprints from it.
     /// - Parameters:
-    ///   - name: One of ``names``.
+    ///   - name: One of ``names``, or any of them followed by ``trackSuffix``.
     ///   - nodes: The fixed radios.
     ///   - survey: Sightings with truth (a dataset's `train/`), for methods that calibrate or learn from it.
     ///   - calibration: A calibration to use instead of fitting one on `survey`.
@@ -29,11 +33,15 @@ public enum MethodCatalog {
         method name: String, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
     ) throws -> PositioningEngine {
-        guard names.contains(name) else { throw UnknownMethodError(name: name, known: names) }
+        let tracked = name.hasSuffix(trackSuffix) && name.count > trackSuffix.count
+        let baseName = tracked ? String(name.dropLast(trackSuffix.count)) : name
+        guard names.contains(name) || (tracked && names.contains(baseName)) else {
+            throw UnknownMethodError(name: name, known: names)
+        }
         let fitted = calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
         let height = fitted.deviceHeight
         let method: any PositioningMethod
-        switch name {
+        switch baseName {
         case "weighted-centroid": method = WeightedCentroid()
         case "power-center": method = PowerCenter(deviceHeight: height)
         case "epta": method = EPTA(deviceHeight: height)
@@ -57,7 +65,7 @@ public enum MethodCatalog {
         default:
             throw UnknownMethodError(name: name, known: names)
         }
-        return PositioningEngine(nodes: nodes, method: method, configuration: configuration, calibration: fitted)
+        return PositioningEngine(nodes: nodes, method: tracked ? Tracked(method) : method, configuration: configuration, calibration: fitted)
     }
 }
 

@@ -31,7 +31,7 @@ public struct NonlinearLeastSquares: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let readings = FloorSelection.sameFloor(all)
+        let (readings, floor) = FloorSelection.sameFloor(all)
         let n = readings.count
         guard n >= 3 else { return .failure(RangeCircles.validate(readings) ?? NoFix(.tooFewNodes, "too few nodes")) }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * n) { buffer in
@@ -112,7 +112,7 @@ public struct NonlinearLeastSquares: PositioningMethod {
             let confidence = min(1, max(0, fitFactor / (1 + accuracy / 2)))
             return .success(
                 Estimate(
-                    position: Point3D(x: px, y: py, z: deviceHeight ?? 0), floor: readings[0].node.floor,
+                    position: Point3D(x: px, y: py, z: deviceHeight ?? 0), floor: floor,
                     accuracy: min(accuracy, 1000), confidence: confidence))
         }
     }

@@ -27,6 +27,8 @@ public struct PositioningEngine: Sendable {
         public var maximumDevices: Int
         /// The most nodes tracked per device; a new node replaces the one heard longest ago.
         public var maximumNodesPerDevice: Int
+        /// Positions this far outside the heard nodes' area are refused (``PlausibleArea/unlimited`` to keep all).
+        public var plausibleArea: PlausibleArea
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -37,11 +39,12 @@ public struct PositioningEngine: Sendable {
         ///   - deviceExpiry: Seconds after which a silent device is forgotten (default 60).
         ///   - maximumDevices: Memory bound on devices (default 100 000).
         ///   - maximumNodesPerDevice: Memory bound on nodes tracked per device (default 32).
+        ///   - plausibleArea: The sanity guard on every fix (default: 10 m or half the heard nodes' box diagonal).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
             proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
-            maximumNodesPerDevice: Int = 32
+            maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea()
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -51,10 +54,15 @@ public struct PositioningEngine: Sendable {
             self.deviceExpiry = deviceExpiry.isFinite && deviceExpiry > 0 ? deviceExpiry : 60
             self.maximumDevices = max(1, maximumDevices)
             self.maximumNodesPerDevice = max(1, maximumNodesPerDevice)
+            self.plausibleArea = plausibleArea
         }
     }
 
     public let method: any PositioningMethod
+    /// The method that answers each fix: ``method``, or its base when it is ``Tracked``.
+    private let solver: any PositioningMethod
+    /// The tracker's settings when ``method`` is ``Tracked``.
+    private let tracking: PositionTrack.Settings?
     public let configuration: Configuration
     public let calibration: Calibration
     private let nodes: [Node]
@@ -85,6 +93,10 @@ public struct PositioningEngine: Sendable {
         /// The transmit power at 1 m (dBm) last advertised with each entry's sightings; NaN when none.
         var advertised: [Double] = []
         var lastHeard: Double
+        /// The device's position track, when the method is ``Tracked``.
+        var track: PositionTrack?
+        /// The sighting time from which the next fix is fed to the track.
+        var nextTrack = -Double.infinity
 
         @inline(__always)
         mutating func record(
@@ -124,6 +136,8 @@ public struct PositioningEngine: Sendable {
             nodes.removeAll(keepingCapacity: true)
             filters.removeAll(keepingCapacity: true)
             advertised.removeAll(keepingCapacity: true)
+            track = nil
+            nextTrack = -.infinity
         }
     }
 
@@ -137,6 +151,13 @@ public struct PositioningEngine: Sendable {
         calibration: Calibration = .uncalibrated
     ) {
         self.method = method
+        if let tracked = method as? Tracked {
+            self.solver = tracked.base
+            self.tracking = tracked.settings
+        } else {
+            self.solver = method
+            self.tracking = nil
+        }
         self.configuration = configuration
         self.calibration = calibration
         var unique: [Node] = []
@@ -206,10 +227,32 @@ public struct PositioningEngine: Sendable {
         }
         lastDevice = sighting.device
         lastSlot = slot
+        if let tracking, time > states[slot].nextTrack { feedTrack(slot: slot, device: sighting.device, at: time, settings: tracking) }
         states[slot].record(
             node: node, dBm: rssi, txPower: sighting.txPower, at: time, fresh: emptyFilter,
             capacity: configuration.maximumNodesPerDevice)
         return true
+    }
+
+    /// Feeds the track of the device in `slot` its fix at the step time that a sighting at `time` has just passed,
+    /// from the sightings before it (causal; the first step comes ``PositionTrack/Settings/step`` seconds after
+    /// the device is first heard, so a single burst of sightings never starts a track).
+    private mutating func feedTrack(slot: Int, device: String, at time: Double, settings: PositionTrack.Settings) {
+        let due = states[slot].nextTrack
+        guard due.isFinite else {
+            states[slot].nextTrack = time + settings.step
+            return
+        }
+        states[slot].nextTrack = max(due + settings.step, time)
+        let current = readings(slot: slot, device: device, at: due)
+        guard !current.isEmpty, case .success(let estimate) = solver.estimate(from: current),
+            configuration.plausibleArea.check(estimate.position, readings: current) == nil
+        else { return }
+        if states[slot].track == nil {
+            states[slot].track = PositionTrack(estimate, at: due, settings: settings)
+        } else {
+            states[slot].track?.update(with: estimate, at: due, settings: settings)
+        }
     }
 
     private mutating func allocateSlot(device: String, at time: Double) -> Int {
@@ -266,6 +309,10 @@ public struct PositioningEngine: Sendable {
     /// A node counts when its filter has a value heard in the last ``Configuration/window`` seconds.
     public func readings(device: String, at time: Double) -> [NodeReading] {
         guard let slot = slots[device] else { return [] }
+        return readings(slot: slot, device: device, at: time)
+    }
+
+    private func readings(slot: Int, device: String, at time: Double) -> [NodeReading] {
         let state = states[slot]
         let model =
             configuration.deviceModels.isEmpty
@@ -309,16 +356,33 @@ public struct PositioningEngine: Sendable {
     }
 
     /// The fix of `device` at `time` from what has been ingested so far.
+    ///
+    /// An estimate outside ``Configuration/plausibleArea`` of the nodes heard is refused as `noSolution`.
     public func locate(device: String, at time: Double) -> Result<Fix, NoFix> {
-        let current = readings(device: device, at: time)
+        guard let slot = slots[device] else {
+            return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
+        }
+        let current = readings(slot: slot, device: device, at: time)
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        return method.estimate(from: current).map { estimate in
-            Fix(
-                time: time, device: device, position: estimate.position, floor: estimate.floor,
-                accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name,
-                coordinate: anchor?.coordinate(of: estimate.position.horizontal))
+        return solver.estimate(from: current).flatMap { estimate in
+            if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
+                return .failure(implausible)
+            }
+            guard let tracking, var track = states[slot].track else {
+                return .success(fix(estimate, device: device, at: time))
+            }
+            track.update(with: estimate, at: time, settings: tracking)
+            return .success(
+                fix(track.estimate(z: estimate.position.z, confidence: estimate.confidence), device: device, at: time))
         }
+    }
+
+    private func fix(_ estimate: Estimate, device: String, at time: Double) -> Fix {
+        Fix(
+            time: time, device: device, position: estimate.position, floor: estimate.floor,
+            accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name,
+            coordinate: anchor?.coordinate(of: estimate.position.horizontal))
     }
 }

@@ -16,7 +16,7 @@ public struct PowerCenter: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let readings = FloorSelection.sameFloor(all)
+        let (readings, floor) = FloorSelection.sameFloor(all)
         let circles: RangeCircles
         switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
         case .success(let made): circles = made
@@ -41,6 +41,6 @@ public struct PowerCenter: PositioningMethod {
         guard let (px, py) = solveSymmetric2(a, b, d, e, f) else {
             return .failure(NoFix(.degenerateGeometry, "the radical axes are parallel"))
         }
-        return circles.estimate(x: px + ox, y: py + oy, z: deviceHeight ?? 0, floor: readings[0].node.floor)
+        return circles.estimate(x: px + ox, y: py + oy, z: deviceHeight ?? 0, floor: floor)
     }
 }

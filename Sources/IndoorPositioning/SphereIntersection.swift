@@ -18,7 +18,7 @@ public struct SphereIntersection: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let readings = FloorSelection.sameFloor(all)
+        let (readings, floor) = FloorSelection.sameFloor(all)
         if let error = RangeCircles.validate(readings) { return .failure(error) }
         guard let (a, b, c) = strongestTriangle(readings) else {
             return .failure(NoFix(.degenerateGeometry, "no three of the nodes heard span a triangle"))
@@ -50,7 +50,7 @@ public struct SphereIntersection: PositioningMethod {
         let accuracy = max(0.5, (total / Double(readings.count)).squareRoot())
         return .success(
             Estimate(
-                position: Point3D(x: chosen.x, y: chosen.y, z: chosen.z), floor: readings[0].node.floor,
+                position: Point3D(x: chosen.x, y: chosen.y, z: chosen.z), floor: floor,
                 accuracy: accuracy, confidence: 1 / (1 + accuracy / 2)))
     }
 

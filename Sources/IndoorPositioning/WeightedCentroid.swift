@@ -3,7 +3,7 @@ import IndoorModel
 /// The weighted centroid of the strongest nodes heard: a simple, robust baseline.
 ///
 /// Each of the `count` strongest nodes is weighted by 1 / distance (metres, floored at `minimumDistance`),
-/// so nearer nodes pull harder. The floor is the strongest node's.
+/// so nearer nodes pull harder. The floor is a power-weighted vote of the three strongest nodes' floors.
 public struct WeightedCentroid: PositioningMethod {
     public let name = "weighted-centroid"
     /// How many of the strongest nodes to use.
@@ -18,7 +18,7 @@ public struct WeightedCentroid: PositioningMethod {
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         let used = readings.prefix(count)
-        guard let strongest = used.first else { return .failure(NoFix(.notHeard, "no node heard")) }
+        guard !used.isEmpty else { return .failure(NoFix(.notHeard, "no node heard")) }
         for reading in used {
             let p = reading.node.position
             guard reading.distance.isFinite, reading.distance >= 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else {
@@ -39,7 +39,7 @@ public struct WeightedCentroid: PositioningMethod {
         let spread = used.map { $0.node.position.horizontal.distance(to: centre.horizontal) }.max() ?? 0
         return .success(
             Estimate(
-                position: centre, floor: strongest.node.floor, accuracy: max(1, spread),
+                position: centre, floor: FloorSelection.vote(readings), accuracy: max(1, spread),
                 confidence: min(1, Double(used.count) / Double(count)) * 0.5))
     }
 }

@@ -218,8 +218,8 @@ struct Failing: PositioningMethod {
             .estimate(from: list).get()
         #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-3))
         #expect(estimate.floor == 1)
-        #expect(FloorSelection.sameFloor(list).count == square.count)
-        #expect(FloorSelection.sameFloor(Array(list.prefix(2)) + [list[list.count - 1]]).count == 3)
+        #expect(FloorSelection.sameFloor(list).readings.count == square.count)
+        #expect(FloorSelection.sameFloor(Array(list.prefix(2)) + [list[list.count - 1]]).readings.count == 3)
     }
 }
 

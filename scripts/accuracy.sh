@@ -51,7 +51,9 @@ best() {
     echo "\`MethodCatalog\` is scored by \`indoor evaluate DATASET --json\`: online and causal, each truth row of"
     echo "\`test/\` answered from that device's sightings up to its time; methods that calibrate or learn do so on"
     echo "\`train/\` only. Errors are horizontal, metres; *count* is truth rows, *misses* rows without a position"
-    echo "(not in the error statistics)."
+    echo "(not in the error statistics). The engine refuses any estimate more than max(10 m, half the diagonal)"
+    echo "outside the box of the nodes heard (a miss here); \`+track\` methods smooth each device's fixes with a"
+    echo "constant-velocity Kalman filter (see POSITIONING.md)."
     echo
     echo "Reference medians of simple baselines (weighted centroid of the 3 strongest, k-NN k = 3, least-squares"
     echo "trilateration), best of the three: uji-library 1.71 m, danis-tetam 1.95 m, kolakowski-flat 1.23 m."

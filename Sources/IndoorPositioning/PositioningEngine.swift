@@ -8,6 +8,8 @@ import IndoorModel
 /// entries, reused when the device is forgotten, so ingesting a sighting does not allocate once the device and
 /// node are known. Devices not heard for
 /// ``Configuration/deviceExpiry`` seconds are forgotten, and at most ``Configuration/maximumDevices`` are kept.
+/// Every fix passes the sanity guard ``Configuration/plausibleArea``; with a ``Tracked`` method each device also
+/// keeps a ``PositionTrack`` fed as its sightings arrive.
 public struct PositioningEngine: Sendable {
     /// Tuning of the engine.
     public struct Configuration: Hashable, Sendable {
@@ -227,7 +229,9 @@ public struct PositioningEngine: Sendable {
         }
         lastDevice = sighting.device
         lastSlot = slot
-        if let tracking, time > states[slot].nextTrack { feedTrack(slot: slot, device: sighting.device, at: time, settings: tracking) }
+        if let tracking, time > states[slot].nextTrack {
+            feedTrack(slot: slot, device: sighting.device, at: time, settings: tracking)
+        }
         states[slot].record(
             node: node, dBm: rssi, txPower: sighting.txPower, at: time, fresh: emptyFilter,
             capacity: configuration.maximumNodesPerDevice)

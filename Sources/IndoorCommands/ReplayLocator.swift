@@ -5,14 +5,14 @@ import IndoorPositioning
 ///
 /// With an explicit method, every locate uses that method and nothing else. Without one, the catalogue's
 /// default method (``MethodCatalog/defaultName``, which trilaterates and needs three nodes not on one line)
-/// is asked first, and when it answers ``NoFix/Code/tooFewNodes`` or ``NoFix/Code/degenerateGeometry``
-/// the same locate is answered by ``fallbackMethod``, which works from one node. Both engines ingest every
+/// is asked first, and when it answers ``NoFix/Code/tooFewNodes``, ``NoFix/Code/degenerateGeometry`` or
+/// ``NoFix/Code/noSolution`` (no answer, or one refused as far outside the nodes heard) the same locate is answered by ``fallbackMethod``, which works from one node. Both engines ingest every
 /// sighting, so the fallback has the same history; a fix says in its `method` field which method gave it.
 struct ReplayLocator {
     /// The method that answers when the default cannot use the geometry it has.
     static let fallbackMethod = "weighted-centroid"
     /// The default method's failures that the fallback answers.
-    static let fallbackCodes: Set<NoFix.Code> = [.tooFewNodes, .degenerateGeometry]
+    static let fallbackCodes: Set<NoFix.Code> = [.tooFewNodes, .degenerateGeometry, .noSolution]
 
     private var primary: PositioningEngine
     private var fallback: PositioningEngine?

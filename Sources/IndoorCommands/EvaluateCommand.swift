@@ -74,8 +74,10 @@ struct EvaluateCommand: ParsableCommand {
                 throw CommandFailure.cannotWrite(plot, error)
             }
         }
-        for note in skipped {
-            FileHandle.standardError.write(Data("evaluate: skipped \(note)\n".utf8))
+        var notes = skipped.map { "skipped \($0)" }
+        if let unknown = Self.unknownNodesNote(data) { notes.insert(unknown, at: 0) }
+        for note in notes {
+            FileHandle.standardError.write(Data("evaluate: \(note)\n".utf8))
         }
         if json { return ScoreReport.jsonLines(scores) }
         var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"
@@ -83,5 +85,25 @@ struct EvaluateCommand: ParsableCommand {
         text += "\n" + ScoreReport.table(scores)
         if let plot { text += "plot: \(plot)\n" }
         return text
+    }
+
+    /// A note when test sightings name nodes that `nodes.csv` lacks (a mismatch of ids scores as misses), else nil.
+    static func unknownNodesNote(_ data: Dataset) -> String? {
+        let ids = Set(data.nodes.map(\.id))
+        let beacons = Set(data.nodes.compactMap(\.beacon))
+        var unknown = 0
+        var first: String?
+        for sighting in data.test.sightings {
+            switch sighting.source {
+            case .node(let id) where ids.contains(id): continue
+            case .beacon(let beacon) where beacons.contains(beacon) || ids.contains(beacon.text): continue
+            default:
+                unknown += 1
+                first = first ?? sighting.source.text
+            }
+        }
+        guard unknown > 0, let first else { return nil }
+        return "\(unknown) of \(data.test.sightings.count) sightings in test/sightings.csv name a node that "
+            + "nodes.csv lacks (first: '\(first)'); they are ignored"
     }
 }

@@ -55,6 +55,10 @@ struct EvaluateCommand: ParsableCommand {
     ///
     /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
+        // A plot that cannot be written is found before the scoring, not after it.
+        if let plot, !FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: plot).deletingLastPathComponent().path) {
+            throw CommandFailure.cannotWrite(plot)
+        }
         var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset), includeSurvey: !noSurvey)
         if let limit, limit < data.test.truth.count {
             data.test.truth = Array(data.test.truth.prefix(limit))

@@ -75,6 +75,14 @@ struct EvaluateCommandTests {
         #expect(EvaluateCommand.unknownNodesNote(dataset) == nil)
     }
 
+    @Test func anUnwritablePlotIsFoundBeforeScoring() throws {
+        var scored = false
+        let command = try EvaluateCommand.parse([try sharedDataset("kolakowski-flat"), "--plot", "/nonexistent-folder/p.svg"])
+        let error = try #require(throws: CommandFailure.self) { try command.output { _, _, _ in scored = true } }
+        #expect(error.description == "cannot write '/nonexistent-folder/p.svg': folder '/nonexistent-folder' does not exist")
+        #expect(!scored)
+    }
+
     @Test func progressLines() {
         #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)")
         #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 0, total: 0) == "evaluate: knn 100% (0/0)")

@@ -66,10 +66,17 @@ struct EvaluateCommand: ParsableCommand {
         let names = methods.isEmpty ? MethodCatalog.names : methods
         // Every catalogued method by default: one that cannot run on this dataset is noted and left out.
         var skipped: [String] = []
-        let scores = try MethodComparison.run(
-            dataset: data, methods: names,
-            unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)") } : nil,
-            progress: progress)
+        // With --no-survey, say so when a method needs the survey that was left unread.
+        let surveyNote = noSurvey ? " (--no-survey leaves train/ unread)" : ""
+        let scores: [MethodScore]
+        do {
+            scores = try MethodComparison.run(
+                dataset: data, methods: names,
+                unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)\(surveyNote)") } : nil,
+                progress: progress)
+        } catch where noSurvey {
+            throw CommandFailure("\(error)\(surveyNote)")
+        }
         if let plot {
             let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
             do {

@@ -83,6 +83,13 @@ struct EvaluateCommandTests {
         #expect(!scored)
     }
 
+    @Test func aSurveyMethodWithNoSurveySaysWhy() throws {
+        let command = try EvaluateCommand.parse([try sharedDataset("kolakowski-flat"), "--method", "knn", "--no-survey"])
+        let error = try #require(throws: CommandFailure.self) { try command.output() }
+        #expect(error.description.hasPrefix("method 'knn' learns from a survey"))
+        #expect(error.description.hasSuffix(" (--no-survey leaves train/ unread)"))
+    }
+
     @Test func progressLines() {
         #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)")
         #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 0, total: 0) == "evaluate: knn 100% (0/0)")

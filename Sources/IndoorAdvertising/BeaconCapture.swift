@@ -25,7 +25,8 @@ public enum BeaconCapture {
     ///   - beaconFor: the beacon identity of a sighting's source (default ``beaconIdentity(_:)``), e.g. from
     ///     `Node.beacon` when sources are node ids.
     ///   - addressFor: the advertiser address of a beacon (default ``address(of:)``, a static random address).
-    /// - Throws: ``AdvertisingError`` (`encoding`) naming the first sighting whose source has no beacon identity.
+    /// - Throws: ``AdvertisingError`` (`encoding`) naming the first sighting whose source has no beacon identity,
+    ///   or the first device beyond 65 536 with the Linux monitor datalink (one adapter index each).
     public static func btsnoop(
         sightings: [Sighting], datalink: BtsnoopDatalink = .linuxMonitor,
         beaconFor: (SightingSource) -> BeaconID? = beaconIdentity,
@@ -45,7 +46,12 @@ public enum BeaconCapture {
                 if let known = adapters[sighting.device] {
                     adapter = known
                 } else {
-                    adapter = UInt16(truncatingIfNeeded: adapters.count)
+                    guard adapters.count <= Int(UInt16.max) else {
+                        throw AdvertisingError(
+                            code: .encoding,
+                            message: "sighting \(position + 1) (device '\(sighting.device)'): more than 65536 devices do not fit the adapter indexes of a Linux monitor capture")
+                    }
+                    adapter = UInt16(adapters.count)
                     adapters[sighting.device] = adapter
                     let short = sighting.device.utf8.count <= 8
                     writer.appendNewIndex(

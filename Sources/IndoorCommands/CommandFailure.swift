@@ -11,6 +11,25 @@ struct CommandFailure: Error, CustomStringConvertible {
         self.description = description
     }
 
+    /// `cannot create folder 'PATH': REASON`, naming the file or read-only folder in the way when there is one.
+    static func cannotCreateFolder(_ path: String, _ error: any Error) -> CommandFailure {
+        var ancestor = URL(fileURLWithPath: path)
+        while ancestor.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+                if !isDirectory.boolValue {
+                    return CommandFailure("cannot create folder '\(path)': '\(ancestor.path)' is a file")
+                }
+                if !FileManager.default.isWritableFile(atPath: ancestor.path) {
+                    return CommandFailure("cannot create folder '\(path)': folder '\(ancestor.path)' is not writable")
+                }
+                break
+            }
+            ancestor.deleteLastPathComponent()
+        }
+        return CommandFailure("cannot create folder '\(path)': \(error.localizedDescription)")
+    }
+
     /// `cannot write 'PATH': REASON`, saying plainly when the folder the file should go in is missing or read-only.
     static func cannotWrite(_ path: String, _ error: (any Error)? = nil) -> CommandFailure {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

@@ -76,7 +76,8 @@ struct DecodeOutput {
                 sightingsFile = try FileHandle(forWritingTo: sightings)
             }
             guard let sightingsFile else { return }
-            var text = DatasetCSV.sightingsText(batch)
+            // Every beacon frame states its power at 1 m, so the tx column is always there.
+            var text = DatasetCSV.sightingsText(batch, withTx: true)
             if wroteHeader, let newline = text.firstIndex(of: "\n") {
                 text = String(text[text.index(after: newline)...])
             }

@@ -55,6 +55,10 @@ struct EvaluateCommand: ParsableCommand {
     ///
     /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
+        // A plot that cannot be written is found before the scoring, not after it.
+        if let plot, !FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: plot).deletingLastPathComponent().path) {
+            throw CommandFailure.cannotWrite(plot)
+        }
         var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset), includeSurvey: !noSurvey)
         if let limit, limit < data.test.truth.count {
             data.test.truth = Array(data.test.truth.prefix(limit))
@@ -62,10 +66,17 @@ struct EvaluateCommand: ParsableCommand {
         let names = methods.isEmpty ? MethodCatalog.names : methods
         // Every catalogued method by default: one that cannot run on this dataset is noted and left out.
         var skipped: [String] = []
-        let scores = try MethodComparison.run(
-            dataset: data, methods: names,
-            unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)") } : nil,
-            progress: progress)
+        // With --no-survey, say so when a method needs the survey that was left unread.
+        let surveyNote = noSurvey ? " (--no-survey leaves train/ unread)" : ""
+        let scores: [MethodScore]
+        do {
+            scores = try MethodComparison.run(
+                dataset: data, methods: names,
+                unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)\(surveyNote)") } : nil,
+                progress: progress)
+        } catch where noSurvey {
+            throw CommandFailure("\(error)\(surveyNote)")
+        }
         if let plot {
             let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
             do {
@@ -74,8 +85,10 @@ struct EvaluateCommand: ParsableCommand {
                 throw CommandFailure.cannotWrite(plot, error)
             }
         }
-        for note in skipped {
-            FileHandle.standardError.write(Data("evaluate: skipped \(note)\n".utf8))
+        var notes = skipped.map { "skipped \($0)" }
+        if let unknown = Self.unknownNodesNote(data) { notes.insert(unknown, at: 0) }
+        for note in notes {
+            FileHandle.standardError.write(Data("evaluate: \(note)\n".utf8))
         }
         if json { return ScoreReport.jsonLines(scores) }
         var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"
@@ -83,5 +96,25 @@ struct EvaluateCommand: ParsableCommand {
         text += "\n" + ScoreReport.table(scores)
         if let plot { text += "plot: \(plot)\n" }
         return text
+    }
+
+    /// A note when test sightings name nodes that `nodes.csv` lacks (a mismatch of ids scores as misses), else nil.
+    static func unknownNodesNote(_ data: Dataset) -> String? {
+        let ids = Set(data.nodes.map(\.id))
+        let beacons = Set(data.nodes.compactMap(\.beacon))
+        var unknown = 0
+        var first: String?
+        for sighting in data.test.sightings {
+            switch sighting.source {
+            case .node(let id) where ids.contains(id): continue
+            case .beacon(let beacon) where beacons.contains(beacon) || ids.contains(beacon.text): continue
+            default:
+                unknown += 1
+                first = first ?? sighting.source.text
+            }
+        }
+        guard unknown > 0, let first else { return nil }
+        return "\(unknown) of \(data.test.sightings.count) sightings in test/sightings.csv name a node that "
+            + "nodes.csv lacks (first: '\(first)'); they are ignored"
     }
 }

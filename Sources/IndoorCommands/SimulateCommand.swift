@@ -100,7 +100,7 @@ struct SimulateCommand: ParsableCommand {
             do {
                 try manager.createDirectory(at: parent, withIntermediateDirectories: true)
             } catch {
-                throw CommandFailure("cannot create folder '\(parent.path)': \(error.localizedDescription)")
+                throw CommandFailure.cannotCreateFolder(parent.path, error)
             }
             do {
                 try Data(contents.utf8).write(to: url)

@@ -56,9 +56,12 @@ public enum DatasetCSV {
         return text
     }
 
-    /// Writes `sightings.csv`; a `tx` column is added when any sighting carries tx power.
-    public static func sightingsText(_ sightings: [Sighting]) -> String {
-        let withTx = sightings.contains { $0.txPower != nil }
+    /// Writes `sightings.csv`.
+    ///
+    /// - Parameter withTx: whether to write the `tx` column; by default, when any sighting carries tx power.
+    ///   (A file written in batches passes the same value for every batch, so that all rows have the same fields.)
+    public static func sightingsText(_ sightings: [Sighting], withTx: Bool? = nil) -> String {
+        let withTx = withTx ?? sightings.contains { $0.txPower != nil }
         var text = sightingsHeader + (withTx ? ",tx\n" : "\n")
         for sighting in sightings {
             text += "\(number(sighting.time)),\(sighting.device),\(sighting.source.text),\(number(sighting.rssi))"

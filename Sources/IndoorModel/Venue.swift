@@ -48,6 +48,13 @@ extension Venue: Codable {
             nodes: try container.decodeIfPresent([Node].self, forKey: .nodes) ?? [],
             zones: try container.decodeIfPresent([Zone].self, forKey: .zones) ?? [],
             anchor: try container.decodeIfPresent(GeoAnchor.self, forKey: .anchor))
+        var levels = Set<Int>()
+        for (index, floor) in floors.enumerated() where !levels.insert(floor.level).inserted {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [CodingKeys.floors, IndexKey(index)],
+                    debugDescription: "floor level \(floor.level) is used twice"))
+        }
         var seen = Set<String>()
         for (index, node) in nodes.enumerated() where !seen.insert(node.id).inserted {
             throw DecodingError.dataCorrupted(

@@ -192,6 +192,15 @@ struct BtsnoopTests {
         #expect(ads[4].telemetry == new)
     }
 
+    // Each device is an adapter index (16 bits) in a monitor capture: the 65 537th device is an error, not a
+    // silent reuse of adapter 0.
+    @Test func tooManyDevicesForAMonitorCapture() throws {
+        let beacon = Self.beaconID(1)
+        let sightings = (0 ... 65_536).map { Sighting(time: 1, device: "d\($0)", source: .beacon(beacon), rssi: -60) }
+        let error = try #require(throws: AdvertisingError.self) { try BeaconCapture.btsnoop(sightings: sightings) }
+        #expect(error.message.hasPrefix("sighting 65537 (device 'd65536'): more than 65536 devices"))
+    }
+
     @Test func extendedReportsThroughACapture() throws {
         var writer = BtsnoopWriter(datalink: .linuxMonitor)
         let uid = EddystoneUID(

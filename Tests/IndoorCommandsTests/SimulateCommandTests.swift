@@ -73,6 +73,17 @@ struct SimulateCaptureTests {
         #expect(decoded.allSatisfy { if case .beacon(let id) = $0.source { identities.contains(id) } else { false } })
     }
 
+    @Test func anOutputUnderAFileIsAClearError() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-file-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("x".utf8).write(to: file)
+        for output in [file.path, file.appendingPathComponent("sub").path] {
+            let command = try SimulateCommand.parse(["--duration", "5", "--devices", "1", "-o", output])
+            let error = try #require(throws: CommandFailure.self) { try command.writeDataset() }
+            #expect(error.description == "cannot create folder '\(output)': '\(file.path)' is a file")
+        }
+    }
+
     @Test func anUnwritableCapturePathIsAClearError() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-simcap-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }

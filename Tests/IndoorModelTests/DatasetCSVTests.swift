@@ -41,6 +41,13 @@ struct DatasetCSVTests {
         #expect(try DatasetCSV.parseSightings(text).get() == sightings)
     }
 
+    @Test func txColumnCanBeForced() {
+        let sightings = [Sighting(time: 1, device: "d", node: "n", rssi: -70)]
+        #expect(DatasetCSV.sightingsText(sightings) == "t,device,node,rssi\n1,d,n,-70\n")
+        #expect(DatasetCSV.sightingsText(sightings, withTx: true) == "t,device,node,rssi,tx\n1,d,n,-70,\n")
+        #expect(DatasetCSV.sightingsText([], withTx: true) == "t,device,node,rssi,tx\n")
+    }
+
     @Test func truthRoundTrip() throws {
         let truth = [
             TruthPoint(time: 0, device: "walker-1", point: Point2D(x: 12.605, y: 11.509), z: 1.2, floor: 2),

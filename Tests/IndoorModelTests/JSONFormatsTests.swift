@@ -55,6 +55,7 @@ struct JSONFormatsTests {
          "venue.json: nodes[0].beacon: beacon identity 'nope' is not UUID/major/minor"),
         (#"{"id":"v","nodes":[{"id":"a","x":1,"y":2},{"id":"a","x":3,"y":4}]}"#,
          "venue.json: nodes[1]: node id 'a' is used twice"),
+        (#"{"id":"v","floors":[{"level":0},{"level":1},{"level":0}]}"#, "venue.json: floors[2]: floor level 0 is used twice"),
         (#"{"id":"v","anchor":{"latitude":100,"longitude":0}}"#, "venue.json: anchor.latitude: latitude 100.0 is not in -90...90"),
         (#"{"id":"v","nodes":[{"id":"a","x":1,"y":2,"pathLossExponent":-1}]}"#,
          "venue.json: nodes[0].pathLossExponent: pathLossExponent must be a positive number"),

@@ -33,7 +33,7 @@ struct DemoCommand: ParsableCommand {
     func output() throws -> String {
         var options = SimulatorOptions()
         options.seed = seed
-        let simulated = Simulator(options: options).run()
+        let simulated = try Simulator(options: options).run()
         let data = simulated.dataset
         let names = methods.isEmpty ? [MethodCatalog.defaultName] : methods
         let scores = try MethodComparison.run(dataset: data, methods: names)

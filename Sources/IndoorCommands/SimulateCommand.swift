@@ -91,7 +91,7 @@ struct SimulateCommand: ParsableCommand {
 
     /// Simulates, writes the files and returns the summary the command prints.
     func writeDataset() throws -> String {
-        let simulated = Simulator(options: options).run()
+        let simulated = try Simulator(options: options).run()
         let folder = URL(fileURLWithPath: output)
         let manager = FileManager.default
         for (path, contents) in try simulated.files() {

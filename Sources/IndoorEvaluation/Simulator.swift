@@ -9,7 +9,7 @@ import IndoorModel
 /// ```swift
 /// var options = SimulatorOptions()
 /// options.floors = 2
-/// let simulated = Simulator(options: options).run()
+/// let simulated = try Simulator(options: options).run()
 /// ```
 public struct Simulator: Sendable {
     /// What to simulate.
@@ -38,10 +38,11 @@ public struct Simulator: Sendable {
 
     /// Builds the venue, walks the walkers and the survey, and simulates every packet.
     ///
-    /// - Precondition: ``SimulatorOptions/problems`` is empty (`indoor simulate` checks its options first).
-    ///   Options out of range would otherwise loop for ever (a truth interval of 0) or trap somewhere deep.
-    public func run() -> SimulatedDataset {
-        precondition(options.problems.isEmpty, "unusable simulator options: \(options.problems.joined(separator: "; "))")
+    /// - Throws: ``SimulatorOptionsError`` when ``SimulatorOptions/problems`` is not empty: options out of
+    ///   range would otherwise loop for ever (a truth interval of 0) or trap somewhere deep.
+    public func run() throws -> SimulatedDataset {
+        let problems = options.problems
+        guard problems.isEmpty else { throw SimulatorOptionsError(problems: problems) }
         let layout = OfficeLayout(options: options)
         let floors = (0..<options.floors).map { level in
             Floor(

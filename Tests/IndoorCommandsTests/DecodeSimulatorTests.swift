@@ -12,7 +12,7 @@ struct DecodeSimulatorTests {
         var options = SimulatorOptions()
         options.devices = 11  // walker-10 and walker-11 are longer than a monitor adapter name
         options.duration = 20
-        let simulated = Simulator(options: options).run()
+        let simulated = try Simulator(options: options).run()
         let sightings = simulated.dataset.test.sightings
         #expect(sightings.count > 100)
         let capture = try BeaconCapture.btsnoop(sightings: sightings) { source in

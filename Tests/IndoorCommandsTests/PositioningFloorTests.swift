@@ -6,18 +6,18 @@ import Testing
 /// On a small simulated office with two floors, every method that gives floors gets them right almost always.
 @Suite("positioning floors on a simulated building")
 struct PositioningFloorTests {
-    static let dataset: Dataset = {
+    static func dataset() throws -> Dataset {
         var options = SimulatorOptions()
         options.floors = 2
         options.devices = 3
         options.duration = 90
         options.seed = 2
-        return Simulator(options: options).run().dataset
-    }()
+        return try Simulator(options: options).run().dataset
+    }
 
     @Test(arguments: ["weighted-centroid", "nonlinear", "knn", "blend"])
     func floorIsRight(method: String) throws {
-        let dataset = Self.dataset
+        let dataset = try Self.dataset()
         let train = try #require(dataset.train)
         #expect(dataset.hasFloors)
         let engine = try MethodCatalog.engine(method: method, nodes: dataset.nodes, survey: train)

@@ -29,8 +29,8 @@ struct SimulatorTests {
     }
 
     @Test func differentSeedGivesDifferentData() throws {
-        let first = Simulator(options: Self.small(seed: 7)).run()
-        let second = Simulator(options: Self.small(seed: 8)).run()
+        let first = try Simulator(options: Self.small(seed: 7)).run()
+        let second = try Simulator(options: Self.small(seed: 8)).run()
         #expect(first.dataset.test.sightings != second.dataset.test.sightings)
         #expect(first.dataset.test.truth != second.dataset.test.truth)
         // The building does not depend on the seed, only the beacons' drawn powers do.
@@ -56,7 +56,7 @@ struct SimulatorTests {
     @Test func beaconsHaveIdentitiesCalibrationAndSitOnWalls() throws {
         var options = Self.small()
         options.floors = 2
-        let simulated = Simulator(options: options).run()
+        let simulated = try Simulator(options: options).run()
         let venue = simulated.venue
         #expect(venue.floors.map(\.level) == [0, 1])
         #expect(venue.nodes.count == 16)
@@ -83,7 +83,7 @@ struct SimulatorTests {
     @Test func walkersMoveAtWalkingSpeedInsideTheBuilding() throws {
         var options = Self.small()
         options.duration = 240
-        let simulated = Simulator(options: options).run()
+        let simulated = try Simulator(options: options).run()
         let outline = try #require(simulated.venue.floors.first).outline
         let truth = simulated.dataset.test.truth
         #expect(truth.count == 2 * 241)
@@ -110,7 +110,7 @@ struct SimulatorTests {
     }
 
     @Test func surveyVisitsEveryRoom() throws {
-        let simulated = Simulator(options: Self.small()).run()
+        let simulated = try Simulator(options: Self.small()).run()
         let train = try #require(simulated.dataset.train)
         #expect(Set(train.truth.map(\.device)) == ["survey"])
         #expect(!train.sightings.isEmpty)
@@ -133,7 +133,7 @@ struct SimulatorTests {
         options.shadowingSigma = sigma
         options.slowShadowingSigma = 0
         var xs: [Double] = [], ys: [Double] = []
-        for link in Self.links(Simulator(options: options).run()) {
+        for link in Self.links(try Simulator(options: options).run()) {
             xs.append(log10(link.meters))
             ys.append(link.sighting.rssi)
         }
@@ -166,7 +166,7 @@ struct SimulatorTests {
         options.shadowingSigma = 0
         options.slowShadowingSigma = 3
         var residuals: [String: [Double]] = [:]
-        for link in Self.links(Simulator(options: options).run()) {
+        for link in Self.links(try Simulator(options: options).run()) {
             let mean = options.rssiAtOneMeter - 10 * options.pathLossExponent * log10(link.meters)
             residuals["\(link.sighting.device) \(link.node)", default: []].append(link.sighting.rssi - mean)
         }
@@ -216,12 +216,13 @@ struct SimulatorTests {
     }
 
     // Running them stops with that message instead of looping for ever on a zero truth interval.
-    @Test func runningUnusableOptionsStops() async {
-        await #expect(processExitsWith: .failure) {
-            var options = SimulatorOptions()
-            options.truthInterval = 0
-            _ = Simulator(options: options).run()
-        }
+    @Test func unusableOptionsAreAnErrorNamingThem() {
+        var options = SimulatorOptions()
+        options.truthInterval = 0
+        options.floors = 0
+        #expect(throws: SimulatorOptionsError(problems: options.problems)) { try Simulator(options: options).run() }
+        #expect(options.problems.count == 2)
+        #expect(options.problems.contains("floors must be 1...50"))
     }
 
     @Test func wallsAndFloorsAttenuate() {

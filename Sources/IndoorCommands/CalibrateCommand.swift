@@ -28,7 +28,7 @@ struct CalibrateCommand: ParsableCommand {
         do {
             try Self.json(calibration).write(to: URL(fileURLWithPath: output))
         } catch {
-            throw ValidationError("cannot write '\(output)': \(error.localizedDescription)")
+            throw CommandFailure.cannotWrite(output, error)
         }
         print(summary + "written: \(output)")
     }

@@ -19,7 +19,7 @@ struct DemoCommand: ParsableCommand {
     var methods: [String] = []
 
     func validate() throws {
-        for name in methods where !MethodCatalog.names.contains(name) {
+        for name in methods where !MethodCatalog.isKnown(name) {
             throw ValidationError(
                 "unknown method '\(name)'; known methods: \(MethodCatalog.names.joined(separator: ", "))")
         }

@@ -37,9 +37,14 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Ignore train/: methods get no survey to calibrate or learn from.")
     var noSurvey = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Use this calibration (from `indoor calibrate`) instead of fitting one on train/.", valueName: "file.json"))
+    var calibration: String?
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
-        for name in methods where !MethodCatalog.names.contains(name) {
+        for name in methods where !MethodCatalog.isKnown(name) {
             throw ValidationError(
                 "unknown method '\(name)'; known methods: \(MethodCatalog.names.joined(separator: ", "))")
         }
@@ -64,6 +69,7 @@ struct EvaluateCommand: ParsableCommand {
             data.test.truth = Array(data.test.truth.prefix(limit))
         }
         let names = methods.isEmpty ? MethodCatalog.names : methods
+        let given = try calibration.map(Self.readCalibration)
         // Every catalogued method by default: one that cannot run on this dataset is noted and left out.
         var skipped: [String] = []
         // With --no-survey, say so when a method needs the survey that was left unread.
@@ -71,7 +77,7 @@ struct EvaluateCommand: ParsableCommand {
         let scores: [MethodScore]
         do {
             scores = try MethodComparison.run(
-                dataset: data, methods: names,
+                dataset: data, methods: names, calibration: given,
                 unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)\(surveyNote)") } : nil,
                 progress: progress)
         } catch where noSurvey {
@@ -96,6 +102,14 @@ struct EvaluateCommand: ParsableCommand {
         text += "\n" + ScoreReport.table(scores)
         if let plot { text += "plot: \(plot)\n" }
         return text
+    }
+
+    /// Reads a calibration JSON written by `indoor calibrate`.
+    static func readCalibration(_ path: String) throws -> Calibration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read calibration '\(path)': no such file")
+        }
+        return try JSONFormat.decode(Calibration.self, from: data, file: path)
     }
 
     /// A note when test sightings name nodes that `nodes.csv` lacks (a mismatch of ids scores as misses), else nil.

@@ -18,6 +18,13 @@ public enum MethodCatalog {
     /// The default method for new users: the nonlinear least-squares solver (needs no survey).
     public static let defaultName = "nonlinear"
 
+    /// Whether `name` names a method: one of ``names``, or one of them followed by ``trackSuffix``.
+    public static func isKnown(_ name: String) -> Bool {
+        if names.contains(name) { return true }
+        guard name.hasSuffix(trackSuffix), name.count > trackSuffix.count else { return false }
+        return names.contains(String(name.dropLast(trackSuffix.count)))
+    }
+
     /// An engine running the method called `name` over `nodes`.
     ///
     /// With a survey, the engine is calibrated on it (``CalibrationFitter``) unless `calibration` is given, and
@@ -33,11 +40,9 @@ public enum MethodCatalog {
         method name: String, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
     ) throws -> PositioningEngine {
-        let tracked = name.hasSuffix(trackSuffix) && name.count > trackSuffix.count
+        guard isKnown(name) else { throw UnknownMethodError(name: name, known: names) }
+        let tracked = name.hasSuffix(trackSuffix)
         let baseName = tracked ? String(name.dropLast(trackSuffix.count)) : name
-        guard names.contains(name) || (tracked && names.contains(baseName)) else {
-            throw UnknownMethodError(name: name, known: names)
-        }
         let fitted = calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
         let height = fitted.deviceHeight
         let method: any PositioningMethod

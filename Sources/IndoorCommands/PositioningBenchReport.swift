@@ -75,7 +75,7 @@ struct PositioningBenchReport: Codable {
 
         // The whole engine: rounds of 8 sightings per device (fresh noise), then a fix per device.
         let rounds = 8
-        var random = PositioningRandom(seed: seed &+ 1)
+        var random = SplitMix64(seed: seed &+ 1)
         var batches: [[Sighting]] = []
         let names = (0..<devices).map { "d\($0)" }
         for round in 0..<rounds {
@@ -89,7 +89,7 @@ struct PositioningBenchReport: Codable {
                     batch.append(
                         Sighting(
                             time: Double(round), device: names[device], node: workload.nodes[entry.node].id,
-                            rssi: clean + workload.sigma * random.gaussian()))
+                            rssi: clean + workload.sigma * random.standardNormal()))
                 }
             }
             batches.append(batch)

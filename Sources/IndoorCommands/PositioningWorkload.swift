@@ -28,17 +28,17 @@ struct PositioningWorkload {
             }
         }
         self.nodes = nodes
-        var random = PositioningRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var devices: [Point3D] = []
         var heard: [[(node: Int, rssi: Double)]] = []
         for _ in 0..<count {
-            let device = Point3D(x: random.uniform() * 40, y: random.uniform() * 30, z: Self.deviceHeight)
+            let device = Point3D(x: random.unit() * 40, y: random.unit() * 30, z: Self.deviceHeight)
             let nearest = nodes.indices.sorted {
                 nodes[$0].position.distance(to: device) < nodes[$1].position.distance(to: device)
             }.prefix(8)
             var readings = nearest.map { index -> (node: Int, rssi: Double) in
                 let rssi = LogDistance.rssi(meters: nodes[index].position.distance(to: device), calibration: Self.calibration)
-                return (index, rssi + dB * random.gaussian())
+                return (index, rssi + dB * random.standardNormal())
             }
             readings.sort { $0.rssi > $1.rssi }
             devices.append(device)

@@ -12,7 +12,7 @@ struct ReplayRanger: BeaconRanger {
     var kind: RSSIFilter.Kind
     var model: DistanceModel
     var thresholds: Proximity.Thresholds
-    private var calibrations: [SightingSource: NodeCalibration] = [:]
+    private let calibrations: [SightingSource: NodeCalibration]
     private var filters: [Key: RSSIFilter] = [:]
 
     private struct Key: Hashable, Sendable {
@@ -27,11 +27,7 @@ struct ReplayRanger: BeaconRanger {
         self.kind = kind
         self.model = model
         self.thresholds = thresholds
-        for node in nodes {
-            guard let calibration = node.calibration else { continue }
-            calibrations[.node(node.id)] = calibration
-            if let beacon = node.beacon { calibrations[.beacon(beacon)] = calibration }
-        }
+        self.calibrations = NodeCalibration.bySource(of: nodes)
     }
 
     mutating func range(_ sighting: Sighting) -> RangedBeacon {

@@ -38,16 +38,10 @@ public struct Trajectory: Hashable, Sendable {
         guard let first = knots.first, let last = knots.last else { return (Point2D(x: 0, y: 0), 0, 0) }
         if time <= first.time { return (first.point, first.height, first.level) }
         if time >= last.time { return (last.point, last.height, last.level) }
-        // Binary search for the last knot at or before `time`.
-        var low = 0, high = knots.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if knots[middle].time <= time { low = middle } else { high = middle }
-        }
-        let a = knots[low], b = knots[high]
+        let (lower, upper) = knots.bracket(time: time, by: \.time)
+        let a = knots[lower], b = knots[upper]
         let span = b.time - a.time
         let f = span > 0 ? (time - a.time) / span : 1
-        let point = Point2D(x: a.point.x + f * (b.point.x - a.point.x), y: a.point.y + f * (b.point.y - a.point.y))
-        return (point, a.height + f * (b.height - a.height), f < 0.5 ? a.level : b.level)
+        return (a.point.interpolated(to: b.point, fraction: f), a.height + f * (b.height - a.height), f < 0.5 ? a.level : b.level)
     }
 }

@@ -20,7 +20,7 @@ public struct SmoothingRanger: BeaconRanger {
     /// Distances (metres) between proximity classes.
     public var thresholds: Proximity.Thresholds
 
-    private var calibrations: [SightingSource: NodeCalibration] = [:]
+    private let calibrations: [SightingSource: NodeCalibration]
     private var filters: [Key: Filter] = [:]
 
     private struct Key: Hashable, Sendable {
@@ -51,11 +51,7 @@ public struct SmoothingRanger: BeaconRanger {
         self.defaultRSSIAtOneMeter = dBm
         self.pathLossExponent = pathLossExponent
         self.thresholds = thresholds
-        for node in nodes {
-            guard let calibration = node.calibration else { continue }
-            calibrations[.node(node.id)] = calibration
-            if let beacon = node.beacon { calibrations[.beacon(beacon)] = calibration }
-        }
+        self.calibrations = NodeCalibration.bySource(of: nodes)
     }
 
     public mutating func range(_ sighting: Sighting) -> RangedBeacon {

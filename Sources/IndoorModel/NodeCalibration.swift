@@ -18,6 +18,18 @@ public struct NodeCalibration: Hashable, Sendable, Codable {
         self.pathLossExponent = pathLossExponent
     }
 
+    /// The calibration of each radio among `nodes` that has one, keyed by the node's id and, when it advertises
+    /// one, by its beacon identity (the two ways a ``Sighting`` names its radio). Later nodes win on a clash.
+    public static func bySource(of nodes: [Node]) -> [SightingSource: NodeCalibration] {
+        var calibrations: [SightingSource: NodeCalibration] = [:]
+        for node in nodes {
+            guard let calibration = node.calibration else { continue }
+            calibrations[.node(node.id)] = calibration
+            if let beacon = node.beacon { calibrations[.beacon(beacon)] = calibration }
+        }
+        return calibrations
+    }
+
     enum CodingKeys: String, CodingKey {
         case rssiAtOneMeter = "rssiAt1m"
         case pathLossExponent

@@ -25,6 +25,12 @@ public struct Point2D: Hashable, Sendable {
     public func isApproximatelyEqual(to other: Point2D, absoluteTolerance: Double) -> Bool {
         abs(x - other.x) <= absoluteTolerance && abs(y - other.y) <= absoluteTolerance
     }
+
+    /// The point a `fraction` of the way from this point to `other` (0 gives this point, 1 gives `other`;
+    /// values outside 0...1 extrapolate along the same line).
+    public func interpolated(to other: Point2D, fraction: Double) -> Point2D {
+        Point2D(x: x + fraction * (other.x - x), y: y + fraction * (other.y - y))
+    }
 }
 
 extension Double {

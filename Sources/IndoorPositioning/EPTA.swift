@@ -30,16 +30,15 @@ public struct EPTA: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let (readings, floor) = FloorSelection.sameFloor(all)
         var circles: RangeCircles
-        switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
+        switch RangeCircles.make(all, deviceHeight: deviceHeight) {
         case .success(let made): circles = made
         case .failure(let error): return .failure(error)
         }
         let original = circles
         for _ in 0...maximumInflations {
             if let (px, py) = centroidOfCommonIntersections(circles) {
-                return original.estimate(x: px, y: py, z: deviceHeight ?? 0, floor: floor)
+                return original.estimate(x: px, y: py)
             }
             for index in 0..<circles.count { circles.radius[index] *= 1 + inflation }
         }

@@ -15,16 +15,8 @@ public struct LinearLeastSquares: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let (readings, floor) = FloorSelection.sameFloor(all)
-        let circles: RangeCircles
-        switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
-        case .success(let made): circles = made
-        case .failure(let error): return .failure(error)
-        }
-        guard let (px, py) = Self.solve(circles) else {
-            return .failure(NoFix(.degenerateGeometry, "the linearised system is singular"))
-        }
-        return circles.estimate(x: px, y: py, z: deviceHeight ?? 0, floor: floor)
+        RangeCircles.estimate(
+            all, deviceHeight: deviceHeight, singular: "the linearised system is singular", solver: Self.solve)
     }
 
     /// The weighted linear least-squares position of `circles`, or `nil` when singular.

@@ -119,28 +119,7 @@ public struct NonlinearLeastSquares: PositioningMethod {
 
     /// Whether the points are not all on one line (the same test as the other solvers' validation).
     private static func spansPlane(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>) -> Bool {
-        let n = Double(x.count)
-        var mx = 0.0, my = 0.0
-        for index in 0..<x.count {
-            mx += x[index]
-            my += y[index]
-        }
-        mx /= n
-        my /= n
-        var sxx = 0.0, sxy = 0.0, syy = 0.0
-        for index in 0..<x.count {
-            let dx = x[index] - mx, dy = y[index] - my
-            sxx += dx * dx
-            sxy += dx * dy
-            syy += dy * dy
-        }
-        sxx /= n
-        sxy /= n
-        syy /= n
-        let trace = sxx + syy
-        let determinant = sxx * syy - sxy * sxy
-        let smallest = trace / 2 - max(trace * trace / 4 - determinant, 0).squareRoot()
-        return !(smallest < 1e-4 || smallest < 1e-6 * trace)
+        !pointsAreCollinear(count: x.count, x: { x[$0] }, y: { y[$0] })
     }
 
     /// The cost, gradient and (Gauss–Newton) Hessian at a point.

@@ -16,12 +16,12 @@ public struct PowerCenter: PositioningMethod {
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
-        let (readings, floor) = FloorSelection.sameFloor(all)
-        let circles: RangeCircles
-        switch RangeCircles.make(readings, deviceHeight: deviceHeight) {
-        case .success(let made): circles = made
-        case .failure(let error): return .failure(error)
-        }
+        RangeCircles.estimate(
+            all, deviceHeight: deviceHeight, singular: "the radical axes are parallel", solver: Self.solve)
+    }
+
+    /// The least-squares meeting point of every pair's radical axis, or `nil` when the axes are parallel.
+    static func solve(_ circles: RangeCircles) -> (Double, Double)? {
         // Centre the frame on the first node to keep the squares small.
         let ox = circles.x[0], oy = circles.y[0]
         var a = 0.0, b = 0.0, d = 0.0, e = 0.0, f = 0.0
@@ -38,9 +38,7 @@ public struct PowerCenter: PositioningMethod {
                 f += v * w
             }
         }
-        guard let (px, py) = solveSymmetric2(a, b, d, e, f) else {
-            return .failure(NoFix(.degenerateGeometry, "the radical axes are parallel"))
-        }
-        return circles.estimate(x: px + ox, y: py + oy, z: deviceHeight ?? 0, floor: floor)
+        guard let (px, py) = solveSymmetric2(a, b, d, e, f) else { return nil }
+        return (px + ox, py + oy)
     }
 }

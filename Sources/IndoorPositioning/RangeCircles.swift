@@ -15,16 +15,22 @@ struct RangeCircles {
     var radius: [Double] = []
     /// Variance of the 3-D range, m².
     var variance: [Double] = []
+    /// The floor the circles are on (``FloorSelection/sameFloor(_:minimum:)``), `nil` without floors.
+    var floor: Int?
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal (height 0 in estimates).
+    var deviceHeight: Double?
     var count: Int { x.count }
 
+    /// The circles of the readings on the device's floor (see ``FloorSelection``), validated.
+    ///
     /// - Parameters:
-    ///   - readings: The readings, strongest first.
+    ///   - all: The readings, strongest first, on any floors.
     ///   - deviceHeight: The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
     ///   - minimum: The fewest nodes the solver needs.
-    static func make(_ readings: [NodeReading], deviceHeight: Double?, minimum: Int = 3) -> Result<RangeCircles, NoFix>
-    {
+    static func make(_ all: [NodeReading], deviceHeight: Double?, minimum: Int = 3) -> Result<RangeCircles, NoFix> {
+        let (readings, floor) = FloorSelection.sameFloor(all)
         if let error = validate(readings, minimum: minimum) { return .failure(error) }
-        var circles = RangeCircles()
+        var circles = RangeCircles(floor: floor, deviceHeight: deviceHeight)
         circles.x.reserveCapacity(readings.count)
         circles.y.reserveCapacity(readings.count)
         circles.z.reserveCapacity(readings.count)
@@ -46,6 +52,22 @@ struct RangeCircles {
             circles.variance.append(max(reading.distanceVariance, 1e-6))
         }
         return .success(circles)
+    }
+
+    /// The estimate of a closed-form solver on the circles of `all` (see ``make(_:deviceHeight:minimum:)``).
+    ///
+    /// - Parameters:
+    ///   - all: The readings, strongest first, on any floors.
+    ///   - deviceHeight: The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    ///   - singular: Why there is no fix when `solver` finds none (a `degenerateGeometry` ``NoFix``).
+    ///   - solver: The horizontal position (x, y) in metres, venue frame, or `nil` when the system is singular.
+    static func estimate(
+        _ all: [NodeReading], deviceHeight: Double?, singular: String, solver: (RangeCircles) -> (Double, Double)?
+    ) -> Result<Estimate, NoFix> {
+        make(all, deviceHeight: deviceHeight).flatMap { circles in
+            guard let (px, py) = solver(circles) else { return .failure(NoFix(.degenerateGeometry, singular)) }
+            return circles.estimate(x: px, y: py)
+        }
     }
 
     /// A clear reason why `readings` cannot give a horizontal fix, or `nil` when they can.
@@ -72,28 +94,7 @@ struct RangeCircles {
 
     /// Whether the nodes' horizontal positions lie (within a centimetre) on one line.
     static func areCollinear(_ readings: [NodeReading]) -> Bool {
-        let n = Double(readings.count)
-        var mx = 0.0, my = 0.0
-        for reading in readings {
-            mx += reading.node.position.x
-            my += reading.node.position.y
-        }
-        mx /= n
-        my /= n
-        var sxx = 0.0, sxy = 0.0, syy = 0.0
-        for reading in readings {
-            let dx = reading.node.position.x - mx, dy = reading.node.position.y - my
-            sxx += dx * dx
-            sxy += dx * dy
-            syy += dy * dy
-        }
-        sxx /= n
-        sxy /= n
-        syy /= n
-        let trace = sxx + syy
-        let determinant = sxx * syy - sxy * sxy
-        let smallest = trace / 2 - max(trace * trace / 4 - determinant, 0).squareRoot()
-        return smallest < 1e-4 || smallest < 1e-6 * trace
+        pointsAreCollinear(count: readings.count, x: { readings[$0].node.position.x }, y: { readings[$0].node.position.y })
     }
 
     /// Root-mean-square of the horizontal range residuals at (`px`, `py`), metres.
@@ -107,10 +108,10 @@ struct RangeCircles {
         return (total / Double(count)).squareRoot()
     }
 
-    /// An estimate at (`px`, `py`), with accuracy from the range residuals; `noSolution` when not finite.
-    func estimate(x px: Double, y py: Double, z pz: Double, floor: Int?, spreadFloor: Double = 0.5) -> Result<
-        Estimate, NoFix
-    > {
+    /// An estimate at (`px`, `py`) on ``floor`` at height ``deviceHeight`` (0 when `nil`), with accuracy from the
+    /// range residuals; `noSolution` when not finite.
+    func estimate(x px: Double, y py: Double, spreadFloor: Double = 0.5) -> Result<Estimate, NoFix> {
+        let pz = deviceHeight ?? 0
         guard px.isFinite, py.isFinite, pz.isFinite else {
             return .failure(NoFix(.noSolution, "the solver did not reach a finite position"))
         }
@@ -129,4 +130,32 @@ func solveSymmetric2(_ a: Double, _ b: Double, _ d: Double, _ e: Double, _ f: Do
     let determinant = a * d - b * b
     guard determinant.isFinite, abs(determinant) > 1e-12 * max(1, abs(a * d)) else { return nil }
     return ((d * e - b * f) / determinant, (a * f - b * e) / determinant)
+}
+
+/// Whether `count` points (x(i), y(i)) lie (within a centimetre) on one line: the smallest eigenvalue of their
+/// covariance is below 1e-4 m², or below 1e-6 of its trace. Non-finite coordinates count as not collinear.
+@inline(__always)
+func pointsAreCollinear(count: Int, x: (Int) -> Double, y: (Int) -> Double) -> Bool {
+    let n = Double(count)
+    var mx = 0.0, my = 0.0
+    for index in 0..<count {
+        mx += x(index)
+        my += y(index)
+    }
+    mx /= n
+    my /= n
+    var sxx = 0.0, sxy = 0.0, syy = 0.0
+    for index in 0..<count {
+        let dx = x(index) - mx, dy = y(index) - my
+        sxx += dx * dx
+        sxy += dx * dy
+        syy += dy * dy
+    }
+    sxx /= n
+    sxy /= n
+    syy /= n
+    let trace = sxx + syy
+    let determinant = sxx * syy - sxy * sxy
+    let smallest = trace / 2 - max(trace * trace / 4 - determinant, 0).squareRoot()
+    return smallest < 1e-4 || smallest < 1e-6 * trace
 }

@@ -26,30 +26,21 @@ public struct TruthTrack: Hashable, Sendable {
         if isStatic { return (first.point, first.z) }
         if time <= first.time { return time >= first.time - maximumGap ? (first.point, first.z) : nil }
         if time >= last.time { return time <= last.time + maximumGap ? (last.point, last.z) : nil }
-        var low = 0, high = points.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if points[middle].time <= time { low = middle } else { high = middle }
-        }
-        let a = points[low], b = points[high]
+        let (lower, upper) = points.bracket(time: time, by: \.time)
+        let a = points[lower], b = points[upper]
         let span = b.time - a.time
         guard span <= maximumGap else { return nil }
         let f = span > 0 ? (time - a.time) / span : 0
-        let point = Point2D(x: a.point.x + f * (b.point.x - a.point.x), y: a.point.y + f * (b.point.y - a.point.y))
         var z: Double?
         if let za = a.z, let zb = b.z { z = za + f * (zb - za) }
-        return (point, z)
+        return (a.point.interpolated(to: b.point, fraction: f), z)
     }
 
     /// The floor of the truth row nearest in time to `time`, `nil` when the truth has no floors.
     public func floor(at time: Double) -> Int? {
         guard !points.isEmpty else { return nil }
-        var low = 0, high = points.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if points[middle].time <= time { low = middle } else { high = middle }
-        }
-        return abs(points[low].time - time) <= abs(points[high].time - time) ? points[low].floor : points[high].floor
+        let (lower, upper) = points.bracket(time: time, by: \.time)
+        return abs(points[lower].time - time) <= abs(points[upper].time - time) ? points[lower].floor : points[upper].floor
     }
 
     /// One track per device of `truth`.

@@ -1,23 +1,12 @@
 import Foundation
+import IndoorModel
 import Testing
 @testable import IndoorAdvertising
-
-/// A small seeded generator (SplitMix64) so the random inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Random bytes never crash a decoder")
 struct RandomBytesTests {
     @Test func advertisingDataAndEvents() {
-        var generator = SplitMix64(state: 42)
+        var generator = SplitMix64(seed: 42)
         var assembler = ExtendedAdvertisingAssembler()
         for _ in 0 ..< 3000 {
             let length = Int.random(in: 0 ... 80, using: &generator)
@@ -33,7 +22,7 @@ struct RandomBytesTests {
     }
 
     @Test func mutatedCaptures() throws {
-        var generator = SplitMix64(state: 7)
+        var generator = SplitMix64(seed: 7)
         let capture = try BtsnoopTests.capture(.linuxMonitor, count: 20)
         let h4 = try BtsnoopTests.capture(.hciUART, count: 20)
         var decoded = 0

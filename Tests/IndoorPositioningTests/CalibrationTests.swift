@@ -9,7 +9,7 @@ func syntheticSurvey(
     nodes: [Node], truth calibrations: [String: NodeCalibration], offsets: [String: Double], sigma: Double,
     outlierEvery: Int = 0, seed: UInt64 = 5
 ) -> Recording {
-    var random = TestRandom(seed: seed)
+    var random = SplitMix64(seed: seed)
     var sightings: [Sighting] = []
     var truth: [TruthPoint] = []
     var time = 0.0
@@ -22,7 +22,7 @@ func syntheticSurvey(
                 guard let calibration = calibrations[node.id] else { continue }
                 let meters = Point3D(x: point.x, y: point.y, z: 1).distance(to: node.position)
                 var rssi = LogDistance.rssi(meters: meters, calibration: calibration) + (offsets[device] ?? 0)
-                rssi += sigma * random.gaussian()
+                rssi += sigma * random.standardNormal()
                 count += 1
                 if outlierEvery > 0, count % outlierEvery == 0 { rssi += 30 }
                 sightings.append(Sighting(time: time, device: device, node: node.id, rssi: rssi))

@@ -43,8 +43,8 @@ import Testing
 
     @Test func kalmanConvergesOnAConstantSignalAndIgnoresNonFiniteSamples() {
         var filter = KalmanRSSIFilter(processNoise: 0.01, measurementNoise: 16, expiry: 10)
-        var random = TestRandom(seed: 7)
-        for index in 0..<400 { filter.add(dBm: -65 + 4 * random.gaussian(), at: Double(index) * 0.1) }
+        var random = SplitMix64(seed: 7)
+        for index in 0..<400 { filter.add(dBm: -65 + 4 * random.standardNormal(), at: Double(index) * 0.1) }
         filter.add(dBm: .nan, at: 40)
         let value = filter.value(at: 40)
         #expect(value.map { abs($0 - (-65)) < 1.5 } == true)
@@ -116,23 +116,5 @@ import Testing
 extension NodeCalibration {
     func with(rssi dBm: Double) -> NodeCalibration {
         NodeCalibration(rssiAtOneMeter: dBm, pathLossExponent: pathLossExponent)
-    }
-}
-
-/// SplitMix64 with normal draws, for reproducible test noise.
-struct TestRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }

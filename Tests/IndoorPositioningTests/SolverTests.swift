@@ -6,12 +6,12 @@ import Testing
 
 /// Readings of a device at `device` from nodes at `nodes`, with exact (or noisy) log-distance ranges.
 func readings(
-    device: Point3D, nodes: [Point3D], sigma: Double = 0, random: inout TestRandom
+    device: Point3D, nodes: [Point3D], sigma: Double = 0, random: inout SplitMix64
 ) -> [NodeReading] {
     let variance = LogDistance.logRangeVariance(sigma: max(sigma, 1), exponent: 2)
     var result = nodes.enumerated().map { index, position -> NodeReading in
         let node = Node(id: "n\(index)", position: position)
-        let rssi = LogDistance.rssi(meters: position.distance(to: device), calibration: .typical) + sigma * random.gaussian()
+        let rssi = LogDistance.rssi(meters: position.distance(to: device), calibration: .typical) + sigma * random.standardNormal()
         let d = LogDistance.distance(rssi: rssi, calibration: .typical)
         return NodeReading(node: node, rssi: rssi, distance: d, distanceVariance: d * d * variance, lastHeard: 0)
     }
@@ -33,7 +33,7 @@ let rangeSolvers: [any PositioningMethod] = [
 @Suite struct SolverTests {
     @Test(arguments: rangeSolvers.indices, [3, 4, 5])
     func exactRangesGiveTheExactPosition(solver: Int, nodeCount: Int) throws {
-        var random = TestRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let device = Point3D(x: 3.5, y: 2.25, z: 1.2)
         let list = readings(device: device, nodes: Array(square.prefix(nodeCount)), random: &random)
         let estimate = try rangeSolvers[solver].estimate(from: list).get()
@@ -42,7 +42,7 @@ let rangeSolvers: [any PositioningMethod] = [
     }
 
     @Test func sphereIntersectionPicksTheRootOnTheDevicesSide() throws {
-        var random = TestRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let device = Point3D(x: 4, y: 3, z: 0.5)
         let list = readings(device: device, nodes: Array(square.prefix(3)), random: &random)
         let below = try SphereIntersection().estimate(from: list).get()
@@ -52,14 +52,14 @@ let rangeSolvers: [any PositioningMethod] = [
     }
 
     @Test func nonlinearIsAccurateOnNoisyRangesAndReportsItsUncertainty() throws {
-        var random = TestRandom(seed: 3)
+        var random = SplitMix64(seed: 3)
         var grid: [Point3D] = []
         for i in 0..<4 { for j in 0..<3 { grid.append(Point3D(x: Double(i) * 6, y: Double(j) * 6, z: 2.5)) } }
         var squared = 0.0
         var reported = 0.0
         let trials = 200
         for _ in 0..<trials {
-            let device = Point3D(x: 3 + random.uniform() * 12, y: 3 + random.uniform() * 6, z: 1.2)
+            let device = Point3D(x: 3 + random.unit() * 12, y: 3 + random.unit() * 6, z: 1.2)
             let list = readings(device: device, nodes: grid, sigma: 2, random: &random)
             let estimate = try NonlinearLeastSquares(deviceHeight: 1.2).estimate(from: list).get()
             let error = estimate.position.horizontal.distance(to: device.horizontal)
@@ -76,7 +76,7 @@ let rangeSolvers: [any PositioningMethod] = [
 
     @Test(arguments: rangeSolvers.indices)
     func noisyRangesStayNearTheTruth(solver: Int) throws {
-        var random = TestRandom(seed: 11)
+        var random = SplitMix64(seed: 11)
         let device = Point3D(x: 5, y: 4, z: 1.2)
         var errors: [Double] = []
         for _ in 0..<50 {
@@ -94,14 +94,14 @@ let rangeSolvers: [any PositioningMethod] = [
 
     @Test(arguments: rangeSolvers.indices)
     func fewerThanThreeNodesIsTooFew(solver: Int) {
-        var random = TestRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let list = readings(device: Point3D(x: 1, y: 1, z: 1.2), nodes: Array(square.prefix(2)), random: &random)
         #expect(code(rangeSolvers[solver].estimate(from: list)) == .tooFewNodes)
     }
 
     @Test(arguments: rangeSolvers.indices)
     func collinearNodesAreDegenerate(solver: Int) {
-        var random = TestRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let line = (0..<4).map { Point3D(x: Double($0) * 3, y: 0, z: 2.5) }
         let list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: line, random: &random)
         #expect(code(rangeSolvers[solver].estimate(from: list)) == .degenerateGeometry)
@@ -109,7 +109,7 @@ let rangeSolvers: [any PositioningMethod] = [
 
     @Test(arguments: rangeSolvers.indices)
     func nonFiniteRSSIIsInvalidInput(solver: Int) {
-        var random = TestRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         var list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: square, random: &random)
         list[1].rssi = .nan
         list[1].distance = .infinity
@@ -119,7 +119,7 @@ let rangeSolvers: [any PositioningMethod] = [
     }
 
     @Test func weightedCentroidRejectsNonFiniteDistances() {
-        var random = TestRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         var list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: square, random: &random)
         list[0].distance = .infinity
         #expect(code(WeightedCentroid().estimate(from: list)) == .invalidInput)
@@ -202,7 +202,7 @@ struct Failing: PositioningMethod {
 
 @Suite struct FloorSelectionTests {
     @Test func rangeSolversUseTheStrongestReadingsFloor() throws {
-        var random = TestRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let device = Point3D(x: 3, y: 4, z: 1.2)
         var list = readings(device: device, nodes: square, random: &random).map { reading -> NodeReading in
             var copy = reading
@@ -231,19 +231,19 @@ struct Failing: PositioningMethod {
 
     /// Random and awkward inputs (repeated nodes, lines, zero and huge ranges): never a crash, never a NaN.
     @Test func randomInputNeverGivesANonFinitePosition() {
-        var random = TestRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         for trial in 0..<400 {
-            let count = 1 + Int(random.uniform() * 7)
+            let count = 1 + Int(random.unit() * 7)
             var list: [NodeReading] = []
             for index in 0..<count {
-                var x = (random.uniform() - 0.5) * 50, y = (random.uniform() - 0.5) * 50
+                var x = (random.unit() - 0.5) * 50, y = (random.unit() - 0.5) * 50
                 if trial % 5 == 0 { y = 2 * x }  // all on one line
                 if trial % 7 == 0, index > 0 { x = list[0].node.position.x; y = list[0].node.position.y }
-                let distance = trial % 11 == 0 ? 0 : random.uniform() * (trial % 13 == 0 ? 1e6 : 40)
+                let distance = trial % 11 == 0 ? 0 : random.unit() * (trial % 13 == 0 ? 1e6 : 40)
                 list.append(
                     NodeReading(
-                        node: Node(id: "n\(index)", position: Point3D(x: x, y: y, z: random.uniform() * 3)),
-                        rssi: -40 - random.uniform() * 60, distance: distance,
+                        node: Node(id: "n\(index)", position: Point3D(x: x, y: y, z: random.unit() * 3)),
+                        rssi: -40 - random.unit() * 60, distance: distance,
                         distanceVariance: distance * distance * 0.2, lastHeard: 0))
             }
             list.sort { $0.rssi > $1.rssi }

@@ -29,11 +29,11 @@ import Testing
     }
 
     @Test func averagesNoisyFixesOfAStandingDevice() {
-        var random = TestRandom(seed: 4)
+        var random = SplitMix64(seed: 4)
         var track = PositionTrack(Self.fix(x: 5, y: 5, accuracy: 2), at: 0, settings: Self.settings)
         var fixErrors = 0.0, trackErrors = 0.0
         for second in 1...200 {
-            let x = 5 + 1.4 * random.gaussian(), y = 5 + 1.4 * random.gaussian()
+            let x = 5 + 1.4 * random.standardNormal(), y = 5 + 1.4 * random.standardNormal()
             track.update(with: Self.fix(x: x, y: y, accuracy: 2), at: Double(second), settings: Self.settings)
             if second > 20 {
                 fixErrors += (x - 5) * (x - 5) + (y - 5) * (y - 5)
@@ -71,7 +71,7 @@ import Testing
 
     /// A device walking at 1 m/s along y = 10, each node heard twice a second with σ dB shadowing.
     func walk(seconds: Int, sigma: Double, seed: UInt64) -> [Sighting] {
-        var random = TestRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var sightings: [Sighting] = []
         for tick in 0..<(seconds * 2) {
             let time = Double(tick) / 2
@@ -79,7 +79,7 @@ import Testing
             for node in nodes {
                 let rssi =
                     LogDistance.rssi(meters: node.position.distance(to: device), calibration: .typical)
-                    + sigma * random.gaussian()
+                    + sigma * random.standardNormal()
                 sightings.append(Sighting(time: time + 0.01, device: "w", node: node.id, rssi: rssi))
             }
         }

@@ -91,7 +91,11 @@ struct SimulateCommand: ParsableCommand {
 
     /// Simulates, writes the files and returns the summary the command prints.
     func writeDataset() throws -> String {
-        let simulated = try Simulator(options: options).run()
+        let progress = EvaluationProgress(label: "simulate")
+        let simulated = try Simulator(options: options).run { part, done, total in
+            progress.report("\(part) packets", done, total)
+        }
+        progress.finish()
         let folder = URL(fileURLWithPath: output)
         let manager = FileManager.default
         for (path, contents) in try simulated.files() {

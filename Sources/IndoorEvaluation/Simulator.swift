@@ -38,9 +38,13 @@ public struct Simulator: Sendable {
 
     /// Builds the venue, walks the walkers and the survey, and simulates every packet.
     ///
+    /// - Parameter progress: Told now and then how far the packet simulation is: the part (`test` or `train`),
+    ///   advertising events done and in all. Long runs (many floors, walkers or minutes) take seconds.
     /// - Throws: ``SimulatorOptionsError`` when ``SimulatorOptions/problems`` is not empty: options out of
     ///   range would otherwise loop for ever (a truth interval of 0) or trap somewhere deep.
-    public func run() throws -> SimulatedDataset {
+    public func run(
+        progress: (_ part: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
+    ) throws -> SimulatedDataset {
         let problems = options.problems
         guard problems.isEmpty else { throw SimulatorOptionsError(problems: problems) }
         let layout = OfficeLayout(options: options)
@@ -70,14 +74,14 @@ public struct Simulator: Sendable {
         let test = Recording(
             sightings: sightings(
                 nodes: nodes, receivers: walkers.map { ($0.id, $0.path, $0.offset) }, until: options.duration,
-                radio: radio, random: &testRandom),
+                radio: radio, random: &testRandom, progress: { progress("test", $0, $1) }),
             truth: truth(walkers.map { ($0.id, $0.path) }, until: options.duration))
         var surveyRandom = random(.radioSurvey)
         let surveyEnd = surveyPath.endTime
         let train = Recording(
             sightings: sightings(
                 nodes: nodes, receivers: [("survey", surveyPath, 0)], until: surveyEnd, radio: radio,
-                random: &surveyRandom),
+                random: &surveyRandom, progress: { progress("train", $0, $1) }),
             truth: truth([("survey", surveyPath)], until: surveyEnd))
 
         let dataset = Dataset(name: "sim-office-seed\(options.seed)", nodes: nodes, train: train, test: test)
@@ -112,7 +116,7 @@ public struct Simulator: Sendable {
     /// Every received packet from every node to every receiver between 0 and `end` seconds, sorted by time.
     private func sightings(
         nodes: [Node], receivers: [(id: String, path: Trajectory, offset: Double)], until end: Double,
-        radio: RadioModel, random: inout SplitMix64
+        radio: RadioModel, random: inout SplitMix64, progress: (_ done: Int, _ total: Int) -> Void
     ) -> [Sighting] {
         // Advertising events of every node: a random phase, then the interval plus 0…10 ms of advDelay.
         var events: [(time: Double, node: Int)] = []
@@ -128,7 +132,8 @@ public struct Simulator: Sendable {
         // Slow shadowing per (node, receiver) link: its value, and where and when it was last drawn.
         var slow: [[(value: Double, point: Point2D, height: Double, time: Double)?]] = Array(
             repeating: Array(repeating: nil, count: receivers.count), count: nodes.count)
-        for event in events {
+        for (done, event) in events.enumerated() {
+            if done % 4096 == 0 { progress(done, events.count) }
             let node = nodes[event.node]
             let level = node.floor ?? 0
             let beaconHeight = Double(level) * options.floorHeight + node.position.z
@@ -171,6 +176,7 @@ public struct Simulator: Sendable {
                 result.append(Sighting(time: Self.round(event.time, 3), device: receiver.id, node: node.id, rssi: rssi))
             }
         }
+        progress(events.count, events.count)
         return result
     }
 

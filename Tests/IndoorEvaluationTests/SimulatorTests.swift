@@ -249,3 +249,22 @@ struct SimulatorTests {
         #expect(abs(mean(beacon, level: 1) - (-59 - 20 * log10(3.5) - 15)) < 1e-9)
     }
 }
+
+@Suite("Simulator progress")
+struct SimulatorProgressTests {
+    @Test func progressCoversTestThenTrainAndEndsComplete() throws {
+        var options = SimulatorOptions()
+        options.devices = 2
+        options.duration = 30
+        var reports: [(part: String, done: Int, total: Int)] = []
+        let simulated = try Simulator(options: options).run { reports.append(($0, $1, $2)) }
+        #expect(reports.first?.part == "test")
+        #expect(reports.last?.part == "train")
+        let test = reports.filter { $0.part == "test" }
+        #expect(test.first?.done == 0)
+        #expect(test.last.map { $0.done == $0.total && $0.total > 0 } == true)
+        #expect(zip(test, test.dropFirst()).allSatisfy { $0.done < $1.done })
+        // Progress is only a report: the same options without it give the same data.
+        #expect(try Simulator(options: options).run().dataset == simulated.dataset)
+    }
+}

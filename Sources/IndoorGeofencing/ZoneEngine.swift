@@ -202,10 +202,14 @@ public struct ZoneEngine: Sendable {
             let zone = zones[index]
             let key = Key(zone: index, device: fix.device)
             if !zone.fences.isEmpty {
-                var distance = Double.infinity
+                // The least signed distance over the fences on the fix's floor (the first one wins ties and NaN).
+                var nearest: Double?
                 for fence in zone.fences where fence.isOnFloor(fix.floor) {
-                    distance = min(distance, fence.signedDistance(to: point))
+                    let signed = fence.signedDistance(to: point)
+                    if let current = nearest, !(signed < current) { continue }
+                    nearest = signed
                 }
+                let distance = nearest ?? .infinity
                 var state = states[key] ?? Presence()
                 if distance <= 0 {
                     state.outsideSince = nil

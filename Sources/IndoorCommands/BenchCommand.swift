@@ -5,6 +5,6 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure throughput on standard workloads (run with `swift run -c release`).",
-        subcommands: [BenchPositioningCommand.self, BenchDecodeCommand.self]
+        subcommands: [BenchPositioningCommand.self, BenchDecodeCommand.self, BenchZonesCommand.self]
     )
 }

@@ -26,6 +26,10 @@ import IndoorModel
 ///
 /// Time comes only from the inputs and ``advance(to:)``; call `advance` when no input arrives, so that
 /// check-outs and dwells are noticed. Every update first moves time on to the input's time.
+///
+/// Cost: a fix is tested only against the fences whose bounding box contains it (a uniform grid), the
+/// geolines whose box meets its move, and the zones the device is inside; timers wait in a priority queue
+/// by due time, so ``advance(to:)`` touches only what is due. Neither grows with the number of devices.
 public struct ZoneEngine: Sendable {
     /// The zones, in the order given.
     public private(set) var zones: [Zone]
@@ -35,9 +39,20 @@ public struct ZoneEngine: Sendable {
     private let nodesByBeacon: [BeaconID: String]
     /// Only states that differ from a fresh one are kept, so devices that never came near a zone cost nothing.
     private var states: [Key: Presence] = [:]
-    /// The keys whose state ``advance(to:)`` may change (a running timer or a pending dwell).
-    private var timed: Set<Key> = []
+    /// Timers: (due time, key) entries, some stale; ``scheduled`` says which are current.
+    private var queue = ZoneDueQueue<Key>()
+    /// The current due time of each key with a timer: the earliest time at which ``advance(to:)`` can change
+    /// its state. A queue entry whose time differs is stale.
+    private var scheduled: [Key: Double] = [:]
+    /// Per device, the indices of the zones whose fences it is inside (sorted).
+    private var fenceZonesByDevice: [String: [Int]] = [:]
     private var lastFixes: [String: Fix] = [:]
+    /// Zones by the bounding boxes of their fences.
+    private let fenceGrid: ZoneGrid
+    /// Zones by the bounding boxes of their geolines.
+    private let geolineGrid: ZoneGrid
+    /// Indices of the zones that have beacons.
+    private let beaconZones: [Int]
 
     private struct Key: Hashable, Sendable, Comparable {
         var zone: Int
@@ -71,10 +86,36 @@ public struct ZoneEngine: Sendable {
         /// Nothing to remember: equivalent to a fresh state.
         var isIdle: Bool { !fenceInside && !beaconInside && visit == nil && retriggerFrom == nil }
 
-        /// Whether time alone can change this state under `zone`'s rules.
-        func hasTimer(zone: Zone) -> Bool {
-            (fenceInside && (outsideSince != nil || zone.lostRuleTimeout != nil)) || beaconInside
-                || (zone.dwellThreshold != nil && visit.map { !$0.dwellReported } == true)
+        /// The earliest time at which time alone changes this state under `zone`'s rules (``advance(to:)``
+        /// acts at a time ≥ it), or `nil` when only an input can. Mirrors the tests of ``advance(to:)``.
+        func due(zone: Zone) -> Double? {
+            var earliest: Double?
+            func consider(_ time: Double?) {
+                guard let time, !time.isNaN else { return }
+                earliest = earliest.map { min($0, time) } ?? time
+            }
+            let lostTimeout = zone.lostRuleTimeout
+            if fenceInside {
+                let leftDue = outsideSince.map { $0 + zone.checkOutTime }
+                let lostDue = lostTimeout.map { fenceLastFix + $0 }
+                consider([leftDue, lostDue].compactMap({ $0 }).min())
+            }
+            if beaconInside { consider(beaconLastHeard + zone.exitDelay) }
+            if let threshold = zone.dwellThreshold, let visit, !visit.dwellReported {
+                let target = visit.checkIn + threshold
+                // The evidence that does not grow with time; inside a fence without the lost rule and not on
+                // the way out, the evidence is "now", so the dwell is due at the target.
+                let growsWithTime = fenceInside && outsideSince == nil && lostTimeout == nil
+                let fenceEvidence = fenceInside ? (growsWithTime ? nil : outsideSince ?? fenceLastFix) : fenceLeftAt
+                let beaconEvidence = beaconInside ? beaconLastHeard : beaconLeftAt
+                let known = max(visit.checkIn, fenceEvidence ?? visit.checkIn, beaconEvidence ?? visit.checkIn)
+                if target <= known {
+                    consider(-.infinity)
+                } else if growsWithTime {
+                    consider(target)
+                }
+            }
+            return earliest
         }
     }
 
@@ -99,6 +140,28 @@ public struct ZoneEngine: Sendable {
         }
         self.beaconsByNode = beaconsByNode
         self.nodesByBeacon = nodesByBeacon
+        var fenceBoxes: [(zone: Int, box: ZoneGrid.Box)] = []
+        var geolineBoxes: [(zone: Int, box: ZoneGrid.Box)] = []
+        for (index, zone) in zones.enumerated() {
+            for fence in zone.fences {
+                switch fence.shape {
+                case .circle(let center, let radius):
+                    let corners = [
+                        Point2D(x: center.x - radius, y: center.y - radius),
+                        Point2D(x: center.x + radius, y: center.y + radius),
+                    ]
+                    fenceBoxes.append((index, ZoneGrid.Box(around: corners)))
+                case .polygon(let polygon):
+                    fenceBoxes.append((index, ZoneGrid.Box(around: polygon.vertices)))
+                }
+            }
+            for line in zone.geolines {
+                geolineBoxes.append((index, ZoneGrid.Box(around: line.points)))
+            }
+        }
+        fenceGrid = ZoneGrid(boxes: fenceBoxes)
+        geolineGrid = ZoneGrid(boxes: geolineBoxes)
+        beaconZones = zones.indices.filter { !zones[$0].beacons.isEmpty }
     }
 
     /// The visits open now (check-in done, check-out to come), sorted by zone order and device.
@@ -126,12 +189,27 @@ public struct ZoneEngine: Sendable {
         let point = fix.position.horizontal
         let accuracy = fix.accuracy.isNaN ? Double.infinity : max(0, fix.accuracy)
         let previous = lastFixes[fix.device]
-        for index in zones.indices {
+        // Every other zone is left as it is by this fix: its fences are out of reach and the device is not
+        // inside them (a fix outside a fence changes nothing then), and the move meets none of its geolines.
+        var candidates = fenceGrid.zones(containing: point) + (fenceZonesByDevice[fix.device] ?? [])
+        if let previous, Self.sameFloor(previous.floor, fix.floor) {
+            candidates += geolineGrid.zones(meetingMoveFrom: previous.position.horizontal, to: point)
+        }
+        candidates.sort()
+        var last = -1
+        for index in candidates where index != last {
+            last = index
             let zone = zones[index]
             let key = Key(zone: index, device: fix.device)
             if !zone.fences.isEmpty {
-                let onFloor = zone.fences.filter { $0.isOnFloor(fix.floor) }
-                let distance = onFloor.map { $0.signedDistance(to: point) }.min() ?? .infinity
+                // The least signed distance over the fences on the fix's floor (the first one wins ties and NaN).
+                var nearest: Double?
+                for fence in zone.fences where fence.isOnFloor(fix.floor) {
+                    let signed = fence.signedDistance(to: point)
+                    if let current = nearest, !(signed < current) { continue }
+                    nearest = signed
+                }
+                let distance = nearest ?? .infinity
                 var state = states[key] ?? Presence()
                 if distance <= 0 {
                     state.outsideSince = nil
@@ -187,7 +265,7 @@ public struct ZoneEngine: Sendable {
             node = nodesByBeacon[identity]
             beacon = identity
         }
-        for index in zones.indices {
+        for index in beaconZones {
             let matching = zones[index].beacons.filter { $0.matches(node: node, beacon: beacon) }
             guard !matching.isEmpty else { continue }
             let key = Key(zone: index, device: ranging.device)
@@ -212,7 +290,16 @@ public struct ZoneEngine: Sendable {
     /// - Returns: The events due, in time order.
     public mutating func advance(to time: Double) -> [ZoneEvent] {
         var events: [ZoneEvent] = []
-        for key in timed.sorted() {
+        var due: [Key] = []
+        while let entry = queue.first, entry.due <= time {
+            _ = queue.removeFirst()
+            guard scheduled[entry.key] == entry.due else { continue }  // stale
+            scheduled[entry.key] = nil
+            due.append(entry.key)
+        }
+        guard !due.isEmpty else { return events }
+        // Zone order, then device: the order in which events at the same time are reported.
+        for key in due.sorted() {
             guard var state = states[key] else { continue }
             let zone = zones[key.zone]
             let lostTimeout = zone.lostRuleTimeout
@@ -282,11 +369,26 @@ public struct ZoneEngine: Sendable {
     // MARK: - Transitions
 
     private mutating func store(_ state: Presence, at key: Key) {
+        let wasInside = states[key]?.fenceInside ?? false
         states[key] = state.isIdle ? nil : state
-        if state.hasTimer(zone: zones[key.zone]) {
-            timed.insert(key)
-        } else {
-            timed.remove(key)
+        if wasInside != state.fenceInside {
+            var inside = fenceZonesByDevice[key.device] ?? []
+            if state.fenceInside {
+                inside.insert(key.zone, at: inside.firstIndex { $0 > key.zone } ?? inside.endIndex)
+            } else {
+                inside.removeAll { $0 == key.zone }
+            }
+            fenceZonesByDevice[key.device] = inside.isEmpty ? nil : inside
+        }
+        let due = state.due(zone: zones[key.zone])
+        guard due != scheduled[key] else { return }
+        scheduled[key] = due
+        if let due {
+            queue.insert(due: due, key: key)
+            // Drop stale entries once they outnumber the live ones.
+            if queue.count > 2 * scheduled.count + 1024 {
+                queue.rebuild(scheduled.map { ZoneDueQueue<Key>.Entry(due: $0.value, key: $0.key) })
+            }
         }
     }
 

@@ -61,13 +61,11 @@ struct BenchDecodeCommand: ParsableCommand {
         }
         var best = Double.infinity
         var decoded = 0
-        let clock = ContinuousClock()
         for _ in 0 ..< `repeat` {
             var seen = 0
-            let start = clock.now
-            try BtsnoopReader.decode(fileAt: url, onAdvertisement: { _ in seen += 1 }, onProblem: { _ in })
-            let elapsed = clock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = try BenchStopwatch.time {
+                try BtsnoopReader.decode(fileAt: url, onAdvertisement: { _ in seen += 1 }, onProblem: { _ in })
+            }
             best = min(best, seconds)
             decoded = seen
         }

@@ -63,7 +63,6 @@ struct BenchZonesCommand: ParsableCommand {
         let workload = ZoneWorkload(devices: devices, zones: zones, seconds: seconds, seed: seed)
         let bySecond = workload.fixesBySecond()
         let fixes = bySecond.reduce(0) { $0 + $1.count }
-        let clock = ContinuousClock()
         var best = Double.infinity
         var result: Result?
         for _ in 0..<`repeat` {
@@ -74,13 +73,12 @@ struct BenchZonesCommand: ParsableCommand {
                 for event in events { kinds[event.kind, default: 0] += 1 }
                 digest.add(events)
             }
-            let start = clock.now
-            for (second, list) in bySecond.enumerated() {
-                for fix in list { take(engine.update(with: fix)) }
-                take(engine.advance(to: Double(second + 1)))
+            let time = BenchStopwatch.time {
+                for (second, list) in bySecond.enumerated() {
+                    for fix in list { take(engine.update(with: fix)) }
+                    take(engine.advance(to: Double(second + 1)))
+                }
             }
-            let elapsed = clock.now - start
-            let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             guard time < best else { continue }
             best = time
             result = Result(

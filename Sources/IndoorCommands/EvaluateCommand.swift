@@ -51,7 +51,7 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let progress = EvaluationProgress(label: "evaluate")
+        let progress = CommandProgress(label: "evaluate")
         print(try output(progress: progress.report), terminator: "")
         progress.finish()
     }

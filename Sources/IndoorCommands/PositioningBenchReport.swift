@@ -43,7 +43,7 @@ struct PositioningBenchReport: Codable {
                 solvers.append(Solver(name: method.name, fixesPerSecond: 0))
                 continue
             }
-            let rate = PositioningStopwatch.rate(seconds: seconds) {
+            let rate = BenchStopwatch.rate(seconds: seconds) {
                 var checksum = 0.0
                 for list in readings {
                     if case .success(let estimate) = method.estimate(from: list) { checksum += estimate.position.x }
@@ -95,7 +95,7 @@ struct PositioningBenchReport: Codable {
             batches.append(batch)
         }
         let total = batches.reduce(0) { $0 + $1.count }
-        let engineRate = PositioningStopwatch.rate(seconds: seconds) {
+        let engineRate = BenchStopwatch.rate(seconds: seconds) {
             var engine = PositioningEngine(
                 nodes: workload.nodes, method: solver, calibration: workload.engineCalibration)
             var checksum = 0.0
@@ -109,7 +109,7 @@ struct PositioningBenchReport: Codable {
             }
             return (total, checksum)
         }
-        let ingestRate = PositioningStopwatch.rate(seconds: seconds) {
+        let ingestRate = BenchStopwatch.rate(seconds: seconds) {
             var engine = PositioningEngine(
                 nodes: workload.nodes, method: solver, calibration: workload.engineCalibration)
             var used = 0

@@ -91,7 +91,7 @@ struct SimulateCommand: ParsableCommand {
 
     /// Simulates, writes the files and returns the summary the command prints.
     func writeDataset() throws -> String {
-        let progress = EvaluationProgress(label: "simulate")
+        let progress = CommandProgress(label: "simulate")
         let simulated = try Simulator(options: options).run { part, done, total in
             progress.report("\(part) packets", done, total)
         }

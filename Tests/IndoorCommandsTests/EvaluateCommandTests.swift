@@ -91,8 +91,8 @@ struct EvaluateCommandTests {
     }
 
     @Test func progressLines() {
-        #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)")
-        #expect(EvaluationProgress.line(label: "evaluate", task: "knn", done: 0, total: 0) == "evaluate: knn 100% (0/0)")
+        #expect(CommandProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)")
+        #expect(CommandProgress.line(label: "evaluate", task: "knn", done: 0, total: 0) == "evaluate: knn 100% (0/0)")
     }
 
     @Test func unknownMethodIsRejected() {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// On a terminal one line is rewritten in place at most twice a second; when standard error is a file or a
 /// pipe (a CI log), a plain line is written after the first second and then at most every 10 s, so the log stays readable.
-final class EvaluationProgress {
+final class CommandProgress {
     private let label: String
     private let interactive: Bool
     private let clock = ContinuousClock()

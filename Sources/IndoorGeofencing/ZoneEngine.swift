@@ -182,13 +182,18 @@ public struct ZoneEngine: Sendable {
     }
 
     /// Takes one fix: fences and geolines.
+    ///
+    /// A fix with a non-finite time or position is ignored, and so is a fix older than the device's last
+    /// fix (a late fix): it would move the device back in time, so it never checks anyone in or out.
+    /// A NaN accuracy counts as infinite (never confidently outside), a negative one as 0 m.
     /// - Returns: The events due up to and at the fix's time, in time order.
     public mutating func update(with fix: Fix) -> [ZoneEvent] {
         guard fix.time.isFinite, fix.position.x.isFinite, fix.position.y.isFinite else { return [] }
+        let previous = lastFixes[fix.device]
+        if let previous, fix.time < previous.time { return [] }
         var events = advance(to: fix.time)
         let point = fix.position.horizontal
         let accuracy = fix.accuracy.isNaN ? Double.infinity : max(0, fix.accuracy)
-        let previous = lastFixes[fix.device]
         // Every other zone is left as it is by this fix: its fences are out of reach and the device is not
         // inside them (a fix outside a fence changes nothing then), and the move meets none of its geolines.
         var candidates = fenceGrid.zones(containing: point) + (fenceZonesByDevice[fix.device] ?? [])

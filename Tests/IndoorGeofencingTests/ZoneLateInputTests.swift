@@ -1,0 +1,65 @@
+import IndoorModel
+import Testing
+
+@testable import IndoorGeofencing
+
+/// Inputs that arrive late: a device's fix older than its last one.
+struct ZoneLateInputTests {
+    @Test("a late confidently-outside fix never checks a device out early, nor before its check-in")
+    func lateOutsideFixIsIgnored() {
+        var engine = ZoneEngine(zones: [circleZone(checkOutTime: 5)])
+        // Inside at 10, 11, 12; then a fix from t = 2, 20 m away, arrives late.
+        var events = engine.run([fix(10, x: 0), fix(11, x: 1), fix(12, x: 0), fix(2, x: 20)])
+        // Another device's input moves time on to 13: nothing is due for "phone".
+        events += engine.update(with: fix(13, x: 50, device: "other"))
+        events += engine.advance(to: 16)
+        #expect(summary(events) == ["checkIn@10"])
+        #expect(engine.openVisits.map(\.checkIn) == [10])
+        // Leaving for real still checks out, with the dwell measured from the in-order fixes.
+        events = engine.run([fix(20, x: 20), fix(26, x: 20)])
+        #expect(summary(events) == ["checkOut@25"])
+        #expect(events.first?.dwell == 10)
+    }
+
+    @Test("a late fix inside does not check in at a time before the device's last fix")
+    func lateInsideFixIsIgnored() {
+        var engine = ZoneEngine(zones: [circleZone()])
+        let events = engine.run([fix(10, x: 20), fix(11, x: 20), fix(4, x: 0)])
+        #expect(events.isEmpty)
+        #expect(engine.openVisits.isEmpty)
+    }
+
+    @Test("a late fix never makes a device lost early")
+    func lateFixDoesNotShortenLostTimeout() {
+        var engine = ZoneEngine(zones: [circleZone()])  // lostTimeout 60 s
+        var events = engine.run([fix(10, x: 0), fix(50, x: 0), fix(5, x: 0)])
+        events += engine.advance(to: 100)
+        #expect(summary(events) == ["checkIn@10"])
+        events = engine.advance(to: 110)
+        #expect(summary(events) == ["checkOut@110"])
+        #expect(events.first?.reason == .lost)
+        #expect(events.first?.dwell == 40)
+    }
+
+    @Test("a late geoline move is no crossing")
+    func lateGeolineMove() {
+        let gate = Zone(
+            id: "gate", name: "Gate",
+            geolines: [ZoneGeoline(points: [Point2D(x: 0, y: -5), Point2D(x: 0, y: 5)])])
+        var engine = ZoneEngine(zones: [gate])
+        let events = engine.run([fix(10, x: -2), fix(11, x: -1), fix(3, x: 2)])
+        #expect(events.isEmpty)
+    }
+
+    @Test("late beacon sightings never shorten the exit delay nor give a negative dwell")
+    func lateBeaconSighting() {
+        let zone = Zone(id: "desk", name: "Desk", beacons: [ZoneBeacon(node: "b1")], exitDelay: 10)
+        var engine = ZoneEngine(zones: [zone])
+        var events = engine.run([ranging(20, node: "b1", .near), ranging(25, node: "b1", .far), ranging(3, node: "b1", .near)])
+        events += engine.advance(to: 34)
+        #expect(summary(events) == ["checkIn@20"])
+        events = engine.advance(to: 35)
+        #expect(summary(events) == ["checkOut@35"])
+        #expect(events.first?.dwell == 5)
+    }
+}

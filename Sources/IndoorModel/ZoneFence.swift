@@ -3,7 +3,8 @@ import Foundation
 /// An area on a floor that a device is inside of or outside of: a circle or a polygon.
 ///
 /// In a venue JSON a fence is `{"floor": 0, "center": [x, y], "radius": 3}` (a circle) or
-/// `{"floor": 0, "polygon": [[x, y], ...]}`; `floor` may be left out to match every floor.
+/// `{"floor": 0, "polygon": [[x, y], ...]}` (a simple polygon: at least 3 distinct vertices, non-zero area, no
+/// crossing edges); `floor` may be left out to match every floor.
 /// Coordinates are metres in the venue's local frame.
 public struct ZoneFence: Hashable, Sendable {
     /// The outline of a fence.
@@ -69,9 +70,8 @@ extension ZoneFence: Codable {
         let center = try container.decodeIfPresent(Point2D.self, forKey: .center)
         switch (polygon, center) {
         case (let polygon?, nil):
-            guard polygon.vertices.count >= 3 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .polygon, in: container, debugDescription: "a polygon fence needs at least 3 vertices")
+            if let problem = Self.problem(with: polygon) {
+                throw DecodingError.dataCorruptedError(forKey: .polygon, in: container, debugDescription: problem)
             }
             self.init(.polygon(polygon), floor: floor)
         case (nil, let center?):
@@ -92,6 +92,29 @@ extension ZoneFence: Codable {
                     codingPath: container.codingPath,
                     debugDescription: "a fence needs 'polygon' or 'center' and 'radius'"))
         }
+    }
+
+    /// Why `polygon` cannot be a fence, or `nil` when it can: it needs at least 3 distinct vertices, a
+    /// non-zero area and edges that do not cross or touch except where neighbours meet (a simple polygon).
+    /// Repeated consecutive vertices, such as a closing vertex equal to the first, are allowed.
+    static func problem(with polygon: Polygon) -> String? {
+        var corners: [Point2D] = []
+        for vertex in polygon.vertices where corners.last != vertex { corners.append(vertex) }
+        if corners.count > 1, corners.first == corners.last { corners.removeLast() }
+        guard corners.count >= 3 else { return "a polygon fence needs at least 3 distinct vertices" }
+        let edges = Polygon(corners).edges
+        for i in edges.indices {
+            // Neighbouring edges share a vertex; every other pair must stay apart.
+            for j in stride(from: i + 2, to: edges.count, by: 1) where !(i == 0 && j == edges.count - 1) {
+                if edges[i].intersects(edges[j]) {
+                    return "a polygon fence must not cross itself (edges \(i + 1) and \(j + 1) meet)"
+                }
+            }
+        }
+        guard Polygon(corners).area > 0 else {
+            return "a polygon fence must enclose an area (its vertices lie on one line)"
+        }
+        return nil
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -15,7 +15,7 @@ public struct ZoneGeoline: Hashable, Sendable {
     public var id: String?
     /// The floor level; `nil` matches every floor.
     public var floor: Int?
-    /// At least two points, metres in the venue's local frame.
+    /// At least two points, not all the same, metres in the venue's local frame.
     public var points: [Point2D]
 
     public init(id: String? = nil, floor: Int? = nil, points: [Point2D]) {
@@ -65,6 +65,11 @@ extension ZoneGeoline: Codable {
         guard points.count >= 2 else {
             throw DecodingError.dataCorruptedError(
                 forKey: .points, in: container, debugDescription: "a geoline needs at least 2 points")
+        }
+        guard points.contains(where: { $0 != points[0] }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .points, in: container,
+                debugDescription: "a geoline needs 2 distinct points (all of its points are the same)")
         }
         self.init(
             id: try container.decodeIfPresent(String.self, forKey: .id),

@@ -68,6 +68,14 @@ struct ZoneJSONTests {
             (#"{"id":"z","fences":[{"floor":0}]}"#, "zones[0].fences[0]"),
             (#"{"id":"z","fences":[{"center":[0,0],"radius":-1}]}"#, "zones[0].fences[0].radius"),
             (#"{"id":"z","fences":[{"polygon":[[0,0],[1,1]]}]}"#, "zones[0].fences[0].polygon"),
+            (#"{"id":"z","fences":[{"polygon":[]}]}"#, "zones[0].fences[0].polygon: a polygon fence needs at least 3"),
+            (#"{"id":"z","fences":[{"polygon":[[0,0],[0,0],[0,0]]}]}"#, "zones[0].fences[0].polygon: a polygon fence needs at least 3 distinct"),
+            (#"{"id":"z","fences":[{"polygon":[[0,0],[1,1],[2,2]]}]}"#, "zones[0].fences[0].polygon: a polygon fence must enclose an area"),
+            (#"{"id":"z","fences":[{"polygon":[[0,0],[4,4],[4,0],[0,4]]}]}"#, "zones[0].fences[0].polygon: a polygon fence must not cross itself (edges 1 and 3 meet)"),
+            (#"{"id":"z","fences":[{"polygon":[[0,0],[4,0],[4,4],[2,0],[0,4]]}]}"#, "zones[0].fences[0].polygon: a polygon fence must not cross itself"),
+            (#"{"id":"z","fences":[{"center":[0,0],"radius":0}]}"#, "zones[0].fences[0].radius"),
+            (#"{"id":"z","fences":[{"center":[0,0]}]}"#, "zones[0].fences[0]"),
+            (#"{"id":"z","geolines":[{"points":[[1,1],[1,1]]}]}"#, "zones[0].geolines[0].points: a geoline needs 2 distinct points"),
             (#"{"id":"z","beacons":[{"checkIn":"near"}]}"#, "zones[0].beacons[0]"),
             (#"{"id":"z","beacons":[{"node":"b","checkIn":"unknown"}]}"#, "zones[0].beacons[0].checkIn"),
             (#"{"id":"z","geolines":[{"points":[[0,0]]}]}"#, "zones[0].geolines[0].points"),
@@ -80,6 +88,20 @@ struct ZoneJSONTests {
         let json = #"{"id":"v","zones":["# + zone + "]}"
         let error = #expect(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8), file: "v.json") }
         #expect(error?.description.hasPrefix("v.json: \(path)") == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test(
+        "a closed ring (last vertex = first) and repeated vertices are a valid polygon fence",
+        arguments: [
+            #"[[0,0],[4,0],[4,4],[0,4],[0,0]]"#, #"[[0,0],[4,0],[4,0],[4,4],[0,4]]"#, #"[[0,0],[4,0],[4,4],[0,4]]"#,
+        ])
+    func closedRing(polygon: String) throws {
+        let json = #"{"id":"v","zones":[{"id":"z","fences":[{"polygon":"# + polygon + "}]}]}"
+        let venue = try Venue.decodeJSON(Data(json.utf8), file: "v.json")
+        let fence = try #require(venue.zones.first?.fences.first)
+        #expect(fence.contains(Point2D(x: 2, y: 2)))
+        #expect(!fence.contains(Point2D(x: 5, y: 2)))
+        #expect(abs(fence.signedDistance(to: Point2D(x: 2, y: 1)) - -1) < 1e-12)
     }
 
     @Test("zone events and visits encode as documented")

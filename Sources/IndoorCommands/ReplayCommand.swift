@@ -67,14 +67,18 @@ struct ReplayCommand: ParsableCommand {
     ///   - method: A catalogue method; `nil` for the default with its fallback (``ReplayLocator``).
     ///   - write: Receives each output line, without a newline.
     /// - Returns: The sightings lines that could not be read (the rest was replayed), and the summary.
-    /// - Throws: ``FormatError`` for an unreadable venue or a CSV without the required header;
-    ///   ``UnknownMethodError``.
+    /// - Throws: ``FormatError`` for an empty or unreadable venue, zones sharing an id, or a CSV without the
+    ///   required header; ``UnknownMethodError``.
     static func replay(
         venue: Data, venueFile: String, sightings: String, sightingsFile: String,
         method: String? = nil, interval: Double = 1, rssiFilter: ReplayRSSIFilter = .ema,
         write: (String) -> Void
     ) throws -> (problems: [FormatError], summary: ReplaySummary) {
+        guard venue.contains(where: { !Self.isJSONWhitespace($0) }) else {
+            throw FormatError(code: .invalidJSON, file: venueFile, message: "file is empty; expected a venue JSON object")
+        }
         let venue = try Venue.decodeJSON(venue, file: venueFile)
+        try Self.checkZoneIDs(venue.zones, file: venueFile)
         let parsed =
             sightingsFile.lowercased().hasSuffix(".jsonl")
             ? SightingsJSONLines.parse(sightings, file: sightingsFile)
@@ -82,6 +86,23 @@ struct ReplayCommand: ParsableCommand {
         let summary = try ReplayRun(venue: venue, method: method, interval: interval, rssiFilter: rssiFilter)
             .run(parsed.rows, write: write)
         return (parsed.problems, summary)
+    }
+
+    /// Zone ids name the zones in every event, so two zones may not share one.
+    static func checkZoneIDs(_ zones: [Zone], file: String) throws {
+        var firstIndex: [String: Int] = [:]
+        for (index, zone) in zones.enumerated() {
+            if let first = firstIndex[zone.id] {
+                throw FormatError(
+                    code: .invalidValue, file: file,
+                    message: "zones[\(index)].id: zone id '\(zone.id)' is already used by zones[\(first)]; zone ids must be unique")
+            }
+            firstIndex[zone.id] = index
+        }
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func read(_ path: String) throws -> Data {

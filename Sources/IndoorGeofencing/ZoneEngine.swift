@@ -126,7 +126,8 @@ public struct ZoneEngine: Sendable {
     }
 
     /// - Parameters:
-    ///   - zones: The zones to watch (ids should be unique).
+    ///   - zones: The zones to watch. Ids should be unique: events name zones by id, and ``setEnabled(_:zone:)``
+    ///     acts on the first zone with the id (`indoor replay` rejects a venue with a repeated id).
     ///   - nodes: The venue's nodes, so that a sighting naming a node id matches a zone beacon given by
     ///     identity and the other way round.
     public init(zones: [Zone], nodes: [Node] = []) {

@@ -249,6 +249,44 @@ struct ReplayCommandTests {
         #expect(error?.description.hasPrefix("v.json: zones[0].fences[0]") == true)
     }
 
+    @Test(
+        "a venue that is empty, not JSON, or has two zones with one id is an error naming the file and field",
+        arguments: [
+            ("", "v.json: file is empty; expected a venue JSON object"),
+            (" \n", "v.json: file is empty; expected a venue JSON object"),
+            ("t,device,node,rssi", "v.json: not valid JSON"),
+            (
+                #"{"id":"v","zones":[{"id":"a"},{"id":"b"},{"id":"a","name":"Again"}]}"#,
+                "v.json: zones[2].id: zone id 'a' is already used by zones[0]; zone ids must be unique"
+            ),
+        ])
+    func badVenues(venue: String, message: String) {
+        let error = #expect(throws: FormatError.self) {
+            _ = try ReplayCommand.replay(
+                venue: Data(venue.utf8), venueFile: "v.json", sightings: sightingsCSV, sightingsFile: "walk.csv"
+            ) { _ in }
+        }
+        #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test("empty sightings: a CSV without a header is an error naming the file; an empty JSON Lines file replays nothing")
+    func emptySightings() throws {
+        let error = #expect(throws: FormatError.self) { try replay("", file: "walk.csv") }
+        #expect(error?.description.hasPrefix("walk.csv:1: file is empty") == true, "\(error?.description ?? "no error")")
+        let outcome = try ReplayCommand.replay(
+            venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: "", sightingsFile: "walk.jsonl"
+        ) { _ in Issue.record("no line expected") }
+        #expect(outcome.problems.isEmpty)
+        #expect(outcome.summary.description == "replay: 0 sightings, 0 fixes, 0 zone events")
+    }
+
+    @Test("sightings of nodes the venue does not have are counted, locate nothing and check no one in")
+    func onlyUnknownNodes() throws {
+        let (lines, problems) = try replay("t,device,node,rssi\n0,p,n9,-50\n1,p,n9,-50\n", file: "walk.csv")
+        #expect(lines.isEmpty)
+        #expect(problems.isEmpty)
+    }
+
     @Test("the command line parses venue, sightings, method and interval")
     func parsing() throws {
         let command = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "0.5"])

@@ -82,7 +82,11 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     }
 
     /// Takes one sighting: exits due before its time, then entries and ranging updates.
+    ///
+    /// A sighting with a non-finite time or RSSI is ignored. A late sighting (older than others already
+    /// taken) still counts as heard, but never moves an exit earlier.
     public mutating func ingest(_ sighting: Sighting) -> [MonitorEvent] {
+        guard sighting.time.isFinite else { return [] }
         var events = advance(to: sighting.time)
         guard var watched, case .beacon(let beacon) = sighting.source, sighting.rssi.isFinite else { return events }
         let matching = watched.indices.filter { watched[$0].condition.matches(beacon) }

@@ -1,0 +1,35 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorGeofencing
+
+/// Sightings a monitor must survive: non-finite times, late packets.
+struct BeaconMonitorBadInputTests {
+    @Test("a sighting with a NaN or infinite time is ignored: no entry, and no instant exit afterwards")
+    func nonFiniteTime() throws {
+        var monitor = BeaconMonitor(ranger: ThresholdRanger(), exitDelay: 10)
+        _ = try monitor.start([BeaconCondition(uuid: monitorUUID)], at: 0)
+        #expect(monitor.ingest(heard(.nan, beacon(7))).isEmpty)
+        #expect(monitor.ingest(heard(.infinity, beacon(7))).isEmpty)
+        #expect(monitor.satisfiedConditions.isEmpty)
+        // The next real packets enter once, and the exit comes 10 s after the last of them.
+        var events = monitor.ingest(heard(1, beacon(7)))
+        events += monitor.ingest(heard(2, beacon(7)))
+        events += monitor.advance(to: 11.5)
+        #expect(events.filter { if case .didLeaveArea = $0 { true } else { false } }.isEmpty)
+        events = monitor.advance(to: 12)
+        #expect(events == [.didLeaveArea(AreaExit(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(7), lastHeard: 2, time: 12))])
+    }
+
+    @Test("a late packet never moves the exit earlier")
+    func latePacket() throws {
+        var monitor = BeaconMonitor(ranger: ThresholdRanger(), exitDelay: 10)
+        _ = try monitor.start([BeaconCondition(uuid: monitorUUID)], at: 0)
+        _ = monitor.ingest(heard(20, beacon(7)))
+        _ = monitor.ingest(heard(3, beacon(7)))
+        #expect(monitor.advance(to: 29.9).isEmpty)
+        let exits = monitor.advance(to: 30)
+        #expect(exits == [.didLeaveArea(AreaExit(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(7), lastHeard: 20, time: 30))])
+    }
+}

@@ -33,6 +33,9 @@ public struct PeerDirectory: Sendable {
     public subscript(key: PeerKey) -> Peer? { byKey[key] }
 
     /// A peer was heard as a beacon.
+    ///
+    /// A sighting older than the peer's last one (a late packet) keeps the peer alive but does not replace
+    /// the newer distance and proximity. A sighting with a non-finite time is ignored.
     /// - Parameters:
     ///   - key: Its `major/minor`.
     ///   - distance: Estimated distance, metres.
@@ -41,12 +44,14 @@ public struct PeerDirectory: Sendable {
     public mutating func heard(
         _ key: PeerKey, distance meters: Double, proximity: Proximity, at time: Double
     ) -> [PeerEvent] {
+        guard time.isFinite else { return [] }
         var events = advance(to: time)
         events.append(
             merge(key, at: time) { peer in
+                if let lastHeard = peer.lastHeard, time < lastHeard { return }
                 peer.distance = meters
                 peer.proximity = proximity
-                peer.lastHeard = max(peer.lastHeard ?? time, time)
+                peer.lastHeard = time
             })
         return events
     }
@@ -57,10 +62,12 @@ public struct PeerDirectory: Sendable {
         return heard(PeerKey(beacon), distance: ranging.distance, proximity: ranging.proximity, at: ranging.time)
     }
 
-    /// Session data about a peer arrived; `nil` fields leave what is known unchanged.
+    /// Session data about a peer arrived; `nil` fields leave what is known unchanged. Data with a
+    /// non-finite time is ignored.
     public mutating func update(
         _ key: PeerKey, displayName: String? = nil, picture: Data? = nil, at time: Double
     ) -> [PeerEvent] {
+        guard time.isFinite else { return [] }
         var events = advance(to: time)
         events.append(
             merge(key, at: time) { peer in

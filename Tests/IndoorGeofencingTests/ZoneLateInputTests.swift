@@ -3,8 +3,35 @@ import Testing
 
 @testable import IndoorGeofencing
 
-/// Inputs that arrive late: a device's fix older than its last one.
+/// Inputs that arrive late (a device's fix older than its last one) or broken (NaN, infinities).
 struct ZoneLateInputTests {
+    @Test("fixes with a NaN or infinite time or position are ignored, also as the start of a geoline move")
+    func nonFiniteFixes() {
+        let gate = Zone(
+            id: "gate", name: "Gate",
+            geolines: [ZoneGeoline(points: [Point2D(x: 0, y: -5), Point2D(x: 0, y: 5)])])
+        var engine = ZoneEngine(zones: [circleZone(), gate])
+        var events = engine.run([
+            fix(.nan, x: 0), fix(.infinity, x: 0), fix(1, x: .nan), fix(2, x: 0, y: .infinity), fix(3, x: -20),
+            fix(4, x: .nan), fix(5, x: -19),
+        ])
+        #expect(events.isEmpty)
+        // The move from -19 (t = 5) to 1 (t = 6) crosses the gate and enters the room.
+        events = engine.update(with: fix(6, x: 1))
+        #expect(events.map { "\($0.kind.rawValue) \($0.zone)@\(Int($0.time))" } == ["checkIn room@6", "checkIn gate@6"])
+    }
+
+    @Test("a NaN accuracy is never confidently outside: only the lost rule ends such a visit")
+    func nanAccuracy() {
+        var engine = ZoneEngine(zones: [circleZone(checkOutTime: 5)])
+        var events = engine.run([fix(0, x: 0, accuracy: .nan), fix(1, x: 30, accuracy: .nan), fix(10, x: 30, accuracy: .nan)])
+        #expect(summary(events) == ["checkIn@0"])
+        // A negative accuracy counts as 0 m: 30 m out is confidently outside.
+        events = engine.run([fix(11, x: 30, accuracy: -4), fix(16, x: 30, accuracy: -4)])
+        #expect(summary(events) == ["checkOut@16"])
+        #expect(events.first?.dwell == 11)
+    }
+
     @Test("a late confidently-outside fix never checks a device out early, nor before its check-in")
     func lateOutsideFixIsIgnored() {
         var engine = ZoneEngine(zones: [circleZone(checkOutTime: 5)])

@@ -57,7 +57,18 @@ struct BenchZonesCommand: ParsableCommand {
         guard zones > 0 else { throw ValidationError("--zones must be positive") }
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         guard `repeat` > 0 else { throw ValidationError("--repeat must be positive") }
+        // The fixes are generated up front: keep them (and the zones) to what fits in memory.
+        guard zones <= Self.maximumZones else { throw ValidationError("--zones must be at most \(Self.maximumZones)") }
+        let (fixes, overflow) = devices.multipliedReportingOverflow(by: seconds)
+        guard !overflow, fixes <= Self.maximumFixes else {
+            throw ValidationError("--devices × --seconds must be at most \(Self.maximumFixes) fixes")
+        }
     }
+
+    /// The most zones a run builds.
+    static let maximumZones = 1_000_000
+    /// The most fixes (devices × seconds) a run generates before timing.
+    static let maximumFixes = 100_000_000
 
     func run() throws {
         let workload = ZoneWorkload(devices: devices, zones: zones, seconds: seconds, seed: seed)

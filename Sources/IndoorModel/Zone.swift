@@ -23,7 +23,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
     /// How long, in seconds, a device must stay confidently outside every fence before it checks out. Default 5 s.
     public var checkOutTime: Double
     /// How long, in seconds, none of the zone's beacons may be heard (at any range) before a device checks out.
-    /// Default 10 s.
+    /// Default 10 s; JSON requires more than 0 (with 0, a visit would check out between any two packets).
     public var exitDelay: Double
     /// How long, in seconds, a device inside a fence may go without any fix at all before it is taken as lost
     /// and checks out of the fence (reason `lost`). Default 60 s; `nil` or 0 disables the rule, so a visit
@@ -79,6 +79,12 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
             }
             return number
         }
+        let exitDelay = try nonNegative(.exitDelay, default: 10)
+        guard exitDelay > 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .exitDelay, in: container,
+                debugDescription: "must be a number of seconds > 0 (with 0, a beacon visit would check out between any two packets)")
+        }
         let id = try container.decode(String.self, forKey: .id)
         guard !id.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "zone id is empty")
@@ -104,7 +110,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
             checkOutEnabled: try container.decodeIfPresent(Bool.self, forKey: .checkOutEnabled) ?? true,
             checkOutMargin: try nonNegative(.checkOutMargin, default: 1),
             checkOutTime: try nonNegative(.checkOutTime, default: 5),
-            exitDelay: try nonNegative(.exitDelay, default: 10),
+            exitDelay: exitDelay,
             lostTimeout: lost,
             dwellThreshold: dwell,
             retriggerTime: try nonNegative(.retriggerTime, default: 0),

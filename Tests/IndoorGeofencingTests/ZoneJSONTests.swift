@@ -80,6 +80,7 @@ struct ZoneJSONTests {
             (#"{"id":"z","beacons":[{"node":"b","checkIn":"unknown"}]}"#, "zones[0].beacons[0].checkIn"),
             (#"{"id":"z","geolines":[{"points":[[0,0]]}]}"#, "zones[0].geolines[0].points"),
             (#"{"id":"z","exitDelay":-3}"#, "zones[0].exitDelay"),
+            (#"{"id":"z","exitDelay":0}"#, "zones[0].exitDelay: must be a number of seconds > 0"),
             (#"{"id":"z","lostTimeout":-1}"#, "zones[0].lostTimeout"),
             (#"{"id":"z","lostTimeout":"soon"}"#, "zones[0].lostTimeout"),
             (#"{"id":"z","data":{"a":1}}"#, "zones[0].data"),

@@ -46,31 +46,3 @@ public struct MonitorError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let rangingUnsupported = MonitorError(
         code: .rangingUnsupported, message: "this device cannot range beacons")
 }
-
-/// What the platform allows, as an adapter reports it when observation starts.
-public struct MonitorCapabilities: Hashable, Sendable {
-    public var locationServicesEnabled: Bool
-    public var authorized: Bool
-    public var monitoringAvailable: Bool
-    public var rangingAvailable: Bool
-
-    /// Everything available: the case of a gateway or a replay.
-    public static let all = MonitorCapabilities(
-        locationServicesEnabled: true, authorized: true, monitoringAvailable: true, rangingAvailable: true)
-
-    public init(locationServicesEnabled: Bool, authorized: Bool, monitoringAvailable: Bool, rangingAvailable: Bool) {
-        self.locationServicesEnabled = locationServicesEnabled
-        self.authorized = authorized
-        self.monitoringAvailable = monitoringAvailable
-        self.rangingAvailable = rangingAvailable
-    }
-
-    /// The first reason these capabilities do not allow observing, if any.
-    public var problem: MonitorError? {
-        if !locationServicesEnabled { return .locationServicesDisabled }
-        if !authorized { return .notAuthorized }
-        if !monitoringAvailable { return .monitoringUnsupported }
-        if !rangingAvailable { return .rangingUnsupported }
-        return nil
-    }
-}

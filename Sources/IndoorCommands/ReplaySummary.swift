@@ -1,0 +1,49 @@
+import IndoorPositioning
+
+/// What a replay did, for the one-line summary on stderr.
+public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
+    /// Sightings replayed.
+    public var sightings = 0
+    /// Sightings of nodes the venue does not have (the positioning engine ignores them).
+    public var unknownNodes = 0
+    /// Fixes written.
+    public var fixes = 0
+    /// Locate attempts that gave no fix, by ``NoFix`` code name.
+    public var noFix: [String: Int] = [:]
+    /// Fixes given by the fallback method, by the default method's ``NoFix`` code name.
+    public var fallbacks: [String: Int] = [:]
+    /// Zone events written (check-ins, check-outs, dwells).
+    public var zoneEvents = 0
+    /// Visits still open when the sightings ended.
+    public var openVisits = 0
+    /// The last sighting's time, seconds; `nil` without sightings.
+    public var end: Double?
+
+    public init() {}
+
+    /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 1 visit still open at t = 22;
+    /// 2 by weighted-centroid as nonlinear could not (tooFewNodes 2); 9 attempts gave no fix (notHeard 9)`.
+    public var description: String {
+        var text = "replay: \(sightings) sightings, \(fixes) fixes, \(zoneEvents) zone events"
+        if openVisits > 0, let end {
+            text += "; \(openVisits) \(openVisits == 1 ? "visit" : "visits") still open at t = \(Self.seconds(end))"
+        }
+        let fellBack = fallbacks.values.reduce(0, +)
+        if fellBack > 0 {
+            let codes = fallbacks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += "; \(fellBack) by \(ReplayLocator.fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
+        }
+        let failed = noFix.values.reduce(0, +)
+        if failed > 0 {
+            let codes = noFix.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += "; \(failed) attempts gave no fix (\(codes))"
+        }
+        if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
+        return text
+    }
+
+    /// Whole seconds without a fraction, others as Swift prints them.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,8 +1,12 @@
 /// What the platform allows, as an adapter reports it when observation starts.
 public struct MonitorCapabilities: Hashable, Sendable {
+    /// Location services are switched on.
     public var locationServicesEnabled: Bool
+    /// The user authorised the app to use location.
     public var authorized: Bool
+    /// The device can monitor beacon regions.
     public var monitoringAvailable: Bool
+    /// The device can range beacons.
     public var rangingAvailable: Bool
 
     /// Everything available: the case of a gateway or a replay.

@@ -26,6 +26,7 @@ public enum MonitorEvent: Hashable, Sendable {
 
 /// Why and when an observation stopped, and what it had been observing.
 public struct ObservationStop: Hashable, Sendable {
+    /// Why observation stopped.
     public enum Reason: String, Hashable, Sendable, Codable {
         /// The app asked to stop.
         case requested
@@ -33,6 +34,7 @@ public struct ObservationStop: Hashable, Sendable {
         case authorizationRevoked
     }
 
+    /// Why observation stopped.
     public var reason: Reason
     /// The conditions that are no longer observed.
     public var conditions: [BeaconCondition]
@@ -41,6 +43,7 @@ public struct ObservationStop: Hashable, Sendable {
     /// Seconds.
     public var time: Double
 
+    /// A stop at `time` seconds.
     public init(reason: Reason, conditions: [BeaconCondition], beacons: [BeaconID], time: Double) {
         self.reason = reason
         self.conditions = conditions
@@ -51,11 +54,14 @@ public struct ObservationStop: Hashable, Sendable {
 
 /// A beacon found by ranging, with the condition that it satisfies.
 public struct FoundBeacon: Hashable, Sendable {
+    /// The observed condition the beacon satisfies.
     public var condition: BeaconCondition
+    /// The beacon's full identity.
     public var beacon: BeaconID
     /// Filtered RSSI (dBm), distance (metres) and proximity.
     public var ranging: RangedBeacon
 
+    /// `beacon`, found under `condition`, with its ranging (dBm, metres, proximity).
     public init(condition: BeaconCondition, beacon: BeaconID, ranging: RangedBeacon) {
         self.condition = condition
         self.beacon = beacon
@@ -65,13 +71,16 @@ public struct FoundBeacon: Hashable, Sendable {
 
 /// A condition that became unsatisfied, naming a beacon that had satisfied it.
 public struct AreaExit: Hashable, Sendable {
+    /// The condition that became unsatisfied.
     public var condition: BeaconCondition
+    /// A beacon that had satisfied it.
     public var beacon: BeaconID
     /// When the beacon was last heard, seconds.
     public var lastHeard: Double
-    /// When the exit was decided: the last time any matching beacon was heard plus the exit delay.
+    /// When the exit was decided: the last time any matching beacon was heard plus the exit delay, seconds.
     public var time: Double
 
+    /// An exit decided at `time` seconds of a beacon last heard at `lastHeard` seconds.
     public init(condition: BeaconCondition, beacon: BeaconID, lastHeard: Double, time: Double) {
         self.condition = condition
         self.beacon = beacon

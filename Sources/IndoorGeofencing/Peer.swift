@@ -3,6 +3,7 @@ import IndoorModel
 
 /// Another phone, as far as this one knows it: how near it is, and who it says it is.
 public struct Peer: Hashable, Sendable {
+    /// Its `major/minor`.
     public var key: PeerKey
     /// From the session: the name the peer shows.
     public var displayName: String?
@@ -17,6 +18,7 @@ public struct Peer: Hashable, Sendable {
     /// When anything about the peer last arrived (a sighting or session data), seconds.
     public var lastUpdate: Double
 
+    /// A peer: `distance` in metres, times in seconds.
     public init(
         key: PeerKey, displayName: String? = nil, picture: Data? = nil, distance meters: Double? = nil,
         proximity: Proximity? = nil, lastHeard: Double? = nil, lastUpdate: Double

@@ -12,6 +12,7 @@ public struct PeerDirectory: Sendable {
     public var timeout: Double
     private var byKey: [PeerKey: Peer] = [:]
 
+    /// An empty directory whose peers expire after `timeout` seconds without a sighting or an update.
     public init(timeout seconds: Double = 30) {
         self.timeout = seconds
     }

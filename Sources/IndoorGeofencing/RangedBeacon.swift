@@ -15,6 +15,7 @@ public struct RangedBeacon: Hashable, Sendable {
     /// The proximity class of ``distance``.
     public var proximity: Proximity
 
+    /// A ranging update at `time` seconds: `rssi` dBm (filtered), `distance` metres.
     public init(
         time: Double, device: String, source: SightingSource, rssi: Double, distance meters: Double,
         proximity: Proximity

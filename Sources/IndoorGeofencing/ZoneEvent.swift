@@ -30,6 +30,7 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
         case fence, beacon, geoline
     }
 
+    /// Check-in, check-out or dwell.
     public var kind: Kind
     /// When the event happened, seconds on the sightings' clock. A check-out's time is when it was decided
     /// (the confident-outside time or exit delay ran out); its ``departure`` is the best estimate of when
@@ -37,7 +38,9 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     public var time: Double
     /// The zone's id.
     public var zone: String
+    /// The zone's name.
     public var zoneName: String
+    /// The device's id.
     public var device: String
     /// What checked the device in (for a check-out or dwell: what opened the visit).
     public var trigger: Trigger
@@ -60,6 +63,7 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     /// Whether the zone was enabled when the event happened.
     public var zoneEnabled: Bool
 
+    /// An event at `time` seconds; `checkIn`, `departure` and `dwell` are seconds too.
     public init(
         kind: Kind, time: Double, zone: String, zoneName: String, device: String, trigger: Trigger,
         geoline: String? = nil, direction: ZoneGeoline.Direction? = nil, willCheckOut: Bool? = nil,

@@ -7,6 +7,7 @@ import IndoorModel
 public struct ZoneVisit: Hashable, Sendable, Codable {
     /// The zone's id.
     public var zone: String
+    /// The device's id.
     public var device: String
     /// What checked the device in.
     public var trigger: ZoneEvent.Trigger
@@ -19,6 +20,8 @@ public struct ZoneVisit: Hashable, Sendable, Codable {
     /// Why the visit checked out; `nil` while open or without check-out.
     public var reason: ZoneEvent.Reason?
 
+    /// A visit checked in at `checkIn` seconds (and out at `checkOut` seconds, when closed); the dwell is
+    /// computed from them.
     public init(
         zone: String, device: String, trigger: ZoneEvent.Trigger, checkIn: Double, checkOut: Double? = nil,
         reason: ZoneEvent.Reason? = nil

@@ -15,12 +15,17 @@ public struct ZoneWorkload: Sendable {
     /// Side of a zone's cell, metres.
     public static let cellMeters = 20.0
 
+    /// The generated zones, one per cell.
     public let zones: [Zone]
-    /// Venue extent, metres.
+    /// Venue extent along x, metres.
     public let width: Double
+    /// Venue extent along y, metres.
     public let height: Double
+    /// Number of walking devices.
     public let devices: Int
+    /// Seconds of data time (one fix per device per second).
     public let seconds: Int
+    /// Seed of the workload's generator.
     public let seed: UInt64
 
     /// - Parameters:

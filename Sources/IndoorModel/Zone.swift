@@ -7,7 +7,9 @@ import Foundation
 /// Every field but `id` and `name` has a default, so `{"id": "lobby", "name": "Lobby"}` is a valid zone.
 /// docs/GEOFENCING.md documents the JSON with a complete example.
 public struct Zone: Hashable, Sendable, Codable, Identifiable {
+    /// Unique among the venue's zones; events name the zone by it.
     public var id: String
+    /// For people; defaults to `id` in JSON.
     public var name: String
     /// Areas that check a device in when one of its fixes falls inside.
     public var fences: [ZoneFence]
@@ -39,6 +41,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
     /// A disabled zone checks no one in; a visit already open still checks out. `true` by default.
     public var isEnabled: Bool
 
+    /// A zone; `checkOutMargin` in metres, every time in seconds (see the properties).
     public init(
         id: String, name: String, fences: [ZoneFence] = [], beacons: [ZoneBeacon] = [],
         geolines: [ZoneGeoline] = [], checkOutEnabled: Bool = true, checkOutMargin meters: Double = 1,

@@ -15,6 +15,7 @@ public struct ZoneFence: Hashable, Sendable {
         case polygon(Polygon)
     }
 
+    /// The outline, metres in the venue's local frame.
     public var shape: Shape
     /// The floor level the fence is on; `nil` matches fixes on any floor (and fixes without a floor).
     public var floor: Int?

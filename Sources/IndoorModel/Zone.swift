@@ -32,6 +32,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
     /// whose fixes stop inside stays open. Beacon presence keeps its own ``exitDelay`` rule.
     public var lostTimeout: Double?
     /// When a visit lasts this many seconds, a dwell event fires (once per visit); `nil` for no dwell events.
+    /// Only zones with check-out have visits with a length: without check-out no dwell event fires.
     public var dwellThreshold: Double?
     /// Minimum seconds between a device's check-ins to this zone: counted from the check-out when check-out
     /// is enabled, otherwise from the check-in. Default 0.

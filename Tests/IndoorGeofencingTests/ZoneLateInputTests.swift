@@ -21,6 +21,15 @@ struct ZoneLateInputTests {
         #expect(events.map { "\($0.kind.rawValue) \($0.zone)@\(Int($0.time))" } == ["checkIn room@6", "checkIn gate@6"])
     }
 
+    @Test("without check-out, a dwell threshold fires nothing: a visit has no length")
+    func dwellWithoutCheckOut() {
+        var engine = ZoneEngine(zones: [circleZone(checkOut: false, dwell: 10)])
+        var events = engine.run([fix(0, x: 0), fix(15, x: 0), fix(30, x: 0)])
+        events += engine.advance(to: 100)
+        #expect(summary(events) == ["checkIn@0"])
+        #expect(events.first?.willCheckOut == false)
+    }
+
     @Test("a NaN accuracy is never confidently outside: only the lost rule ends such a visit")
     func nanAccuracy() {
         var engine = ZoneEngine(zones: [circleZone(checkOutTime: 5)])

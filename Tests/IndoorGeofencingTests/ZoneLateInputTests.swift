@@ -21,6 +21,20 @@ struct ZoneLateInputTests {
         #expect(events.map { "\($0.kind.rawValue) \($0.zone)@\(Int($0.time))" } == ["checkIn room@6", "checkIn gate@6"])
     }
 
+    @Test("a device that entered while the zone was disabled checks in at its next entry after re-enabling")
+    func reEnabledZoneNeedsANewEntry() {
+        var engine = ZoneEngine(zones: [circleZone(checkOutTime: 5)])
+        engine.setEnabled(false, zone: "room")
+        var events = engine.run([fix(0, x: 0)])
+        let enabled = engine.setEnabled(true, zone: "room")
+        #expect(enabled)
+        events += engine.run([fix(6, x: 0), fix(10, x: 1), fix(20, x: 30), fix(25, x: 30), fix(30, x: 0)])
+        #expect(summary(events) == ["checkIn@30"])
+        #expect(events.first?.zoneEnabled == true)
+        let unknown = engine.setEnabled(true, zone: "no-such-zone")
+        #expect(!unknown)
+    }
+
     @Test("without check-out, a dwell threshold fires nothing: a visit has no length")
     func dwellWithoutCheckOut() {
         var engine = ZoneEngine(zones: [circleZone(checkOut: false, dwell: 10)])

@@ -21,7 +21,7 @@ import IndoorModel
 ///   dwell event always checks out with at least that dwell.
 /// - No check-in happens within ``Zone/retriggerTime`` seconds of the previous one's check-out (check-out
 ///   enabled) or check-in (otherwise), per zone and device. A new check-in also needs a new entry: a device
-///   that stayed in the zone does not check in again.
+///   that stayed in the zone does not check in again, not even by crossing one of the zone's geolines.
 /// - A disabled zone checks no one in; an open visit still checks out, with `zoneEnabled: false`.
 ///
 /// Time comes only from the inputs and ``advance(to:)``; call `advance` when no input arrives, so that
@@ -415,13 +415,14 @@ public struct ZoneEngine: Sendable {
         return event
     }
 
-    /// A track crossed a geoline: check in (never to check out) unless disabled or within the re-trigger window.
+    /// A track crossed a geoline: check in (never to check out) unless disabled, within the re-trigger window,
+    /// or already in the zone by a fence or a beacon (staying in never checks in twice).
     private mutating func crossGeoline(
         _ state: inout Presence, zone index: Int, device: String, at time: Double, line: String,
         direction: ZoneGeoline.Direction
     ) -> ZoneEvent? {
         let zone = zones[index]
-        guard zone.isEnabled, retriggerAllows(state, zone: zone, at: time) else { return nil }
+        guard zone.isEnabled, !state.isPresent, retriggerAllows(state, zone: zone, at: time) else { return nil }
         var event = event(.checkIn, zone: zone, device: device, at: time, by: .geoline)
         event.geoline = line
         event.direction = direction

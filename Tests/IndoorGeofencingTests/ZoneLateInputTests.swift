@@ -35,6 +35,26 @@ struct ZoneLateInputTests {
         #expect(!unknown)
     }
 
+    @Test(
+        "crossing the zone's own geoline while inside its fence is no second check-in; outside it is",
+        arguments: [true, false])
+    func geolineInsideFence(checkOut: Bool) {
+        let zone = Zone(
+            id: "room", name: "Room", fences: [.circle(center: Point2D(x: 0, y: 0), radius: 5)],
+            geolines: [ZoneGeoline(points: [Point2D(x: 0, y: -10), Point2D(x: 0, y: 10)])], checkOutEnabled: checkOut)
+        var engine = ZoneEngine(zones: [zone])
+        // In at 0, across the line inside the fence at 1 and 2, out (confidently) from 3; the crossing at 3 is
+        // from inside (not yet out for the check-out time) and the one at 12 is after leaving.
+        var events = engine.run([fix(0, x: -2), fix(1, x: 2), fix(2, x: -2), fix(3, x: 20), fix(9, x: 20), fix(12, x: -20, y: 8)])
+        events += engine.advance(to: 100)
+        let described = events.map { "\($0.kind.rawValue)@\(Int($0.time)) \($0.trigger.rawValue)" }
+        #expect(
+            described
+                == (checkOut
+                    ? ["checkIn@0 fence", "checkOut@8 fence", "checkIn@12 geoline"]
+                    : ["checkIn@0 fence", "checkIn@12 geoline"]))
+    }
+
     @Test("without check-out, a dwell threshold fires nothing: a visit has no length")
     func dwellWithoutCheckOut() {
         var engine = ZoneEngine(zones: [circleZone(checkOut: false, dwell: 10)])

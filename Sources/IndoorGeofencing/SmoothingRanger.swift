@@ -4,7 +4,8 @@ import IndoorModel
 /// The default ranger: an exponential moving average of RSSI and the log-distance path-loss model.
 ///
 /// Per (device, radio) the filtered RSSI is `r ← r + smoothing · (rssi − r)`, restarted from the raw
-/// value when the radio was not heard for ``resetAfter`` seconds. The distance in metres is
+/// value when the radio was not heard for ``resetAfter`` seconds (a late sighting blends in without moving
+/// the filter's time back). The distance in metres is
 /// `10 ^ ((p₁ − r) / (10 · n))`, where the RSSI at 1 m `p₁` is, in order of preference, the radio's
 /// surveyed ``NodeCalibration`` (from the nodes given at `init`), the tx power carried by the sighting,
 /// or ``defaultRSSIAtOneMeter`` (−59 dBm); the exponent `n` is the calibration's or ``pathLossExponent``.
@@ -61,7 +62,8 @@ public struct SmoothingRanger: BeaconRanger {
             rssi = previous.rssi + smoothing * (sighting.rssi - previous.rssi)
         }
         if rssi.isFinite {
-            filters[key] = Filter(rssi: rssi, time: sighting.time)
+            // A late sighting blends in but never moves the filter's time back.
+            filters[key] = Filter(rssi: rssi, time: max(sighting.time, filters[key]?.time ?? sighting.time))
         }
         let distance = distance(rssi: rssi, source: sighting.source, txPower: sighting.txPower)
         return RangedBeacon(

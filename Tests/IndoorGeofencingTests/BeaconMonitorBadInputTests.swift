@@ -22,6 +22,17 @@ struct BeaconMonitorBadInputTests {
         #expect(events == [.didLeaveArea(AreaExit(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(7), lastHeard: 2, time: 12))])
     }
 
+    @Test("the smoothing ranger: a late sighting blends in but does not move the filter's time back")
+    func rangerLateSighting() {
+        var ranger = SmoothingRanger(smoothing: 0.5, resetAfter: 10)
+        _ = ranger.range(heard(20, beacon(1), rssi: -60, tx: nil))
+        let late = ranger.range(heard(5, beacon(1), rssi: -70, tx: nil))
+        #expect(late.rssi == -65)
+        // 9 s after the newest sighting (20), not 24 s after the late one: still smoothing.
+        let next = ranger.range(heard(29, beacon(1), rssi: -75, tx: nil))
+        #expect(next.rssi == -70)
+    }
+
     @Test("a late packet never moves the exit earlier")
     func latePacket() throws {
         var monitor = BeaconMonitor(ranger: ThresholdRanger(), exitDelay: 10)

@@ -11,6 +11,8 @@ public struct PeerDirectory: Sendable {
     /// Seconds without a sighting or an update after which a peer expires. Default 30 s.
     public var timeout: Double
     private var byKey: [PeerKey: Peer] = [:]
+    /// Per peer, the time of the newest session data, so that late session data never replaces newer.
+    private var sessionTimes: [PeerKey: Double] = [:]
 
     /// An empty directory whose peers expire after `timeout` seconds without a sighting or an update.
     public init(timeout seconds: Double = 30) {
@@ -53,17 +55,20 @@ public struct PeerDirectory: Sendable {
         return heard(PeerKey(beacon), distance: ranging.distance, proximity: ranging.proximity, at: ranging.time)
     }
 
-    /// Session data about a peer arrived; `nil` fields leave what is known unchanged. Data with a
-    /// non-finite time is ignored.
+    /// Session data about a peer arrived; `nil` fields leave what is known unchanged. Session data older
+    /// than the peer's newest (late data) only fills fields still unknown. Data with a non-finite time is
+    /// ignored.
     public mutating func update(
         _ key: PeerKey, displayName: String? = nil, picture: Data? = nil, at time: Double
     ) -> [PeerEvent] {
         guard time.isFinite else { return [] }
         var events = advance(to: time)
+        let isLate = sessionTimes[key].map { time < $0 } ?? false
+        if !isLate { sessionTimes[key] = time }
         events.append(
             merge(key, at: time) { peer in
-                if let displayName { peer.displayName = displayName }
-                if let picture { peer.picture = picture }
+                if let displayName, !isLate || peer.displayName == nil { peer.displayName = displayName }
+                if let picture, !isLate || peer.picture == nil { peer.picture = picture }
             })
         return events
     }
@@ -71,7 +76,10 @@ public struct PeerDirectory: Sendable {
     /// Moves time on: peers silent and not updated for ``timeout`` seconds expire.
     public mutating func advance(to time: Double) -> [PeerEvent] {
         let expired = byKey.values.filter { time - $0.lastUpdate >= timeout }.sorted { $0.key < $1.key }
-        for peer in expired { byKey[peer.key] = nil }
+        for peer in expired {
+            byKey[peer.key] = nil
+            sessionTimes[peer.key] = nil
+        }
         return expired.map { .expired($0) }
     }
 

@@ -19,6 +19,18 @@ struct PeerDirectoryBadInputTests {
         #expect(directory.advance(to: 50) == [.expired(expected)])
     }
 
+    @Test("late session data only fills what is unknown: it never replaces a newer name")
+    func lateSessionData() {
+        var directory = PeerDirectory(timeout: 30)
+        _ = directory.update(key, displayName: "Ana M.", at: 20)
+        let picture = Data([0xFF, 0xD8])
+        _ = directory.update(key, displayName: "Ana", picture: picture, at: 12)
+        #expect(directory[key] == Peer(key: key, displayName: "Ana M.", picture: picture, lastUpdate: 20))
+        // Newer data replaces as usual.
+        _ = directory.update(key, displayName: "Ana Maria", at: 21)
+        #expect(directory[key]?.displayName == "Ana Maria")
+    }
+
     @Test("data with a NaN or infinite time is ignored, so no peer is stuck with a time that never expires")
     func nonFiniteTime() {
         var directory = PeerDirectory(timeout: 30)

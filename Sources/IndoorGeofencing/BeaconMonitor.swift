@@ -30,6 +30,7 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     /// - Parameters:
     ///   - ranger: Filters RSSI and estimates distance and proximity.
     ///   - exitDelay: Seconds without a matching beacon before a condition becomes unsatisfied. Default 10 s.
+    ///     Give more than the longest gap between packets: with 0 a condition is left between any two packets.
     public init(ranger: Ranger, exitDelay seconds: Double = 10) {
         self.ranger = ranger
         self.exitDelay = seconds

@@ -3,8 +3,9 @@ import Testing
 
 @testable import IndoorGeofencing
 
-/// Inputs that arrive late (a device's fix older than its last one) or broken (NaN, infinities).
-struct ZoneLateInputTests {
+/// Edge cases: inputs that arrive late (a device's fix older than its last one) or broken (NaN, infinities),
+/// and rules at the corners (re-enabled zones, dwell without check-out, geolines inside fences).
+struct ZoneEdgeCaseTests {
     @Test("fixes with a NaN or infinite time or position are ignored, also as the start of a geoline move")
     func nonFiniteFixes() {
         let gate = Zone(

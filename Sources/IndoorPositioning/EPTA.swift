@@ -17,21 +17,26 @@ public struct EPTA: PositioningMethod {
     public var inflation: Double
     /// The most retries.
     public var maximumInflations: Int
+    /// The most nodes used, strongest first: the search is cubic in the number of circles, so a device heard by
+    /// hundreds of nodes is answered from its strongest ``maximumNodes`` (default 32, the engine's per-device bound).
+    public var maximumNodes: Int
 
     public init(
         deviceHeight meters: Double? = nil, relativeTolerance: Double = 0.05, absoluteTolerance: Double = 0.1,
-        inflation: Double = 0.1, maximumInflations: Int = 10
+        inflation: Double = 0.1, maximumInflations: Int = 10, maximumNodes: Int = 32
     ) {
         self.deviceHeight = meters
         self.relativeTolerance = relativeTolerance
         self.absoluteTolerance = absoluteTolerance
         self.inflation = inflation
         self.maximumInflations = max(0, maximumInflations)
+        self.maximumNodes = max(3, maximumNodes)
     }
 
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         var circles: RangeCircles
-        switch RangeCircles.make(all, deviceHeight: deviceHeight) {
+        let strongest = all.count > maximumNodes ? Array(all.prefix(maximumNodes)) : all
+        switch RangeCircles.make(strongest, deviceHeight: deviceHeight) {
         case .success(let made): circles = made
         case .failure(let error): return .failure(error)
         }

@@ -137,6 +137,20 @@ let rangeSolvers: [any PositioningMethod] = [
         #expect(code(EPTA(maximumInflations: 5).estimate(from: list)) == .noSolution)
     }
 
+    @Test func eptaUsesOnlyItsStrongestNodesWhenHeardByAThousand() throws {
+        // 1000 nodes on a 40 × 25 grid (1 m apart): the cubic search over all of them would take minutes.
+        var random = SplitMix64(seed: 5)
+        var grid: [Point3D] = []
+        for index in 0..<1000 { grid.append(Point3D(x: Double(index % 40), y: Double(index / 40), z: 2.5)) }
+        let device = Point3D(x: 17.3, y: 9.6, z: 1.2)
+        let list = readings(device: device, nodes: grid, random: &random)
+        let solver = EPTA(deviceHeight: 1.2, maximumNodes: 12)
+        let estimate = try solver.estimate(from: list).get()
+        #expect(estimate == (try solver.estimate(from: Array(list.prefix(12))).get()))
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 0.05))
+        #expect(EPTA(maximumNodes: 1).maximumNodes == 3)
+    }
+
     private func code(_ result: Result<Estimate, NoFix>) -> NoFix.Code? {
         switch result {
         case .success: nil

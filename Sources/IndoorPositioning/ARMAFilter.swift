@@ -21,7 +21,9 @@ public struct ARMAFilter: Hashable, Sendable {
     public mutating func add(dBm: Double, at time: Double) {
         guard dBm.isFinite, time.isFinite else { return }
         if let current = estimate, let last = lastTime, time - last <= expiry {
-            estimate = current + coefficient * (dBm - current)
+            let updated = current + coefficient * (dBm - current)
+            // Absurd samples (±1e308 dBm) overflow: restart from this one rather than carry an infinity or NaN.
+            estimate = updated.isFinite ? updated : dBm
         } else {
             estimate = dBm
         }

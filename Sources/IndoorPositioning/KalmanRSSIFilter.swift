@@ -29,8 +29,15 @@ public struct KalmanRSSIFilter: Hashable, Sendable {
         if let current = estimate, let last = lastTime, time - last <= expiry {
             let predicted = variance + processNoise * max(0, time - last)
             let gain = predicted / (predicted + measurementNoise)
-            estimate = current + gain * (dBm - current)
-            variance = (1 - gain) * predicted
+            let updated = current + gain * (dBm - current)
+            if updated.isFinite {
+                estimate = updated
+                variance = (1 - gain) * predicted
+            } else {
+                // Absurd samples (±1e308 dBm) overflowed: restart from this one rather than carry an infinity or NaN.
+                estimate = dBm
+                variance = measurementNoise
+            }
         } else {
             estimate = dBm
             variance = measurementNoise

@@ -326,7 +326,8 @@ public struct PositioningEngine: Sendable {
         state.filters.withUnsafeBufferPointer { filters in
             for entry in 0..<filters.count {
                 let index = state.nodes[entry]
-                guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time)
+                guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time),
+                    rssi.isFinite
                 else { continue }
                 var calibration = nodeCalibrations[index]
                 if !isCalibrated[index], state.advertised[entry].isFinite {

@@ -70,9 +70,11 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
             var slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<used])
             slice.sort()
             let drop = Int((Double(used) * trim).rounded(.down))
-            var total = 0.0
-            for index in drop..<(used - drop) { total += slice[index] }
-            return total / Double(used - 2 * drop)
+            // Each term divided first, so absurd samples (±1e308 dBm) cannot overflow the sum.
+            let kept = Double(used - 2 * drop)
+            var mean = 0.0
+            for index in drop..<(used - drop) { mean += slice[index] / kept }
+            return mean
         }
     }
 }

@@ -65,6 +65,21 @@ import Testing
         #expect(error.code == .notHeard)
     }
 
+    @Test func anOverflowingTrimmedMeanDoesNotBlockTheOtherNodes() throws {
+        // Two samples of 1e308 dBm from "a" used to average to +inf, a reading every solver refused.
+        var engine = PositioningEngine(
+            nodes: nodes, method: WeightedCentroid(),
+            configuration: .init(filter: .trimmedMean(window: 20, trim: 0)))
+        engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: 1e308))
+        engine.ingest(Sighting(time: 0.5, device: "p", node: "a", rssi: 1e308))
+        engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1).filter { $0.source != .node("a") })
+        let readings = engine.readings(device: "p", at: 1)
+        #expect(readings.allSatisfy { $0.rssi.isFinite && $0.distance.isFinite })
+        #expect(readings.count == 4)
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.x.isFinite && fix.position.y.isFinite)
+    }
+
     @Test func readingsGoStaleAndDevicesExpire() {
         let configuration = PositioningEngine.Configuration(window: 5, deviceExpiry: 30)
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)

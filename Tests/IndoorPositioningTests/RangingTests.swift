@@ -67,6 +67,24 @@ import Testing
         #expect(filter.lastTime == nil)
     }
 
+    @Test(arguments: [
+        RSSIFilter.Kind.trimmedMean(window: 20, trim: 0), .arma(coefficient: 0.5),
+        .kalman(processNoise: 4, measurementNoise: 16),
+    ])
+    func absurdSamplesNeverLeaveAnInfinityOrNaNBehind(kind: RSSIFilter.Kind) throws {
+        // ±1e308 dBm overflows a plain sum or difference; the filter must stay finite and recover.
+        var filter = RSSIFilter(kind, expiry: 60)
+        for (index, dBm) in [1e308, 1e308, -1e308].enumerated() {
+            filter.add(dBm: dBm, at: Double(index))
+            let value = try #require(filter.value(at: Double(index)))
+            #expect(value.isFinite, "\(kind) after \(dBm) dBm")
+        }
+        // After the window (trimmed mean) or the expiry (ARMA, Kalman) plain readings come back.
+        for second in 70..<75 { filter.add(dBm: -60, at: Double(second)) }
+        let settled = try #require(filter.value(at: 74))
+        #expect(abs(settled - -60) < 1e-6, "\(kind): \(settled)")
+    }
+
     @Test func lateSamplesDoNotMoveTheClockBack() {
         var kalman = KalmanRSSIFilter()
         kalman.add(dBm: -60, at: 10)

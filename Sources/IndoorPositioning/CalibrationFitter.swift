@@ -48,10 +48,16 @@ public struct CalibrationFitter: Sendable {
     /// The calibration that best explains `survey` for `nodes`.
     ///
     /// Sightings of unknown nodes, with non-finite RSSI, or at times the truth does not cover are skipped.
+    /// Later duplicates of a node id are ignored (the engine keeps the first too).
     /// With no usable sighting the answer is ``Calibration/uncalibrated``.
-    public func fit(nodes: [Node], survey: Recording) -> Calibration {
+    public func fit(nodes listed: [Node], survey: Recording) -> Calibration {
+        // Later duplicates of an id are ignored, as the engine does.
         var nodeIndex: [String: Int] = [:]
-        for (index, node) in nodes.enumerated() { nodeIndex[node.id] = index }
+        var nodes: [Node] = []
+        for node in listed where nodeIndex[node.id] == nil {
+            nodeIndex[node.id] = nodes.count
+            nodes.append(node)
+        }
         let tracks = TruthTrack.tracks(survey.truth)
         var deviceIndex: [String: Int] = [:]
         var deviceNames: [String] = []

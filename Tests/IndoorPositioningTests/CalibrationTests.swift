@@ -133,6 +133,15 @@ func syntheticSurvey(
         #expect(fix.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-3))
     }
 
+    @Test func aDuplicateNodeIdIsIgnoredAsTheEngineDoes() {
+        let survey = syntheticSurvey(nodes: nodes, truth: actual, offsets: ["x": 0], sigma: 2)
+        // A second "a" far away: fitting against it (or counting its zero samples) would spoil "a".
+        let duplicated = nodes + [Node(id: "a", position: Point3D(x: 200, y: 200, z: 2.5))]
+        let fitted = CalibrationFitter().fit(nodes: duplicated, survey: survey)
+        #expect(fitted == CalibrationFitter().fit(nodes: nodes, survey: survey))
+        #expect(fitted.samples["a"] == 150)
+    }
+
     @Test func truthIsInterpolatedBetweenRowsAndNotAcrossGaps() throws {
         let track = TruthTrack(points: [
             TruthPoint(time: 0, device: "d", point: Point2D(x: 0, y: 0)),

@@ -144,7 +144,9 @@ public struct PositioningEngine: Sendable {
     }
 
     /// - Parameters:
-    ///   - nodes: The fixed radios, with positions in the venue frame. Later duplicates of an id are ignored.
+    ///   - nodes: The fixed radios, with positions in metres in the venue frame. Later duplicates of an id are
+    ///     ignored; a node with a non-finite coordinate is left out (its sightings count as an unknown node's), so it
+    ///     cannot turn every fix that hears it into an `invalidInput` ``NoFix``.
     ///   - method: How readings become positions.
     ///   - configuration: Filters, distance model, expiry.
     ///   - calibration: Per-node path loss and per-device offsets (default: each node's own or typical).
@@ -165,7 +167,9 @@ public struct PositioningEngine: Sendable {
         var unique: [Node] = []
         var byID: [String: Int] = [:]
         var byBeacon: [BeaconID: Int] = [:]
-        for node in nodes where byID[node.id] == nil {
+        for node in nodes
+        where byID[node.id] == nil && node.position.x.isFinite && node.position.y.isFinite && node.position.z.isFinite
+        {
             byID[node.id] = unique.count
             if let beacon = node.beacon, byBeacon[beacon] == nil { byBeacon[beacon] = unique.count }
             unique.append(node)

@@ -80,6 +80,68 @@ import Testing
         #expect(fix.position.x.isFinite && fix.position.y.isFinite)
     }
 
+    @Test func aNodeWithANonFinitePositionIsLeftOutInsteadOfSpoilingEveryFix() throws {
+        let broken = Node(id: "x", position: Point3D(x: .nan, y: 4, z: 0))
+        var engine = PositioningEngine(nodes: nodes + [broken], method: NonlinearLeastSquares())
+        let usedBroken = engine.ingest(Sighting(time: 1, device: "p", node: "x", rssi: -50))
+        #expect(!usedBroken)
+        engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1))
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 0.05))
+        #expect(engine.node(for: .node("x")) == nil)
+    }
+
+    @Test func duplicateIdsKeepTheFirstNodeAndSharedPositionsGiveNoFixNotNaN() throws {
+        let moved = Node(id: "a", position: Point3D(x: 500, y: 500, z: 0))
+        var engine = PositioningEngine(nodes: nodes + [moved], method: NonlinearLeastSquares())
+        #expect(engine.node(for: .node("a"))?.position == Point3D(x: 0, y: 0, z: 0))
+        // Three nodes stacked on one spot: a clear degenerate-geometry answer for every method.
+        let stacked = ["s1", "s2", "s3"].map { Node(id: $0, position: Point3D(x: 4, y: 4, z: 2)) }
+        for name in MethodCatalog.names where !name.hasPrefix("knn") {
+            var stackedEngine = try MethodCatalog.engine(method: name, nodes: stacked)
+            for (index, node) in stacked.enumerated() {
+                stackedEngine.ingest(Sighting(time: 0, device: "p", node: node.id, rssi: -60 - Double(index)))
+            }
+            switch stackedEngine.locate(device: "p", at: 0) {
+            case .success(let fix):
+                #expect(fix.position.x.isFinite && fix.position.y.isFinite, "\(name)")
+            case .failure(let error):
+                #expect(!error.message.isEmpty, "\(name)")
+            }
+        }
+        engine.ingest(sightings(device: "p", at: Point2D(x: 7, y: 2), time: 0))
+        let fix = try engine.locate(device: "p", at: 0).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 7, y: 2), absoluteTolerance: 0.05))
+    }
+
+    @Test func timeGoingBackwardsNeitherCrashesNorForgetsTheDevice() throws {
+        var engine = PositioningEngine(nodes: nodes, method: Tracked(NonlinearLeastSquares()))
+        for time in [10.0, 9, 12, 3, 11, 12.5] {
+            engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: time))
+        }
+        #expect(engine.deviceCount == 1)
+        for time in [12.5, 11.0, 9.0] {
+            let fix = try engine.locate(device: "p", at: time).get()
+            #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 0.1))
+        }
+    }
+
+    @Test func aDeviceHeardByAThousandNodesKeepsAtMostItsBound() throws {
+        var many: [Node] = []
+        for index in 0..<1000 {
+            many.append(Node(id: "n\(index)", position: Point3D(x: Double(index % 40), y: Double(index / 40), z: 2)))
+        }
+        var engine = PositioningEngine(nodes: many, method: EPTA(deviceHeight: 1.2))
+        let device = Point3D(x: 20.2, y: 12.7, z: 1.2)
+        for node in many {
+            let rssi = LogDistance.rssi(meters: node.position.distance(to: device), calibration: .typical)
+            engine.ingest(Sighting(time: 0, device: "p", node: node.id, rssi: rssi))
+        }
+        #expect(engine.readings(device: "p", at: 0).count == engine.configuration.maximumNodesPerDevice)
+        let fix = try engine.locate(device: "p", at: 0).get()
+        #expect(fix.position.x.isFinite && fix.position.y.isFinite)
+    }
+
     @Test func readingsGoStaleAndDevicesExpire() {
         let configuration = PositioningEngine.Configuration(window: 5, deviceExpiry: 30)
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)

@@ -63,9 +63,11 @@ public struct CurveFit: Hashable, Sendable, Codable {
 
     /// Distance in metres for `rssi` dBm from a node whose RSSI at 1 m is `powerAtOneMeter` dBm.
     ///
-    /// Returns `.infinity` when either value is non-finite or zero.
+    /// The fit holds for negative dBm on both sides; returns `.infinity` (no usable distance) when either value
+    /// is non-finite or not negative, for example a positive advertised transmit power, whose ratio would be
+    /// negative and its tenth power absurd.
     public func distance(rssi dBm: Double, powerAtOneMeter: Double) -> Double {
-        guard dBm.isFinite, powerAtOneMeter.isFinite, dBm != 0, powerAtOneMeter != 0 else { return .infinity }
+        guard dBm.isFinite, powerAtOneMeter.isFinite, dBm < 0, powerAtOneMeter < 0 else { return .infinity }
         let ratio = dBm / powerAtOneMeter
         let meters = ratio < 1 ? pow(ratio, 10) : a * pow(ratio, b) + c
         return meters.isFinite && meters >= 0 ? meters : .infinity

@@ -97,6 +97,13 @@ import Testing
         #expect(arma.value(at: 10).map { abs($0 - (-61)) < 1e-12 } == true)
     }
 
+    @Test(arguments: [(-60.0, 4.0), (3.0, -59.0), (0.0, -59.0), (-60.0, 0.0), (-60.0, Double.nan)])
+    func curveFitRefusesPowersThatAreNotNegative(rssi: Double, power: Double) {
+        // −60 dBm against a +4 dBm power used to give a ratio of −15 and (−15)¹⁰ ≈ 5.8e11 m.
+        #expect(CurveFit.iPhoneLike.distance(rssi: rssi, powerAtOneMeter: power) == .infinity)
+        #expect(abs(CurveFit.iPhoneLike.distance(rssi: -59, powerAtOneMeter: -59) - 1.01076) < 1e-9)
+    }
+
     @Test(arguments: [(-59.0, 1.0), (-79.0, 10.0), (-39.0, 0.1)])
     func logDistanceInvertsThePathLoss(rssi: Double, meters: Double) {
         let distance = LogDistance.distance(rssi: rssi, calibration: .typical)

@@ -115,11 +115,16 @@ public struct FingerprintKNN: PositioningMethod {
                 }
             }
         }
+        // A reading so far out (say −1e200 dBm) that its squared distance overflows matches no row: no fix, not NaN.
+        guard bestDistance[0].isFinite else {
+            return .failure(
+                NoFix(.noSolution, "the readings are too far from every fingerprint to match one (absurd RSSI?)"))
+        }
         // The floor: a vote of the neighbours' floors weighted like their positions (ties to the nearer
         // neighbour's floor); only neighbours on that floor are averaged. Without surveyed floors, the
         // strongest nodes' floors vote.
         var floorVotes: [(floor: Int, weight: Double)] = []
-        for slot in 0..<used {
+        for slot in 0..<used where bestDistance[slot].isFinite {
             guard let floor = floors[bestRow[slot]] else { continue }
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             if let index = floorVotes.firstIndex(where: { $0.floor == floor }) {
@@ -136,7 +141,7 @@ public struct FingerprintKNN: PositioningMethod {
             floor = FloorSelection.vote(readings)
         }
         var x = 0.0, y = 0.0, z = 0.0, weights = 0.0
-        for slot in 0..<used where floorVotes.isEmpty || floors[bestRow[slot]] == floor {
+        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor) {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             x += w * p.x
@@ -148,7 +153,7 @@ public struct FingerprintKNN: PositioningMethod {
         y /= weights
         z /= weights
         var spread = 0.0
-        for slot in 0..<used where floorVotes.isEmpty || floors[bestRow[slot]] == floor {
+        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor) {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             spread += w * ((p.x - x) * (p.x - x) + (p.y - y) * (p.y - y))

@@ -12,6 +12,9 @@ public struct ARMAFilter: Hashable, Sendable {
     /// The time of the newest sample, seconds.
     public private(set) var lastTime: Double?
 
+    /// - Parameters:
+    ///   - coefficient: Weight of each new sample, clamped to 0.001…1 (non-finite: 0.1).
+    ///   - seconds: Seconds of silence after which the state restarts (non-positive or non-finite: 20).
     public init(coefficient: Double = 0.1, expiry seconds: Double = 20) {
         self.coefficient = coefficient.isFinite ? min(max(coefficient, 0.001), 1) : 0.1
         self.expiry = seconds.isFinite && seconds > 0 ? seconds : 20

@@ -9,18 +9,24 @@ import IndoorModel
 public struct Blend: PositioningMethod {
     /// One blended method and how much it is trusted (any non-negative number; only ratios matter).
     public struct Member: Sendable {
+        /// The blended method.
         public var method: any PositioningMethod
+        /// How much it is trusted: any non-negative finite number (negative or non-finite counts as 0).
         public var trust: Double
 
+        /// A member `method` with `trust` (only ratios between members matter).
         public init(_ method: any PositioningMethod, trust: Double) {
             self.method = method
             self.trust = trust
         }
     }
 
+    /// The name in reports and on the command line (default `blend`).
     public let name: String
+    /// The blended methods, in order (the order breaks floor-vote ties).
     public var members: [Member]
 
+    /// A blend of `members`, reported as `name`.
     public init(_ members: [Member], name: String = "blend") {
         self.members = members
         self.name = name
@@ -36,6 +42,8 @@ public struct Blend: PositioningMethod {
         return trusts.map { $0 / total }
     }
 
+    /// The trust-weighted mean of the members' positions (metres, venue frame); accuracy combines their accuracies
+    /// and their spread about the mean. Fails with `noSolution`, naming each member's reason, when none answers.
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         let trusts = normalizedTrusts
         var parts: [(Estimate, Double)] = []

@@ -20,6 +20,13 @@ public struct Calibration: Hashable, Sendable, Codable {
     /// How many survey sightings each node's fit used, by node id.
     public var samples: [String: Int]
 
+    /// - Parameters:
+    ///   - nodes: Per-node path loss by node id.
+    ///   - pooled: The fallback path loss.
+    ///   - deviceOffsets: Receiver offsets in dB by device id (subtracted from the device's RSSI).
+    ///   - dB: Shadowing sigma in dB (non-positive or non-finite: 6).
+    ///   - deviceHeight: Typical device height, metres in the venue frame.
+    ///   - samples: Survey sightings per node id.
     public init(
         nodes: [String: NodeCalibration] = [:], pooled: NodeCalibration = .typical,
         deviceOffsets: [String: Double] = [:], shadowingSigma dB: Double = 6, deviceHeight: Double? = nil,

@@ -25,6 +25,8 @@ public struct CalibrationFitter: Sendable {
         /// Distances under this many metres count as this (the model has no meaning inside the near field).
         public var minimumDistance: Double
 
+        /// The defaults: P₁ in −110…−20 dBm, exponent 1…6, 30 samples per node, 60 per device for an offset,
+        /// offsets within ±20 dB, distances under 0.5 m counted as 0.5 m.
         public init(
             rssiRange: ClosedRange<Double> = -110 ... -20, exponentRange: ClosedRange<Double> = 1 ... 6,
             minimumSamples: Int = 30, minimumDeviceSamples: Int = 60, maximumOffset: Double = 20,
@@ -39,8 +41,10 @@ public struct CalibrationFitter: Sendable {
         }
     }
 
+    /// Bounds and thresholds of the fit.
     public var options: Options
 
+    /// A fitter with `options`.
     public init(options: Options = Options()) {
         self.options = options
     }

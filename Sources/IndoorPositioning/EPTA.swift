@@ -33,6 +33,7 @@ public struct EPTA: PositioningMethod {
         self.maximumNodes = max(3, maximumNodes)
     }
 
+    /// The centroid (metres, venue frame) of the qualifying intersections of the strongest ``maximumNodes`` circles.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         var circles: RangeCircles
         let strongest = all.count > maximumNodes ? Array(all.prefix(maximumNodes)) : all

@@ -8,6 +8,7 @@ import IndoorModel
 /// weighted by the inverse of their signal distance. Build the fingerprints from a survey with
 /// ``survey(nodes:recording:configuration:calibration:spacing:)`` so they pass through the same filters as live data.
 public struct FingerprintKNN: PositioningMethod {
+    /// The name in reports (default `knn`).
     public let name: String
     /// How many neighbours are averaged.
     public var k: Int
@@ -65,6 +66,8 @@ public struct FingerprintKNN: PositioningMethod {
         self.floors = fingerprints.map(\.floor)
     }
 
+    /// The inverse-distance-weighted mean position (metres, venue frame) of the ``k`` fingerprints nearest in
+    /// signal space; `notHeard` when no reading names a surveyed node, `noSolution` when none can be matched.
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         guard !positions.isEmpty else {
             return .failure(NoFix(.noSolution, "the fingerprint survey is empty"))

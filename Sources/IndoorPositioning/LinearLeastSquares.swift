@@ -14,6 +14,7 @@ public struct LinearLeastSquares: PositioningMethod {
         self.deviceHeight = meters
     }
 
+    /// The weighted linear least-squares position (metres, venue frame), subtracting the strongest node's equation.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         RangeCircles.estimate(
             all, deviceHeight: deviceHeight, singular: "the linearised system is singular", solver: Self.solve)

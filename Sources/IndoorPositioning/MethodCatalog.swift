@@ -89,12 +89,3 @@ extension MethodCatalog {
         return FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
     }
 }
-
-/// A method name that no method answers to.
-public struct UnknownMethodError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var name: String
-    public var known: [String]
-    public var description: String {
-        "unknown method '\(name)'; known methods: \(known.joined(separator: ", "))"
-    }
-}

@@ -30,6 +30,7 @@ public struct NonlinearLeastSquares: PositioningMethod {
         self.tolerance = tolerance > 0 ? tolerance : 0.02
     }
 
+    /// The weighted robust least-squares position (metres, venue frame) with accuracy in metres from the covariance.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         let (readings, floor) = FloorSelection.sameFloor(all)
         let n = readings.count

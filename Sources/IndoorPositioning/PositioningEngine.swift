@@ -60,12 +60,15 @@ public struct PositioningEngine: Sendable {
         }
     }
 
+    /// The method fixes are made with (its name is each ``Fix/method``).
     public let method: any PositioningMethod
     /// The method that answers each fix: ``method``, or its base when it is ``Tracked``.
     private let solver: any PositioningMethod
     /// The tracker's settings when ``method`` is ``Tracked``.
     private let tracking: PositionTrack.Settings?
+    /// The engine's tuning.
     public let configuration: Configuration
+    /// Path loss per node and receiver offsets per device.
     public let calibration: Calibration
     private let nodes: [Node]
     private let nodeIndex: [String: Int]

@@ -15,6 +15,7 @@ public struct PowerCenter: PositioningMethod {
         self.deviceHeight = meters
     }
 
+    /// The radical centre (metres, venue frame) of the range circles; least squares over all pairs.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         RangeCircles.estimate(
             all, deviceHeight: deviceHeight, singular: "the radical axes are parallel", solver: Self.solve)

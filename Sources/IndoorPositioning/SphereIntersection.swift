@@ -17,6 +17,7 @@ public struct SphereIntersection: PositioningMethod {
         self.deviceHeight = meters
     }
 
+    /// The 3-D trilateration (metres, venue frame) of the strongest three nodes that span a triangle.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         let (readings, floor) = FloorSelection.sameFloor(all)
         if let error = RangeCircles.validate(readings) { return .failure(error) }

@@ -7,7 +7,8 @@ import IndoorModel
 /// ``maximumInflations`` times. Ranges are made horizontal at ``deviceHeight`` when it is given.
 public struct EPTA: PositioningMethod {
     public let name = "epta"
-    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal (a non-finite height given
+    /// to `init` counts as `nil`).
     public var deviceHeight: Double?
     /// Relative slack for "inside a circle" (0.05 = 5% of its radius).
     public var relativeTolerance: Double
@@ -25,7 +26,7 @@ public struct EPTA: PositioningMethod {
         deviceHeight meters: Double? = nil, relativeTolerance: Double = 0.05, absoluteTolerance: Double = 0.1,
         inflation: Double = 0.1, maximumInflations: Int = 10, maximumNodes: Int = 32
     ) {
-        self.deviceHeight = meters
+        self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
         self.relativeTolerance = relativeTolerance
         self.absoluteTolerance = absoluteTolerance
         self.inflation = inflation

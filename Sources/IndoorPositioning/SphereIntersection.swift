@@ -14,7 +14,7 @@ public struct SphereIntersection: PositioningMethod {
     public var deviceHeight: Double?
 
     public init(deviceHeight meters: Double? = nil) {
-        self.deviceHeight = meters
+        self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// The 3-D trilateration (metres, venue frame) of the strongest three nodes that span a triangle.

@@ -137,6 +137,26 @@ let rangeSolvers: [any PositioningMethod] = [
         #expect(code(EPTA(maximumInflations: 5).estimate(from: list)) == .noSolution)
     }
 
+    @Test func aNonFiniteDeviceHeightCountsAsNone() throws {
+        // NonlinearLeastSquares(deviceHeight: .nan) used to answer a position whose z was NaN.
+        var random = SplitMix64(seed: 1)
+        let device = Point3D(x: 3.5, y: 2.25, z: 2.5)
+        let list = readings(device: device, nodes: square, random: &random)
+        let solvers: [any PositioningMethod] = [
+            PowerCenter(deviceHeight: .nan), EPTA(deviceHeight: .infinity), LinearLeastSquares(deviceHeight: .nan),
+            NonlinearLeastSquares(deviceHeight: .nan, maximumIterations: 50, tolerance: 1e-9),
+            SphereIntersection(deviceHeight: -.infinity),
+        ]
+        for solver in solvers {
+            let estimate = try solver.estimate(from: list).get()
+            #expect(estimate.position.x.isFinite && estimate.position.y.isFinite && estimate.position.z.isFinite)
+            #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 0.05), "\(solver.name)")
+        }
+        var late = NonlinearLeastSquares()
+        late.deviceHeight = .nan
+        #expect(throws: NoFix.self) { try late.estimate(from: list).get() }
+    }
+
     @Test func eptaUsesOnlyItsStrongestNodesWhenHeardByAThousand() throws {
         // 1000 nodes on a 40 × 25 grid (1 m apart): the cubic search over all of them would take minutes.
         var random = SplitMix64(seed: 5)

@@ -223,7 +223,11 @@ public struct PositioningEngine: Sendable {
             return false
         }
         let time = sighting.time
-        if time > lastSweep + configuration.deviceExpiry { sweep(before: time - configuration.deviceExpiry, now: time) }
+        // Sweep every expiry period of sighting time; also when time jumps back more than that (a clock reset or
+        // one bogus future timestamp), or expiry would stop until time caught up with the jump.
+        if time > lastSweep + configuration.deviceExpiry || time < lastSweep - configuration.deviceExpiry {
+            sweep(before: time - configuration.deviceExpiry, now: time)
+        }
         let rssi = hasOffsets ? sighting.rssi - calibration.offset(device: sighting.device) : sighting.rssi
         let slot: Int
         if let lastDevice, lastDevice == sighting.device {

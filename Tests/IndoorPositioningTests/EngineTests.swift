@@ -126,6 +126,18 @@ import Testing
         }
     }
 
+    @Test func oneBogusFutureTimestampDoesNotStopExpiry() {
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
+        engine.ingest(Sighting(time: 1e9, device: "bogus", node: "a", rssi: -60))
+        engine.ingest(Sighting(time: 0, device: "old", node: "a", rssi: -60))
+        for time in stride(from: 100.0, through: 200, by: 10) {
+            engine.ingest(Sighting(time: time, device: "new", node: "b", rssi: -60))
+        }
+        // "old" was last heard at 0 s, 200 s ago with a 60 s expiry; sweeps used to wait for time 1e9 + 60.
+        #expect(engine.readings(device: "old", at: 0).isEmpty)
+        #expect(engine.deviceCount == 2)
+    }
+
     @Test func aDeviceHeardByAThousandNodesKeepsAtMostItsBound() throws {
         var many: [Node] = []
         for index in 0..<1000 {

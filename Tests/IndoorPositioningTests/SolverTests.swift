@@ -157,6 +157,22 @@ let rangeSolvers: [any PositioningMethod] = [
         #expect(throws: NoFix.self) { try late.estimate(from: list).get() }
     }
 
+    @Test(arguments: [0.0, -1.0, Double.nan])
+    func weightedCentroidSurvivesAZeroDistanceWhateverItsFloor(minimum: Double) throws {
+        // A node at the origin heard at 0 m weighed 1/0 = inf, and inf · 0 m = NaN.
+        var random = SplitMix64(seed: 1)
+        var list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: square, random: &random)
+        list[0].node.position = Point3D(x: 0, y: 0, z: 0)
+        list[0].distance = 0
+        var late = WeightedCentroid()
+        late.minimumDistance = minimum
+        for method in [WeightedCentroid(minimumDistance: minimum), late] {
+            let estimate = try method.estimate(from: list).get()
+            #expect(estimate.position.x.isFinite && estimate.position.y.isFinite && estimate.position.z.isFinite)
+        }
+        #expect(WeightedCentroid(minimumDistance: minimum).minimumDistance == 0.5)
+    }
+
     @Test func eptaUsesOnlyItsStrongestNodesWhenHeardByAThousand() throws {
         // 1000 nodes on a 40 × 25 grid (1 m apart): the cubic search over all of them would take minutes.
         var random = SplitMix64(seed: 5)

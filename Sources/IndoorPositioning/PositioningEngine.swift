@@ -261,6 +261,7 @@ public struct PositioningEngine: Sendable {
         states[slot].nextTrack = max(due + settings.step, time)
         let current = readings(slot: slot, device: device, at: due)
         guard !current.isEmpty, case .success(let estimate) = solver.estimate(from: current),
+            Self.nonFinite(estimate, method: solver.name) == nil,
             configuration.plausibleArea.check(estimate.position, readings: current) == nil
         else { return }
         if states[slot].track == nil {
@@ -383,6 +384,7 @@ public struct PositioningEngine: Sendable {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
         return solver.estimate(from: current).flatMap { estimate in
+            if let invalid = Self.nonFinite(estimate, method: solver.name) { return .failure(invalid) }
             if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
                 return .failure(implausible)
             }
@@ -393,6 +395,18 @@ public struct PositioningEngine: Sendable {
             return .success(
                 fix(track.estimate(z: estimate.position.z, confidence: estimate.confidence), device: device, at: time))
         }
+    }
+
+    /// Why `estimate` cannot be a fix when a method (your own, say) answered a non-finite position, accuracy or
+    /// confidence; `nil` when it can. The check holds even with ``PlausibleArea/unlimited``.
+    private static func nonFinite(_ estimate: Estimate, method: String) -> NoFix? {
+        let p = estimate.position
+        guard !(p.x.isFinite && p.y.isFinite && p.z.isFinite && estimate.accuracy.isFinite
+            && estimate.confidence.isFinite)
+        else { return nil }
+        return NoFix(
+            .noSolution,
+            "method '\(method)' answered a non-finite estimate (position \(p.x), \(p.y), \(p.z) m, accuracy \(estimate.accuracy) m)")
     }
 
     private func fix(_ estimate: Estimate, device: String, at time: Double) -> Fix {

@@ -204,6 +204,14 @@ struct FixedPoint: PositioningMethod {
     }
 }
 
+/// A user-defined method that answers a position with a NaN accuracy.
+struct Sloppy: PositioningMethod {
+    let name = "sloppy"
+    func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        .success(Estimate(position: Point3D(x: 0, y: 0, z: 0), accuracy: .nan, confidence: 0.5))
+    }
+}
+
 /// A user-defined method that always fails.
 struct Failing: PositioningMethod {
     let name = "failing"
@@ -235,6 +243,22 @@ struct Failing: PositioningMethod {
         #expect(blend.normalizedTrusts == [0.5, 0.5])
         let estimate = try blend.estimate(from: [reading]).get()
         #expect(estimate.position.isApproximatelyEqual(to: Point3D(x: 2, y: 4, z: 0), absoluteTolerance: 1e-12))
+    }
+
+    @Test func hugeTrustsDoNotOverflowAndNonFiniteMembersAreLeftOut() throws {
+        // 1e308 + 1e308 overflowed to inf, every normalised trust became 0 and the blend had no member.
+        let huge = Blend([
+            .init(FixedPoint(point: Point3D(x: 0, y: 0, z: 0)), trust: 1e308),
+            .init(FixedPoint(point: Point3D(x: 4, y: 8, z: 0)), trust: 1e308),
+        ])
+        #expect(huge.normalizedTrusts == [0.5, 0.5])
+        let estimate = try huge.estimate(from: [reading]).get()
+        #expect(estimate.position.isApproximatelyEqual(to: Point3D(x: 2, y: 4, z: 0), absoluteTolerance: 1e-12))
+        let withNaN = Blend([
+            .init(Sloppy(), trust: 1), .init(FixedPoint(point: Point3D(x: 4, y: 8, z: 0)), trust: 1),
+        ])
+        let kept = try withNaN.estimate(from: [reading]).get()
+        #expect(kept.accuracy == 1 && kept.position.x == 4)
     }
 
     @Test func failingMembersAreLeftOutAndAllFailingIsNamed() throws {

@@ -173,6 +173,18 @@ let rangeSolvers: [any PositioningMethod] = [
         #expect(WeightedCentroid(minimumDistance: minimum).minimumDistance == 0.5)
     }
 
+    @Test func sphereIntersectionLooksPastEightStrongestNodesOnOneLine() throws {
+        // A corridor: ten nodes along y = 0 right by the device, two more off the line further away.
+        var random = SplitMix64(seed: 1)
+        var nodes = (0..<10).map { Point3D(x: Double($0) * 2, y: 0, z: 2.5) }
+        nodes += [Point3D(x: 4, y: 12, z: 2.5), Point3D(x: 12, y: 14, z: 2.5)]
+        let device = Point3D(x: 9, y: 1, z: 1.2)
+        let list = readings(device: device, nodes: nodes, random: &random)
+        #expect(RangeCircles.areCollinear(Array(list.prefix(8))))
+        let estimate = try SphereIntersection(deviceHeight: 1.2).estimate(from: list).get()
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-6))
+    }
+
     @Test func eptaUsesOnlyItsStrongestNodesWhenHeardByAThousand() throws {
         // 1000 nodes on a 40 × 25 grid (1 m apart): the cubic search over all of them would take minutes.
         var random = SplitMix64(seed: 5)

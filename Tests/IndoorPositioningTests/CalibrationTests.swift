@@ -142,6 +142,19 @@ func syntheticSurvey(
         #expect(fitted.samples["a"] == 150)
     }
 
+    @Test func absurdSurveySamplesAreSkippedAndTheFitStaysFinite() throws {
+        let survey = syntheticSurvey(nodes: nodes, truth: actual, offsets: ["x": 0], sigma: 2)
+        var spoiled = survey
+        for (index, rssi) in [1e308, -1e308, 1e300].enumerated() {
+            spoiled.sightings.append(Sighting(time: Double(index), device: "x", node: "a", rssi: rssi))
+        }
+        let fitted = CalibrationFitter().fit(nodes: nodes, survey: spoiled)
+        #expect(fitted == CalibrationFitter().fit(nodes: nodes, survey: survey))
+        // Writable as JSON (a NaN made the encoder throw) and readable back.
+        let data = try JSONEncoder().encode(fitted)
+        #expect(try JSONDecoder().decode(Calibration.self, from: data) == fitted)
+    }
+
     @Test func truthIsInterpolatedBetweenRowsAndNotAcrossGaps() throws {
         let track = TruthTrack(points: [
             TruthPoint(time: 0, device: "d", point: Point2D(x: 0, y: 0)),

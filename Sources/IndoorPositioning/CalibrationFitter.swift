@@ -55,7 +55,8 @@ public struct CalibrationFitter: Sendable {
 
     /// The calibration that best explains `survey` for `nodes`.
     ///
-    /// Sightings of unknown nodes, with non-finite RSSI or RSSI outside ``Options/sampleRange``, or at times the truth does not cover are skipped.
+    /// Sightings of unknown nodes, with non-finite RSSI or RSSI outside ``Options/sampleRange``, without a finite
+    /// distance to the truth, or at times the truth does not cover are skipped.
     /// Later duplicates of a node id are ignored (the engine keeps the first too).
     /// With no usable sighting the answer is ``Calibration/uncalibrated``.
     public func fit(nodes listed: [Node], survey: Recording) -> Calibration {
@@ -79,6 +80,8 @@ public struct CalibrationFitter: Sendable {
             let dz = (truth.z ?? node.position.z) - node.position.z
             let dx = truth.point.x - node.position.x, dy = truth.point.y - node.position.y
             let meters = max((dx * dx + dy * dy + dz * dz).squareRoot(), options.minimumDistance)
+            // A truth row or node with a non-finite coordinate gives no distance (max keeps NaN), so no sample.
+            guard meters.isFinite, meters > 0 else { continue }
             let device: Int
             if let known = deviceIndex[sighting.device] {
                 device = known

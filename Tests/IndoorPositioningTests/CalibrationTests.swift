@@ -148,6 +148,9 @@ func syntheticSurvey(
         for (index, rssi) in [1e308, -1e308, 1e300].enumerated() {
             spoiled.sightings.append(Sighting(time: Double(index), device: "x", node: "a", rssi: rssi))
         }
+        // A device whose truth has a NaN coordinate (possible from code, not from CSV).
+        spoiled.truth.append(TruthPoint(time: 0, device: "lost", point: Point2D(x: .nan, y: 3), z: 1))
+        spoiled.sightings.append(Sighting(time: 0, device: "lost", node: "b", rssi: -70))
         let fitted = CalibrationFitter().fit(nodes: nodes, survey: spoiled)
         #expect(fitted == CalibrationFitter().fit(nodes: nodes, survey: survey))
         // Writable as JSON (a NaN made the encoder throw) and readable back.

@@ -346,12 +346,15 @@ public struct PositioningEngine: Sendable {
                     calibration.rssiAtOneMeter = state.advertised[entry]
                 }
                 let distance = model.distance(rssi: rssi, calibration: calibration)
-                guard distance.isFinite else { continue }
+                let variance = distance * distance * logRangeVariances[index]
+                // Beyond ~1e154 m (−5000 dBm, say) the variance overflows: such a node tells nothing, skip it
+                // rather than have the solvers refuse the whole device.
+                guard distance.isFinite, variance.isFinite else { continue }
                 if result.isEmpty { result.reserveCapacity(8) }
                 result.append(
                     NodeReading(
-                        node: nodes[index], rssi: rssi, distance: distance,
-                        distanceVariance: distance * distance * logRangeVariances[index], lastHeard: last))
+                        node: nodes[index], rssi: rssi, distance: distance, distanceVariance: variance,
+                        lastHeard: last))
             }
         }
         result.sort { $0.rssi != $1.rssi ? $0.rssi > $1.rssi : $0.node.id < $1.node.id }

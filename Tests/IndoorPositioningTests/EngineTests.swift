@@ -126,6 +126,16 @@ import Testing
         }
     }
 
+    @Test func aReadingWhoseVarianceOverflowsIsSkipped() throws {
+        // −5000 dBm: 10^(4941 / 20) ≈ 1e247 m, whose square overflows; the solvers refused the whole device.
+        var engine = PositioningEngine(nodes: nodes + [Node(id: "e", position: Point3D(x: 5, y: 20, z: 0))], method: PowerCenter())
+        engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1))
+        engine.ingest(Sighting(time: 1, device: "p", node: "e", rssi: -5000))
+        #expect(engine.readings(device: "p", at: 1).map(\.node.id).sorted() == ["a", "b", "c", "d"])
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 1e-6))
+    }
+
     @Test func oneBogusFutureTimestampDoesNotStopExpiry() {
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
         engine.ingest(Sighting(time: 1e9, device: "bogus", node: "a", rssi: -60))

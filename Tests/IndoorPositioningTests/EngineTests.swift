@@ -311,6 +311,19 @@ import Testing
         #expect(fix.position.horizontal.distance(to: device.horizontal) < (name == "weighted-centroid" ? 6 : 3.5))
     }
 
+    @Test func everyKnownNameMakesAnEngineAndATrackIsNotTrackedTwice() throws {
+        #expect(!MethodCatalog.isKnown("knn+track+track") && !MethodCatalog.isKnown("nonlinear+track+track"))
+        #expect(!MethodCatalog.isKnown("+track") && MethodCatalog.isKnown("epta+track"))
+        let survey = Recording(
+            sightings: nodes.map { Sighting(time: 0, device: "s", node: $0.id, rssi: -65) },
+            truth: [TruthPoint(time: 0, device: "s", point: Point2D(x: 3, y: 6), z: 0)])
+        for name in MethodCatalog.names + MethodCatalog.names.map({ $0 + MethodCatalog.trackSuffix })
+        where MethodCatalog.isKnown(name) {
+            let engine = try MethodCatalog.engine(method: name, nodes: nodes, survey: survey)
+            #expect(engine.method.name == name)
+        }
+    }
+
     @Test func unknownNamesAndMissingSurveysAreClearErrors() {
         #expect(throws: UnknownMethodError.self) { try MethodCatalog.engine(method: "magic", nodes: nodes) }
         #expect(throws: MissingSurveyError.self) { try MethodCatalog.engine(method: "knn", nodes: nodes) }

@@ -229,6 +229,8 @@ public struct PositioningEngine: Sendable {
             sweep(before: time - configuration.deviceExpiry, now: time)
         }
         let rssi = hasOffsets ? sighting.rssi - calibration.offset(device: sighting.device) : sighting.rssi
+        // A non-finite offset (a calibration built in code) or an overflowing difference: not a usable sighting.
+        guard rssi.isFinite else { return false }
         let slot: Int
         if let lastDevice, lastDevice == sighting.device {
             slot = lastSlot

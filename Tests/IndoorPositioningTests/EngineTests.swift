@@ -136,6 +136,18 @@ import Testing
         #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 1e-6))
     }
 
+    @Test func aNonFiniteReceiverOffsetMakesTheSightingUnusable() {
+        // Used to report the sighting as used and keep an empty node entry (and a device) for it.
+        let calibration = Calibration(deviceOffsets: ["p": .nan, "q": -1.7e308])
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), calibration: calibration)
+        let used = engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: -60))
+        let overflowing = engine.ingest(Sighting(time: 0, device: "q", node: "a", rssi: 1.7e308))
+        #expect(!used && !overflowing)
+        #expect(engine.deviceCount == 0)
+        let plain = engine.ingest(Sighting(time: 0, device: "r", node: "a", rssi: -60))
+        #expect(plain)
+    }
+
     @Test func oneBogusFutureTimestampDoesNotStopExpiry() {
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
         engine.ingest(Sighting(time: 1e9, device: "bogus", node: "a", rssi: -60))

@@ -88,6 +88,9 @@ public struct PositioningEngine: Sendable {
     private var lastDevice: String?
     private var lastSlot = 0
     private var lastSweep = -Double.infinity
+    /// The transmit powers (dBm) a beacon frame can advertise (a signed byte); others are ignored, so that a
+    /// corrupt −1e308 does not put the device on top of the node.
+    static let advertisable: ClosedRange<Double> = -128 ... 127
     /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
     public private(set) var anchor: GeoAnchor?
 
@@ -110,10 +113,10 @@ public struct PositioningEngine: Sendable {
             lastHeard = max(lastHeard, time)
             for entry in nodes.indices where nodes[entry] == node {
                 filters[entry].add(dBm: dBm, at: time)
-                if let txPower, txPower.isFinite { advertised[entry] = txPower }
+                if let txPower, PositioningEngine.advertisable.contains(txPower) { advertised[entry] = txPower }
                 return
             }
-            let power = txPower.flatMap { $0.isFinite ? $0 : nil } ?? .nan
+            let power = txPower.flatMap { PositioningEngine.advertisable.contains($0) ? $0 : nil } ?? .nan
             var filter = fresh
             filter.add(dBm: dBm, at: time)
             if nodes.count < capacity {

@@ -254,6 +254,18 @@ import Testing
         #expect(distances.mapValues { abs($0 - 10) < 1e-9 } == ["a": true, "b": true, "cal": true])
     }
 
+    @Test(arguments: [-1e308, 1e308, -129, 200, Double.nan])
+    func anAdvertisedPowerNoFrameCanCarryIsIgnored(txPower: Double) {
+        // −1e308 dBm at 1 m made the distance exactly 0 m.
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
+        engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: -79, txPower: txPower))
+        let distance = engine.readings(device: "p", at: 0).first?.distance
+        #expect(distance.map { abs($0 - 10) < 1e-9 } == true)  // the typical −59 dBm at 1 m
+        engine.ingest(Sighting(time: 1, device: "p", node: "a", rssi: -70, txPower: -50))
+        engine.ingest(Sighting(time: 1, device: "p", node: "a", rssi: -70, txPower: txPower))
+        #expect(engine.readings(device: "p", at: 1).first.map { $0.distance > 1 && $0.distance < 20 } == true)
+    }
+
     @Test func perDeviceDistanceModelsOverrideTheDefault() {
         let configuration = PositioningEngine.Configuration(deviceModels: ["iphone": .curveFit(.iPhoneLike)])
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)

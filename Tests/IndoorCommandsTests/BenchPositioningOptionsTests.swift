@@ -18,4 +18,10 @@ struct BenchPositioningOptionsTests {
         let limits = try BenchPositioningCommand.parse(["--devices", "1000000", "--seconds", "600"])
         #expect(limits.devices == 1_000_000 && limits.seconds == 600)
     }
+
+    @Test func theFingerprintGridNeedsAPositiveSpacing() {
+        let workload = PositioningWorkload(devices: 1, seed: 1)
+        #expect(workload.fingerprintGrid(spacing: 2).count == 21 * 16)
+        for spacing in [0.0, -1, .nan, .infinity] { #expect(workload.fingerprintGrid(spacing: spacing).isEmpty) }
+    }
 }

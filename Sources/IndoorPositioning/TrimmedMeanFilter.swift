@@ -25,14 +25,15 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
     }
 
     /// The time of the newest sample, seconds, or `nil` before the first.
-    public var lastTime: Double? {
-        guard !times.isEmpty else { return nil }
-        return times[(next + times.count - 1) % times.count]
-    }
+    ///
+    /// The latest time heard, not the time of the sample added last: a late (out-of-order) sample does not move
+    /// it back, as with ``ARMAFilter`` and ``KalmanRSSIFilter``.
+    public private(set) var lastTime: Double?
 
     /// Adds a sample of `dBm` received at `time` seconds. Non-finite samples are ignored.
     public mutating func add(dBm: Double, at time: Double) {
         guard dBm.isFinite, time.isFinite else { return }
+        lastTime = max(lastTime ?? time, time)
         if times.count < capacity {
             if times.isEmpty {
                 times.reserveCapacity(capacity)
@@ -53,6 +54,7 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
         times.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         next = 0
+        lastTime = nil
     }
 
     /// The trimmed mean (dBm) of the samples in `(time − window, time]`, or `nil` when there are none.

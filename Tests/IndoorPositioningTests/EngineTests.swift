@@ -148,6 +148,14 @@ import Testing
         #expect(plain)
     }
 
+    @Test func aLateSampleDoesNotMakeAFreshTrimmedMeanNodeStale() {
+        var engine = PositioningEngine(
+            nodes: nodes, method: WeightedCentroid(), configuration: .init(window: 5, filter: .androidDefault))
+        engine.ingest(Sighting(time: 10, device: "p", node: "a", rssi: -60))
+        engine.ingest(Sighting(time: 4, device: "p", node: "a", rssi: -62))  // arrives late
+        #expect(engine.readings(device: "p", at: 12).map(\.node.id) == ["a"])
+    }
+
     @Test func oneBogusFutureTimestampDoesNotStopExpiry() {
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
         engine.ingest(Sighting(time: 1e9, device: "bogus", node: "a", rssi: -60))

@@ -104,6 +104,14 @@ import Testing
         arma.add(dBm: -70, at: 5)
         #expect(arma.lastTime == 10)
         #expect(arma.value(at: 10).map { abs($0 - (-61)) < 1e-12 } == true)
+        // The trimmed mean too (its lastTime was the late sample's 5 s, so the engine took the node for stale).
+        var trimmed = TrimmedMeanFilter(window: 20, trim: 0)
+        trimmed.add(dBm: -60, at: 10)
+        trimmed.add(dBm: -70, at: 5)
+        #expect(trimmed.lastTime == 10)
+        #expect(trimmed.value(at: 10) == -65)
+        trimmed.reset()
+        #expect(trimmed.lastTime == nil && trimmed.value(at: 10) == nil)
     }
 
     @Test(arguments: [(-60.0, 4.0), (3.0, -59.0), (0.0, -59.0), (-60.0, 0.0), (-60.0, Double.nan)])

@@ -228,8 +228,19 @@ public struct FingerprintKNN: PositioningMethod {
             else { continue }
             var times: [Double] = []
             if track.isStatic {
-                var time = first.time + configuration.window
+                // A sample with no sighting in the window before it has no readings: jump over such gaps, so a
+                // bogus far-away timestamp cannot make billions of sample times.
+                let heard = sightings.map(\.time).sorted()
+                let start = first.time + configuration.window
+                var time = start
+                var upcoming = 0
                 while time < last.time {
+                    while upcoming < heard.count, heard[upcoming] < time - configuration.window { upcoming += 1 }
+                    guard upcoming < heard.count else { break }
+                    if heard[upcoming] > time {
+                        time = max(time + spacing, start + ((heard[upcoming] - start) / spacing).rounded(.up) * spacing)
+                        continue
+                    }
                     times.append(time)
                     time += spacing
                 }

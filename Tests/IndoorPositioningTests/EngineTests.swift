@@ -156,6 +156,24 @@ import Testing
         #expect(engine.readings(device: "p", at: 12).map(\.node.id) == ["a"])
     }
 
+    @Test func aStaticSurveyDeviceWithABogusTimestampIsSampledOnlyWhereHeard() {
+        // Sightings every 0.5 s over 0…20 s, then one at 1e12 s: sampling every second up to 1e12 never ended.
+        var sightings: [Sighting] = []
+        for step in 0...40 { sightings.append(Sighting(time: Double(step) / 2, device: "s", node: "a", rssi: -60)) }
+        let truth = [TruthPoint(time: 0, device: "s", point: Point2D(x: 1, y: 1), z: 0)]
+        let plain = FingerprintKNN.survey(
+            nodes: nodes, recording: Recording(sightings: sightings, truth: truth),
+            configuration: .init(), calibration: .uncalibrated)
+        // Samples at 5, 6, …, 19 s and at the last sighting (20 s).
+        #expect(plain.count == 16)
+        sightings.append(Sighting(time: 1e12, device: "s", node: "a", rssi: -60))
+        let bogus = FingerprintKNN.survey(
+            nodes: nodes, recording: Recording(sightings: sightings, truth: truth),
+            configuration: .init(), calibration: .uncalibrated)
+        // 5 … 25 s (the window keeps the 20 s sighting fresh until 25 s), then the bogus one.
+        #expect(bogus.count == 22)
+    }
+
     @Test func oneBogusFutureTimestampDoesNotStopExpiry() {
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
         engine.ingest(Sighting(time: 1e9, device: "bogus", node: "a", rssi: -60))

@@ -10,11 +10,11 @@ public struct EPTA: PositioningMethod {
     /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal (a non-finite height given
     /// to `init` counts as `nil`).
     public var deviceHeight: Double?
-    /// Relative slack for "inside a circle" (0.05 = 5% of its radius).
+    /// Relative slack for "inside a circle" (0.05 = 5% of its radius; negative or NaN at `init`: 0.05).
     public var relativeTolerance: Double
-    /// Absolute slack for "inside a circle", metres.
+    /// Absolute slack for "inside a circle", metres (negative or NaN at `init`: 0.1).
     public var absoluteTolerance: Double
-    /// Factor by which radii grow each retry (0.1 = 10%).
+    /// Factor by which radii grow each retry (0.1 = 10%; not positive or not finite at `init`: 0.1).
     public var inflation: Double
     /// The most retries.
     public var maximumInflations: Int
@@ -27,9 +27,10 @@ public struct EPTA: PositioningMethod {
         inflation: Double = 0.1, maximumInflations: Int = 10, maximumNodes: Int = 32
     ) {
         self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
-        self.relativeTolerance = relativeTolerance
-        self.absoluteTolerance = absoluteTolerance
-        self.inflation = inflation
+        // NaN slack would count every point as inside; a negative or NaN inflation would shrink or erase the radii.
+        self.relativeTolerance = relativeTolerance.isFinite && relativeTolerance >= 0 ? relativeTolerance : 0.05
+        self.absoluteTolerance = absoluteTolerance.isFinite && absoluteTolerance >= 0 ? absoluteTolerance : 0.1
+        self.inflation = inflation.isFinite && inflation > 0 ? inflation : 0.1
         self.maximumInflations = max(0, maximumInflations)
         self.maximumNodes = max(3, maximumNodes)
     }

@@ -185,6 +185,17 @@ let rangeSolvers: [any PositioningMethod] = [
         #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-6))
     }
 
+    @Test func eptaReplacesNonsenseTuningWithItsDefaults() throws {
+        let odd = EPTA(relativeTolerance: .nan, absoluteTolerance: -1, inflation: -1)
+        #expect(odd.relativeTolerance == 0.05 && odd.absoluteTolerance == 0.1 && odd.inflation == 0.1)
+        // Ranges 20% short everywhere: only inflating finds common points, and a −100% inflation erased the radii.
+        var random = SplitMix64(seed: 1)
+        var list = readings(device: Point3D(x: 4, y: 3, z: 2.5), nodes: square, random: &random)
+        for index in list.indices { list[index].distance *= 0.8 }
+        let estimate = try odd.estimate(from: list).get()
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: Point2D(x: 4, y: 3), absoluteTolerance: 1.5))
+    }
+
     @Test func eptaUsesOnlyItsStrongestNodesWhenHeardByAThousand() throws {
         // 1000 nodes on a 40 × 25 grid (1 m apart): the cubic search over all of them would take minutes.
         var random = SplitMix64(seed: 5)

@@ -15,13 +15,13 @@ struct BenchPositioningCommand: ParsableCommand {
             (one thread). Build with `-c release`.
             """)
 
-    @Option(help: "Number of device positions.")
+    @Option(help: "Number of device positions (1 to 1000000).")
     var devices = 2000
 
     @Option(help: "Seed of the workload's generator.")
     var seed: UInt64 = 1
 
-    @Option(help: "Minimum seconds spent measuring each number.")
+    @Option(help: "Minimum seconds spent measuring each number (at most 600).")
     var seconds = 0.5
 
     @Flag(help: "Print JSON instead of text.")
@@ -31,8 +31,12 @@ struct BenchPositioningCommand: ParsableCommand {
     var engineOnly = false
 
     func validate() throws {
-        guard devices > 0 else { throw ValidationError("--devices must be positive") }
-        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
+        guard devices > 0, devices <= 1_000_000 else {
+            throw ValidationError("--devices must be between 1 and 1000000 (got \(devices))")
+        }
+        guard seconds > 0, seconds <= 600 else {
+            throw ValidationError("--seconds must be more than 0 and at most 600 (got \(seconds))")
+        }
     }
 
     func run() throws {

@@ -46,7 +46,9 @@ struct CalibrateCommand: ParsableCommand {
         ]
         if let height = calibration.deviceHeight { lines.append(String(format: "device height %.2f m", height)) }
         lines.append("node          samples  rssi@1m  exponent")
-        for node in data.nodes {
+        var listed: Set<String> = []
+        // A duplicate id is one node to the fitter and the engine (the first); list it once.
+        for node in data.nodes where listed.insert(node.id).inserted {
             let samples = calibration.samples[node.id] ?? 0
             let id = node.id.padding(toLength: 12, withPad: " ", startingAt: 0)
             if let fit = calibration.nodes[node.id] {

@@ -67,7 +67,9 @@ struct PositioningWorkload {
     }
 
     /// Noise-free fingerprints on a square grid (metres apart) over the area: the 8 nearest nodes' expected RSSI.
+    /// A spacing that is not a positive number gives no fingerprints (it looped forever).
     func fingerprintGrid(spacing meters: Double) -> [Fingerprint] {
+        guard meters.isFinite, meters > 0 else { return [] }
         var result: [Fingerprint] = []
         var y = 0.0
         while y <= 30 {

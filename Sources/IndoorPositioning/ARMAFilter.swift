@@ -12,6 +12,9 @@ public struct ARMAFilter: Hashable, Sendable {
     /// The time of the newest sample, seconds.
     public private(set) var lastTime: Double?
 
+    /// - Parameters:
+    ///   - coefficient: Weight of each new sample, clamped to 0.001…1 (non-finite: 0.1).
+    ///   - seconds: Seconds of silence after which the state restarts (non-positive or non-finite: 20).
     public init(coefficient: Double = 0.1, expiry seconds: Double = 20) {
         self.coefficient = coefficient.isFinite ? min(max(coefficient, 0.001), 1) : 0.1
         self.expiry = seconds.isFinite && seconds > 0 ? seconds : 20
@@ -21,7 +24,9 @@ public struct ARMAFilter: Hashable, Sendable {
     public mutating func add(dBm: Double, at time: Double) {
         guard dBm.isFinite, time.isFinite else { return }
         if let current = estimate, let last = lastTime, time - last <= expiry {
-            estimate = current + coefficient * (dBm - current)
+            let updated = current + coefficient * (dBm - current)
+            // Absurd samples (±1e308 dBm) overflow: restart from this one rather than carry an infinity or NaN.
+            estimate = updated.isFinite ? updated : dBm
         } else {
             estimate = dBm
         }

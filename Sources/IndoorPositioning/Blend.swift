@@ -2,25 +2,31 @@ import IndoorModel
 
 /// A trust-weighted combination of other methods' estimates.
 ///
-/// Each member's trust is clamped to ≥ 0 and the trusts normalised to sum to 1; when all are zero every
-/// member weighs the same. Members that fail are left out and the rest renormalised; when all fail the
+/// Each member's trust is clamped to ≥ 0 (non-finite counts as 0) and the trusts normalised to sum to 1; when all
+/// are zero every member weighs the same. Members that fail, or answer a non-finite estimate, are left out and the rest renormalised; when all fail the
 /// blend fails, naming each member's reason. In a venue with floors the floor is a trust-weighted vote of the
 /// members' floors and only members on that floor (or without one) are averaged. Any ``PositioningMethod`` can be a member, including your own.
 public struct Blend: PositioningMethod {
     /// One blended method and how much it is trusted (any non-negative number; only ratios matter).
     public struct Member: Sendable {
+        /// The blended method.
         public var method: any PositioningMethod
+        /// How much it is trusted: any non-negative finite number (negative or non-finite counts as 0).
         public var trust: Double
 
+        /// A member `method` with `trust` (only ratios between members matter).
         public init(_ method: any PositioningMethod, trust: Double) {
             self.method = method
             self.trust = trust
         }
     }
 
+    /// The name in reports and on the command line (default `blend`).
     public let name: String
+    /// The blended methods, in order (the order breaks floor-vote ties).
     public var members: [Member]
 
+    /// A blend of `members`, reported as `name`.
     public init(_ members: [Member], name: String = "blend") {
         self.members = members
         self.name = name
@@ -28,7 +34,9 @@ public struct Blend: PositioningMethod {
 
     /// The normalised trusts, in member order (sum 1; equal when all trusts are zero or invalid).
     public var normalizedTrusts: [Double] {
-        let trusts = members.map { $0.trust.isFinite ? max($0.trust, 0) : 0 }
+        var trusts = members.map { $0.trust.isFinite ? max($0.trust, 0) : 0 }
+        // Scaled by the largest first, so that huge trusts (1e308 each) cannot overflow the sum.
+        if let largest = trusts.max(), largest > 0 { trusts = trusts.map { $0 / largest } }
         let total = trusts.reduce(0, +)
         guard total > 0 else {
             return members.isEmpty ? [] : Array(repeating: 1 / Double(members.count), count: members.count)
@@ -36,6 +44,8 @@ public struct Blend: PositioningMethod {
         return trusts.map { $0 / total }
     }
 
+    /// The trust-weighted mean of the members' positions (metres, venue frame); accuracy combines their accuracies
+    /// and their spread about the mean. Fails with `noSolution`, naming each member's reason, when none answers.
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         let trusts = normalizedTrusts
         var parts: [(Estimate, Double)] = []
@@ -44,7 +54,11 @@ public struct Blend: PositioningMethod {
             switch member.method.estimate(from: readings) {
             case .success(let estimate):
                 let p = estimate.position
-                if p.x.isFinite, p.y.isFinite, p.z.isFinite { parts.append((estimate, trust)) }
+                if p.x.isFinite, p.y.isFinite, p.z.isFinite, estimate.accuracy.isFinite, estimate.confidence.isFinite {
+                    parts.append((estimate, trust))
+                } else {
+                    reasons.append("\(member.method.name): a non-finite position, accuracy or confidence")
+                }
             case .failure(let error): reasons.append("\(member.method.name): \(error)")
             }
         }

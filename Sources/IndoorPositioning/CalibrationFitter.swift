@@ -24,11 +24,16 @@ public struct CalibrationFitter: Sendable {
         public var maximumOffset: Double
         /// Distances under this many metres count as this (the model has no meaning inside the near field).
         public var minimumDistance: Double
+        /// Survey sightings with an RSSI outside this range, dBm, are not measurements and are skipped (a single
+        /// ±1e308 dBm sample would overflow the sums and leave NaN in the fit and the JSON).
+        public var sampleRange: ClosedRange<Double>
 
+        /// The defaults: P₁ in −110…−20 dBm, exponent 1…6, 30 samples per node, 60 per device for an offset,
+        /// offsets within ±20 dB, distances under 0.5 m counted as 0.5 m, samples outside −200…50 dBm skipped.
         public init(
             rssiRange: ClosedRange<Double> = -110 ... -20, exponentRange: ClosedRange<Double> = 1 ... 6,
             minimumSamples: Int = 30, minimumDeviceSamples: Int = 60, maximumOffset: Double = 20,
-            minimumDistance: Double = 0.5
+            minimumDistance: Double = 0.5, sampleRange: ClosedRange<Double> = -200 ... 50
         ) {
             self.rssiRange = rssiRange
             self.exponentRange = exponentRange
@@ -36,35 +41,47 @@ public struct CalibrationFitter: Sendable {
             self.minimumDeviceSamples = minimumDeviceSamples
             self.maximumOffset = maximumOffset
             self.minimumDistance = minimumDistance
+            self.sampleRange = sampleRange
         }
     }
 
+    /// Bounds and thresholds of the fit.
     public var options: Options
 
+    /// A fitter with `options`.
     public init(options: Options = Options()) {
         self.options = options
     }
 
     /// The calibration that best explains `survey` for `nodes`.
     ///
-    /// Sightings of unknown nodes, with non-finite RSSI, or at times the truth does not cover are skipped.
+    /// Sightings of unknown nodes, with non-finite RSSI or RSSI outside ``Options/sampleRange``, without a finite
+    /// distance to the truth, or at times the truth does not cover are skipped.
+    /// Later duplicates of a node id are ignored (the engine keeps the first too).
     /// With no usable sighting the answer is ``Calibration/uncalibrated``.
-    public func fit(nodes: [Node], survey: Recording) -> Calibration {
+    public func fit(nodes listed: [Node], survey: Recording) -> Calibration {
+        // Later duplicates of an id are ignored, as the engine does.
         var nodeIndex: [String: Int] = [:]
-        for (index, node) in nodes.enumerated() { nodeIndex[node.id] = index }
+        var nodes: [Node] = []
+        for node in listed where nodeIndex[node.id] == nil {
+            nodeIndex[node.id] = nodes.count
+            nodes.append(node)
+        }
         let tracks = TruthTrack.tracks(survey.truth)
         var deviceIndex: [String: Int] = [:]
         var deviceNames: [String] = []
         var samples: [Sample] = []
         samples.reserveCapacity(survey.sightings.count)
         for sighting in survey.sightings {
-            guard sighting.rssi.isFinite, let index = nodeIndex[sighting.source.text],
+            guard sighting.rssi.isFinite, options.sampleRange.contains(sighting.rssi), let index = nodeIndex[sighting.source.text],
                 let truth = tracks[sighting.device]?.position(at: sighting.time)
             else { continue }
             let node = nodes[index]
             let dz = (truth.z ?? node.position.z) - node.position.z
             let dx = truth.point.x - node.position.x, dy = truth.point.y - node.position.y
             let meters = max((dx * dx + dy * dy + dz * dz).squareRoot(), options.minimumDistance)
+            // A truth row or node with a non-finite coordinate gives no distance (max keeps NaN), so no sample.
+            guard meters.isFinite, meters > 0 else { continue }
             let device: Int
             if let known = deviceIndex[sighting.device] {
                 device = known

@@ -7,31 +7,39 @@ import IndoorModel
 /// ``maximumInflations`` times. Ranges are made horizontal at ``deviceHeight`` when it is given.
 public struct EPTA: PositioningMethod {
     public let name = "epta"
-    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal (a non-finite height given
+    /// to `init` counts as `nil`).
     public var deviceHeight: Double?
-    /// Relative slack for "inside a circle" (0.05 = 5% of its radius).
+    /// Relative slack for "inside a circle" (0.05 = 5% of its radius; negative or NaN at `init`: 0.05).
     public var relativeTolerance: Double
-    /// Absolute slack for "inside a circle", metres.
+    /// Absolute slack for "inside a circle", metres (negative or NaN at `init`: 0.1).
     public var absoluteTolerance: Double
-    /// Factor by which radii grow each retry (0.1 = 10%).
+    /// Factor by which radii grow each retry (0.1 = 10%; not positive or not finite at `init`: 0.1).
     public var inflation: Double
     /// The most retries.
     public var maximumInflations: Int
+    /// The most nodes used, strongest first: the search is cubic in the number of circles, so a device heard by
+    /// hundreds of nodes is answered from its strongest ``maximumNodes`` (default 32, the engine's per-device bound).
+    public var maximumNodes: Int
 
     public init(
         deviceHeight meters: Double? = nil, relativeTolerance: Double = 0.05, absoluteTolerance: Double = 0.1,
-        inflation: Double = 0.1, maximumInflations: Int = 10
+        inflation: Double = 0.1, maximumInflations: Int = 10, maximumNodes: Int = 32
     ) {
-        self.deviceHeight = meters
-        self.relativeTolerance = relativeTolerance
-        self.absoluteTolerance = absoluteTolerance
-        self.inflation = inflation
+        self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
+        // NaN slack would count every point as inside; a negative or NaN inflation would shrink or erase the radii.
+        self.relativeTolerance = relativeTolerance.isFinite && relativeTolerance >= 0 ? relativeTolerance : 0.05
+        self.absoluteTolerance = absoluteTolerance.isFinite && absoluteTolerance >= 0 ? absoluteTolerance : 0.1
+        self.inflation = inflation.isFinite && inflation > 0 ? inflation : 0.1
         self.maximumInflations = max(0, maximumInflations)
+        self.maximumNodes = max(3, maximumNodes)
     }
 
+    /// The centroid (metres, venue frame) of the qualifying intersections of the strongest ``maximumNodes`` circles.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         var circles: RangeCircles
-        switch RangeCircles.make(all, deviceHeight: deviceHeight) {
+        let strongest = all.count > maximumNodes ? Array(all.prefix(maximumNodes)) : all
+        switch RangeCircles.make(strongest, deviceHeight: deviceHeight) {
         case .success(let made): circles = made
         case .failure(let error): return .failure(error)
         }

@@ -8,6 +8,7 @@ import IndoorModel
 /// weighted by the inverse of their signal distance. Build the fingerprints from a survey with
 /// ``survey(nodes:recording:configuration:calibration:spacing:)`` so they pass through the same filters as live data.
 public struct FingerprintKNN: PositioningMethod {
+    /// The name in reports (default `knn`).
     public let name: String
     /// How many neighbours are averaged.
     public var k: Int
@@ -65,6 +66,8 @@ public struct FingerprintKNN: PositioningMethod {
         self.floors = fingerprints.map(\.floor)
     }
 
+    /// The inverse-distance-weighted mean position (metres, venue frame) of the ``k`` fingerprints nearest in
+    /// signal space; `notHeard` when no reading names a surveyed node, `noSolution` when none can be matched.
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         guard !positions.isEmpty else {
             return .failure(NoFix(.noSolution, "the fingerprint survey is empty"))
@@ -115,11 +118,16 @@ public struct FingerprintKNN: PositioningMethod {
                 }
             }
         }
+        // A reading so far out (say −1e200 dBm) that its squared distance overflows matches no row: no fix, not NaN.
+        guard bestDistance[0].isFinite else {
+            return .failure(
+                NoFix(.noSolution, "the readings are too far from every fingerprint to match one (absurd RSSI?)"))
+        }
         // The floor: a vote of the neighbours' floors weighted like their positions (ties to the nearer
         // neighbour's floor); only neighbours on that floor are averaged. Without surveyed floors, the
         // strongest nodes' floors vote.
         var floorVotes: [(floor: Int, weight: Double)] = []
-        for slot in 0..<used {
+        for slot in 0..<used where bestDistance[slot].isFinite {
             guard let floor = floors[bestRow[slot]] else { continue }
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             if let index = floorVotes.firstIndex(where: { $0.floor == floor }) {
@@ -136,7 +144,7 @@ public struct FingerprintKNN: PositioningMethod {
             floor = FloorSelection.vote(readings)
         }
         var x = 0.0, y = 0.0, z = 0.0, weights = 0.0
-        for slot in 0..<used where floorVotes.isEmpty || floors[bestRow[slot]] == floor {
+        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor) {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             x += w * p.x
@@ -148,7 +156,7 @@ public struct FingerprintKNN: PositioningMethod {
         y /= weights
         z /= weights
         var spread = 0.0
-        for slot in 0..<used where floorVotes.isEmpty || floors[bestRow[slot]] == floor {
+        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor) {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             spread += w * ((p.x - x) * (p.x - x) + (p.y - y) * (p.y - y))
@@ -220,8 +228,19 @@ public struct FingerprintKNN: PositioningMethod {
             else { continue }
             var times: [Double] = []
             if track.isStatic {
-                var time = first.time + configuration.window
+                // A sample with no sighting in the window before it has no readings: jump over such gaps, so a
+                // bogus far-away timestamp cannot make billions of sample times.
+                let heard = sightings.map(\.time).sorted()
+                let start = first.time + configuration.window
+                var time = start
+                var upcoming = 0
                 while time < last.time {
+                    while upcoming < heard.count, heard[upcoming] < time - configuration.window { upcoming += 1 }
+                    guard upcoming < heard.count else { break }
+                    if heard[upcoming] > time {
+                        time = max(time + spacing, start + ((heard[upcoming] - start) / spacing).rounded(.up) * spacing)
+                        continue
+                    }
                     times.append(time)
                     time += spacing
                 }

@@ -17,6 +17,10 @@ public struct KalmanRSSIFilter: Hashable, Sendable {
     /// The time of the newest sample, seconds.
     public private(set) var lastTime: Double?
 
+    /// - Parameters:
+    ///   - processNoise: Growth of the state variance, dB² per second (negative: 0; non-finite: 2).
+    ///   - measurementNoise: Variance of one sample, dB² (at least 1e-6; non-finite: 16).
+    ///   - seconds: Seconds of silence after which the state restarts (non-positive or non-finite: 20).
     public init(processNoise: Double = 2, measurementNoise: Double = 16, expiry seconds: Double = 20) {
         self.processNoise = processNoise.isFinite ? max(processNoise, 0) : 2
         self.measurementNoise = measurementNoise.isFinite ? max(measurementNoise, 1e-6) : 16
@@ -29,8 +33,15 @@ public struct KalmanRSSIFilter: Hashable, Sendable {
         if let current = estimate, let last = lastTime, time - last <= expiry {
             let predicted = variance + processNoise * max(0, time - last)
             let gain = predicted / (predicted + measurementNoise)
-            estimate = current + gain * (dBm - current)
-            variance = (1 - gain) * predicted
+            let updated = current + gain * (dBm - current)
+            if updated.isFinite {
+                estimate = updated
+                variance = (1 - gain) * predicted
+            } else {
+                // Absurd samples (±1e308 dBm) overflowed: restart from this one rather than carry an infinity or NaN.
+                estimate = dBm
+                variance = measurementNoise
+            }
         } else {
             estimate = dBm
             variance = measurementNoise

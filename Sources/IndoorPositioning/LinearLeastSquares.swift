@@ -7,13 +7,15 @@ import IndoorModel
 /// Exact for consistent ranges. Ranges are made horizontal at ``deviceHeight`` when it is given.
 public struct LinearLeastSquares: PositioningMethod {
     public let name = "linear-least-squares"
-    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal (a non-finite height given
+    /// to `init` counts as `nil`).
     public var deviceHeight: Double?
 
     public init(deviceHeight meters: Double? = nil) {
-        self.deviceHeight = meters
+        self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
     }
 
+    /// The weighted linear least-squares position (metres, venue frame), subtracting the strongest node's equation.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         RangeCircles.estimate(
             all, deviceHeight: deviceHeight, singular: "the linearised system is singular", solver: Self.solve)

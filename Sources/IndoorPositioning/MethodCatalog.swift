@@ -22,7 +22,9 @@ public enum MethodCatalog {
     public static func isKnown(_ name: String) -> Bool {
         if names.contains(name) { return true }
         guard name.hasSuffix(trackSuffix), name.count > trackSuffix.count else { return false }
-        return names.contains(String(name.dropLast(trackSuffix.count)))
+        let base = String(name.dropLast(trackSuffix.count))
+        // `knn+track+track` is not a method: a track is not tracked twice.
+        return names.contains(base) && !base.hasSuffix(trackSuffix)
     }
 
     /// An engine running the method called `name` over `nodes`.
@@ -87,14 +89,5 @@ extension MethodCatalog {
         let fingerprints = FingerprintKNN.survey(
             nodes: nodes, recording: survey, configuration: configuration, calibration: plain)
         return FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
-    }
-}
-
-/// A method name that no method answers to.
-public struct UnknownMethodError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var name: String
-    public var known: [String]
-    public var description: String {
-        "unknown method '\(name)'; known methods: \(known.joined(separator: ", "))"
     }
 }

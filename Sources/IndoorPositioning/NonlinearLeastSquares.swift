@@ -11,7 +11,8 @@ import IndoorModel
 /// when the fit is worse than the variances promise; the confidence (0…1) falls with both.
 public struct NonlinearLeastSquares: PositioningMethod {
     public let name = "nonlinear"
-    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal (a non-finite height given
+    /// to `init` counts as `nil`).
     public var deviceHeight: Double?
     /// Normalised residual beyond which Huber's loss turns linear.
     public var huberThreshold: Double
@@ -24,16 +25,20 @@ public struct NonlinearLeastSquares: PositioningMethod {
         deviceHeight meters: Double? = nil, huberThreshold: Double = 2, maximumIterations: Int = 5,
         tolerance: Double = 0.02
     ) {
-        self.deviceHeight = meters
+        self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
         self.huberThreshold = huberThreshold > 0 ? huberThreshold : 2
         self.maximumIterations = max(1, maximumIterations)
         self.tolerance = tolerance > 0 ? tolerance : 0.02
     }
 
+    /// The weighted robust least-squares position (metres, venue frame) with accuracy in metres from the covariance.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         let (readings, floor) = FloorSelection.sameFloor(all)
         let n = readings.count
         guard n >= 3 else { return .failure(RangeCircles.validate(readings) ?? NoFix(.tooFewNodes, "too few nodes")) }
+        guard (deviceHeight ?? 0).isFinite else {
+            return .failure(NoFix(.invalidInput, "the device height \(deviceHeight ?? 0) m is not a finite number"))
+        }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * n) { buffer in
             let cx = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
             let cy = UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)])

@@ -44,7 +44,9 @@ public struct PositionTrack: Hashable, Sendable {
         }
     }
 
+    /// Position, metres in the venue frame.
     public private(set) var x: Double
+    /// Position, metres in the venue frame.
     public private(set) var y: Double
     /// Velocity, m/s.
     public private(set) var vx: Double
@@ -55,6 +57,7 @@ public struct PositionTrack: Hashable, Sendable {
     public private(set) var vv: Double
     /// The time of the state, seconds.
     public private(set) var time: Double
+    /// The floor of the track's fixes, `nil` without floors (a fix on another floor restarts the track).
     public private(set) var floor: Int?
     private var outliers = 0
 

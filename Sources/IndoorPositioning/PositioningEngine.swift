@@ -60,12 +60,15 @@ public struct PositioningEngine: Sendable {
         }
     }
 
+    /// The method fixes are made with (its name is each ``Fix/method``).
     public let method: any PositioningMethod
     /// The method that answers each fix: ``method``, or its base when it is ``Tracked``.
     private let solver: any PositioningMethod
     /// The tracker's settings when ``method`` is ``Tracked``.
     private let tracking: PositionTrack.Settings?
+    /// The engine's tuning.
     public let configuration: Configuration
+    /// Path loss per node and receiver offsets per device.
     public let calibration: Calibration
     private let nodes: [Node]
     private let nodeIndex: [String: Int]
@@ -85,6 +88,9 @@ public struct PositioningEngine: Sendable {
     private var lastDevice: String?
     private var lastSlot = 0
     private var lastSweep = -Double.infinity
+    /// The transmit powers (dBm) a beacon frame can advertise (a signed byte); others are ignored, so that a
+    /// corrupt −1e308 does not put the device on top of the node.
+    static let advertisable: ClosedRange<Double> = -128 ... 127
     /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
     public private(set) var anchor: GeoAnchor?
 
@@ -107,10 +113,10 @@ public struct PositioningEngine: Sendable {
             lastHeard = max(lastHeard, time)
             for entry in nodes.indices where nodes[entry] == node {
                 filters[entry].add(dBm: dBm, at: time)
-                if let txPower, txPower.isFinite { advertised[entry] = txPower }
+                if let txPower, PositioningEngine.advertisable.contains(txPower) { advertised[entry] = txPower }
                 return
             }
-            let power = txPower.flatMap { $0.isFinite ? $0 : nil } ?? .nan
+            let power = txPower.flatMap { PositioningEngine.advertisable.contains($0) ? $0 : nil } ?? .nan
             var filter = fresh
             filter.add(dBm: dBm, at: time)
             if nodes.count < capacity {
@@ -144,7 +150,9 @@ public struct PositioningEngine: Sendable {
     }
 
     /// - Parameters:
-    ///   - nodes: The fixed radios, with positions in the venue frame. Later duplicates of an id are ignored.
+    ///   - nodes: The fixed radios, with positions in metres in the venue frame. Later duplicates of an id are
+    ///     ignored; a node with a non-finite coordinate is left out (its sightings count as an unknown node's), so it
+    ///     cannot turn every fix that hears it into an `invalidInput` ``NoFix``.
     ///   - method: How readings become positions.
     ///   - configuration: Filters, distance model, expiry.
     ///   - calibration: Per-node path loss and per-device offsets (default: each node's own or typical).
@@ -165,7 +173,9 @@ public struct PositioningEngine: Sendable {
         var unique: [Node] = []
         var byID: [String: Int] = [:]
         var byBeacon: [BeaconID: Int] = [:]
-        for node in nodes where byID[node.id] == nil {
+        for node in nodes
+        where byID[node.id] == nil && node.position.x.isFinite && node.position.y.isFinite && node.position.z.isFinite
+        {
             byID[node.id] = unique.count
             if let beacon = node.beacon, byBeacon[beacon] == nil { byBeacon[beacon] = unique.count }
             unique.append(node)
@@ -216,8 +226,14 @@ public struct PositioningEngine: Sendable {
             return false
         }
         let time = sighting.time
-        if time > lastSweep + configuration.deviceExpiry { sweep(before: time - configuration.deviceExpiry, now: time) }
+        // Sweep every expiry period of sighting time; also when time jumps back more than that (a clock reset or
+        // one bogus future timestamp), or expiry would stop until time caught up with the jump.
+        if time > lastSweep + configuration.deviceExpiry || time < lastSweep - configuration.deviceExpiry {
+            sweep(before: time - configuration.deviceExpiry, now: time)
+        }
         let rssi = hasOffsets ? sighting.rssi - calibration.offset(device: sighting.device) : sighting.rssi
+        // A non-finite offset (a calibration built in code) or an overflowing difference: not a usable sighting.
+        guard rssi.isFinite else { return false }
         let slot: Int
         if let lastDevice, lastDevice == sighting.device {
             slot = lastSlot
@@ -250,6 +266,7 @@ public struct PositioningEngine: Sendable {
         states[slot].nextTrack = max(due + settings.step, time)
         let current = readings(slot: slot, device: device, at: due)
         guard !current.isEmpty, case .success(let estimate) = solver.estimate(from: current),
+            Self.nonFinite(estimate, method: solver.name) == nil,
             configuration.plausibleArea.check(estimate.position, readings: current) == nil
         else { return }
         if states[slot].track == nil {
@@ -326,19 +343,23 @@ public struct PositioningEngine: Sendable {
         state.filters.withUnsafeBufferPointer { filters in
             for entry in 0..<filters.count {
                 let index = state.nodes[entry]
-                guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time)
+                guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time),
+                    rssi.isFinite
                 else { continue }
                 var calibration = nodeCalibrations[index]
                 if !isCalibrated[index], state.advertised[entry].isFinite {
                     calibration.rssiAtOneMeter = state.advertised[entry]
                 }
                 let distance = model.distance(rssi: rssi, calibration: calibration)
-                guard distance.isFinite else { continue }
+                let variance = distance * distance * logRangeVariances[index]
+                // Beyond ~1e154 m (−5000 dBm, say) the variance overflows: such a node tells nothing, skip it
+                // rather than have the solvers refuse the whole device.
+                guard distance.isFinite, variance.isFinite else { continue }
                 if result.isEmpty { result.reserveCapacity(8) }
                 result.append(
                     NodeReading(
-                        node: nodes[index], rssi: rssi, distance: distance,
-                        distanceVariance: distance * distance * logRangeVariances[index], lastHeard: last))
+                        node: nodes[index], rssi: rssi, distance: distance, distanceVariance: variance,
+                        lastHeard: last))
             }
         }
         result.sort { $0.rssi != $1.rssi ? $0.rssi > $1.rssi : $0.node.id < $1.node.id }
@@ -371,6 +392,7 @@ public struct PositioningEngine: Sendable {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
         return solver.estimate(from: current).flatMap { estimate in
+            if let invalid = Self.nonFinite(estimate, method: solver.name) { return .failure(invalid) }
             if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
                 return .failure(implausible)
             }
@@ -381,6 +403,18 @@ public struct PositioningEngine: Sendable {
             return .success(
                 fix(track.estimate(z: estimate.position.z, confidence: estimate.confidence), device: device, at: time))
         }
+    }
+
+    /// Why `estimate` cannot be a fix when a method (your own, say) answered a non-finite position, accuracy or
+    /// confidence; `nil` when it can. The check holds even with ``PlausibleArea/unlimited``.
+    private static func nonFinite(_ estimate: Estimate, method: String) -> NoFix? {
+        let p = estimate.position
+        guard !(p.x.isFinite && p.y.isFinite && p.z.isFinite && estimate.accuracy.isFinite
+            && estimate.confidence.isFinite)
+        else { return nil }
+        return NoFix(
+            .noSolution,
+            "method '\(method)' answered a non-finite estimate (position \(p.x), \(p.y), \(p.z) m, accuracy \(estimate.accuracy) m)")
     }
 
     private func fix(_ estimate: Estimate, device: String, at time: Double) -> Fix {

@@ -8,13 +8,15 @@ import IndoorModel
 /// horizontal at ``deviceHeight`` when it is given.
 public struct PowerCenter: PositioningMethod {
     public let name = "power-center"
-    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal.
+    /// The device's height in the venue frame, metres; `nil` treats ranges as horizontal (a non-finite height given
+    /// to `init` counts as `nil`).
     public var deviceHeight: Double?
 
     public init(deviceHeight meters: Double? = nil) {
-        self.deviceHeight = meters
+        self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
     }
 
+    /// The radical centre (metres, venue frame) of the range circles; least squares over all pairs.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         RangeCircles.estimate(
             all, deviceHeight: deviceHeight, singular: "the radical axes are parallel", solver: Self.solve)

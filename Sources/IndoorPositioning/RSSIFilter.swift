@@ -24,6 +24,7 @@ public struct RSSIFilter: Hashable, Sendable {
         case moving
     }
 
+    /// The filter and its tuning.
     public let kind: Kind
     private var state: State
 

@@ -14,9 +14,10 @@ public struct SphereIntersection: PositioningMethod {
     public var deviceHeight: Double?
 
     public init(deviceHeight meters: Double? = nil) {
-        self.deviceHeight = meters
+        self.deviceHeight = meters.flatMap { $0.isFinite ? $0 : nil }
     }
 
+    /// The 3-D trilateration (metres, venue frame) of the strongest three nodes that span a triangle.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
         let (readings, floor) = FloorSelection.sameFloor(all)
         if let error = RangeCircles.validate(readings) { return .failure(error) }
@@ -82,6 +83,17 @@ public struct SphereIntersection: PositioningMethod {
                     if norm(p2 - p1) > 1e-6, area / scale > 1e-3 { return (a, b, c) }
                 }
             }
+        }
+        // The strongest eight lie on one line (a corridor): the strongest node, the next one apart from it, and the
+        // strongest one off their line, in one linear pass.
+        let p1 = vector(readings[0].node.position)
+        guard let b = readings.indices.dropFirst().first(where: { norm(vector(readings[$0].node.position) - p1) > 1e-6 })
+        else { return nil }
+        let p2 = vector(readings[b].node.position)
+        for c in readings.indices.dropFirst() where c != b {
+            let p3 = vector(readings[c].node.position)
+            let area = norm(cross(p2 - p1, p3 - p1))
+            if area / max(norm(p2 - p1) * norm(p3 - p1), 1e-12) > 1e-3 { return b < c ? (0, b, c) : (0, c, b) }
         }
         return nil
     }

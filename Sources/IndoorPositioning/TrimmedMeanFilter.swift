@@ -25,14 +25,15 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
     }
 
     /// The time of the newest sample, seconds, or `nil` before the first.
-    public var lastTime: Double? {
-        guard !times.isEmpty else { return nil }
-        return times[(next + times.count - 1) % times.count]
-    }
+    ///
+    /// The latest time heard, not the time of the sample added last: a late (out-of-order) sample does not move
+    /// it back, as with ``ARMAFilter`` and ``KalmanRSSIFilter``.
+    public private(set) var lastTime: Double?
 
     /// Adds a sample of `dBm` received at `time` seconds. Non-finite samples are ignored.
     public mutating func add(dBm: Double, at time: Double) {
         guard dBm.isFinite, time.isFinite else { return }
+        lastTime = max(lastTime ?? time, time)
         if times.count < capacity {
             if times.isEmpty {
                 times.reserveCapacity(capacity)
@@ -53,6 +54,7 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
         times.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         next = 0
+        lastTime = nil
     }
 
     /// The trimmed mean (dBm) of the samples in `(time − window, time]`, or `nil` when there are none.
@@ -70,9 +72,11 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
             var slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<used])
             slice.sort()
             let drop = Int((Double(used) * trim).rounded(.down))
-            var total = 0.0
-            for index in drop..<(used - drop) { total += slice[index] }
-            return total / Double(used - 2 * drop)
+            // Each term divided first, so absurd samples (±1e308 dBm) cannot overflow the sum.
+            let kept = Double(used - 2 * drop)
+            var mean = 0.0
+            for index in drop..<(used - drop) { mean += slice[index] / kept }
+            return mean
         }
     }
 }

@@ -8,12 +8,12 @@ public struct WeightedCentroid: PositioningMethod {
     public let name = "weighted-centroid"
     /// How many of the strongest nodes to use.
     public var count: Int
-    /// Distances below this many metres weigh as this.
+    /// Distances below this many metres weigh as this (not positive or not finite at `init`: 0.5 m).
     public var minimumDistance: Double
 
     public init(count: Int = 3, minimumDistance: Double = 0.5) {
         self.count = max(1, count)
-        self.minimumDistance = minimumDistance
+        self.minimumDistance = minimumDistance.isFinite && minimumDistance > 0 ? minimumDistance : 0.5
     }
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
@@ -28,7 +28,8 @@ public struct WeightedCentroid: PositioningMethod {
         }
         var x = 0.0, y = 0.0, z = 0.0, total = 0.0
         for reading in used {
-            let weight = 1 / max(reading.distance, minimumDistance)
+            // At least a micrometre, whatever minimumDistance was set to: a zero distance must not weigh infinity.
+            let weight = 1 / max(reading.distance, minimumDistance > 1e-6 ? minimumDistance : 1e-6)
             x += weight * reading.node.position.x
             y += weight * reading.node.position.y
             z += weight * reading.node.position.z

@@ -100,6 +100,64 @@ func syntheticSurvey(
         #expect(try JSONDecoder().decode(Calibration.self, from: data) == calibration)
     }
 
+    @Test(arguments: [
+        (#"{"nodes":{"a":{"rssiAt1m":-60,"pathLossExponent":0}}}"#, "nodes: node 'a': pathLossExponent"),
+        (#"{"nodes":{"b":{"rssiAt1m":-60,"pathLossExponent":-2.5}}}"#, "nodes: node 'b': pathLossExponent"),
+        (#"{"pooled":{"rssiAt1m":-59,"pathLossExponent":0}}"#, "pooled: pathLossExponent"),
+        (#"{"shadowingSigma":0}"#, "shadowingSigma: shadowingSigma must be a positive number"),
+        (#"{"shadowingSigma":-4}"#, "shadowingSigma: shadowingSigma must be a positive number"),
+    ])
+    func aCalibrationJSONWithANonPositiveExponentOrSigmaIsRefused(json: String, expected: String) {
+        #expect {
+            try JSONFormat.decode(Calibration.self, from: Data(json.utf8), file: "calibration.json")
+        } throws: { error in
+            "\(error)".hasPrefix("calibration.json: ") && "\(error)".contains(expected)
+        }
+    }
+
+    @Test func aCalibrationJSONWithMissingFieldsAndExtraNodesStillLocates() throws {
+        // Only "a" and an unknown node "zz" are listed, with an unknown field: "b", "c" and "d" take the pooled fit.
+        let json = #"{"nodes":{"a":{"rssiAt1m":-65,"pathLossExponent":2.5},"zz":{"rssiAt1m":-70,"pathLossExponent":3}},"pooled":{"rssiAt1m":-59,"pathLossExponent":2},"comment":"hand-made"}"#
+        let calibration = try JSONFormat.decode(Calibration.self, from: Data(json.utf8), file: "calibration.json")
+        #expect(calibration.shadowingSigma == 6 && calibration.deviceOffsets.isEmpty && calibration.samples.isEmpty)
+        var engine = PositioningEngine(
+            nodes: nodes, method: NonlinearLeastSquares(deviceHeight: 1, maximumIterations: 50, tolerance: 1e-9),
+            calibration: calibration)
+        let device = Point3D(x: 12, y: 9, z: 1)
+        for node in nodes {
+            let model = calibration.calibration(for: node)
+            let rssi = LogDistance.rssi(meters: device.distance(to: node.position), calibration: model)
+            engine.ingest(Sighting(time: 0, device: "p", node: node.id, rssi: rssi))
+        }
+        let fix = try engine.locate(device: "p", at: 0).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-3))
+    }
+
+    @Test func aDuplicateNodeIdIsIgnoredAsTheEngineDoes() {
+        let survey = syntheticSurvey(nodes: nodes, truth: actual, offsets: ["x": 0], sigma: 2)
+        // A second "a" far away: fitting against it (or counting its zero samples) would spoil "a".
+        let duplicated = nodes + [Node(id: "a", position: Point3D(x: 200, y: 200, z: 2.5))]
+        let fitted = CalibrationFitter().fit(nodes: duplicated, survey: survey)
+        #expect(fitted == CalibrationFitter().fit(nodes: nodes, survey: survey))
+        #expect(fitted.samples["a"] == 150)
+    }
+
+    @Test func absurdSurveySamplesAreSkippedAndTheFitStaysFinite() throws {
+        let survey = syntheticSurvey(nodes: nodes, truth: actual, offsets: ["x": 0], sigma: 2)
+        var spoiled = survey
+        for (index, rssi) in [1e308, -1e308, 1e300].enumerated() {
+            spoiled.sightings.append(Sighting(time: Double(index), device: "x", node: "a", rssi: rssi))
+        }
+        // A device whose truth has a NaN coordinate (possible from code, not from CSV).
+        spoiled.truth.append(TruthPoint(time: 0, device: "lost", point: Point2D(x: .nan, y: 3), z: 1))
+        spoiled.sightings.append(Sighting(time: 0, device: "lost", node: "b", rssi: -70))
+        let fitted = CalibrationFitter().fit(nodes: nodes, survey: spoiled)
+        #expect(fitted == CalibrationFitter().fit(nodes: nodes, survey: survey))
+        // Writable as JSON (a NaN made the encoder throw) and readable back.
+        let data = try JSONEncoder().encode(fitted)
+        #expect(try JSONDecoder().decode(Calibration.self, from: data) == fitted)
+    }
+
     @Test func truthIsInterpolatedBetweenRowsAndNotAcrossGaps() throws {
         let track = TruthTrack(points: [
             TruthPoint(time: 0, device: "d", point: Point2D(x: 0, y: 0)),

@@ -65,6 +65,143 @@ import Testing
         #expect(error.code == .notHeard)
     }
 
+    @Test func anOverflowingTrimmedMeanDoesNotBlockTheOtherNodes() throws {
+        // Two samples of 1e308 dBm from "a" used to average to +inf, a reading every solver refused.
+        var engine = PositioningEngine(
+            nodes: nodes, method: WeightedCentroid(),
+            configuration: .init(filter: .trimmedMean(window: 20, trim: 0)))
+        engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: 1e308))
+        engine.ingest(Sighting(time: 0.5, device: "p", node: "a", rssi: 1e308))
+        engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1).filter { $0.source != .node("a") })
+        let readings = engine.readings(device: "p", at: 1)
+        #expect(readings.allSatisfy { $0.rssi.isFinite && $0.distance.isFinite })
+        #expect(readings.count == 4)
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.x.isFinite && fix.position.y.isFinite)
+    }
+
+    @Test func aNodeWithANonFinitePositionIsLeftOutInsteadOfSpoilingEveryFix() throws {
+        let broken = Node(id: "x", position: Point3D(x: .nan, y: 4, z: 0))
+        var engine = PositioningEngine(nodes: nodes + [broken], method: NonlinearLeastSquares())
+        let usedBroken = engine.ingest(Sighting(time: 1, device: "p", node: "x", rssi: -50))
+        #expect(!usedBroken)
+        engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1))
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 0.05))
+        #expect(engine.node(for: .node("x")) == nil)
+    }
+
+    @Test func duplicateIdsKeepTheFirstNodeAndSharedPositionsGiveNoFixNotNaN() throws {
+        let moved = Node(id: "a", position: Point3D(x: 500, y: 500, z: 0))
+        var engine = PositioningEngine(nodes: nodes + [moved], method: NonlinearLeastSquares())
+        #expect(engine.node(for: .node("a"))?.position == Point3D(x: 0, y: 0, z: 0))
+        // Three nodes stacked on one spot: a clear degenerate-geometry answer for every method.
+        let stacked = ["s1", "s2", "s3"].map { Node(id: $0, position: Point3D(x: 4, y: 4, z: 2)) }
+        for name in MethodCatalog.names where !name.hasPrefix("knn") {
+            var stackedEngine = try MethodCatalog.engine(method: name, nodes: stacked)
+            for (index, node) in stacked.enumerated() {
+                stackedEngine.ingest(Sighting(time: 0, device: "p", node: node.id, rssi: -60 - Double(index)))
+            }
+            switch stackedEngine.locate(device: "p", at: 0) {
+            case .success(let fix):
+                #expect(fix.position.x.isFinite && fix.position.y.isFinite, "\(name)")
+            case .failure(let error):
+                #expect(!error.message.isEmpty, "\(name)")
+            }
+        }
+        engine.ingest(sightings(device: "p", at: Point2D(x: 7, y: 2), time: 0))
+        let fix = try engine.locate(device: "p", at: 0).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 7, y: 2), absoluteTolerance: 0.05))
+    }
+
+    @Test func timeGoingBackwardsNeitherCrashesNorForgetsTheDevice() throws {
+        var engine = PositioningEngine(nodes: nodes, method: Tracked(NonlinearLeastSquares()))
+        for time in [10.0, 9, 12, 3, 11, 12.5] {
+            engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: time))
+        }
+        #expect(engine.deviceCount == 1)
+        for time in [12.5, 11.0, 9.0] {
+            let fix = try engine.locate(device: "p", at: time).get()
+            #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 0.1))
+        }
+    }
+
+    @Test func aReadingWhoseVarianceOverflowsIsSkipped() throws {
+        // −5000 dBm: 10^(4941 / 20) ≈ 1e247 m, whose square overflows; the solvers refused the whole device.
+        var engine = PositioningEngine(nodes: nodes + [Node(id: "e", position: Point3D(x: 5, y: 20, z: 0))], method: PowerCenter())
+        engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1))
+        engine.ingest(Sighting(time: 1, device: "p", node: "e", rssi: -5000))
+        #expect(engine.readings(device: "p", at: 1).map(\.node.id).sorted() == ["a", "b", "c", "d"])
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.horizontal.isApproximatelyEqual(to: Point2D(x: 3, y: 6), absoluteTolerance: 1e-6))
+    }
+
+    @Test func aNonFiniteReceiverOffsetMakesTheSightingUnusable() {
+        // Used to report the sighting as used and keep an empty node entry (and a device) for it.
+        let calibration = Calibration(deviceOffsets: ["p": .nan, "q": -1.7e308])
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), calibration: calibration)
+        let used = engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: -60))
+        let overflowing = engine.ingest(Sighting(time: 0, device: "q", node: "a", rssi: 1.7e308))
+        #expect(!used && !overflowing)
+        #expect(engine.deviceCount == 0)
+        let plain = engine.ingest(Sighting(time: 0, device: "r", node: "a", rssi: -60))
+        #expect(plain)
+    }
+
+    @Test func aLateSampleDoesNotMakeAFreshTrimmedMeanNodeStale() {
+        var engine = PositioningEngine(
+            nodes: nodes, method: WeightedCentroid(), configuration: .init(window: 5, filter: .androidDefault))
+        engine.ingest(Sighting(time: 10, device: "p", node: "a", rssi: -60))
+        engine.ingest(Sighting(time: 4, device: "p", node: "a", rssi: -62))  // arrives late
+        #expect(engine.readings(device: "p", at: 12).map(\.node.id) == ["a"])
+    }
+
+    @Test func aStaticSurveyDeviceWithABogusTimestampIsSampledOnlyWhereHeard() {
+        // Sightings every 0.5 s over 0…20 s, then one at 1e12 s: sampling every second up to 1e12 never ended.
+        var sightings: [Sighting] = []
+        for step in 0...40 { sightings.append(Sighting(time: Double(step) / 2, device: "s", node: "a", rssi: -60)) }
+        let truth = [TruthPoint(time: 0, device: "s", point: Point2D(x: 1, y: 1), z: 0)]
+        let plain = FingerprintKNN.survey(
+            nodes: nodes, recording: Recording(sightings: sightings, truth: truth),
+            configuration: .init(), calibration: .uncalibrated)
+        // Samples at 5, 6, …, 19 s and at the last sighting (20 s).
+        #expect(plain.count == 16)
+        sightings.append(Sighting(time: 1e12, device: "s", node: "a", rssi: -60))
+        let bogus = FingerprintKNN.survey(
+            nodes: nodes, recording: Recording(sightings: sightings, truth: truth),
+            configuration: .init(), calibration: .uncalibrated)
+        // 5 … 25 s (the window keeps the 20 s sighting fresh until 25 s), then the bogus one.
+        #expect(bogus.count == 22)
+    }
+
+    @Test func oneBogusFutureTimestampDoesNotStopExpiry() {
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
+        engine.ingest(Sighting(time: 1e9, device: "bogus", node: "a", rssi: -60))
+        engine.ingest(Sighting(time: 0, device: "old", node: "a", rssi: -60))
+        for time in stride(from: 100.0, through: 200, by: 10) {
+            engine.ingest(Sighting(time: time, device: "new", node: "b", rssi: -60))
+        }
+        // "old" was last heard at 0 s, 200 s ago with a 60 s expiry; sweeps used to wait for time 1e9 + 60.
+        #expect(engine.readings(device: "old", at: 0).isEmpty)
+        #expect(engine.deviceCount == 2)
+    }
+
+    @Test func aDeviceHeardByAThousandNodesKeepsAtMostItsBound() throws {
+        var many: [Node] = []
+        for index in 0..<1000 {
+            many.append(Node(id: "n\(index)", position: Point3D(x: Double(index % 40), y: Double(index / 40), z: 2)))
+        }
+        var engine = PositioningEngine(nodes: many, method: EPTA(deviceHeight: 1.2))
+        let device = Point3D(x: 20.2, y: 12.7, z: 1.2)
+        for node in many {
+            let rssi = LogDistance.rssi(meters: node.position.distance(to: device), calibration: .typical)
+            engine.ingest(Sighting(time: 0, device: "p", node: node.id, rssi: rssi))
+        }
+        #expect(engine.readings(device: "p", at: 0).count == engine.configuration.maximumNodesPerDevice)
+        let fix = try engine.locate(device: "p", at: 0).get()
+        #expect(fix.position.x.isFinite && fix.position.y.isFinite)
+    }
+
     @Test func readingsGoStaleAndDevicesExpire() {
         let configuration = PositioningEngine.Configuration(window: 5, deviceExpiry: 30)
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
@@ -143,6 +280,18 @@ import Testing
         #expect(distances.mapValues { abs($0 - 10) < 1e-9 } == ["a": true, "b": true, "cal": true])
     }
 
+    @Test(arguments: [-1e308, 1e308, -129, 200, Double.nan])
+    func anAdvertisedPowerNoFrameCanCarryIsIgnored(txPower: Double) {
+        // −1e308 dBm at 1 m made the distance exactly 0 m.
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
+        engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: -79, txPower: txPower))
+        let distance = engine.readings(device: "p", at: 0).first?.distance
+        #expect(distance.map { abs($0 - 10) < 1e-9 } == true)  // the typical −59 dBm at 1 m
+        engine.ingest(Sighting(time: 1, device: "p", node: "a", rssi: -70, txPower: -50))
+        engine.ingest(Sighting(time: 1, device: "p", node: "a", rssi: -70, txPower: txPower))
+        #expect(engine.readings(device: "p", at: 1).first.map { $0.distance > 1 && $0.distance < 20 } == true)
+    }
+
     @Test func perDeviceDistanceModelsOverrideTheDefault() {
         let configuration = PositioningEngine.Configuration(deviceModels: ["iphone": .curveFit(.iPhoneLike)])
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
@@ -210,6 +359,19 @@ import Testing
         let fix = try engine.locate(device: "p", at: 1000).get()
         // The centroid is pulled toward the middle of the nodes; the others solve the geometry.
         #expect(fix.position.horizontal.distance(to: device.horizontal) < (name == "weighted-centroid" ? 6 : 3.5))
+    }
+
+    @Test func everyKnownNameMakesAnEngineAndATrackIsNotTrackedTwice() throws {
+        #expect(!MethodCatalog.isKnown("knn+track+track") && !MethodCatalog.isKnown("nonlinear+track+track"))
+        #expect(!MethodCatalog.isKnown("+track") && MethodCatalog.isKnown("epta+track"))
+        let survey = Recording(
+            sightings: nodes.map { Sighting(time: 0, device: "s", node: $0.id, rssi: -65) },
+            truth: [TruthPoint(time: 0, device: "s", point: Point2D(x: 3, y: 6), z: 0)])
+        for name in MethodCatalog.names + MethodCatalog.names.map({ $0 + MethodCatalog.trackSuffix })
+        where MethodCatalog.isKnown(name) {
+            let engine = try MethodCatalog.engine(method: name, nodes: nodes, survey: survey)
+            #expect(engine.method.name == name)
+        }
     }
 
     @Test func unknownNamesAndMissingSurveysAreClearErrors() {

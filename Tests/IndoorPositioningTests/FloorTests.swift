@@ -95,4 +95,20 @@ struct FloorTests {
         #expect(tie.floor == 0)
         #expect(abs(tie.position.x - 10) < 1e-9)
     }
+
+    @Test func knnAnswersAnAbsurdRSSIWithNoFixNotNaN() throws {
+        let fingerprints = [
+            Fingerprint(position: Point3D(x: 0, y: 0, z: 1), rssi: ["a": -50, "b": -70]),
+            Fingerprint(position: Point3D(x: 10, y: 0, z: 1), rssi: ["a": -70, "b": -50]),
+        ]
+        let node = { (id: String) in Node(id: id, position: Point3D(x: 0, y: 0, z: 2)) }
+        let reading = { (id: String, rssi: Double) in
+            NodeReading(node: node(id), rssi: rssi, distance: 1, distanceVariance: 1, lastHeard: 0)
+        }
+        // (−1e200 − (−50))² overflows to +inf for every row: no neighbour, and the weights used to sum to 0.
+        let absurd = FingerprintKNN(fingerprints: fingerprints, k: 2).estimate(from: [reading("a", -1e200)])
+        #expect(throws: NoFix.self) { try absurd.get() }
+        let near = try FingerprintKNN(fingerprints: fingerprints, k: 1).estimate(from: [reading("a", -52), reading("b", -69)]).get()
+        #expect(near.position.horizontal == Point2D(x: 0, y: 0))
+    }
 }

@@ -46,6 +46,18 @@ import Testing
         #expect((try? located(x: x, y: y, area: .unlimited).get()) != nil)
     }
 
+    @Test(arguments: [(Double.nan, 5.0), (5.0, Double.infinity)])
+    func aMethodsNonFinitePositionIsRefusedEvenWithoutTheGuard(x: Double, y: Double) {
+        for area in [PlausibleArea(), .unlimited] {
+            guard case .failure(let error) = located(x: x, y: y, area: area) else {
+                Issue.record("a non-finite position became a fix")
+                continue
+            }
+            #expect(error.code == .noSolution)
+            #expect(error.message.hasPrefix("method 'answer' answered a non-finite estimate"))
+        }
+    }
+
     @Test func aLargeBoxAllowsHalfItsDiagonal() {
         let readings = [(0.0, 0.0), (60.0, 0.0), (0.0, 80.0)].map { x, y in
             NodeReading(

@@ -67,6 +67,33 @@ import Testing
         #expect(filter.lastTime == nil)
     }
 
+    @Test(arguments: [
+        RSSIFilter.Kind.trimmedMean(window: 20, trim: 0), .arma(coefficient: 0.5),
+        .kalman(processNoise: 4, measurementNoise: 16),
+    ])
+    func absurdSamplesNeverLeaveAnInfinityOrNaNBehind(kind: RSSIFilter.Kind) throws {
+        // ±1e308 dBm overflows a plain sum or difference; the filter must stay finite and recover.
+        var filter = RSSIFilter(kind, expiry: 60)
+        for (index, dBm) in [1e308, 1e308, -1e308].enumerated() {
+            filter.add(dBm: dBm, at: Double(index))
+            let value = try #require(filter.value(at: Double(index)))
+            #expect(value.isFinite, "\(kind) after \(dBm) dBm")
+        }
+        // After the window (trimmed mean) or the expiry (ARMA, Kalman) plain readings come back.
+        for second in 70..<75 { filter.add(dBm: -60, at: Double(second)) }
+        let settled = try #require(filter.value(at: 74))
+        #expect(abs(settled - -60) < 1e-6, "\(kind): \(settled)")
+    }
+
+    @Test(arguments: [0.0, -2.0, Double.nan, Double.infinity])
+    func aBadExponentCountsAsTwoForTheVarianceAsForTheDistance(exponent: Double) {
+        let bad = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: exponent)
+        #expect(LogDistance.distance(rssi: -79, calibration: bad) == LogDistance.distance(rssi: -79, calibration: .typical))
+        #expect(LogDistance.logRangeVariance(sigma: 6, exponent: exponent) == LogDistance.logRangeVariance(sigma: 6, exponent: 2))
+        // σ 6 dB, n 2: (6 · ln 10 / 20)² ≈ 0.477171.
+        #expect(abs(LogDistance.logRangeVariance(sigma: 6, exponent: 2) - 0.477171) < 1e-6)
+    }
+
     @Test func lateSamplesDoNotMoveTheClockBack() {
         var kalman = KalmanRSSIFilter()
         kalman.add(dBm: -60, at: 10)
@@ -77,6 +104,21 @@ import Testing
         arma.add(dBm: -70, at: 5)
         #expect(arma.lastTime == 10)
         #expect(arma.value(at: 10).map { abs($0 - (-61)) < 1e-12 } == true)
+        // The trimmed mean too (its lastTime was the late sample's 5 s, so the engine took the node for stale).
+        var trimmed = TrimmedMeanFilter(window: 20, trim: 0)
+        trimmed.add(dBm: -60, at: 10)
+        trimmed.add(dBm: -70, at: 5)
+        #expect(trimmed.lastTime == 10)
+        #expect(trimmed.value(at: 10) == -65)
+        trimmed.reset()
+        #expect(trimmed.lastTime == nil && trimmed.value(at: 10) == nil)
+    }
+
+    @Test(arguments: [(-60.0, 4.0), (3.0, -59.0), (0.0, -59.0), (-60.0, 0.0), (-60.0, Double.nan)])
+    func curveFitRefusesPowersThatAreNotNegative(rssi: Double, power: Double) {
+        // −60 dBm against a +4 dBm power used to give a ratio of −15 and (−15)¹⁰ ≈ 5.8e11 m.
+        #expect(CurveFit.iPhoneLike.distance(rssi: rssi, powerAtOneMeter: power) == .infinity)
+        #expect(abs(CurveFit.iPhoneLike.distance(rssi: -59, powerAtOneMeter: -59) - 1.01076) < 1e-9)
     }
 
     @Test(arguments: [(-59.0, 1.0), (-79.0, 10.0), (-39.0, 0.1)])

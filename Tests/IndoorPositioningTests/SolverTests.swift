@@ -137,6 +137,79 @@ let rangeSolvers: [any PositioningMethod] = [
         #expect(code(EPTA(maximumInflations: 5).estimate(from: list)) == .noSolution)
     }
 
+    @Test func aNonFiniteDeviceHeightCountsAsNone() throws {
+        // NonlinearLeastSquares(deviceHeight: .nan) used to answer a position whose z was NaN.
+        var random = SplitMix64(seed: 1)
+        let device = Point3D(x: 3.5, y: 2.25, z: 2.5)
+        let list = readings(device: device, nodes: square, random: &random)
+        let solvers: [any PositioningMethod] = [
+            PowerCenter(deviceHeight: .nan), EPTA(deviceHeight: .infinity), LinearLeastSquares(deviceHeight: .nan),
+            NonlinearLeastSquares(deviceHeight: .nan, maximumIterations: 50, tolerance: 1e-9),
+            SphereIntersection(deviceHeight: -.infinity),
+        ]
+        for solver in solvers {
+            let estimate = try solver.estimate(from: list).get()
+            #expect(estimate.position.x.isFinite && estimate.position.y.isFinite && estimate.position.z.isFinite)
+            #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 0.05), "\(solver.name)")
+        }
+        var late = NonlinearLeastSquares()
+        late.deviceHeight = .nan
+        #expect(throws: NoFix.self) { try late.estimate(from: list).get() }
+    }
+
+    @Test(arguments: [0.0, -1.0, Double.nan])
+    func weightedCentroidSurvivesAZeroDistanceWhateverItsFloor(minimum: Double) throws {
+        // A node at the origin heard at 0 m weighed 1/0 = inf, and inf · 0 m = NaN.
+        var random = SplitMix64(seed: 1)
+        var list = readings(device: Point3D(x: 4, y: 3, z: 1.2), nodes: square, random: &random)
+        list[0].node.position = Point3D(x: 0, y: 0, z: 0)
+        list[0].distance = 0
+        var late = WeightedCentroid()
+        late.minimumDistance = minimum
+        for method in [WeightedCentroid(minimumDistance: minimum), late] {
+            let estimate = try method.estimate(from: list).get()
+            #expect(estimate.position.x.isFinite && estimate.position.y.isFinite && estimate.position.z.isFinite)
+        }
+        #expect(WeightedCentroid(minimumDistance: minimum).minimumDistance == 0.5)
+    }
+
+    @Test func sphereIntersectionLooksPastEightStrongestNodesOnOneLine() throws {
+        // A corridor: ten nodes along y = 0 right by the device, two more off the line further away.
+        var random = SplitMix64(seed: 1)
+        var nodes = (0..<10).map { Point3D(x: Double($0) * 2, y: 0, z: 2.5) }
+        nodes += [Point3D(x: 4, y: 12, z: 2.5), Point3D(x: 12, y: 14, z: 2.5)]
+        let device = Point3D(x: 9, y: 1, z: 1.2)
+        let list = readings(device: device, nodes: nodes, random: &random)
+        #expect(RangeCircles.areCollinear(Array(list.prefix(8))))
+        let estimate = try SphereIntersection(deviceHeight: 1.2).estimate(from: list).get()
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 1e-6))
+    }
+
+    @Test func eptaReplacesNonsenseTuningWithItsDefaults() throws {
+        let odd = EPTA(relativeTolerance: .nan, absoluteTolerance: -1, inflation: -1)
+        #expect(odd.relativeTolerance == 0.05 && odd.absoluteTolerance == 0.1 && odd.inflation == 0.1)
+        // Ranges 20% short everywhere: only inflating finds common points, and a −100% inflation erased the radii.
+        var random = SplitMix64(seed: 1)
+        var list = readings(device: Point3D(x: 4, y: 3, z: 2.5), nodes: square, random: &random)
+        for index in list.indices { list[index].distance *= 0.8 }
+        let estimate = try odd.estimate(from: list).get()
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: Point2D(x: 4, y: 3), absoluteTolerance: 1.5))
+    }
+
+    @Test func eptaUsesOnlyItsStrongestNodesWhenHeardByAThousand() throws {
+        // 1000 nodes on a 40 × 25 grid (1 m apart): the cubic search over all of them would take minutes.
+        var random = SplitMix64(seed: 5)
+        var grid: [Point3D] = []
+        for index in 0..<1000 { grid.append(Point3D(x: Double(index % 40), y: Double(index / 40), z: 2.5)) }
+        let device = Point3D(x: 17.3, y: 9.6, z: 1.2)
+        let list = readings(device: device, nodes: grid, random: &random)
+        let solver = EPTA(deviceHeight: 1.2, maximumNodes: 12)
+        let estimate = try solver.estimate(from: list).get()
+        #expect(estimate == (try solver.estimate(from: Array(list.prefix(12))).get()))
+        #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 0.05))
+        #expect(EPTA(maximumNodes: 1).maximumNodes == 3)
+    }
+
     private func code(_ result: Result<Estimate, NoFix>) -> NoFix.Code? {
         switch result {
         case .success: nil
@@ -151,6 +224,14 @@ struct FixedPoint: PositioningMethod {
     var point: Point3D
     func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         .success(Estimate(position: point, accuracy: 1, confidence: 0.5))
+    }
+}
+
+/// A user-defined method that answers a position with a NaN accuracy.
+struct Sloppy: PositioningMethod {
+    let name = "sloppy"
+    func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        .success(Estimate(position: Point3D(x: 0, y: 0, z: 0), accuracy: .nan, confidence: 0.5))
     }
 }
 
@@ -185,6 +266,22 @@ struct Failing: PositioningMethod {
         #expect(blend.normalizedTrusts == [0.5, 0.5])
         let estimate = try blend.estimate(from: [reading]).get()
         #expect(estimate.position.isApproximatelyEqual(to: Point3D(x: 2, y: 4, z: 0), absoluteTolerance: 1e-12))
+    }
+
+    @Test func hugeTrustsDoNotOverflowAndNonFiniteMembersAreLeftOut() throws {
+        // 1e308 + 1e308 overflowed to inf, every normalised trust became 0 and the blend had no member.
+        let huge = Blend([
+            .init(FixedPoint(point: Point3D(x: 0, y: 0, z: 0)), trust: 1e308),
+            .init(FixedPoint(point: Point3D(x: 4, y: 8, z: 0)), trust: 1e308),
+        ])
+        #expect(huge.normalizedTrusts == [0.5, 0.5])
+        let estimate = try huge.estimate(from: [reading]).get()
+        #expect(estimate.position.isApproximatelyEqual(to: Point3D(x: 2, y: 4, z: 0), absoluteTolerance: 1e-12))
+        let withNaN = Blend([
+            .init(Sloppy(), trust: 1), .init(FixedPoint(point: Point3D(x: 4, y: 8, z: 0)), trust: 1),
+        ])
+        let kept = try withNaN.estimate(from: [reading]).get()
+        #expect(kept.accuracy == 1 && kept.position.x == 4)
     }
 
     @Test func failingMembersAreLeftOutAndAllFailingIsNamed() throws {

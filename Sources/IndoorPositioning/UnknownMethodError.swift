@@ -1,0 +1,10 @@
+/// A method name that no method answers to.
+public struct UnknownMethodError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The name that was asked for.
+    public var name: String
+    /// Every name the catalog knows, for the message.
+    public var known: [String]
+    public var description: String {
+        "unknown method '\(name)'; known methods: \(known.joined(separator: ", "))"
+    }
+}

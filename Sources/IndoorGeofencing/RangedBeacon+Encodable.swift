@@ -13,10 +13,7 @@ extension RangedBeacon: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(time, forKey: .time)
         try container.encode(device, forKey: .device)
-        switch source {
-        case .node(let id): try container.encode(id, forKey: .node)
-        case .beacon(let beacon): try container.encode(beacon, forKey: .beacon)
-        }
+        try container.encode(source, nodeKey: .node, beaconKey: .beacon)
         try container.encodeFinite(rssi, forKey: .rssi)
         try container.encodeFinite(distance, forKey: .distance)
         try container.encode(proximity, forKey: .proximity)

@@ -71,10 +71,7 @@ extension Sighting: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(time, forKey: .time)
         try container.encode(device, forKey: .device)
-        switch source {
-        case .node(let id): try container.encode(id, forKey: .node)
-        case .beacon(let beacon): try container.encode(beacon, forKey: .beacon)
-        }
+        try container.encode(source, nodeKey: .node, beaconKey: .beacon)
         try container.encode(rssi, forKey: .rssi)
         try container.encodeIfPresent(txPower, forKey: .txPower)
     }

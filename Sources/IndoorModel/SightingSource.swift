@@ -24,3 +24,14 @@ public enum SightingSource: Hashable, Sendable {
         }
     }
 }
+
+extension KeyedEncodingContainer {
+    /// Writes `source` the way every JSON format of the project does: a node as `node: id`, a beacon as
+    /// `beacon: "UUID/major/minor"`.
+    public mutating func encode(_ source: SightingSource, nodeKey: Key, beaconKey: Key) throws {
+        switch source {
+        case .node(let id): try encode(id, forKey: nodeKey)
+        case .beacon(let beacon): try encode(beacon, forKey: beaconKey)
+        }
+    }
+}

@@ -15,7 +15,7 @@ let package = Package(
         .executable(name: "indoor", targets: ["indoor"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // Value types and documented file formats. Foundation only.

@@ -43,7 +43,7 @@ func decodeCapture(_ capture: [UInt8], pieceSize: Int?) {
     let size = pieceSize ?? capture.count
     while true {
         let end = min(capture.count, position + size)
-        pending += capture[min(position, capture.count) ..< end]
+        pending += capture[min(position, capture.count)..<end]
         position = end
         let isEnd = position >= capture.count
         let used: Int

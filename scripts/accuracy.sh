@@ -5,11 +5,11 @@
 #     scripts/accuracy.sh            # writes docs/ACCURACY.md
 #     scripts/accuracy.sh -          # prints to standard output instead
 #
-# Datasets are read from $DATASETS (default: ../shared/datasets beside the package).
+# Datasets are read from $DATASETS (default: datasets/, the copies vendored in the repository).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-datasets=${DATASETS:-"$root/../shared/datasets"}
+datasets=${DATASETS:-"$root/datasets"}
 out=${1:-docs/ACCURACY.md}
 if [ ! -d "$datasets" ]; then
     echo "accuracy.sh: no datasets folder at $datasets (set DATASETS)" >&2

@@ -36,7 +36,9 @@ public struct ADStructure: Hashable, Sendable {
             guard structure.data.count <= 254 else {
                 throw AdvertisingError(
                     code: .encoding,
-                    message: "AD structure of type 0x\(hexString([structure.type])) has \(structure.data.count) data bytes; at most 254 fit")
+                    message:
+                        "AD structure of type 0x\(hexString([structure.type])) has \(structure.data.count) data bytes; at most 254 fit"
+                )
             }
             bytes.append(UInt8(structure.data.count + 1))
             bytes.append(structure.type)
@@ -61,11 +63,12 @@ public struct ADStructure: Hashable, Sendable {
             guard index + 1 + length <= count else {
                 throw AdvertisingError(
                     code: .malformedAdvertisingData,
-                    message: "AD structure at byte \(index) of the advertising data has length \(length) but only \(count - index - 1) bytes follow")
+                    message:
+                        "AD structure at byte \(index) of the advertising data has length \(length) but only \(count - index - 1) bytes follow"
+                )
             }
             try body(buffer[index + 1], buffer.slice(index + 2, length - 1))
             index += 1 + length
         }
     }
 }
-

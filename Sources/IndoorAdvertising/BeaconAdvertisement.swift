@@ -26,7 +26,8 @@ public struct BeaconAdvertisement: Hashable, Sendable {
 
     /// An advertisement heard at `time` (Unix seconds) with `rssiDBm` (dBm, nil when not available).
     public init(
-        time: Double, adapter: UInt16? = nil, adapterName: String? = nil, address: BluetoothAddress, addressType: UInt8 = 0, frame: BeaconFrame,
+        time: Double, adapter: UInt16? = nil, adapterName: String? = nil, address: BluetoothAddress,
+        addressType: UInt8 = 0, frame: BeaconFrame,
         rssiDBm: Int?, reportedTxPowerDBm: Int? = nil, telemetry: EddystoneTLM? = nil,
         telemetryOwner: BeaconFrame? = nil
     ) {
@@ -55,4 +56,3 @@ public struct BeaconAdvertisement: Hashable, Sendable {
             txPower: frame.powerAtOneMeter.map(Double.init))
     }
 }
-

@@ -39,7 +39,8 @@ public enum BeaconCapture {
             guard let beacon = beaconFor(sighting.source) else {
                 throw AdvertisingError(
                     code: .encoding,
-                    message: "sighting \(position + 1) (node '\(sighting.source.text)') has no beacon identity to advertise")
+                    message:
+                        "sighting \(position + 1) (node '\(sighting.source.text)') has no beacon identity to advertise")
             }
             var adapter: UInt16 = 0
             if datalink == .linuxMonitor {
@@ -49,7 +50,9 @@ public enum BeaconCapture {
                     guard adapters.count <= Int(UInt16.max) else {
                         throw AdvertisingError(
                             code: .encoding,
-                            message: "sighting \(position + 1) (device '\(sighting.device)'): more than 65536 devices do not fit the adapter indexes of a Linux monitor capture")
+                            message:
+                                "sighting \(position + 1) (device '\(sighting.device)'): more than 65536 devices do not fit the adapter indexes of a Linux monitor capture"
+                        )
                     }
                     adapter = UInt16(adapters.count)
                     adapters[sighting.device] = adapter
@@ -57,13 +60,16 @@ public enum BeaconCapture {
                     writer.appendNewIndex(
                         adapter: adapter, address: BluetoothAddress(rawValue: 0x00_1A_7D_DA_71_00 + UInt64(adapter)),
                         name: short ? sighting.device : "hci\(adapter)", unixTime: sighting.time)
-                    if !short { writer.appendAdapterName(adapter: adapter, name: sighting.device, unixTime: sighting.time) }
+                    if !short {
+                        writer.appendAdapterName(adapter: adapter, name: sighting.device, unixTime: sighting.time)
+                    }
                 }
             }
             let power = clampedInt8(sighting.txPower ?? -59)
             let report = AdvertisingReport(
                 format: .legacy, eventType: 0x03, addressType: 1, address: addressFor(beacon),
-                rssiDBm: clampedInt8(sighting.rssi, max: 20), data: IBeacon(id: beacon, measuredPowerDBm: power).advertisingData)
+                rssiDBm: clampedInt8(sighting.rssi, max: 20),
+                data: IBeacon(id: beacon, measuredPowerDBm: power).advertisingData)
             try writer.appendAdvertisingReports([report], unixTime: sighting.time, adapter: adapter)
         }
         return writer.bytes

@@ -27,7 +27,7 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable {
     @inline(__always)
     init(littleEndian buffer: UnsafeRawBufferPointer, at offset: Int) {
         var value: UInt64 = 0
-        for index in (0 ..< 6).reversed() {
+        for index in (0..<6).reversed() {
             value = value << 8 | UInt64(buffer[offset + index])
         }
         rawValue = value
@@ -35,14 +35,14 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable {
 
     /// The six bytes in HCI (little-endian) order.
     public var littleEndianBytes: [UInt8] {
-        (0 ..< 6).map { UInt8(truncatingIfNeeded: rawValue >> (8 * UInt64($0))) }
+        (0..<6).map { UInt8(truncatingIfNeeded: rawValue >> (8 * UInt64($0))) }
     }
 
     /// `AA:BB:CC:DD:EE:FF`.
     public var text: String {
         let digits: [Character] = Array("0123456789ABCDEF")
         var text = ""
-        for index in (0 ..< 6).reversed() {
+        for index in (0..<6).reversed() {
             let byte = Int((rawValue >> (8 * UInt64(index))) & 0xFF)
             text.append(digits[byte >> 4])
             text.append(digits[byte & 0x0F])

@@ -67,9 +67,10 @@ public struct BtsnoopParser: Sendable {
                         code: .notBtsnoop, offset: 0,
                         message: "not a btsnoop file: \(remaining) bytes, shorter than the 16-byte file header")
                 }
-                for position in 0 ..< 8 where buffer[index + position] != Btsnoop.magic[position] {
+                for position in 0..<8 where buffer[index + position] != Btsnoop.magic[position] {
                     throw AdvertisingError(
-                        code: .notBtsnoop, offset: 0, message: "not a btsnoop file: it does not start with 'btsnoop\\0'")
+                        code: .notBtsnoop, offset: 0, message: "not a btsnoop file: it does not start with 'btsnoop\\0'"
+                    )
                 }
                 let version = buffer.u32be(index + 8)
                 guard version == 1 else {
@@ -106,7 +107,9 @@ public struct BtsnoopParser: Sendable {
                     if !isEnd { return .needMoreData }
                     let problem = AdvertisingError(
                         code: .truncatedRecord, offset: offset,
-                        message: "truncated record: header says \(included) bytes of packet data, only \(remaining - Btsnoop.recordHeaderLength) remain")
+                        message:
+                            "truncated record: header says \(included) bytes of packet data, only \(remaining - Btsnoop.recordHeaderLength) remain"
+                    )
                     advance(&index, by: remaining)
                     return .problem(problem)
                 }
@@ -127,7 +130,9 @@ public struct BtsnoopParser: Sendable {
                         return .problem(
                             AdvertisingError(
                                 code: .corruptRecord, offset: start,
-                                message: "\(reason); no valid record follows (\(offset - start) bytes skipped to the end of the file)"))
+                                message:
+                                    "\(reason); no valid record follows (\(offset - start) bytes skipped to the end of the file)"
+                            ))
                     }
                     advance(&index, by: 1)
                 case .yes:
@@ -135,7 +140,9 @@ public struct BtsnoopParser: Sendable {
                     return .problem(
                         AdvertisingError(
                             code: .corruptRecord, offset: start,
-                            message: "\(reason); skipped \(offset - start) bytes to the next valid record at offset \(offset)"))
+                            message:
+                                "\(reason); skipped \(offset - start) bytes to the next valid record at offset \(offset)"
+                        ))
                 }
             }
         }

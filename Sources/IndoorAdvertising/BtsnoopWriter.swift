@@ -52,7 +52,9 @@ public struct BtsnoopWriter: Sendable {
     /// Announces an adapter (Linux monitor "new index" record); does nothing for other datalinks.
     ///
     /// - Parameter name: up to 8 ASCII bytes (longer names are cut).
-    public mutating func appendNewIndex(adapter: UInt16, address: BluetoothAddress, name: String, unixTime seconds: Double) {
+    public mutating func appendNewIndex(
+        adapter: UInt16, address: BluetoothAddress, name: String, unixTime seconds: Double
+    ) {
         guard datalink == .linuxMonitor else { return }
         var payload: [UInt8] = [0x00, 0x01]  // primary controller, USB
         payload += address.littleEndianBytes
@@ -70,7 +72,8 @@ public struct BtsnoopWriter: Sendable {
         let ident = Array(Btsnoop.noteIdent.utf8) + [0]
         let payload = [6, UInt8(ident.count)] + ident + Array((Btsnoop.adapterNamePrefix + name).utf8) + [0]
         appendRecord(
-            payload: payload, flags: UInt32(adapter) << 16 | UInt32(Btsnoop.MonitorOpcode.userLogging), unixTime: seconds)
+            payload: payload, flags: UInt32(adapter) << 16 | UInt32(Btsnoop.MonitorOpcode.userLogging),
+            unixTime: seconds)
     }
 
     /// Appends the reports as HCI events: legacy reports together in one LE Advertising Report event,
@@ -78,7 +81,8 @@ public struct BtsnoopWriter: Sendable {
     ///
     /// - Throws: ``AdvertisingError`` (`encoding`) when the legacy reports do not fit one event.
     public mutating func appendAdvertisingReports(
-        _ reports: [AdvertisingReport], unixTime seconds: Double, adapter: UInt16 = 0, fragmentLength: Int = HCIEvent.maxExtendedFragment
+        _ reports: [AdvertisingReport], unixTime seconds: Double, adapter: UInt16 = 0,
+        fragmentLength: Int = HCIEvent.maxExtendedFragment
     ) throws {
         let legacy = reports.filter { $0.format == .legacy }
         if !legacy.isEmpty {

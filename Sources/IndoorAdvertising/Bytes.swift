@@ -30,7 +30,7 @@ extension UnsafeRawBufferPointer {
     /// The bytes `start ..< start + count` as a buffer (the caller has checked the bounds).
     @inline(__always)
     func slice(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: self[start ..< start + count])
+        UnsafeRawBufferPointer(rebasing: self[start..<start + count])
     }
 }
 

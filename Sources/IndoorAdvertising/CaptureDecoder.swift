@@ -151,7 +151,8 @@ public struct CaptureDecoder: Sendable {
             if view.dataComplete {
                 problems.append(
                     AdvertisingError(
-                        code: error.code, offset: offset, message: "advertisement from \(view.address): \(error.message)"))
+                        code: error.code, offset: offset,
+                        message: "advertisement from \(view.address): \(error.message)"))
             }
             return
         } catch {

@@ -17,7 +17,9 @@ public enum Eddystone {
     /// Advertising data for an Eddystone frame: flags, the complete list of 16-bit service UUIDs (0xFEAA)
     /// and the service data carrying `frame` (frame type byte first).
     static func advertisingData(frame: [UInt8]) -> [UInt8] {
-        [0x02, ADType.flags, 0x06, 0x03, ADType.completeServiceUUIDs16, 0xAA, 0xFE,
-         UInt8(frame.count + 3), ADType.serviceData16, 0xAA, 0xFE] + frame
+        [
+            0x02, ADType.flags, 0x06, 0x03, ADType.completeServiceUUIDs16, 0xAA, 0xFE,
+            UInt8(frame.count + 3), ADType.serviceData16, 0xAA, 0xFE,
+        ] + frame
     }
 }

@@ -58,7 +58,7 @@ public struct EddystoneUID: Hashable, Sendable {
     /// 12 lower-case hex digits of the instance.
     public var instanceHex: String { hexString(instanceBytes) }
 
-    var instanceBytes: [UInt8] { (0 ..< 6).map { UInt8(truncatingIfNeeded: instance >> (8 * UInt64(5 - $0))) } }
+    var instanceBytes: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: instance >> (8 * UInt64(5 - $0))) } }
 
     /// Decodes an Eddystone frame (frame type byte first); nil when it is not a UID frame.
     public init?(frame: [UInt8]) {

@@ -60,7 +60,7 @@ public struct EddystoneURL: Hashable, Sendable {
         self.scheme = scheme
         self.count = UInt8(count)
         self.txPowerAtZeroMeters = txPower
-        for index in 0 ..< count {
+        for index in 0..<count {
             let value = UInt64(byte(index))
             if index < 8 {
                 word0 |= value << (8 * UInt64(index))
@@ -74,7 +74,7 @@ public struct EddystoneURL: Hashable, Sendable {
 
     /// The encoded URL bytes (after the scheme code).
     public var encodedURL: [UInt8] {
-        (0 ..< Int(count)).map { index in
+        (0..<Int(count)).map { index in
             if index < 8 { return UInt8(truncatingIfNeeded: word0 >> (8 * UInt64(index))) }
             if index < 16 { return UInt8(truncatingIfNeeded: word1 >> (8 * UInt64(index - 8))) }
             return byte16

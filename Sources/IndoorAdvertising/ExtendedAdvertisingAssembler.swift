@@ -30,13 +30,17 @@ public struct ExtendedAdvertisingAssembler: Sendable {
             guard data.count <= Self.maxDataLength else {
                 return AdvertisingError(
                     code: .reassembly,
-                    message: "extended advertisement from \(view.address) (SID \(view.sid)) grew past \(Self.maxDataLength) bytes; fragments dropped")
+                    message:
+                        "extended advertisement from \(view.address) (SID \(view.sid)) grew past \(Self.maxDataLength) bytes; fragments dropped"
+                )
             }
             var problem: AdvertisingError?
             if pending.count >= Self.maxPending {
                 problem = AdvertisingError(
                     code: .reassembly,
-                    message: "more than \(Self.maxPending) fragmented extended advertisements in progress; \(pending.count) dropped")
+                    message:
+                        "more than \(Self.maxPending) fragmented extended advertisements in progress; \(pending.count) dropped"
+                )
                 pending.removeAll(keepingCapacity: true)
             }
             pending[key] = data

@@ -66,12 +66,13 @@ public enum HCIEvent {
         _ parameters: UnsafeRawBufferPointer, onReport: (ReportView) -> Void, onProblem: (AdvertisingError) -> Void
     ) {
         guard parameters.count >= 2 else {
-            onProblem(AdvertisingError(code: .malformedEvent, message: "LE Advertising Report event without a report count"))
+            onProblem(
+                AdvertisingError(code: .malformedEvent, message: "LE Advertising Report event without a report count"))
             return
         }
         let count = Int(parameters[1])
         var index = 2
-        for number in 0 ..< count {
+        for number in 0..<count {
             guard index + 9 <= parameters.count else {
                 onProblem(truncatedReport("LE Advertising Report", number, count, at: index))
                 return
@@ -98,12 +99,13 @@ public enum HCIEvent {
     ) {
         guard parameters.count >= 2 else {
             onProblem(
-                AdvertisingError(code: .malformedEvent, message: "LE Extended Advertising Report event without a report count"))
+                AdvertisingError(
+                    code: .malformedEvent, message: "LE Extended Advertising Report event without a report count"))
             return
         }
         let count = Int(parameters[1])
         var index = 2
-        for number in 0 ..< count {
+        for number in 0..<count {
             guard index + extendedReportHeader <= parameters.count else {
                 onProblem(truncatedReport("LE Extended Advertising Report", number, count, at: index))
                 return
@@ -126,7 +128,9 @@ public enum HCIEvent {
     static func truncatedReport(_ name: String, _ number: Int, _ count: Int, at index: Int) -> AdvertisingError {
         AdvertisingError(
             code: .malformedEvent,
-            message: "\(name) event: report \(number + 1) of \(count) runs past the end of the event (at parameter byte \(index))")
+            message:
+                "\(name) event: report \(number + 1) of \(count) runs past the end of the event (at parameter byte \(index))"
+        )
     }
 
     /// An LE Advertising Report event (event code first) holding `reports`.
@@ -167,7 +171,7 @@ public enum HCIEvent {
             parameters.append(UInt8(bitPattern: report.rssi ?? 127))
             parameters += [0, 0, 0, 0, 0, 0, 0, 0, 0]
             parameters.append(UInt8(end - start))
-            parameters += report.data[start ..< end]
+            parameters += report.data[start..<end]
             events.append([leMetaEvent, UInt8(parameters.count)] + parameters)
             start = end
         } while start < report.data.count

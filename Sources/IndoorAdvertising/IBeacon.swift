@@ -53,11 +53,13 @@ public struct IBeacon: Hashable, Sendable {
 /// A UUID from 16 bytes at `offset` (the caller has checked the bounds).
 @inline(__always)
 func uuid(_ data: UnsafeRawBufferPointer, at offset: Int) -> UUID {
-    UUID(uuid: (
-        data[offset], data[offset + 1], data[offset + 2], data[offset + 3],
-        data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7],
-        data[offset + 8], data[offset + 9], data[offset + 10], data[offset + 11],
-        data[offset + 12], data[offset + 13], data[offset + 14], data[offset + 15]))
+    UUID(
+        uuid: (
+            data[offset], data[offset + 1], data[offset + 2], data[offset + 3],
+            data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7],
+            data[offset + 8], data[offset + 9], data[offset + 10], data[offset + 11],
+            data[offset + 12], data[offset + 13], data[offset + 14], data[offset + 15]
+        ))
 }
 
 /// The 16 bytes of a UUID, in order.

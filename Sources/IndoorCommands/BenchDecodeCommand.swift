@@ -47,11 +47,14 @@ struct BenchDecodeCommand: ParsableCommand {
         guard Self.datalinks[datalink] != nil else { throw ValidationError("--datalink must be h4, hci or monitor") }
     }
 
-    static let datalinks: [String: BtsnoopDatalink] = ["h4": .hciUART, "hci": .hciUnencapsulated, "monitor": .linuxMonitor]
+    static let datalinks: [String: BtsnoopDatalink] = [
+        "h4": .hciUART, "hci": .hciUnencapsulated, "monitor": .linuxMonitor,
+    ]
 
     func run() throws {
         let link = Self.datalinks[datalink] ?? .linuxMonitor
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-bench-\(UUID().uuidString).btsnoop")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "indoor-bench-\(UUID().uuidString).btsnoop")
         defer { try? FileManager.default.removeItem(at: url) }
         let bytes = try DecodeBenchCapture.write(count: count, datalink: link, to: url)
         if let write {
@@ -61,7 +64,7 @@ struct BenchDecodeCommand: ParsableCommand {
         }
         var best = Double.infinity
         var decoded = 0
-        for _ in 0 ..< `repeat` {
+        for _ in 0..<`repeat` {
             var seen = 0
             let seconds = try BenchStopwatch.time {
                 try BtsnoopReader.decode(fileAt: url, onAdvertisement: { _ in seen += 1 }, onProblem: { _ in })
@@ -77,7 +80,9 @@ struct BenchDecodeCommand: ParsableCommand {
         } else {
             print(
                 "decode: \(count) advertisements (\(bytes) bytes, datalink \(link.rawValue)) in "
-                    + String(format: "%.3f s: %.2f M advertisements/s, %.0f MB/s", best, result.advertisementsPerSecond / 1e6, result.megabytesPerSecond))
+                    + String(
+                        format: "%.3f s: %.2f M advertisements/s, %.0f MB/s", best,
+                        result.advertisementsPerSecond / 1e6, result.megabytesPerSecond))
         }
         if decoded != count {
             throw CommandFailure("decoded \(decoded) beacon advertisements, expected \(count)")
@@ -93,34 +98,41 @@ enum DecodeBenchCapture {
         let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID()
         // 1000 advertisers: 70 % iBeacon, 10 % AltBeacon, 20 % Eddystone sending UID frames and, one time in
         // four, TLM frames from the same address.
-        let identities: [[UInt8]] = (0 ..< 1000).map { index in
+        let identities: [[UInt8]] = (0..<1000).map { index in
             let kind = index % 10
             if kind < 7 {
-                return IBeacon(id: BeaconID(uuid: uuid, major: 1, minor: UInt16(index)), measuredPowerDBm: -59).advertisingData
+                return IBeacon(id: BeaconID(uuid: uuid, major: 1, minor: UInt16(index)), measuredPowerDBm: -59)
+                    .advertisingData
             } else if kind < 8 {
-                return AltBeacon(companyID: 0x0118, id1: uuid, id2: 2, id3: UInt16(index), referenceRSSIDBm: -60).advertisingData
+                return AltBeacon(companyID: 0x0118, id1: uuid, id2: 2, id3: UInt16(index), referenceRSSIDBm: -60)
+                    .advertisingData
             }
             return EddystoneUID(
                 namespace: EddystoneUID.Namespace(high: 0xEDD1, low: 0xEBEA_C04E_5DEF_A017), instance: UInt64(index),
-                txPowerAtZeroMetersDBm: -18).advertisingData
+                txPowerAtZeroMetersDBm: -18
+            ).advertisingData
         }
-        let telemetry = EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1580, advertisementCount: 1, uptimeTenths: 10)
-            .advertisingData
+        let telemetry = EddystoneTLM(
+            batteryMillivolts: 3000, temperatureRaw: 0x1580, advertisementCount: 1, uptimeTenths: 10
+        )
+        .advertisingData
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CommandFailure.cannotWrite(url.path)
         }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var writer = BtsnoopWriter(datalink: datalink)
-        writer.appendNewIndex(adapter: 0, address: BluetoothAddress(rawValue: 0x001A7DDA7100), name: "hci0", unixTime: 1.7e9)
+        writer.appendNewIndex(
+            adapter: 0, address: BluetoothAddress(rawValue: 0x001A_7DDA_7100), name: "hci0", unixTime: 1.7e9)
         var size = 0
-        for index in 0 ..< count {
+        for index in 0..<count {
             let random = generator.next()
             let advertiser = Int(random % 1000)
             let sendsTelemetry = advertiser % 10 >= 8 && (random >> 32) % 4 == 0
             let report = AdvertisingReport(
                 addressType: 1, address: BluetoothAddress(rawValue: 0xC0_00_00_00_00_00 + UInt64(advertiser)),
-                rssiDBm: Int8(-40 - Int((random >> 16) % 60)), data: sendsTelemetry ? telemetry : identities[advertiser])
+                rssiDBm: Int8(-40 - Int((random >> 16) % 60)), data: sendsTelemetry ? telemetry : identities[advertiser]
+            )
             try writer.appendAdvertisingReports([report], unixTime: 1.7e9 + Double(index) * 0.001)
             if writer.bytes.count > 1 << 20 {
                 let chunk = writer.takeBytes()

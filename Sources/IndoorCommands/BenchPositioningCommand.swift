@@ -7,7 +7,8 @@ import IndoorPositioning
 struct BenchPositioningCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "positioning",
-        abstract: "Fixes per second of each solver, sightings per second through the engine, and efficiency vs the Cramér–Rao bound.",
+        abstract:
+            "Fixes per second of each solver, sightings per second through the engine, and efficiency vs the Cramér–Rao bound.",
         discussion: """
             Workload: 24 nodes on a 6 × 4 grid spanning 40 m × 30 m at z = 2.5 m; devices uniformly placed at z = 1.2 m; \
             each hears its 8 nearest nodes at −59 dBm at 1 m, exponent 2, shadowing σ = 4 dB (seeded). \

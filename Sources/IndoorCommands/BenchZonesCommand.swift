@@ -7,7 +7,8 @@ import IndoorModel
 struct BenchZonesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zones",
-        abstract: "Fixes per second through the zone engine: DEVICES walkers over ZONES fences and geolines, 1 fix/s each.",
+        abstract:
+            "Fixes per second through the zone engine: DEVICES walkers over ZONES fences and geolines, 1 fix/s each.",
         discussion: """
             Workload (seeded, `ZoneWorkload`): a grid of 20 m cells, one zone per cell on two floors, each with a \
             circle or polygon fence; a tenth of the zones also have a geoline. Zone rules vary (dwell events, no \

@@ -41,7 +41,8 @@ struct CalibrateCommand: ParsableCommand {
         var lines = [
             "\(data.name): calibrated on \(split)/ (\(survey.sightings.count) sightings, \(survey.truth.count) truth rows)",
             String(
-                format: "pooled: %.1f dBm at 1 m, exponent %.2f; shadowing σ %.1f dB", calibration.pooled.rssiAtOneMeter,
+                format: "pooled: %.1f dBm at 1 m, exponent %.2f; shadowing σ %.1f dB",
+                calibration.pooled.rssiAtOneMeter,
                 calibration.pooled.pathLossExponent, calibration.shadowingSigma),
         ]
         if let height = calibration.deviceHeight { lines.append(String(format: "device height %.2f m", height)) }

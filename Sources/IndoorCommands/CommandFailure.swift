@@ -43,6 +43,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         if !FileManager.default.isWritableFile(atPath: folder) {
             return CommandFailure("cannot write '\(path)': folder '\(folder)' is not writable")
         }
-        return CommandFailure("cannot write '\(path)': \(error?.localizedDescription ?? "the file could not be created")")
+        return CommandFailure(
+            "cannot write '\(path)': \(error?.localizedDescription ?? "the file could not be created")")
     }
 }

@@ -32,7 +32,8 @@ struct DecodeCommand: ParsableCommand {
 
     func validate() throws {
         if let device, device.isEmpty || device.contains(where: { $0 == "," || $0.isNewline }) {
-            throw ValidationError("--device '\(device)' cannot be a device id: it must be non-empty, without commas or line breaks")
+            throw ValidationError(
+                "--device '\(device)' cannot be a device id: it must be non-empty, without commas or line breaks")
         }
     }
 
@@ -61,7 +62,8 @@ struct DecodeCommand: ParsableCommand {
         var note = "\(summary.beaconAdvertisements) beacon advertisements in \(summary.records) records"
         if sightings != nil { note += ", \(summary.sightings) sightings written" }
         if summary.problems > 0 {
-            note += "; \(summary.problems) problem\(summary.problems == 1 ? "" : "s") (records or advertisements skipped)"
+            note +=
+                "; \(summary.problems) problem\(summary.problems == 1 ? "" : "s") (records or advertisements skipped)"
         }
         FileHandle.standardError.write(Data((note + "\n").utf8))
         if summary.problems > 0 { throw ExitCode.failure }

@@ -39,16 +39,19 @@ struct DemoCommand: ParsableCommand {
         let scores = try MethodComparison.run(dataset: data, methods: names)
 
         let floor = simulated.venue.floors.first
-        let size = floor.map { outline in
-            let xs = outline.outline.vertices.map(\.x), ys = outline.outline.vertices.map(\.y)
-            return "\(DatasetCSV.number((xs.max() ?? 0) - (xs.min() ?? 0))) m x "
-                + "\(DatasetCSV.number((ys.max() ?? 0) - (ys.min() ?? 0))) m"
-        } ?? ""
+        let size =
+            floor.map { outline in
+                let xs = outline.outline.vertices.map(\.x)
+                let ys = outline.outline.vertices.map(\.y)
+                return "\(DatasetCSV.number((xs.max() ?? 0) - (xs.min() ?? 0))) m x "
+                    + "\(DatasetCSV.number((ys.max() ?? 0) - (ys.min() ?? 0))) m"
+            } ?? ""
         let floors = simulated.venue.floors.count
         var text = "Simulated office (seed \(seed)): \(floors) floor\(floors == 1 ? "" : "s") of \(size), "
         text += "\(options.roomsPerSide * 2) rooms, \(data.nodes.count) beacons on the walls.\n"
         text += "\(options.devices) people walk for \(DatasetCSV.number(options.duration)) s; their phones heard "
-        text += "\(data.test.sightings.count) beacon packets (shadowing σ \(DatasetCSV.number(options.shadowingSigma)) dB per packet "
+        text +=
+            "\(data.test.sightings.count) beacon packets (shadowing σ \(DatasetCSV.number(options.shadowingSigma)) dB per packet "
         text += "+ \(DatasetCSV.number(options.slowShadowingSigma)) dB slow, "
         text += "\(DatasetCSV.number(options.wallLoss)) dB per wall).\n"
         text += "Located online at each of \(data.test.truth.count) truth points (horizontal error, metres):\n\n"

@@ -61,7 +61,9 @@ struct EvaluateCommand: ParsableCommand {
     /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
         // A plot that cannot be written is found before the scoring, not after it.
-        if let plot, !FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: plot).deletingLastPathComponent().path) {
+        if let plot,
+            !FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: plot).deletingLastPathComponent().path)
+        {
             throw CommandFailure.cannotWrite(plot)
         }
         var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset), includeSurvey: !noSurvey)
@@ -78,9 +80,10 @@ struct EvaluateCommand: ParsableCommand {
         do {
             scores = try MethodComparison.run(
                 dataset: data, methods: names, calibration: given,
-                unavailable: methods.isEmpty ? { name, error in skipped.append("\(name): \(error)\(surveyNote)") } : nil,
+                unavailable: methods.isEmpty
+                    ? { name, error in skipped.append("\(name): \(error)\(surveyNote)") } : nil,
                 progress: progress)
-        } catch where noSurvey {
+        } catch  where noSurvey {
             throw CommandFailure("\(error)\(surveyNote)")
         }
         if let plot {

@@ -55,7 +55,11 @@ struct PositioningBenchReport: Codable {
 
         // Accuracy of the nonlinear solver against the bound.
         let solver = NonlinearLeastSquares(deviceHeight: height)
-        var squared = 0.0, fixes = 0, misses = 0, bound = 0.0, bounded = 0
+        var squared = 0.0
+        var fixes = 0
+        var misses = 0
+        var bound = 0.0
+        var bounded = 0
         let bounds = workload.bounds()
         for (index, list) in readings.enumerated() {
             guard let crb = bounds[index] else { continue }
@@ -136,7 +140,8 @@ struct PositioningBenchReport: Codable {
         }
         lines.append(
             String(
-                format: "engine: %.0f sightings/s with a nonlinear fix per device per 8 sightings; ingest only %.0f sightings/s",
+                format:
+                    "engine: %.0f sightings/s with a nonlinear fix per device per 8 sightings; ingest only %.0f sightings/s",
                 engineSightingsPerSecond, engineIngestSightingsPerSecond))
         lines.append(
             String(

@@ -37,7 +37,8 @@ struct PositioningWorkload {
                 nodes[$0].position.distance(to: device) < nodes[$1].position.distance(to: device)
             }.prefix(8)
             var readings = nearest.map { index -> (node: Int, rssi: Double) in
-                let rssi = LogDistance.rssi(meters: nodes[index].position.distance(to: device), calibration: Self.calibration)
+                let rssi = LogDistance.rssi(
+                    meters: nodes[index].position.distance(to: device), calibration: Self.calibration)
                 return (index, rssi + dB * random.standardNormal())
             }
             readings.sort { $0.rssi > $1.rssi }
@@ -76,10 +77,12 @@ struct PositioningWorkload {
             var x = 0.0
             while x <= 40 {
                 let point = Point3D(x: x, y: y, z: Self.deviceHeight)
-                let nearest = nodes.sorted { $0.position.distance(to: point) < $1.position.distance(to: point) }.prefix(8)
+                let nearest = nodes.sorted { $0.position.distance(to: point) < $1.position.distance(to: point) }.prefix(
+                    8)
                 var rssi: [String: Double] = [:]
                 for node in nearest {
-                    rssi[node.id] = LogDistance.rssi(meters: node.position.distance(to: point), calibration: Self.calibration)
+                    rssi[node.id] = LogDistance.rssi(
+                        meters: node.position.distance(to: point), calibration: Self.calibration)
                 }
                 result.append(Fingerprint(position: point, rssi: rssi))
                 x += meters

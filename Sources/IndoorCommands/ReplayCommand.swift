@@ -35,7 +35,9 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         name: .customLong("rssi-filter"),
-        help: "The RSSI filter for the zones' beacon ranging (\(ReplayRSSIFilter.allCases.map(\.rawValue).joined(separator: ", "))).")
+        help:
+            "The RSSI filter for the zones' beacon ranging (\(ReplayRSSIFilter.allCases.map(\.rawValue).joined(separator: ", ")))."
+    )
     var rssiFilter: ReplayRSSIFilter = .ema
 
     func validate() throws {
@@ -75,7 +77,8 @@ struct ReplayCommand: ParsableCommand {
         write: (String) -> Void
     ) throws -> (problems: [FormatError], summary: ReplaySummary) {
         guard venue.contains(where: { !Self.isJSONWhitespace($0) }) else {
-            throw FormatError(code: .invalidJSON, file: venueFile, message: "file is empty; expected a venue JSON object")
+            throw FormatError(
+                code: .invalidJSON, file: venueFile, message: "file is empty; expected a venue JSON object")
         }
         let venue = try Venue.decodeJSON(venue, file: venueFile)
         try Self.checkZoneIDs(venue.zones, file: venueFile)
@@ -95,7 +98,9 @@ struct ReplayCommand: ParsableCommand {
             if let first = firstIndex[zone.id] {
                 throw FormatError(
                     code: .invalidValue, file: file,
-                    message: "zones[\(index)].id: zone id '\(zone.id)' is already used by zones[\(first)]; zone ids must be unique")
+                    message:
+                        "zones[\(index)].id: zone id '\(zone.id)' is already used by zones[\(first)]; zone ids must be unique"
+                )
             }
             firstIndex[zone.id] = index
         }
@@ -109,7 +114,8 @@ struct ReplayCommand: ParsableCommand {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw FormatError(code: .missingFile, file: path, message: "cannot read the file (\(error.localizedDescription))")
+            throw FormatError(
+                code: .missingFile, file: path, message: "cannot read the file (\(error.localizedDescription))")
         }
     }
 }

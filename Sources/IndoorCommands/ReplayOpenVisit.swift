@@ -34,7 +34,9 @@ struct ReplayOpenVisit: Hashable, Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case event, time = "t", zone, zoneName, device, trigger, checkIn, dwell, data, zoneEnabled
+        case event
+        case time = "t"
+        case zone, zoneName, device, trigger, checkIn, dwell, data, zoneEnabled
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -31,7 +31,8 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
         let fellBack = fallbacks.values.reduce(0, +)
         if fellBack > 0 {
             let codes = fallbacks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            text += "; \(fellBack) by \(ReplayLocator.fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
+            text +=
+                "; \(fellBack) by \(ReplayLocator.fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
         }
         let failed = noFix.values.reduce(0, +)
         if failed > 0 {

@@ -138,7 +138,8 @@ struct SimulateCommand: ParsableCommand {
         let data = simulated.dataset
         let floors = simulated.venue.floors.count
         let beacons = data.nodes.count
-        var text = "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(beacons) beacon\(beacons == 1 ? "" : "s"); "
+        var text =
+            "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(beacons) beacon\(beacons == 1 ? "" : "s"); "
         text += "test: \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows"
         if let train = data.train {
             text += "; train: \(train.sightings.count) sightings, \(train.truth.count) truth rows"

@@ -20,9 +20,14 @@ public struct ErrorCDFPlot: Sendable {
 
     /// The chart as a standalone SVG document.
     public func svg() -> String {
-        let width = 800.0, height = 480.0
-        let left = 70.0, right = 240.0, top = 50.0, bottom = 60.0
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        let width = 800.0
+        let height = 480.0
+        let left = 70.0
+        let right = 240.0
+        let top = 50.0
+        let bottom = 60.0
+        let plotWidth = width - left - right
+        let plotHeight = height - top - bottom
         var svg = SVGWriter(width: width, height: height)
         svg.text(title, x: left + plotWidth / 2, y: 28, size: 16, anchor: .middle, bold: true)
 
@@ -113,7 +118,8 @@ public struct ErrorCDFPlot: Sendable {
     static func thinned(_ points: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] {
         var kept: [(x: Double, y: Double)] = []
         for (index, point) in points.enumerated() {
-            if let last = kept.last, index < points.count - 1, abs(point.x - last.x) < 0.3, abs(point.y - last.y) < 0.3 {
+            if let last = kept.last, index < points.count - 1, abs(point.x - last.x) < 0.3, abs(point.y - last.y) < 0.3
+            {
                 continue
             }
             kept.append(point)

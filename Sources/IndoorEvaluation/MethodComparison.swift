@@ -18,7 +18,8 @@ public enum MethodComparison {
     ///   - progress: Called after each truth row with (method, rows done, rows in all for that method).
     /// - Throws: ``UnknownMethodError`` for a name the catalogue lacks, or what building the engine throws.
     public static func run(
-        dataset: Dataset, methods: [String], calibration given: Calibration? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
+        dataset: Dataset, methods: [String], calibration given: Calibration? = nil,
+        unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
         var scores: [MethodScore] = []

@@ -65,7 +65,8 @@ struct OfficeLayout: Sendable {
             var x = 0.0
             for i in 0..<count {
                 let doorX = (Double(i) + 0.5) * options.roomWidth
-                walls.append(Segment(from: Point2D(x: x, y: wallY), to: Point2D(x: doorX - Self.doorWidth / 2, y: wallY)))
+                walls.append(
+                    Segment(from: Point2D(x: x, y: wallY), to: Point2D(x: doorX - Self.doorWidth / 2, y: wallY)))
                 x = doorX + Self.doorWidth / 2
             }
             walls.append(Segment(from: Point2D(x: x, y: wallY), to: Point2D(x: length, y: wallY)))
@@ -94,7 +95,8 @@ struct OfficeLayout: Sendable {
         let perSide = options.roomsPerSide
         var order: [Room] = []
         for i in 0..<perSide {
-            let south = rooms[i], north = rooms[perSide + i]
+            let south = rooms[i]
+            let north = rooms[perSide + i]
             order += i % 2 == 0 ? [south, north] : [north, south]
         }
         for j in 0..<roomBeacons {
@@ -133,6 +135,8 @@ struct OfficeLayout: Sendable {
 }
 
 extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(range.upperBound, Swift.max(range.lowerBound, self)) }
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(range.upperBound, Swift.max(range.lowerBound, self))
+    }
     fileprivate var asInt: Int { Int(self) }
 }

@@ -19,7 +19,9 @@ struct RadioModel: Sendable {
         beacon: Point2D, beaconHeight: Double, beaconLevel: Int, rssiAtOneMeter: Double,
         receiver: Point2D, receiverHeight: Double, receiverLevel: Int, countingWalls: Bool = true
     ) -> Double {
-        let dx = beacon.x - receiver.x, dy = beacon.y - receiver.y, dz = beaconHeight - receiverHeight
+        let dx = beacon.x - receiver.x
+        let dy = beacon.y - receiver.y
+        let dz = beaconHeight - receiverHeight
         let distance = max(0.1, (dx * dx + dy * dy + dz * dz).squareRoot())
         var rssi = rssiAtOneMeter - 10 * options.pathLossExponent * log10(distance)
         if countingWalls, options.wallLoss > 0, let walls = wallsByLevel[receiverLevel] {

@@ -21,7 +21,8 @@ public struct SVGWriter: Sendable {
         dashed: Bool = false
     ) {
         var element = "<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" "
-        element += "y2=\"\(Self.number(y2))\" stroke=\"\(Self.escape(stroke))\" stroke-width=\"\(Self.number(strokeWidth))\""
+        element +=
+            "y2=\"\(Self.number(y2))\" stroke=\"\(Self.escape(stroke))\" stroke-width=\"\(Self.number(strokeWidth))\""
         if dashed { element += " stroke-dasharray=\"4 3\"" }
         elements.append(element + "/>")
     }
@@ -69,7 +70,8 @@ public struct SVGWriter: Sendable {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         text += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width))\" "
         text += "height=\"\(Self.number(height))\" viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\">\n"
-        text += "<rect x=\"0\" y=\"0\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" fill=\"white\"/>\n"
+        text +=
+            "<rect x=\"0\" y=\"0\" width=\"\(Self.number(width))\" height=\"\(Self.number(height))\" fill=\"white\"/>\n"
         for element in elements { text += element + "\n" }
         return text + "</svg>\n"
     }

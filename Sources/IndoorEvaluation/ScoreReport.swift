@@ -1,7 +1,9 @@
 /// Text forms of scores: the human table and the JSON Lines of `indoor evaluate`.
 public enum ScoreReport {
     /// The keys of one JSON line, in the order they are written.
-    public static let jsonKeys = ["method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy"]
+    public static let jsonKeys = [
+        "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy",
+    ]
 
     /// One JSON object per method, one per line, with exactly the keys of ``jsonKeys``.
     ///

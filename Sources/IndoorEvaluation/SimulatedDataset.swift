@@ -29,7 +29,8 @@ public struct SimulatedDataset: Hashable, Sendable {
     /// `sightings` with each node source replaced by the node's beacon identity (as a phone would report them).
     public func beaconSightings(_ sightings: [Sighting]) -> [Sighting] {
         let beacons = Dictionary(
-            venue.nodes.compactMap { node in node.beacon.map { (node.id, $0) } }, uniquingKeysWith: { first, _ in first })
+            venue.nodes.compactMap { node in node.beacon.map { (node.id, $0) } },
+            uniquingKeysWith: { first, _ in first })
         return sightings.map { sighting in
             guard case .node(let id) = sighting.source, let beacon = beacons[id] else { return sighting }
             var copy = sighting
@@ -59,7 +60,8 @@ public struct SimulatedDataset: Hashable, Sendable {
         let o = options
         let length = Double(o.roomsPerSide) * o.roomWidth
         let width = 2 * o.roomDepth + o.corridorWidth
-        let floors = o.floors == 1 ? "one floor" : "\(o.floors) floors (levels 0…\(o.floors - 1), \(n(o.floorHeight)) m apart)"
+        let floors =
+            o.floors == 1 ? "one floor" : "\(o.floors) floors (levels 0…\(o.floors - 1), \(n(o.floorHeight)) m apart)"
         let uuid = venue.nodes.first?.beacon?.uuid.uuidString ?? Simulator.beaconUUID.uuidString
         return """
             # \(dataset.name): simulated office (indoor simulate, seed \(o.seed))

@@ -16,11 +16,14 @@ public struct Simulator: Sendable {
     public var options: SimulatorOptions
 
     /// The proximity UUID every simulated beacon advertises (major = floor level, minor = index on the floor).
-    public static let beaconUUID = UUID(uuid: (
-        0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0))
+    public static let beaconUUID = UUID(
+        uuid: (
+            0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0
+        ))
 
     /// Where the simulated building stands: Berlin, +y axis 20° east of north.
-    public static let anchor = GeoAnchor(origin: GeoCoordinate(latitude: 52.520008, longitude: 13.404954), bearingDegrees: 20)
+    public static let anchor = GeoAnchor(
+        origin: GeoCoordinate(latitude: 52.520008, longitude: 13.404954), bearingDegrees: 20)
 
     /// A simulator of `options` (the default: a realistic one-floor office).
     public init(options: SimulatorOptions = SimulatorOptions()) {
@@ -29,7 +32,11 @@ public struct Simulator: Sendable {
 
     // Independent random streams, so that changing one part (say the beacon count) leaves the others alone.
     private enum Stream: UInt64 {
-        case beacons = 1, walkers = 2, radioTest = 3, radioSurvey = 4, receivers = 5
+        case beacons = 1
+        case walkers = 2
+        case radioTest = 3
+        case radioSurvey = 4
+        case receivers = 5
     }
 
     private func random(_ stream: Stream, _ index: UInt64 = 0) -> SplitMix64 {
@@ -68,7 +75,8 @@ public struct Simulator: Sendable {
             walkers.append(("walker-\(index + 1)", path, offset))
         }
         let surveyPath = planner.survey()
-        let radio = RadioModel(options: options, wallsByLevel: Dictionary(uniqueKeysWithValues: floors.map { ($0.level, $0.walls) }))
+        let radio = RadioModel(
+            options: options, wallsByLevel: Dictionary(uniqueKeysWithValues: floors.map { ($0.level, $0.walls) }))
 
         var testRandom = random(.radioTest)
         let test = Recording(
@@ -104,7 +112,8 @@ public struct Simulator: Sendable {
                     Node(
                         id: "b\(level)-\(minor)",
                         beacon: BeaconID(uuid: Self.beaconUUID, major: UInt16(level), minor: UInt16(clamping: minor)),
-                        position: Point3D(x: Self.round(mount.x, 2), y: Self.round(mount.y, 2), z: options.beaconHeight),
+                        position: Point3D(
+                            x: Self.round(mount.x, 2), y: Self.round(mount.y, 2), z: options.beaconHeight),
                         floor: options.floors > 1 ? level : nil,
                         calibration: NodeCalibration(
                             rssiAtOneMeter: Self.round(power, 1), pathLossExponent: options.pathLossExponent)))
@@ -158,7 +167,8 @@ public struct Simulator: Sendable {
                 // Gudmundson: correlation exp(−moved / distance − elapsed / time), stationary variance kept.
                 var slowValue = innovation
                 if let last = slow[event.node][index] {
-                    let dx = state.point.x - last.point.x, dy = state.point.y - last.point.y
+                    let dx = state.point.x - last.point.x
+                    let dy = state.point.y - last.point.y
                     let dz = state.height - last.height
                     let moved = (dx * dx + dy * dy + dz * dz).squareRoot()
                     let rho = exp(

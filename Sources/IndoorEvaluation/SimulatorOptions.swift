@@ -81,7 +81,9 @@ public struct SimulatorOptions: Hashable, Sendable {
         if !(0...10_000).contains(devices) { problems.append("devices must be 0...10000") }
         if !(duration > 0 && duration <= 86_400) { problems.append("duration must be more than 0 and at most 86400 s") }
         if !(shadowingSigma >= 0 && shadowingSigma <= 30) { problems.append("sigma must be 0...30 dB") }
-        if !(pathLossExponent > 0 && pathLossExponent <= 10) { problems.append("path-loss exponent must be in (0, 10]") }
+        if !(pathLossExponent > 0 && pathLossExponent <= 10) {
+            problems.append("path-loss exponent must be in (0, 10]")
+        }
         if !(advertisingInterval >= 0.02 && advertisingInterval <= 10.24) {
             problems.append("advertising interval must be 0.02...10.24 s")
         }

@@ -39,9 +39,13 @@ public struct Trajectory: Hashable, Sendable {
         if time <= first.time { return (first.point, first.height, first.level) }
         if time >= last.time { return (last.point, last.height, last.level) }
         let (lower, upper) = knots.bracket(time: time, by: \.time)
-        let a = knots[lower], b = knots[upper]
+        let a = knots[lower]
+        let b = knots[upper]
         let span = b.time - a.time
         let f = span > 0 ? (time - a.time) / span : 1
-        return (a.point.interpolated(to: b.point, fraction: f), a.height + f * (b.height - a.height), f < 0.5 ? a.level : b.level)
+        return (
+            a.point.interpolated(to: b.point, fraction: f), a.height + f * (b.height - a.height),
+            f < 0.5 ? a.level : b.level
+        )
     }
 }

@@ -27,7 +27,9 @@ struct WalkPlanner: Sendable {
             }
             var next = layout.rooms[random.index(below: layout.rooms.count)]
             if next.index == room.index, nextLevel == level {
-                next = layout.rooms[(room.index + 1 + random.index(below: max(1, layout.rooms.count - 1))) % layout.rooms.count]
+                next =
+                    layout.rooms[
+                        (room.index + 1 + random.index(below: max(1, layout.rooms.count - 1))) % layout.rooms.count]
             }
             walk.move(to: layout.insideDoor(room))
             walk.move(to: room.door)
@@ -50,7 +52,8 @@ struct WalkPlanner: Sendable {
     /// The survey walk of `train/`: on every floor, along the corridor into each room in turn, standing
     /// ``SimulatorOptions/surveyDwell`` seconds at the room's centre and at the corridor point by its door.
     func survey() -> Trajectory {
-        var walk = Walk(speed: options.walkingSpeed, deviceHeight: options.deviceHeight, floorHeight: options.floorHeight)
+        var walk = Walk(
+            speed: options.walkingSpeed, deviceHeight: options.deviceHeight, floorHeight: options.floorHeight)
         let perSide = options.roomsPerSide
         walk.start(at: layout.stairs, level: 0)
         for level in 0..<options.floors {

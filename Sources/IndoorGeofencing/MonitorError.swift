@@ -33,7 +33,8 @@ public struct MonitorError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The standard error for each code, with its message.
     public static let emptyBeaconList = MonitorError(
-        code: .emptyBeaconList, message: "no beacons to observe: give at least one UUID, UUID/major or UUID/major/minor")
+        code: .emptyBeaconList, message: "no beacons to observe: give at least one UUID, UUID/major or UUID/major/minor"
+    )
     public static let observationInProgress = MonitorError(
         code: .observationInProgress,
         message: "an observation is already in progress: stop it before starting another")

@@ -169,7 +169,8 @@ public struct ZoneEngine: Sendable {
     public var openVisits: [ZoneVisit] {
         states.keys.sorted().compactMap { key in
             guard let visit = states[key]?.visit else { return nil }
-            return ZoneVisit(zone: zones[key.zone].id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn)
+            return ZoneVisit(
+                zone: zones[key.zone].id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn)
         }
     }
 
@@ -223,7 +224,9 @@ public struct ZoneEngine: Sendable {
                         let wasPresent = state.isPresent
                         state.fenceInside = true
                         state.fenceLeftAt = nil
-                        if !wasPresent, let event = checkIn(&state, zone: index, device: fix.device, at: fix.time, by: .fence) {
+                        if !wasPresent,
+                            let event = checkIn(&state, zone: index, device: fix.device, at: fix.time, by: .fence)
+                        {
                             events.append(event)
                         }
                     }
@@ -281,7 +284,9 @@ public struct ZoneEngine: Sendable {
                 let wasPresent = state.isPresent
                 state.beaconInside = true
                 state.beaconLeftAt = nil
-                if !wasPresent, let event = checkIn(&state, zone: index, device: ranging.device, at: ranging.time, by: .beacon) {
+                if !wasPresent,
+                    let event = checkIn(&state, zone: index, device: ranging.device, at: ranging.time, by: .beacon)
+                {
                     events.append(event)
                 }
             }

@@ -104,7 +104,9 @@ struct ZoneGrid: Sendable {
         {
             for x in low.x...high.x {
                 for y in low.y...high.y {
-                    for item in buckets[Cell(x: x, y: y)] ?? [] where item.box.overlaps(move) { found.append(item.zone) }
+                    for item in buckets[Cell(x: x, y: y)] ?? [] where item.box.overlaps(move) {
+                        found.append(item.zone)
+                    }
                 }
             }
         } else {

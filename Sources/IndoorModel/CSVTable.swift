@@ -19,7 +19,9 @@ public enum CSVTable {
         let text = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
         // Lines and fields are split on their UTF-8 bytes (`\n`, `,`): much faster than on Characters, and the
         // same for this format (a `\r` before the `\n` is dropped).
-        let newline = UInt8(ascii: "\n"), comma = UInt8(ascii: ","), carriageReturn = UInt8(ascii: "\r")
+        let newline = UInt8(ascii: "\n")
+        let comma = UInt8(ascii: ",")
+        let carriageReturn = UInt8(ascii: "\r")
         for rawLine in text.utf8.split(separator: newline, omittingEmptySubsequences: false) {
             lineNumber += 1
             let bytes = rawLine.last == carriageReturn ? rawLine.dropLast() : rawLine

@@ -87,4 +87,3 @@ public enum DatasetCSV {
         return "\(value)"
     }
 }
-

@@ -68,7 +68,9 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
     public func point(of coordinate: GeoCoordinate) -> Point2D {
         let (px, py, pz) = Self.ecef(latitude: coordinate.latitude, longitude: coordinate.longitude)
         let (ox, oy, oz) = Self.ecef(latitude: origin.latitude, longitude: origin.longitude)
-        let dx = px - ox, dy = py - oy, dz = pz - oz
+        let dx = px - ox
+        let dy = py - oy
+        let dz = pz - oz
         let (sinLat, cosLat, sinLon, cosLon) = originTrig
         let east = -sinLon * dx + cosLon * dy
         let north = -sinLat * cosLon * dx - sinLat * sinLon * dy + cosLat * dz
@@ -88,12 +90,14 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
     }
 
     private var originTrig: (Double, Double, Double, Double) {
-        let lat = origin.latitude * .pi / 180, lon = origin.longitude * .pi / 180
+        let lat = origin.latitude * .pi / 180
+        let lon = origin.longitude * .pi / 180
         return (sin(lat), cos(lat), sin(lon), cos(lon))
     }
 
     private static func ecef(latitude: Double, longitude: Double) -> (Double, Double, Double) {
-        let lat = latitude * .pi / 180, lon = longitude * .pi / 180
+        let lat = latitude * .pi / 180
+        let lon = longitude * .pi / 180
         let n = semiMajorAxis / (1 - eccentricitySquared * sin(lat) * sin(lat)).squareRoot()
         return (n * cos(lat) * cos(lon), n * cos(lat) * sin(lon), n * (1 - eccentricitySquared) * sin(lat))
     }

@@ -3,7 +3,8 @@ import Foundation
 extension Point2D: Codable {
     /// Reads `[x, y]`, metres; both must be finite.
     public init(from decoder: any Decoder) throws {
-        let (x, y) = try decodePair(Double.self, from: decoder, shape: "a point is [x, y]: exactly two numbers in metres")
+        let (x, y) = try decodePair(
+            Double.self, from: decoder, shape: "a point is [x, y]: exactly two numbers in metres")
         guard x.isFinite, y.isFinite else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
@@ -52,7 +53,8 @@ private func decodePair<Value: Decodable>(_ type: Value.Type, from decoder: any 
 {
     var container = try decoder.unkeyedContainer()
     guard container.count == 2 else {
-        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: shape))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: shape))
     }
     return (try container.decode(type), try container.decode(type))
 }

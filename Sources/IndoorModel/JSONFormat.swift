@@ -5,13 +5,15 @@ public enum JSONFormat {
     /// An encoder with sorted keys (stable output) and, optionally, pretty printing.
     public static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
     /// Decodes `type` from `data`, mapping decoding errors to a ``FormatError`` that names `file`
     /// (and `line`, for one line of a JSON Lines file) and the path of the bad field.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String, line: Int? = nil) throws -> T {
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String, line: Int? = nil) throws -> T
+    {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
@@ -30,7 +32,8 @@ public enum JSONFormat {
             return at(context.codingPath) + "missing field '\(key.stringValue)'"
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return "not valid JSON (\(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription))"
+                return
+                    "not valid JSON (\(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription))"
             }
             return at(context.codingPath) + context.debugDescription
         @unknown default:

@@ -52,7 +52,8 @@ extension Node: Codable {
         }
         if let exponent, !(exponent > 0 && exponent.isFinite) {
             throw DecodingError.dataCorruptedError(
-                forKey: .pathLossExponent, in: container, debugDescription: "pathLossExponent must be a positive number")
+                forKey: .pathLossExponent, in: container, debugDescription: "pathLossExponent must be a positive number"
+            )
         }
         self.init(
             id: id,

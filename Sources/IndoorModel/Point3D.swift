@@ -23,7 +23,9 @@ public struct Point3D: Hashable, Sendable {
 
     /// The Euclidean distance in 3-D to `other`, in metres.
     public func distance(to other: Point3D) -> Double {
-        let dx = x - other.x, dy = y - other.y, dz = z - other.z
+        let dx = x - other.x
+        let dy = y - other.y
+        let dz = z - other.z
         return (dx * dx + dy * dy + dz * dz).squareRoot()
     }
 

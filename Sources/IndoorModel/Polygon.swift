@@ -32,7 +32,8 @@ public struct Polygon: Hashable, Sendable {
         guard vertices.count > 2 else { return 0 }
         var twice = 0.0
         for i in vertices.indices {
-            let a = vertices[i], b = vertices[(i + 1) % vertices.count]
+            let a = vertices[i]
+            let b = vertices[(i + 1) % vertices.count]
             twice += a.x * b.y - b.x * a.y
         }
         return abs(twice) / 2
@@ -44,7 +45,8 @@ public struct Polygon: Hashable, Sendable {
         var inside = false
         var j = vertices.count - 1
         for i in vertices.indices {
-            let a = vertices[i], b = vertices[j]
+            let a = vertices[i]
+            let b = vertices[j]
             if Segment(from: a, to: b).distance(to: point) < 1e-9 { return true }
             if (a.y > point.y) != (b.y > point.y) {
                 let crossX = a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x)

@@ -9,7 +9,8 @@ extension RandomAccessCollection where Index == Int {
     /// - Precondition: The collection is not empty and is sorted by `timeOf`, ascending.
     /// - Complexity: O(log n) calls of `timeOf`.
     public func bracket(time: Double, by timeOf: (Element) -> Double) -> (lower: Int, upper: Int) {
-        var low = startIndex, high = Swift.max(startIndex, endIndex - 1)
+        var low = startIndex
+        var high = Swift.max(startIndex, endIndex - 1)
         while high - low > 1 {
             let middle = (low + high) / 2
             if timeOf(self[middle]) <= time { low = middle } else { high = middle }

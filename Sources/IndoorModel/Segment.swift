@@ -36,7 +36,8 @@ public struct Segment: Hashable, Sendable {
 
     /// The shortest distance from `point` to any point of this segment, in metres.
     public func distance(to point: Point2D) -> Double {
-        let dx = end.x - start.x, dy = end.y - start.y
+        let dx = end.x - start.x
+        let dy = end.y - start.y
         let lengthSquared = dx * dx + dy * dy
         guard lengthSquared > 0 else { return start.distance(to: point) }
         let t = max(0, min(1, ((point.x - start.x) * dx + (point.y - start.y) * dy) / lengthSquared))

@@ -22,4 +22,3 @@ public struct TruthPoint: Hashable, Sendable {
         self.floor = floor
     }
 }
-

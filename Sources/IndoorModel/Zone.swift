@@ -87,7 +87,8 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
         guard exitDelay > 0 else {
             throw DecodingError.dataCorruptedError(
                 forKey: .exitDelay, in: container,
-                debugDescription: "must be a number of seconds > 0 (with 0, a beacon visit would check out between any two packets)")
+                debugDescription:
+                    "must be a number of seconds > 0 (with 0, a beacon visit would check out between any two packets)")
         }
         let id = try container.decode(String.self, forKey: .id)
         guard !id.isEmpty else {

@@ -48,7 +48,8 @@ public struct ZoneGeoline: Hashable, Sendable {
 
     /// Whether `point` lies on the left of (or on) the infinite line through `piece`.
     private static func isLeft(_ point: Point2D, of piece: Segment) -> Bool {
-        let cross = (piece.end.x - piece.start.x) * (point.y - piece.start.y)
+        let cross =
+            (piece.end.x - piece.start.x) * (point.y - piece.start.y)
             - (piece.end.y - piece.start.y) * (point.x - piece.start.x)
         return cross >= 0
     }

@@ -89,7 +89,10 @@ public struct Blend: PositioningMethod {
         }
         let kept = parts.filter { $0.0.floor == nil || $0.0.floor == floor }
         let keptTotal = kept.reduce(0) { $0 + $1.1 }
-        var x = 0.0, y = 0.0, z = 0.0, confidence = 0.0
+        var x = 0.0
+        var y = 0.0
+        var z = 0.0
+        var confidence = 0.0
         for (estimate, trust) in kept {
             let w = trust / keptTotal
             x += w * estimate.position.x
@@ -100,7 +103,8 @@ public struct Blend: PositioningMethod {
         var spread = 0.0
         for (estimate, trust) in kept {
             let w = trust / keptTotal
-            let dx = estimate.position.x - x, dy = estimate.position.y - y
+            let dx = estimate.position.x - x
+            let dy = estimate.position.y - y
             spread += w * (estimate.accuracy * estimate.accuracy + dx * dx + dy * dy)
         }
         return .success(

@@ -31,9 +31,9 @@ public struct CalibrationFitter: Sendable {
         /// The defaults: P₁ in −110…−20 dBm, exponent 1…6, 30 samples per node, 60 per device for an offset,
         /// offsets within ±20 dB, distances under 0.5 m counted as 0.5 m, samples outside −200…50 dBm skipped.
         public init(
-            rssiRange: ClosedRange<Double> = -110 ... -20, exponentRange: ClosedRange<Double> = 1 ... 6,
+            rssiRange: ClosedRange<Double> = -110 ... -20, exponentRange: ClosedRange<Double> = 1...6,
             minimumSamples: Int = 30, minimumDeviceSamples: Int = 60, maximumOffset: Double = 20,
-            minimumDistance: Double = 0.5, sampleRange: ClosedRange<Double> = -200 ... 50
+            minimumDistance: Double = 0.5, sampleRange: ClosedRange<Double> = -200...50
         ) {
             self.rssiRange = rssiRange
             self.exponentRange = exponentRange
@@ -73,12 +73,14 @@ public struct CalibrationFitter: Sendable {
         var samples: [Sample] = []
         samples.reserveCapacity(survey.sightings.count)
         for sighting in survey.sightings {
-            guard sighting.rssi.isFinite, options.sampleRange.contains(sighting.rssi), let index = nodeIndex[sighting.source.text],
+            guard sighting.rssi.isFinite, options.sampleRange.contains(sighting.rssi),
+                let index = nodeIndex[sighting.source.text],
                 let truth = tracks[sighting.device]?.position(at: sighting.time)
             else { continue }
             let node = nodes[index]
             let dz = (truth.z ?? node.position.z) - node.position.z
-            let dx = truth.point.x - node.position.x, dy = truth.point.y - node.position.y
+            let dx = truth.point.x - node.position.x
+            let dy = truth.point.y - node.position.y
             let meters = max((dx * dx + dy * dy + dz * dz).squareRoot(), options.minimumDistance)
             // A truth row or node with a non-finite coordinate gives no distance (max keeps NaN), so no sample.
             guard meters.isFinite, meters > 0 else { continue }
@@ -192,7 +194,11 @@ public struct CalibrationFitter: Sendable {
         var exponent = fixedExponent ?? 2
         var threshold = Double.infinity
         for pass in 0..<6 {
-            var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
+            var sw = 0.0
+            var sx = 0.0
+            var sy = 0.0
+            var sxx = 0.0
+            var sxy = 0.0
             for position in rows.indices {
                 let sample = samples[rows[position]]
                 let w = weights[position]

@@ -23,9 +23,13 @@ public struct CramerRaoBound: Hashable, Sendable {
     public init?(device: Point3D, nodes: [Point3D], sigma dB: Double, exponent: Double) {
         guard dB > 0, dB.isFinite, exponent > 0, exponent.isFinite else { return nil }
         let b = 10 * exponent / (dB * 2.302585092994046)
-        var jxx = 0.0, jxy = 0.0, jyy = 0.0
+        var jxx = 0.0
+        var jxy = 0.0
+        var jyy = 0.0
         for node in nodes {
-            let dx = device.x - node.x, dy = device.y - node.y, dz = device.z - node.z
+            let dx = device.x - node.x
+            let dy = device.y - node.y
+            let dz = device.z - node.z
             let s = max(dx * dx + dy * dy + dz * dz, 1e-9)
             let scale = b * b / (s * s)
             jxx += scale * dx * dx

@@ -58,18 +58,26 @@ public struct EPTA: PositioningMethod {
     }
 
     private func centroidOfCommonIntersections(_ circles: RangeCircles) -> (Double, Double)? {
-        var sx = 0.0, sy = 0.0, used = 0
+        var sx = 0.0
+        var sy = 0.0
+        var used = 0
         for i in 0..<circles.count {
             for j in (i + 1)..<circles.count {
-                let x1 = circles.x[i], y1 = circles.y[i], r1 = circles.radius[i]
-                let dx = circles.x[j] - x1, dy = circles.y[j] - y1, r2 = circles.radius[j]
+                let x1 = circles.x[i]
+                let y1 = circles.y[i]
+                let r1 = circles.radius[i]
+                let dx = circles.x[j] - x1
+                let dy = circles.y[j] - y1
+                let r2 = circles.radius[j]
                 let d = (dx * dx + dy * dy).squareRoot()
                 guard d > 1e-9, d <= r1 + r2, d >= abs(r1 - r2) else { continue }
                 let a = (r1 * r1 - r2 * r2 + d * d) / (2 * d)
                 let h = max(r1 * r1 - a * a, 0).squareRoot()
-                let mx = x1 + a * dx / d, my = y1 + a * dy / d
+                let mx = x1 + a * dx / d
+                let my = y1 + a * dy / d
                 for sign in [-1.0, 1.0] {
-                    let px = mx - sign * h * dy / d, py = my + sign * h * dx / d
+                    let px = mx - sign * h * dy / d
+                    let py = my + sign * h * dx / d
                     if isInsideAll(circles, px, py) {
                         sx += px
                         sy += py
@@ -85,7 +93,8 @@ public struct EPTA: PositioningMethod {
 
     private func isInsideAll(_ circles: RangeCircles, _ px: Double, _ py: Double) -> Bool {
         for k in 0..<circles.count {
-            let dx = px - circles.x[k], dy = py - circles.y[k]
+            let dx = px - circles.x[k]
+            let dy = py - circles.y[k]
             let limit = circles.radius[k] * (1 + relativeTolerance) + absoluteTolerance
             if dx * dx + dy * dy > limit * limit { return false }
         }

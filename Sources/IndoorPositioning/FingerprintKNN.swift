@@ -95,7 +95,9 @@ public struct FingerprintKNN: PositioningMethod {
         table.withUnsafeBufferPointer { rows in
             query.withUnsafeBufferPointer { q in
                 for row in 0..<positions.count {
-                    var total = 0.0, shared = 0.0, both = 0
+                    var total = 0.0
+                    var shared = 0.0
+                    var both = 0
                     let base = row * width
                     for column in 0..<width {
                         let d = q[column] - rows[base + column]
@@ -143,8 +145,12 @@ public struct FingerprintKNN: PositioningMethod {
         } else {
             floor = FloorSelection.vote(readings)
         }
-        var x = 0.0, y = 0.0, z = 0.0, weights = 0.0
-        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor) {
+        var x = 0.0
+        var y = 0.0
+        var z = 0.0
+        var weights = 0.0
+        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor)
+        {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             x += w * p.x
@@ -156,7 +162,8 @@ public struct FingerprintKNN: PositioningMethod {
         y /= weights
         z /= weights
         var spread = 0.0
-        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor) {
+        for slot in 0..<used where bestDistance[slot].isFinite && (floorVotes.isEmpty || floors[bestRow[slot]] == floor)
+        {
             let w = 1 / (bestDistance[slot].squareRoot() + 1e-3)
             let p = positions[bestRow[slot]]
             spread += w * ((p.x - x) * (p.x - x) + (p.y - y) * (p.y - y))

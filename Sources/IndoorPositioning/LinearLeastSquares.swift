@@ -23,11 +23,20 @@ public struct LinearLeastSquares: PositioningMethod {
 
     /// The weighted linear least-squares position of `circles`, or `nil` when singular.
     static func solve(_ circles: RangeCircles) -> (Double, Double)? {
-        let ox = circles.x[0], oy = circles.y[0], r0 = circles.radius[0]
-        var a = 0.0, b = 0.0, d = 0.0, e = 0.0, f = 0.0
+        let ox = circles.x[0]
+        let oy = circles.y[0]
+        let r0 = circles.radius[0]
+        var a = 0.0
+        var b = 0.0
+        var d = 0.0
+        var e = 0.0
+        var f = 0.0
         for i in 1..<circles.count {
-            let xi = circles.x[i] - ox, yi = circles.y[i] - oy, ri = circles.radius[i]
-            let u = 2 * xi, v = 2 * yi
+            let xi = circles.x[i] - ox
+            let yi = circles.y[i] - oy
+            let ri = circles.radius[i]
+            let u = 2 * xi
+            let v = 2 * yi
             let w = r0 * r0 - ri * ri + xi * xi + yi * yi
             // Var(rᵢ²) ≈ 4 rᵢ² Var(rᵢ); the reference's own noise is shared by every row and ignored.
             let weight = 1 / max(4 * ri * ri * circles.variance[i], 1e-6)

@@ -72,7 +72,8 @@ public enum MethodCatalog {
         default:
             throw UnknownMethodError(name: name, known: names)
         }
-        return PositioningEngine(nodes: nodes, method: tracked ? Tracked(method) : method, configuration: configuration, calibration: fitted)
+        return PositioningEngine(
+            nodes: nodes, method: tracked ? Tracked(method) : method, configuration: configuration, calibration: fitted)
     }
 }
 

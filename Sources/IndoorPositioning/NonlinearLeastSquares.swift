@@ -46,13 +46,17 @@ public struct NonlinearLeastSquares: PositioningMethod {
             let logRange = UnsafeMutableBufferPointer(rebasing: buffer[(3 * n)..<(4 * n)])
             let weight = UnsafeMutableBufferPointer(rebasing: buffer[(4 * n)..<(5 * n)])
             // One pass: copy out, check values, and start at the centroid weighted by 1 / d² (inside the hull).
-            var px = 0.0, py = 0.0, total = 0.0
+            var px = 0.0
+            var py = 0.0
+            var total = 0.0
             var valid = true
             readings.withUnsafeBufferPointer { list in
                 for index in 0..<n {
-                    let x = list[index].node.position.x, y = list[index].node.position.y
+                    let x = list[index].node.position.x
+                    let y = list[index].node.position.y
                     let z = list[index].node.position.z
-                    let distance = list[index].distance, variance = list[index].distanceVariance
+                    let distance = list[index].distance
+                    let variance = list[index].distanceVariance
                     if !(list[index].rssi.isFinite && distance.isFinite && distance >= 0 && variance.isFinite
                         && x.isFinite && y.isFinite && z.isFinite)
                     {
@@ -147,7 +151,8 @@ public struct NonlinearLeastSquares: PositioningMethod {
         func evaluate(_ px: Double, _ py: Double) -> Evaluation {
             var e = Evaluation()
             for index in 0..<cx.count {
-                let dx = px - cx[index], dy = py - cy[index]
+                let dx = px - cx[index]
+                let dy = py - cy[index]
                 let s = max(dx * dx + dy * dy + dz2[index], 1e-4)
                 // The model's log-range in single precision: ~1e-7 relative, far below the noise, and faster.
                 let r = 0.5 * Double(log(Float(s))) - logRange[index]
@@ -164,7 +169,8 @@ public struct NonlinearLeastSquares: PositioningMethod {
                     e.cost += 0.5 * u2
                 }
                 let inverse = 1 / s
-                let jx = dx * inverse, jy = dy * inverse
+                let jx = dx * inverse
+                let jy = dy * inverse
                 let rw = robust * w
                 e.gx += rw * r * jx
                 e.gy += rw * r * jy
@@ -177,12 +183,16 @@ public struct NonlinearLeastSquares: PositioningMethod {
 
         /// The information matrix JᵀWJ at a point, with the plain weights.
         func information(_ px: Double, _ py: Double) -> (xx: Double, xy: Double, yy: Double) {
-            var xx = 0.0, xy = 0.0, yy = 0.0
+            var xx = 0.0
+            var xy = 0.0
+            var yy = 0.0
             for index in 0..<cx.count {
-                let dx = px - cx[index], dy = py - cy[index]
+                let dx = px - cx[index]
+                let dy = py - cy[index]
                 let s = max(dx * dx + dy * dy + dz2[index], 1e-4)
                 let inverse = 1 / s
-                let jx = dx * inverse, jy = dy * inverse
+                let jx = dx * inverse
+                let jy = dy * inverse
                 let w = weight[index]
                 xx += w * jx * jx
                 xy += w * jx * jy

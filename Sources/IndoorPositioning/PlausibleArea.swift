@@ -27,8 +27,10 @@ public struct PlausibleArea: Hashable, Sendable {
     /// are no readings to judge by).
     public func check(_ position: Point3D, readings: [NodeReading]) -> NoFix? {
         guard margin.isFinite, fraction.isFinite, let first = readings.first else { return nil }
-        var minX = first.node.position.x, maxX = minX
-        var minY = first.node.position.y, maxY = minY
+        var minX = first.node.position.x
+        var maxX = minX
+        var minY = first.node.position.y
+        var maxY = minY
         for reading in readings.dropFirst() {
             let p = reading.node.position
             guard p.x.isFinite, p.y.isFinite else { continue }

@@ -106,7 +106,8 @@ public struct PositionTrack: Hashable, Sendable {
         var next = predicted(to: time, settings: settings)
         let r = Self.measurementVariance(estimate)
         let s = next.pp + r
-        let ex = p.x - next.x, ey = p.y - next.y
+        let ex = p.x - next.x
+        let ey = p.y - next.y
         if (ex * ex + ey * ey) / s > settings.gate * settings.gate {
             next.outliers += 1
             if next.outliers > settings.outliersBeforeReset {
@@ -116,12 +117,14 @@ public struct PositionTrack: Hashable, Sendable {
             }
             return
         }
-        let kp = next.pp / s, kv = next.pv / s
+        let kp = next.pp / s
+        let kv = next.pv / s
         next.x += kp * ex
         next.y += kp * ey
         next.vx += kv * ex
         next.vy += kv * ey
-        let pp = next.pp, pv = next.pv
+        let pp = next.pp
+        let pv = next.pv
         next.pp = (1 - kp) * pp
         next.pv = (1 - kp) * pv
         next.vv -= kv * pv

@@ -90,7 +90,7 @@ public struct PositioningEngine: Sendable {
     private var lastSweep = -Double.infinity
     /// The transmit powers (dBm) a beacon frame can advertise (a signed byte); others are ignored, so that a
     /// corrupt −1e308 does not put the device on top of the node.
-    static let advertisable: ClosedRange<Double> = -128 ... 127
+    static let advertisable: ClosedRange<Double> = -128...127
     /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
     public private(set) var anchor: GeoAnchor?
 
@@ -174,8 +174,7 @@ public struct PositioningEngine: Sendable {
         var byID: [String: Int] = [:]
         var byBeacon: [BeaconID: Int] = [:]
         for node in nodes
-        where byID[node.id] == nil && node.position.x.isFinite && node.position.y.isFinite && node.position.z.isFinite
-        {
+        where byID[node.id] == nil && node.position.x.isFinite && node.position.y.isFinite && node.position.z.isFinite {
             byID[node.id] = unique.count
             if let beacon = node.beacon, byBeacon[beacon] == nil { byBeacon[beacon] = unique.count }
             unique.append(node)
@@ -409,12 +408,14 @@ public struct PositioningEngine: Sendable {
     /// confidence; `nil` when it can. The check holds even with ``PlausibleArea/unlimited``.
     private static func nonFinite(_ estimate: Estimate, method: String) -> NoFix? {
         let p = estimate.position
-        guard !(p.x.isFinite && p.y.isFinite && p.z.isFinite && estimate.accuracy.isFinite
-            && estimate.confidence.isFinite)
+        guard
+            !(p.x.isFinite && p.y.isFinite && p.z.isFinite && estimate.accuracy.isFinite
+                && estimate.confidence.isFinite)
         else { return nil }
         return NoFix(
             .noSolution,
-            "method '\(method)' answered a non-finite estimate (position \(p.x), \(p.y), \(p.z) m, accuracy \(estimate.accuracy) m)")
+            "method '\(method)' answered a non-finite estimate (position \(p.x), \(p.y), \(p.z) m, accuracy \(estimate.accuracy) m)"
+        )
     }
 
     private func fix(_ estimate: Estimate, device: String, at time: Double) -> Fix {

@@ -25,13 +25,23 @@ public struct PowerCenter: PositioningMethod {
     /// The least-squares meeting point of every pair's radical axis, or `nil` when the axes are parallel.
     static func solve(_ circles: RangeCircles) -> (Double, Double)? {
         // Centre the frame on the first node to keep the squares small.
-        let ox = circles.x[0], oy = circles.y[0]
-        var a = 0.0, b = 0.0, d = 0.0, e = 0.0, f = 0.0
+        let ox = circles.x[0]
+        let oy = circles.y[0]
+        var a = 0.0
+        var b = 0.0
+        var d = 0.0
+        var e = 0.0
+        var f = 0.0
         for i in 0..<circles.count {
-            let xi = circles.x[i] - ox, yi = circles.y[i] - oy, ri = circles.radius[i]
+            let xi = circles.x[i] - ox
+            let yi = circles.y[i] - oy
+            let ri = circles.radius[i]
             for j in (i + 1)..<circles.count {
-                let xj = circles.x[j] - ox, yj = circles.y[j] - oy, rj = circles.radius[j]
-                let u = 2 * (xj - xi), v = 2 * (yj - yi)
+                let xj = circles.x[j] - ox
+                let yj = circles.y[j] - oy
+                let rj = circles.radius[j]
+                let u = 2 * (xj - xi)
+                let v = 2 * (yj - yi)
                 let w = ri * ri - rj * rj - xi * xi - yi * yi + xj * xj + yj * yj
                 a += u * u
                 b += u * v

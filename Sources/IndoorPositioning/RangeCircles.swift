@@ -87,21 +87,24 @@ struct RangeCircles {
             return NoFix(.tooFewNodes, "\(readings.count) node(s) heard; this method needs at least \(minimum)")
         }
         guard !areCollinear(readings) else {
-            return NoFix(.degenerateGeometry, "the \(readings.count) nodes heard lie on one line; the position is ambiguous")
+            return NoFix(
+                .degenerateGeometry, "the \(readings.count) nodes heard lie on one line; the position is ambiguous")
         }
         return nil
     }
 
     /// Whether the nodes' horizontal positions lie (within a centimetre) on one line.
     static func areCollinear(_ readings: [NodeReading]) -> Bool {
-        pointsAreCollinear(count: readings.count, x: { readings[$0].node.position.x }, y: { readings[$0].node.position.y })
+        pointsAreCollinear(
+            count: readings.count, x: { readings[$0].node.position.x }, y: { readings[$0].node.position.y })
     }
 
     /// Root-mean-square of the horizontal range residuals at (`px`, `py`), metres.
     func residualRMS(x px: Double, y py: Double) -> Double {
         var total = 0.0
         for index in 0..<count {
-            let dx = px - x[index], dy = py - y[index]
+            let dx = px - x[index]
+            let dy = py - y[index]
             let r = (dx * dx + dy * dy).squareRoot() - radius[index]
             total += r * r
         }
@@ -137,16 +140,20 @@ func solveSymmetric2(_ a: Double, _ b: Double, _ d: Double, _ e: Double, _ f: Do
 @inline(__always)
 func pointsAreCollinear(count: Int, x: (Int) -> Double, y: (Int) -> Double) -> Bool {
     let n = Double(count)
-    var mx = 0.0, my = 0.0
+    var mx = 0.0
+    var my = 0.0
     for index in 0..<count {
         mx += x(index)
         my += y(index)
     }
     mx /= n
     my /= n
-    var sxx = 0.0, sxy = 0.0, syy = 0.0
+    var sxx = 0.0
+    var sxy = 0.0
+    var syy = 0.0
     for index in 0..<count {
-        let dx = x(index) - mx, dy = y(index) - my
+        let dx = x(index) - mx
+        let dy = y(index) - my
         sxx += dx * dx
         sxy += dx * dy
         syy += dy * dy

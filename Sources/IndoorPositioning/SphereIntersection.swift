@@ -24,9 +24,12 @@ public struct SphereIntersection: PositioningMethod {
         guard let (a, b, c) = strongestTriangle(readings) else {
             return .failure(NoFix(.degenerateGeometry, "no three of the nodes heard span a triangle"))
         }
-        let p1 = vector(readings[a].node.position), p2 = vector(readings[b].node.position)
+        let p1 = vector(readings[a].node.position)
+        let p2 = vector(readings[b].node.position)
         let p3 = vector(readings[c].node.position)
-        let r1 = readings[a].distance, r2 = readings[b].distance, r3 = readings[c].distance
+        let r1 = readings[a].distance
+        let r2 = readings[b].distance
+        let r3 = readings[c].distance
         let d = norm(p2 - p1)
         let ex = (p2 - p1) / d
         let i = dot(ex, p3 - p1)
@@ -38,7 +41,8 @@ public struct SphereIntersection: PositioningMethod {
         let y = (r1 * r1 - r3 * r3 + i * i + j * j) / (2 * j) - (i / j) * x
         let z = max(r1 * r1 - x * x - y * y, 0).squareRoot()
         let base = p1 + ex * x + ey * y
-        let up = base + ez * z, down = base - ez * z
+        let up = base + ez * z
+        let down = base - ez * z
         let chosen = choose(up, down, readings: readings, excluding: [a, b, c])
         guard chosen.x.isFinite, chosen.y.isFinite, chosen.z.isFinite else {
             return .failure(NoFix(.noSolution, "the trilateration did not reach a finite position"))
@@ -57,10 +61,12 @@ public struct SphereIntersection: PositioningMethod {
 
     private func choose(_ up: Vector, _ down: Vector, readings: [NodeReading], excluding: Set<Int>) -> Vector {
         if readings.count > 3 {
-            var costUp = 0.0, costDown = 0.0
+            var costUp = 0.0
+            var costDown = 0.0
             for (index, reading) in readings.enumerated() where !excluding.contains(index) {
                 let p = vector(reading.node.position)
-                let ru = norm(p - up) - reading.distance, rd = norm(p - down) - reading.distance
+                let ru = norm(p - up) - reading.distance
+                let rd = norm(p - down) - reading.distance
                 costUp += ru * ru
                 costDown += rd * rd
             }
@@ -76,7 +82,8 @@ public struct SphereIntersection: PositioningMethod {
         for c in 2..<n {
             for b in 1..<c {
                 for a in 0..<b {
-                    let p1 = vector(readings[a].node.position), p2 = vector(readings[b].node.position)
+                    let p1 = vector(readings[a].node.position)
+                    let p2 = vector(readings[b].node.position)
                     let p3 = vector(readings[c].node.position)
                     let area = norm(cross(p2 - p1, p3 - p1))
                     let scale = max(norm(p2 - p1) * norm(p3 - p1), 1e-12)
@@ -87,7 +94,8 @@ public struct SphereIntersection: PositioningMethod {
         // The strongest eight lie on one line (a corridor): the strongest node, the next one apart from it, and the
         // strongest one off their line, in one linear pass.
         let p1 = vector(readings[0].node.position)
-        guard let b = readings.indices.dropFirst().first(where: { norm(vector(readings[$0].node.position) - p1) > 1e-6 })
+        guard
+            let b = readings.indices.dropFirst().first(where: { norm(vector(readings[$0].node.position) - p1) > 1e-6 })
         else { return nil }
         let p2 = vector(readings[b].node.position)
         for c in readings.indices.dropFirst() where c != b {

@@ -27,7 +27,8 @@ public struct TruthTrack: Hashable, Sendable {
         if time <= first.time { return time >= first.time - maximumGap ? (first.point, first.z) : nil }
         if time >= last.time { return time <= last.time + maximumGap ? (last.point, last.z) : nil }
         let (lower, upper) = points.bracket(time: time, by: \.time)
-        let a = points[lower], b = points[upper]
+        let a = points[lower]
+        let b = points[upper]
         let span = b.time - a.time
         guard span <= maximumGap else { return nil }
         let f = span > 0 ? (time - a.time) / span : 0
@@ -40,7 +41,8 @@ public struct TruthTrack: Hashable, Sendable {
     public func floor(at time: Double) -> Int? {
         guard !points.isEmpty else { return nil }
         let (lower, upper) = points.bracket(time: time, by: \.time)
-        return abs(points[lower].time - time) <= abs(points[upper].time - time) ? points[lower].floor : points[upper].floor
+        return abs(points[lower].time - time) <= abs(points[upper].time - time)
+            ? points[lower].floor : points[upper].floor
     }
 
     /// One track per device of `truth`.

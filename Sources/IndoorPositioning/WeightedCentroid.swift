@@ -26,7 +26,10 @@ public struct WeightedCentroid: PositioningMethod {
                     NoFix(.invalidInput, "node '\(reading.node.id)' has a non-finite or negative distance or position"))
             }
         }
-        var x = 0.0, y = 0.0, z = 0.0, total = 0.0
+        var x = 0.0
+        var y = 0.0
+        var z = 0.0
+        var total = 0.0
         for reading in used {
             // At least a micrometre, whatever minimumDistance was set to: a zero distance must not weigh infinity.
             let weight = 1 / max(reading.distance, minimumDistance > 1e-6 ? minimumDistance : 1e-6)

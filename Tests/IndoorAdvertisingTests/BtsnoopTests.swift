@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorAdvertising
 
 @Suite("btsnoop captures")
@@ -15,9 +16,9 @@ struct BtsnoopTests {
     static func capture(_ datalink: BtsnoopDatalink, count: Int = 5) throws -> [UInt8] {
         var writer = BtsnoopWriter(datalink: datalink)
         writer.appendNewIndex(adapter: 0, address: BluetoothAddress(rawValue: 1), name: "hci0", unixTime: t0)
-        for index in 0 ..< count {
+        for index in 0..<count {
             let report = AdvertisingReport(
-                address: BluetoothAddress(rawValue: 0xC0FFEE000000 + UInt64(index)), rssiDBm: Int8(-60 - index % 60),
+                address: BluetoothAddress(rawValue: 0xC0FF_EE00_0000 + UInt64(index)), rssiDBm: Int8(-60 - index % 60),
                 data: IBeacon(id: beaconID(UInt16(index)), measuredPowerDBm: -59).advertisingData)
             try writer.appendAdvertisingReports([report], unixTime: t0 + Double(index) / 10)
         }
@@ -27,7 +28,8 @@ struct BtsnoopTests {
     static func decodeAll(_ capture: [UInt8]) throws -> (ads: [BeaconAdvertisement], problems: [AdvertisingError]) {
         var ads: [BeaconAdvertisement] = []
         var problems: [AdvertisingError] = []
-        _ = try CaptureDecoder.decode(capture: capture, onAdvertisement: { ads.append($0) }, onProblem: { problems.append($0) })
+        _ = try CaptureDecoder.decode(
+            capture: capture, onAdvertisement: { ads.append($0) }, onProblem: { problems.append($0) })
         return (ads, problems)
     }
 
@@ -55,7 +57,9 @@ struct BtsnoopTests {
     @Test func monitorAdapterNames() throws {
         var decoder = CaptureDecoder()
         let capture = try Self.capture(.linuxMonitor)
-        _ = try capture.withUnsafeBytes { try decoder.decode($0, isEnd: true, onAdvertisement: { _ in }, onProblem: { _ in }) }
+        _ = try capture.withUnsafeBytes {
+            try decoder.decode($0, isEnd: true, onAdvertisement: { _ in }, onProblem: { _ in })
+        }
         #expect(decoder.adapterNames == [0: "hci0"])
         #expect(decoder.statistics.records == 6)
         #expect(decoder.statistics.beaconAdvertisements == 5)
@@ -64,7 +68,8 @@ struct BtsnoopTests {
     // A hand-made H4 record: header fields big-endian, timestamp 2023-11-14T22:13:20.25Z.
     @Test func handMadeRecord() throws {
         var bytes = hex("6274736e6f6f7000 00000001 000003ea")
-        let event = hex("3e 2a 02 01 03 01 010000eeffc0 1e 0201061aff4c000215426c7565436861726d426561636f6e730efe1355c5 ba")
+        let event = hex(
+            "3e 2a 02 01 03 01 010000eeffc0 1e 0201061aff4c000215426c7565436861726d426561636f6e730efe1355c5 ba")
         let length = String(format: "%08x", event.count + 1)
         let timestamp = String(format: "%016llx", UInt64(62_168_256_000_000_000 + 1_700_000_000_250_000))
         bytes += hex(length + length + "00000003 00000000" + timestamp) + [0x04] + event
@@ -130,9 +135,11 @@ struct BtsnoopTests {
         var writer = BtsnoopWriter(datalink: .hciUART)
         let good = IBeacon(id: Self.beaconID(1), measuredPowerDBm: -59).advertisingData
         try writer.appendAdvertisingReports(
-            [AdvertisingReport(address: BluetoothAddress(rawValue: 1), rssiDBm: -50, data: [9, 0xFF, 1])], unixTime: Self.t0)
+            [AdvertisingReport(address: BluetoothAddress(rawValue: 1), rssiDBm: -50, data: [9, 0xFF, 1])],
+            unixTime: Self.t0)
         try writer.appendAdvertisingReports(
-            [AdvertisingReport(address: BluetoothAddress(rawValue: 2), rssiDBm: -51, data: good)], unixTime: Self.t0 + 1)
+            [AdvertisingReport(address: BluetoothAddress(rawValue: 2), rssiDBm: -51, data: good)], unixTime: Self.t0 + 1
+        )
         let (ads, problems) = try Self.decodeAll(writer.bytes)
         #expect(ads.count == 1)
         #expect(problems.count == 1)
@@ -144,7 +151,8 @@ struct BtsnoopTests {
         let uid = EddystoneUID(
             namespace: EddystoneUID.Namespace(high: 0x8b0c, low: 0xa750_0954_77cb_3e77), instance: 1,
             txPowerAtZeroMetersDBm: -18)
-        let tlm = EddystoneTLM(batteryMillivolts: 2950, temperatureRaw: 0x1580, advertisementCount: 12, uptimeTenths: 345)
+        let tlm = EddystoneTLM(
+            batteryMillivolts: 2950, temperatureRaw: 0x1580, advertisementCount: 12, uptimeTenths: 345)
         let address = BluetoothAddress(rawValue: 0xD0_00_00_00_00_01)
         var writer = BtsnoopWriter(datalink: .hciUART)
         for (index, data) in [uid.advertisingData, tlm.advertisingData, uid.advertisingData].enumerated() {
@@ -196,7 +204,7 @@ struct BtsnoopTests {
     // silent reuse of adapter 0.
     @Test func tooManyDevicesForAMonitorCapture() throws {
         let beacon = Self.beaconID(1)
-        let sightings = (0 ... 65_536).map { Sighting(time: 1, device: "d\($0)", source: .beacon(beacon), rssi: -60) }
+        let sightings = (0...65_536).map { Sighting(time: 1, device: "d\($0)", source: .beacon(beacon), rssi: -60) }
         let error = try #require(throws: AdvertisingError.self) { try BeaconCapture.btsnoop(sightings: sightings) }
         #expect(error.message.hasPrefix("sighting 65537 (device 'd65536'): more than 65536 devices"))
     }
@@ -205,11 +213,15 @@ struct BtsnoopTests {
         var writer = BtsnoopWriter(datalink: .linuxMonitor)
         let uid = EddystoneUID(
             namespace: EddystoneUID.Namespace(high: 1, low: 2), instance: 3, txPowerAtZeroMetersDBm: -20)
-        let data = uid.advertisingData + [UInt8](repeating: 0, count: 0) + [40, 0xFF] + [UInt8](repeating: 0xAB, count: 39)
+        let data =
+            uid.advertisingData + [UInt8](repeating: 0, count: 0) + [40, 0xFF] + [UInt8](repeating: 0xAB, count: 39)
         try writer.appendAdvertisingReports(
-            [AdvertisingReport(
-                format: .extended, eventType: 0, address: BluetoothAddress(rawValue: 77), rssiDBm: nil,  // written as 127, not available
-                txPowerDBm: 8, sid: 4, data: data)],
+            [
+                // rssiDBm nil is written as 127, "not available".
+                AdvertisingReport(
+                    format: .extended, eventType: 0, address: BluetoothAddress(rawValue: 77), rssiDBm: nil,
+                    txPowerDBm: 8, sid: 4, data: data)
+            ],
             unixTime: Self.t0, adapter: 1, fragmentLength: 20)
         let (ads, problems) = try Self.decodeAll(writer.bytes)
         #expect(problems.isEmpty)
@@ -235,10 +247,11 @@ struct BtsnoopTests {
         var position = 0
         while true {
             let isEnd = position >= capture.count
-            pending += capture[min(capture.count, position) ..< min(capture.count, position + pieceSize)]
+            pending += capture[min(capture.count, position)..<min(capture.count, position + pieceSize)]
             position += pieceSize
             let used = try pending.withUnsafeBytes {
-                try decoder.decode($0, isEnd: isEnd, onAdvertisement: { ads.append($0) }, onProblem: { problems.append($0) })
+                try decoder.decode(
+                    $0, isEnd: isEnd, onAdvertisement: { ads.append($0) }, onProblem: { problems.append($0) })
             }
             pending.removeFirst(used)
             if isEnd { break }
@@ -264,7 +277,8 @@ struct BtsnoopTests {
 
     @Test func sightingsToCaptureAndBack() throws {
         let sightings = [
-            Sighting(time: Self.t0 + 1, device: "phone-1", source: .beacon(Self.beaconID(2)), rssi: -71.4, txPower: -58),
+            Sighting(
+                time: Self.t0 + 1, device: "phone-1", source: .beacon(Self.beaconID(2)), rssi: -71.4, txPower: -58),
             Sighting(time: Self.t0, device: "phone-1", source: .beacon(Self.beaconID(1)), rssi: -65),
             Sighting(time: Self.t0 + 2, device: "a-very-long-device", source: .node(Self.beaconID(1).text), rssi: -80),
         ]
@@ -273,13 +287,15 @@ struct BtsnoopTests {
         var ads: [BeaconAdvertisement] = []
         var decoder = CaptureDecoder()
         _ = try capture.withUnsafeBytes {
-            try decoder.decode($0, isEnd: true, onAdvertisement: { ads.append($0) }, onProblem: { Issue.record("\($0)") })
+            try decoder.decode(
+                $0, isEnd: true, onAdvertisement: { ads.append($0) }, onProblem: { Issue.record("\($0)") })
         }
         names = decoder.adapterNames
         #expect(names == [0: "phone-1", 1: "a-very-long-device"])
         let back = ads.compactMap { ad in ad.sighting(device: names[ad.adapter ?? 0] ?? "?") }
         #expect(back.map(\.time) == [Self.t0, Self.t0 + 1, Self.t0 + 2])
-        #expect(back.map(\.source) == [.beacon(Self.beaconID(1)), .beacon(Self.beaconID(2)), .beacon(Self.beaconID(1))])
+        #expect(
+            back.map(\.source) == [.beacon(Self.beaconID(1)), .beacon(Self.beaconID(2)), .beacon(Self.beaconID(1))])
         #expect(back.map(\.rssi) == [-65, -71, -80])
         #expect(back.map(\.txPower) == [-59, -58, -59])
         #expect(back.map(\.device) == ["phone-1", "phone-1", "a-very-long-device"])
@@ -299,7 +315,8 @@ struct BtsnoopTests {
         let data = IBeacon(id: Self.beaconID(1), measuredPowerDBm: -59).advertisingData
         for adapter: UInt16 in [2, 3, 4] {
             try writer.appendAdvertisingReports(
-                [AdvertisingReport(address: BluetoothAddress(rawValue: 9), rssiDBm: -60, data: data)], unixTime: Self.t0,
+                [AdvertisingReport(address: BluetoothAddress(rawValue: 9), rssiDBm: -60, data: data)],
+                unixTime: Self.t0,
                 adapter: adapter)
         }
         let (ads, problems) = try Self.decodeAll(writer.bytes)
@@ -311,9 +328,11 @@ struct BtsnoopTests {
     @Test func unencapsulatedHCIReadsOnlyReceivedEvents() throws {
         var writer = BtsnoopWriter(datalink: .hciUnencapsulated)
         let event = try HCIEvent.legacyReportEvent(
-            [AdvertisingReport(
-                address: BluetoothAddress(rawValue: 9), rssiDBm: -60,
-                data: IBeacon(id: Self.beaconID(1), measuredPowerDBm: -59).advertisingData)])
+            [
+                AdvertisingReport(
+                    address: BluetoothAddress(rawValue: 9), rssiDBm: -60,
+                    data: IBeacon(id: Self.beaconID(1), measuredPowerDBm: -59).advertisingData)
+            ])
         writer.appendRecord(payload: event, flags: 2, unixTime: Self.t0)  // sent command: not an event
         writer.appendRecord(payload: event, flags: 1, unixTime: Self.t0)  // received data: not an event
         writer.appendRecord(payload: event, flags: 3, unixTime: Self.t0)  // received event

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorAdvertising
 
 func hex(_ text: String) -> [UInt8] { bytes(hex: text) ?? [] }
@@ -89,7 +90,7 @@ struct FrameTests {
 
     @Test func eddystoneUIDRoundTrip() throws {
         let uid = EddystoneUID(
-            namespace: try #require(EddystoneUID.Namespace(hex: "edd1ebeac04e5defa017")), instance: 0x0BDB87539B67,
+            namespace: try #require(EddystoneUID.Namespace(hex: "edd1ebeac04e5defa017")), instance: 0x0BDB_8753_9B67,
             txPowerAtZeroMetersDBm: -20)
         #expect(uid.advertisingData.count == 31)
         #expect(try BeaconFrame.decode(advertisingData: uid.advertisingData) == .eddystoneUID(uid))

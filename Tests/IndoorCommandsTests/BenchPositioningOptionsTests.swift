@@ -6,7 +6,8 @@ import Testing
 struct BenchPositioningOptionsTests {
     /// A billion devices would allocate tens of gigabytes before failing; a NaN or huge --seconds never ends.
     @Test(arguments: [
-        ["--devices", "0"], ["--devices", "2000000000"], ["--seconds", "0"], ["--seconds", "nan"], ["--seconds", "1e9"],
+        ["--devices", "0"], ["--devices", "2000000000"], ["--seconds", "0"], ["--seconds", "nan"],
+        ["--seconds", "1e9"],
     ])
     func outOfRangeOptionsAreRefusedBeforeRunning(arguments: [String]) {
         #expect(throws: (any Error).self) { try BenchPositioningCommand.parse(arguments) }

@@ -16,15 +16,18 @@ struct BenchPositioningTests {
         #expect(workload.heard.allSatisfy { $0.count == 8 })
         #expect(workload.devices.allSatisfy { $0.z == 1.2 && (0...40).contains($0.x) && (0...30).contains($0.y) })
         // Seeded: the same seed gives the same draws.
-        #expect(PositioningWorkload(devices: 100, seed: 3).heard.map { $0.map(\.rssi) } == workload.heard.map { $0.map(\.rssi) })
+        #expect(
+            PositioningWorkload(devices: 100, seed: 3).heard.map { $0.map(\.rssi) }
+                == workload.heard.map { $0.map(\.rssi) })
     }
 
     @Test func theReportCoversEverySolverAndTheBound() throws {
         let report = PositioningBenchReport.measure(devices: 200, seed: 1, seconds: 0.001)
-        #expect(report.solvers.map(\.name) == [
-            "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
-            "knn", "blend",
-        ])
+        #expect(
+            report.solvers.map(\.name) == [
+                "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
+                "knn", "blend",
+            ])
         #expect(report.solvers.allSatisfy { $0.fixesPerSecond > 0 })
         #expect(report.engineSightingsPerSecond > 0)
         #expect(report.nonlinearMisses == 0)

@@ -20,7 +20,9 @@ struct BenchZonesCommandTests {
 
     @Test("the largest accepted run parses")
     func acceptsLimit() throws {
-        let command = try IndoorCommand.parseAsRoot(["bench", "zones", "--devices", "1000000", "--seconds", "100", "--zones", "1000000"])
+        let command = try IndoorCommand.parseAsRoot([
+            "bench", "zones", "--devices", "1000000", "--seconds", "100", "--zones", "1000000",
+        ])
         #expect(command is BenchZonesCommand)
     }
 }

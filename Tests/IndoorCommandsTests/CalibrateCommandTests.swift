@@ -12,7 +12,8 @@ private func writeDataset(withTrain: Bool) throws -> URL {
     var sightings = "t,device,node,rssi\n"
     var truth = "t,device,x,y,z,floor\n"
     for step in 0..<60 {
-        let x = 1 + Double(step % 10), y = 1 + Double(step / 10)
+        let x = 1 + Double(step % 10)
+        let y = 1 + Double(step / 10)
         truth += "\(step),walker,\(x),\(y),,\n"
         for (id, nx, ny) in nodes {
             let meters = ((x - nx) * (x - nx) + (y - ny) * (y - ny)).squareRoot()

@@ -2,12 +2,14 @@ import Foundation
 import IndoorAdvertising
 import IndoorModel
 import Testing
+
 @testable import IndoorCommands
 
 @Suite("indoor decode")
 struct DecodeCommandTests {
     static let t0 = 1_700_000_000.25
-    static let beacon = BeaconID(uuid: UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID(), major: 1, minor: 42)
+    static let beacon = BeaconID(
+        uuid: UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID(), major: 1, minor: 42)
 
     static func temporaryFile(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(UUID().uuidString)-\(name)")
@@ -16,15 +18,17 @@ struct DecodeCommandTests {
     /// A monitor capture on adapter hci0: an iBeacon, an Eddystone UID, its TLM, and an ad that is not a beacon.
     static func capture() throws -> [UInt8] {
         var writer = BtsnoopWriter(datalink: .linuxMonitor)
-        writer.appendNewIndex(adapter: 0, address: BluetoothAddress(rawValue: 0x001A7DDA7100), name: "hci0", unixTime: t0)
+        writer.appendNewIndex(
+            adapter: 0, address: BluetoothAddress(rawValue: 0x001A_7DDA_7100), name: "hci0", unixTime: t0)
         let uid = EddystoneUID(
             namespace: EddystoneUID.Namespace(high: 0x8b0c, low: 0xa750_0954_77cb_3e77), instance: 1,
             txPowerAtZeroMetersDBm: -18)
-        let tlm = EddystoneTLM(batteryMillivolts: 2950, temperatureRaw: 0x1580, advertisementCount: 12, uptimeTenths: 345)
+        let tlm = EddystoneTLM(
+            batteryMillivolts: 2950, temperatureRaw: 0x1580, advertisementCount: 12, uptimeTenths: 345)
         let eddystone = BluetoothAddress(rawValue: 0xD0_00_00_00_00_02)
         let reports = [
             AdvertisingReport(
-                addressType: 1, address: BluetoothAddress(rawValue: 0xC0FFEE000001), rssiDBm: -61,
+                addressType: 1, address: BluetoothAddress(rawValue: 0xC0FF_EE00_0001), rssiDBm: -61,
                 data: IBeacon(id: beacon, measuredPowerDBm: -59).advertisingData),
             AdvertisingReport(address: eddystone, rssiDBm: -70, data: uid.advertisingData),
             AdvertisingReport(address: eddystone, rssiDBm: -71, data: tlm.advertisingData),
@@ -36,7 +40,9 @@ struct DecodeCommandTests {
         return writer.bytes
     }
 
-    static func run(_ options: DecodeOutput, bytes: [UInt8]) throws -> (lines: [String], problems: [String], summary: DecodeOutput.Summary) {
+    static func run(_ options: DecodeOutput, bytes: [UInt8]) throws -> (
+        lines: [String], problems: [String], summary: DecodeOutput.Summary
+    ) {
         let url = temporaryFile("capture.log")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -51,11 +57,12 @@ struct DecodeCommandTests {
         #expect(problems.isEmpty)
         #expect(summary.problems == 0)
         #expect(summary.records == 5)
-        #expect(lines == [
-            "1700000000.250000 hci0 C0:FF:EE:00:00:01 ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42 tx=-59 rssi=-61",
-            "1700000000.750000 hci0 D0:00:00:00:00:02 eddystone-uid eddystone-uid:8b0ca750095477cb3e77:000000000001 tx=-59 rssi=-70",
-            "1700000001.250000 hci0 D0:00:00:00:00:02 eddystone-tlm eddystone-uid:8b0ca750095477cb3e77:000000000001 rssi=-71 battery=2950mV temp=21.5C count=12 uptime=34.5s",
-        ])
+        #expect(
+            lines == [
+                "1700000000.250000 hci0 C0:FF:EE:00:00:01 ibeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42 tx=-59 rssi=-61",
+                "1700000000.750000 hci0 D0:00:00:00:00:02 eddystone-uid eddystone-uid:8b0ca750095477cb3e77:000000000001 tx=-59 rssi=-70",
+                "1700000001.250000 hci0 D0:00:00:00:00:02 eddystone-tlm eddystone-uid:8b0ca750095477cb3e77:000000000001 rssi=-71 battery=2950mV temp=21.5C count=12 uptime=34.5s",
+            ])
     }
 
     @Test func jsonLines() throws {
@@ -64,7 +71,10 @@ struct DecodeCommandTests {
         options.device = "gw-1"
         let (lines, _, _) = try Self.run(options, bytes: try Self.capture())
         #expect(lines.count == 3)
-        #expect(lines.first == #"{"address":"C0:FF:EE:00:00:01","addressType":"random","device":"gw-1","identity":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42","kind":"ibeacon","rssi":-61,"t":1700000000.25,"tx":-59}"#)
+        #expect(
+            lines.first
+                == #"{"address":"C0:FF:EE:00:00:01","addressType":"random","device":"gw-1","identity":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42","kind":"ibeacon","rssi":-61,"t":1700000000.25,"tx":-59}"#
+        )
         let tlm = try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any]
         let telemetry = tlm?["telemetry"] as? [String: Any]
         #expect(telemetry?["batteryMillivolts"] as? Int == 2950)
@@ -81,19 +91,21 @@ struct DecodeCommandTests {
         #expect(lines.isEmpty)
         #expect(summary.sightings == 2)
         let text = try String(contentsOf: csv, encoding: .utf8)
-        #expect(text == """
-            t,device,node,rssi,tx
-            1700000000.25,hci0,E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42,-61,-59
-            1700000000.75,hci0,eddystone-uid:8b0ca750095477cb3e77:000000000001,-70,-59
+        #expect(
+            text == """
+                t,device,node,rssi,tx
+                1700000000.25,hci0,E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42,-61,-59
+                1700000000.75,hci0,eddystone-uid:8b0ca750095477cb3e77:000000000001,-70,-59
 
-            """)
+                """)
         let parsed = try DatasetCSV.parseSightings(text).get()
-        #expect(parsed.map(\.source) == [.beacon(Self.beacon), .node("eddystone-uid:8b0ca750095477cb3e77:000000000001")])
+        #expect(
+            parsed.map(\.source) == [.beacon(Self.beacon), .node("eddystone-uid:8b0ca750095477cb3e77:000000000001")])
     }
 
     @Test func simulatedSightingsRoundTrip() throws {
         var sightings: [Sighting] = []
-        for index in 0 ..< 12_000 {  // more than one 10 000-row batch of the CSV writer
+        for index in 0..<12_000 {  // more than one 10 000-row batch of the CSV writer
             let time: Double = Self.t0 + Double(index) / 100
             let device = index.isMultiple(of: 2) ? "phone" : "walker-10"  // longer than a monitor adapter name
             let id = BeaconID(uuid: Self.beacon.uuid, major: 1, minor: UInt16(index % 7))
@@ -150,7 +162,9 @@ struct DecodeCommandTests {
         #expect(try String(contentsOf: csv, encoding: .utf8) == "keep\n")
         options.sightings = URL(fileURLWithPath: "/nonexistent-folder/s.csv")
         let error = try #require(throws: CommandFailure.self) { try Self.run(options, bytes: try Self.capture()) }
-        #expect(error.description == "cannot write '/nonexistent-folder/s.csv': folder '/nonexistent-folder' does not exist")
+        #expect(
+            error.description == "cannot write '/nonexistent-folder/s.csv': folder '/nonexistent-folder' does not exist"
+        )
     }
 
     // The device id goes into the sightings CSV, so it cannot hold the separator or a line break.
@@ -162,7 +176,9 @@ struct DecodeCommandTests {
     }
 
     @Test func commandLineParses() throws {
-        let command = try IndoorCommand.parseAsRoot(["decode", "x.log", "--json", "--sightings", "s.csv", "--device", "gw"])
+        let command = try IndoorCommand.parseAsRoot([
+            "decode", "x.log", "--json", "--sightings", "s.csv", "--device", "gw",
+        ])
         let decode = try #require(command as? DecodeCommand)
         #expect(decode.file == "x.log" && decode.json && decode.sightings == "s.csv" && decode.device == "gw")
     }

@@ -3,6 +3,7 @@ import IndoorAdvertising
 import IndoorEvaluation
 import IndoorModel
 import Testing
+
 @testable import IndoorCommands
 
 /// The path `indoor simulate --btsnoop` takes: simulated sightings -> capture -> `indoor decode --sightings`.

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorPositioning
 import Testing
+
 @testable import IndoorCommands
 
 @Suite("indoor demo")
@@ -8,7 +9,8 @@ struct DemoCommandTests {
     @Test func printsTheErrorSummaryOfTheDefaultOffice() throws {
         let output = try DemoCommand.parse([]).output()
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == "Simulated office (seed 1): 1 floor of 40 m x 18.4 m, 16 rooms, 14 beacons on the walls.")
+        #expect(
+            lines.first == "Simulated office (seed 1): 1 floor of 40 m x 18.4 m, 16 rooms, 14 beacons on the walls.")
         let header = try #require(lines.firstIndex { $0.hasPrefix("method") })
         let row = lines[header + 1]
         #expect(row.hasPrefix(MethodCatalog.defaultName + " "))

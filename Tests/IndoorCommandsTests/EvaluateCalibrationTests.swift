@@ -3,6 +3,7 @@ import IndoorEvaluation
 import IndoorModel
 import IndoorPositioning
 import Testing
+
 @testable import IndoorCommands
 
 /// `indoor evaluate --calibration FILE` uses a calibration from `indoor calibrate` instead of fitting one.

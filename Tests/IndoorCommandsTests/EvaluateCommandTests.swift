@@ -1,17 +1,17 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorCommands
 
-/// `<package root>/../shared/datasets/<name>`, failing with a clear message when absent.
+/// `<package root>/datasets/<name>` (vendored), failing with a clear message when absent.
 func sharedDataset(_ name: String) throws -> String {
     let url = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/datasets/\(name)")
+        .appendingPathComponent("datasets/\(name)")
     try #require(
         FileManager.default.fileExists(atPath: url.appendingPathComponent("nodes.csv").path),
-        "shared dataset '\(name)' not found at \(url.path); clone the shared folder beside the package")
+        "shared dataset '\(name)' not found at \(url.path); the repository vendors the datasets in datasets/")
     return url.path
 }
 
@@ -60,7 +60,10 @@ struct EvaluateCommandTests {
 
     @Test func sightingsOfUnknownNodesAreNoted() throws {
         let beacon = try BeaconID(parsing: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2")
-        let nodes = [Node(id: "b1", position: Point3D(x: 0, y: 0, z: 0)), Node(id: "b2", beacon: beacon, position: Point3D(x: 1, y: 0, z: 0))]
+        let nodes = [
+            Node(id: "b1", position: Point3D(x: 0, y: 0, z: 0)),
+            Node(id: "b2", beacon: beacon, position: Point3D(x: 1, y: 0, z: 0)),
+        ]
         let sightings = [
             Sighting(time: 1, device: "d", node: "b1", rssi: -60),
             Sighting(time: 2, device: "d", source: .beacon(beacon), rssi: -60),
@@ -70,28 +73,37 @@ struct EvaluateCommandTests {
         var dataset = Dataset(name: "x", nodes: nodes, test: Recording(sightings: sightings, truth: []))
         #expect(
             EvaluateCommand.unknownNodesNote(dataset)
-                == "2 of 4 sightings in test/sightings.csv name a node that nodes.csv lacks (first: 'B1'); they are ignored")
+                == "2 of 4 sightings in test/sightings.csv name a node that nodes.csv lacks (first: 'B1'); they are ignored"
+        )
         dataset.test.sightings.removeLast(2)
         #expect(EvaluateCommand.unknownNodesNote(dataset) == nil)
     }
 
     @Test func anUnwritablePlotIsFoundBeforeScoring() throws {
         var scored = false
-        let command = try EvaluateCommand.parse([try sharedDataset("kolakowski-flat"), "--plot", "/nonexistent-folder/p.svg"])
+        let command = try EvaluateCommand.parse([
+            try sharedDataset("kolakowski-flat"), "--plot", "/nonexistent-folder/p.svg",
+        ])
         let error = try #require(throws: CommandFailure.self) { try command.output { _, _, _ in scored = true } }
-        #expect(error.description == "cannot write '/nonexistent-folder/p.svg': folder '/nonexistent-folder' does not exist")
+        #expect(
+            error.description == "cannot write '/nonexistent-folder/p.svg': folder '/nonexistent-folder' does not exist"
+        )
         #expect(!scored)
     }
 
     @Test func aSurveyMethodWithNoSurveySaysWhy() throws {
-        let command = try EvaluateCommand.parse([try sharedDataset("kolakowski-flat"), "--method", "knn", "--no-survey"])
+        let command = try EvaluateCommand.parse([
+            try sharedDataset("kolakowski-flat"), "--method", "knn", "--no-survey",
+        ])
         let error = try #require(throws: CommandFailure.self) { try command.output() }
         #expect(error.description.hasPrefix("method 'knn' learns from a survey"))
         #expect(error.description.hasSuffix(" (--no-survey leaves train/ unread)"))
     }
 
     @Test func progressLines() {
-        #expect(CommandProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)")
+        #expect(
+            CommandProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)"
+        )
         #expect(CommandProgress.line(label: "evaluate", task: "knn", done: 0, total: 0) == "evaluate: knn 100% (0/0)")
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Testing
+
 @testable import IndoorCommands
 
 @Suite("indoor")
@@ -20,7 +21,9 @@ struct IndoorCommandsSmokeTests {
 
     // Wrong arguments are usage errors (status 64); files that cannot be used are plain failures (status 1).
     @Test func exitCodes() throws {
-        let usage = try #require(throws: (any Error).self) { try IndoorCommand.parseAsRoot(["simulate", "-o", "x", "--floors", "0"]) }
+        let usage = try #require(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["simulate", "-o", "x", "--floors", "0"])
+        }
         #expect(IndoorCommand.exitCode(for: usage) == .validationFailure)
         #expect(IndoorCommand.exitCode(for: CommandFailure("no such file")) == .failure)
         #expect(IndoorCommand.message(for: CommandFailure("x.log: no such file")) == "x.log: no such file")

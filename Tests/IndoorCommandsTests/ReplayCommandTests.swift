@@ -2,6 +2,7 @@ import Foundation
 import IndoorModel
 import IndoorPositioning
 import Testing
+
 @testable import IndoorCommands
 
 /// Two nodes 20 m apart; a fenced room round the east node (with a dwell threshold), a desk beacon on the
@@ -65,7 +66,10 @@ struct ReplayCommandTests {
                 #"{"checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","reason":"left","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
             ])
         let fixLines = lines.filter { $0.contains(#""type":"fix""#) }
-        #expect(fixLines.map { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).time } == [0, 1, 2, 10, 11, 12, 13, 20, 22, 23])
+        #expect(
+            fixLines.map { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).time } == [
+                0, 1, 2, 10, 11, 12, 13, 20, 22, 23,
+            ])
         #expect(
             fixLines.first
                 == #"{"accuracy":1,"confidence":0.16666666666666666,"device":"p","latitude":52.5,"longitude":13.4,"method":"weighted-centroid","t":0,"type":"fix","x":0,"y":0,"z":0}"#
@@ -163,7 +167,8 @@ struct ReplayCommandTests {
         #expect(outcome.summary.fallbacks == ["tooFewNodes": 6])
         #expect(
             outcome.summary.description
-                == "replay: 6 sightings, 6 fixes, 7 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)")
+                == "replay: 6 sightings, 6 fixes, 7 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)"
+        )
         // The same zone events as with weighted-centroid asked for by name.
         let named = try replay(walk, file: "walk.csv", method: "weighted-centroid")
         let zoneLines = { (lines: [String]) in lines.filter { $0.contains(#""type":"zone""#) } }
@@ -196,11 +201,18 @@ struct ReplayCommandTests {
         ) { lines.append($0) }
         let events = lines.compactMap { try? JSONDecoder().decode(ZoneEventLine.self, from: Data($0.utf8)) }
             .filter { $0.type == "zone" }
-        #expect(events.map { "\($0.event) \($0.zone)@\($0.t)" } == ["checkIn east@10.0", "checkIn gate@10.0", "checkIn gate@20.0", "checkOut east@22.0"])
-        #expect(lines.contains { $0.contains(#""departure":20"#) && $0.contains(#""dwell":10"#) && $0.contains(#""reason":"left""#) })
+        #expect(
+            events.map { "\($0.event) \($0.zone)@\($0.t)" } == [
+                "checkIn east@10.0", "checkIn gate@10.0", "checkIn gate@20.0", "checkOut east@22.0",
+            ])
+        #expect(
+            lines.contains {
+                $0.contains(#""departure":20"#) && $0.contains(#""dwell":10"#) && $0.contains(#""reason":"left""#)
+            })
         #expect(
             outcome.summary.description
-                == "replay: 6 sightings, 6 fixes, 4 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)")
+                == "replay: 6 sightings, 6 fixes, 4 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)"
+        )
     }
 
     @Test(
@@ -208,10 +220,14 @@ struct ReplayCommandTests {
         arguments: [
             // (third node, methods of the fixes at t = 0, 1, 2, fallback reasons)
             ((10.0, 15.0), ["weighted-centroid", "weighted-centroid", "nonlinear"], ["tooFewNodes": 2]),
-            ((40.0, 0.0), ["weighted-centroid", "weighted-centroid", "weighted-centroid"], ["tooFewNodes": 2, "degenerateGeometry": 1]),
+            (
+                (40.0, 0.0), ["weighted-centroid", "weighted-centroid", "weighted-centroid"],
+                ["tooFewNodes": 2, "degenerateGeometry": 1]
+            ),
         ])
     func defaultMethodWithThreeNodes(third: (Double, Double), methods: [String], fallbacks: [String: Int]) throws {
-        let venue = #"{"id":"v","nodes":[{"id":"n1","x":0,"y":0},{"id":"n2","x":20,"y":0},"#
+        let venue =
+            #"{"id":"v","nodes":[{"id":"n1","x":0,"y":0},{"id":"n2","x":20,"y":0},"#
             + #"{"id":"n3","x":\#(third.0),"y":\#(third.1)}]}"#
         let walk = "t,device,node,rssi\n0,p,n1,-65\n1,p,n2,-65\n2,p,n3,-65\n"
         var lines: [String] = []
@@ -234,7 +250,9 @@ struct ReplayCommandTests {
         var failed = ReplaySummary()
         failed.sightings = 5
         failed.noFix = ["tooFewNodes": 4, "notHeard": 1]
-        #expect(failed.description == "replay: 5 sightings, 0 fixes, 0 zone events; 5 attempts gave no fix (notHeard 1, tooFewNodes 4)")
+        #expect(
+            failed.description
+                == "replay: 5 sightings, 0 fixes, 0 zone events; 5 attempts gave no fix (notHeard 1, tooFewNodes 4)")
     }
 
     @Test("an unknown method or a bad venue is an error that says so")
@@ -269,10 +287,12 @@ struct ReplayCommandTests {
         #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "no error")")
     }
 
-    @Test("empty sightings: a CSV without a header is an error naming the file; an empty JSON Lines file replays nothing")
+    @Test(
+        "empty sightings: a CSV without a header is an error naming the file; an empty JSON Lines file replays nothing")
     func emptySightings() throws {
         let error = #expect(throws: FormatError.self) { try replay("", file: "walk.csv") }
-        #expect(error?.description.hasPrefix("walk.csv:1: file is empty") == true, "\(error?.description ?? "no error")")
+        #expect(
+            error?.description.hasPrefix("walk.csv:1: file is empty") == true, "\(error?.description ?? "no error")")
         let outcome = try ReplayCommand.replay(
             venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: "", sightingsFile: "walk.jsonl"
         ) { _ in Issue.record("no line expected") }
@@ -298,9 +318,13 @@ struct ReplayCommandTests {
         let nonlinear = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--method", "nonlinear"])
         #expect((nonlinear as? ReplayCommand)?.method == "nonlinear")
         #expect(replay.rssiFilter == .ema)
-        let kalman = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.jsonl", "--rssi-filter", "kalman"])
+        let kalman = try IndoorCommand.parseAsRoot([
+            "replay", "--venue", "v.json", "s.jsonl", "--rssi-filter", "kalman",
+        ])
         #expect((kalman as? ReplayCommand)?.rssiFilter == .kalman)
-        #expect(throws: (any Error).self) { try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "-1"]) }
+        #expect(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "-1"])
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import IndoorModel
+import Testing
+
 @testable import IndoorCommands
 
 @Suite("indoor simulate")
 struct SimulateCommandTests {
     static func contents(of folder: URL) throws -> [String: String] {
         var files: [String: String] = [:]
-        for path in ["README.md", "venue.json", "nodes.csv", "train/sightings.csv", "train/truth.csv",
-                     "test/sightings.csv", "test/truth.csv"] {
+        for path in [
+            "README.md", "venue.json", "nodes.csv", "train/sightings.csv", "train/truth.csv",
+            "test/sightings.csv", "test/truth.csv",
+        ] {
             files[path] = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
         }
         return files
@@ -18,11 +21,13 @@ struct SimulateCommandTests {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-sim-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let arguments = ["--duration", "40", "--devices", "2", "--rooms", "3", "--beacons", "6", "--seed", "11"]
-        let first = base.appendingPathComponent("a"), second = base.appendingPathComponent("b")
+        let first = base.appendingPathComponent("a")
+        let second = base.appendingPathComponent("b")
         let summary = try SimulateCommand.parse(arguments + ["-o", first.path]).writeDataset()
         #expect(summary.hasPrefix("wrote \(first.path): 1 floor, 6 beacons; test: "))
         _ = try SimulateCommand.parse(arguments + ["-o", second.path]).writeDataset()
-        let a = try Self.contents(of: first), b = try Self.contents(of: second)
+        let a = try Self.contents(of: first)
+        let b = try Self.contents(of: second)
         #expect(a == b)
         #expect(a["nodes.csv"]?.hasPrefix("id,x,y,z,floor\nb0-1,") == true)
         #expect(a["README.md"]?.contains("seed 11") == true)
@@ -90,7 +95,8 @@ struct SimulateCaptureTests {
         let command = try SimulateCommand.parse(
             ["--duration", "5", "--devices", "1", "-o", base.path, "--btsnoop", "/nonexistent-dir/x.btsnoop"])
         let error = try #require(throws: CommandFailure.self) { try command.writeDataset() }
-        #expect(error.description == "cannot write '/nonexistent-dir/x.btsnoop': folder '/nonexistent-dir' does not exist")
+        #expect(
+            error.description == "cannot write '/nonexistent-dir/x.btsnoop': folder '/nonexistent-dir' does not exist")
         // A file, not a usage error: ArgumentParser prints the one line and exits with status 1.
         #expect(SimulateCommand.exitCode(for: error) == .failure)
         #expect(SimulateCommand.message(for: error) == error.description)

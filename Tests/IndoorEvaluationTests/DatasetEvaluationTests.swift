@@ -2,6 +2,7 @@ import Foundation
 import IndoorModel
 import IndoorPositioning
 import Testing
+
 @testable import IndoorEvaluation
 
 @Suite("Dataset reading and evaluation")
@@ -38,12 +39,15 @@ struct DatasetEvaluationTests {
 
     @Test func missingFolderAndFilesNameThePath() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/dataset")
-        #expect(throws: FormatError(code: .missingFile, message: "dataset folder '/nonexistent/dataset' does not exist")) {
+        #expect(
+            throws: FormatError(code: .missingFile, message: "dataset folder '/nonexistent/dataset' does not exist")
+        ) {
             try DatasetReader.read(folder: missing)
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-reader-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("test"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("test"), withIntermediateDirectories: true)
         try Data("id,x,y,z,floor\na,0,0,,\n".utf8).write(to: folder.appendingPathComponent("nodes.csv"))
         try Data("t,device,node,rssi\n1,d,a,-70\n".utf8).write(to: folder.appendingPathComponent("test/sightings.csv"))
         let expected = folder.appendingPathComponent("test/truth.csv").path
@@ -51,8 +55,12 @@ struct DatasetEvaluationTests {
             try DatasetReader.read(folder: folder)
         }
         // A bad row names the file relative to the dataset, the line and the field.
-        try Data("t,device,x,y,z,floor\n1,d,0,0,,\n2,d,zero,0,,\n".utf8).write(to: folder.appendingPathComponent("test/truth.csv"))
-        #expect(throws: FormatError(code: .invalidValue, file: "test/truth.csv", line: 3, message: "x 'zero' is not a number")) {
+        try Data("t,device,x,y,z,floor\n1,d,0,0,,\n2,d,zero,0,,\n".utf8).write(
+            to: folder.appendingPathComponent("test/truth.csv"))
+        #expect(
+            throws: FormatError(
+                code: .invalidValue, file: "test/truth.csv", line: 3, message: "x 'zero' is not a number")
+        ) {
             try DatasetReader.read(folder: folder)
         }
         // Only the first bad row is spelled out; the message says how many more there are.

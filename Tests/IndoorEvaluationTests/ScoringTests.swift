@@ -2,6 +2,7 @@ import Foundation
 import IndoorModel
 import IndoorPositioning
 import Testing
+
 @testable import IndoorEvaluation
 
 /// A test method: the position and floor of the strongest node heard.
@@ -57,7 +58,8 @@ struct ScoringTests {
         truth: [
             TruthPoint(time: 0.5, device: "d", point: Point2D(x: 0, y: 0), floor: 0),  // nothing heard yet: miss
             TruthPoint(time: 1, device: "d", point: Point2D(x: 0, y: 1), floor: 0),  // A at t = 1 (t ≤ row): error 1
-            TruthPoint(time: 2.5, device: "d", point: Point2D(x: 10, y: 3), floor: 0),  // B strongest: error 3, floor wrong
+            // B strongest: error 3, floor wrong
+            TruthPoint(time: 2.5, device: "d", point: Point2D(x: 10, y: 3), floor: 0),
             TruthPoint(time: 3, device: "d", point: Point2D(x: 3, y: 4), floor: 0),  // A again: error 5
             TruthPoint(time: 3, device: "other", point: Point2D(x: 0, y: 0), floor: 0),  // never heard: miss
         ])
@@ -140,7 +142,8 @@ struct ScoringTests {
         let scores = [MethodScore(method: "m", errors: [1, 1e20], misses: 0)]
         #expect(
             ScoreReport.jsonLines(scores)
-                == #"{"method":"m","count":2,"misses":0,"mean_m":5e+19,"median_m":5e+19,"p90_m":9e+19,"max_m":1e+20,"floor_accuracy":null}"# + "\n")
+                == #"{"method":"m","count":2,"misses":0,"mean_m":5e+19,"median_m":5e+19,"p90_m":9e+19,"max_m":1e+20,"floor_accuracy":null}"#
+                + "\n")
         #expect(ScoreReport.table(scores).contains("  1e+20  "))
         #expect(ScoreReport.fixed(-2.5e16, 2) == "-2.5e+16")
         #expect(ScoreReport.fixed(123.456, 2) == "123.46")

@@ -1,21 +1,20 @@
 import Foundation
 import Testing
 
-/// Where the shared datasets are: `<package root>/../shared/datasets`.
+/// Where the vendored public datasets are: `<package root>/datasets`.
 enum SharedDatasets {
     static let folder: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // IndoorEvaluationTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // package root
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/datasets")
+        .appendingPathComponent("datasets")
 
     /// The folder of dataset `name`; records a failure naming the expected path when it is absent.
     static func folder(_ name: String) throws -> URL {
         let url = folder.appendingPathComponent(name)
         try #require(
             FileManager.default.fileExists(atPath: url.appendingPathComponent("nodes.csv").path),
-            "shared dataset '\(name)' not found at \(url.path); clone the shared folder beside the package")
+            "shared dataset '\(name)' not found at \(url.path); the repository vendors the datasets in datasets/")
         return url
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import IndoorModel
 import IndoorPositioning
 import Testing
+
 @testable import IndoorEvaluation
 
 @Suite("Simulator")
@@ -39,7 +40,8 @@ struct SimulatorTests {
     }
 
     @Test func generatorIsDeterministicAndUniform() {
-        var a = SplitMix64(seed: 42), b = SplitMix64(seed: 42)
+        var a = SplitMix64(seed: 42)
+        var b = SplitMix64(seed: 42)
         let first = (0..<5).map { _ in a.next() }
         #expect(first == (0..<5).map { _ in b.next() })
         // Published first output of SplitMix64 for seed 0.
@@ -132,7 +134,8 @@ struct SimulatorTests {
         options.pathLossExponent = exponent
         options.shadowingSigma = sigma
         options.slowShadowingSigma = 0
-        var xs: [Double] = [], ys: [Double] = []
+        var xs: [Double] = []
+        var ys: [Double] = []
         for link in Self.links(try Simulator(options: options).run()) {
             xs.append(log10(link.meters))
             ys.append(link.sighting.rssi)
@@ -140,8 +143,10 @@ struct SimulatorTests {
         // Every packet is heard: beacons × devices × packets.
         #expect(xs.count > 8 * 2 * 200)
         let n = Double(xs.count)
-        let meanX = xs.reduce(0, +) / n, meanY = ys.reduce(0, +) / n
-        var sxy = 0.0, sxx = 0.0
+        let meanX = xs.reduce(0, +) / n
+        let meanY = ys.reduce(0, +) / n
+        var sxy = 0.0
+        var sxx = 0.0
         for (x, y) in zip(xs, ys) {
             sxy += (x - meanX) * (y - meanY)
             sxx += (x - meanX) * (x - meanX)

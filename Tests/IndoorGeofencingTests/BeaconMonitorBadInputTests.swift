@@ -19,7 +19,11 @@ struct BeaconMonitorBadInputTests {
         events += monitor.advance(to: 11.5)
         #expect(events.filter { if case .didLeaveArea = $0 { true } else { false } }.isEmpty)
         events = monitor.advance(to: 12)
-        #expect(events == [.didLeaveArea(AreaExit(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(7), lastHeard: 2, time: 12))])
+        #expect(
+            events == [
+                .didLeaveArea(
+                    AreaExit(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(7), lastHeard: 2, time: 12))
+            ])
     }
 
     @Test("the smoothing ranger: a late sighting blends in but does not move the filter's time back")
@@ -41,6 +45,10 @@ struct BeaconMonitorBadInputTests {
         _ = monitor.ingest(heard(3, beacon(7)))
         #expect(monitor.advance(to: 29.9).isEmpty)
         let exits = monitor.advance(to: 30)
-        #expect(exits == [.didLeaveArea(AreaExit(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(7), lastHeard: 20, time: 30))])
+        #expect(
+            exits == [
+                .didLeaveArea(
+                    AreaExit(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(7), lastHeard: 20, time: 30))
+            ])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 let monitorUUID = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID()
@@ -60,7 +61,8 @@ struct BeaconMonitorTests {
         // Ranging stopped: nothing more until a beacon is heard again, which re-enters.
         #expect(monitor.advance(to: 100).isEmpty)
         let again = monitor.ingest(heard(101, beacon(8)))
-        #expect(again.first == .didEnterArea(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(8), time: 101))
+        #expect(
+            again.first == .didEnterArea(condition: BeaconCondition(uuid: monitorUUID), beacon: beacon(8), time: 101))
     }
 
     @Test("a wildcard condition names every beacon it ranged when it is left")
@@ -84,7 +86,10 @@ struct BeaconMonitorTests {
         _ = monitor.ingest(heard(5, beacon(1)))
         let exits = monitor.advance(to: 30)
         #expect(exits.map(\.time) == [10, 15])
-        #expect(exits.compactMap { if case .didLeaveArea(let exit) = $0 { exit.beacon } else { nil } } == [beacon(2), beacon(1)])
+        #expect(
+            exits.compactMap { if case .didLeaveArea(let exit) = $0 { exit.beacon } else { nil } } == [
+                beacon(2), beacon(1),
+            ])
     }
 
     @Test("beacons whose proximity is unknown keep the condition satisfied but are not reported as found")
@@ -107,15 +112,33 @@ struct BeaconMonitorTests {
         #expect(empty?.code == .emptyBeaconList)
         #expect(empty?.message.contains("at least one") == true)
         _ = try monitor.start([BeaconCondition(uuid: monitorUUID)], at: 0)
-        let twice = #expect(throws: MonitorError.self) { _ = try monitor.start([BeaconCondition(uuid: otherUUID)], at: 1) }
+        let twice = #expect(throws: MonitorError.self) {
+            _ = try monitor.start([BeaconCondition(uuid: otherUUID)], at: 1)
+        }
         #expect(twice?.code == .observationInProgress)
         #expect(monitor.conditions == [BeaconCondition(uuid: monitorUUID)])
 
         let cases: [(MonitorCapabilities, MonitorError.Code)] = [
-            (MonitorCapabilities(locationServicesEnabled: false, authorized: false, monitoringAvailable: true, rangingAvailable: true), .locationServicesDisabled),
-            (MonitorCapabilities(locationServicesEnabled: true, authorized: false, monitoringAvailable: true, rangingAvailable: true), .notAuthorized),
-            (MonitorCapabilities(locationServicesEnabled: true, authorized: true, monitoringAvailable: false, rangingAvailable: true), .monitoringUnsupported),
-            (MonitorCapabilities(locationServicesEnabled: true, authorized: true, monitoringAvailable: true, rangingAvailable: false), .rangingUnsupported),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: false, authorized: false, monitoringAvailable: true, rangingAvailable: true
+                ), .locationServicesDisabled
+            ),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: true, authorized: false, monitoringAvailable: true, rangingAvailable: true),
+                .notAuthorized
+            ),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: true, authorized: true, monitoringAvailable: false, rangingAvailable: true),
+                .monitoringUnsupported
+            ),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: true, authorized: true, monitoringAvailable: true, rangingAvailable: false),
+                .rangingUnsupported
+            ),
         ]
         for (capabilities, code) in cases {
             var fresh = BeaconMonitor()
@@ -139,7 +162,9 @@ struct BeaconMonitorTests {
         #expect(
             stop == [
                 .didStopObserving(
-                    ObservationStop(reason: .authorizationRevoked, conditions: conditions, beacons: [beacon(3), beacon(9)], time: 3))
+                    ObservationStop(
+                        reason: .authorizationRevoked, conditions: conditions, beacons: [beacon(3), beacon(9)], time: 3)
+                )
             ])
         #expect(!monitor.isObserving)
         #expect(monitor.ingest(heard(4, beacon(9))).isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 /// Records delegate callbacks; the lock makes it safe to call from the observer's actor.
@@ -14,7 +15,9 @@ final class RecordingDelegate: BeaconObserverDelegate, @unchecked Sendable {
 
     func didStartObserving(_ conditions: [BeaconCondition], at time: Double) { record("start \(conditions.count)") }
     func didStopObserving(_ stop: ObservationStop) { record("stop \(stop.reason.rawValue) \(stop.beacons.count)") }
-    func didEnterArea(_ condition: BeaconCondition, beacon: BeaconID, at time: Double) { record("enter \(beacon.minor)") }
+    func didEnterArea(_ condition: BeaconCondition, beacon: BeaconID, at time: Double) {
+        record("enter \(beacon.minor)")
+    }
     func didFindBeacon(_ found: FoundBeacon) { record("found \(found.beacon.minor)") }
     func didLeaveArea(_ exit: AreaExit) { record("left \(exit.beacon.minor)") }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 @Suite("Monitor events and ranging as JSON")
@@ -17,7 +18,8 @@ struct MonitorEventJSONTests {
             time: 12, device: "phone-1", source: .beacon(beacon(2)), rssi: -67.5, distance: 2.5, proximity: .near)
         #expect(
             try json(ranged)
-                == #"{"beacon":"\#(uuid)/1/2","device":"phone-1","distance":2.5,"proximity":"near","rssi":-67.5,"t":12}"#)
+                == #"{"beacon":"\#(uuid)/1/2","device":"phone-1","distance":2.5,"proximity":"near","rssi":-67.5,"t":12}"#
+        )
         let unknown = RangedBeacon(
             time: 3, device: "gw", source: .node("n1"), rssi: -.infinity, distance: .infinity, proximity: .unknown)
         #expect(

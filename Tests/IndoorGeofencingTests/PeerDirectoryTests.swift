@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 @Suite("Peer directory")
@@ -15,7 +16,8 @@ struct PeerDirectoryTests {
         #expect(first == [.appeared(Peer(key: key, distance: 2.5, proximity: .near, lastHeard: 10, lastUpdate: 10))])
         let second = directory.update(key, displayName: "Ana", picture: picture, at: 12)
         let merged = Peer(
-            key: key, displayName: "Ana", picture: picture, distance: 2.5, proximity: .near, lastHeard: 10, lastUpdate: 12)
+            key: key, displayName: "Ana", picture: picture, distance: 2.5, proximity: .near, lastHeard: 10,
+            lastUpdate: 12)
         #expect(second == [.updated(merged)])
         #expect(directory.peers == [merged])
     }

@@ -19,7 +19,8 @@ struct ZoneEdgeCaseTests {
         #expect(events.isEmpty)
         // The move from -19 (t = 5) to 1 (t = 6) crosses the gate and enters the room.
         events = engine.update(with: fix(6, x: 1))
-        #expect(events.map { "\($0.kind.rawValue) \($0.zone)@\(Int($0.time))" } == ["checkIn room@6", "checkIn gate@6"])
+        #expect(
+            events.map { "\($0.kind.rawValue) \($0.zone)@\(Int($0.time))" } == ["checkIn room@6", "checkIn gate@6"])
     }
 
     @Test("a device that entered while the zone was disabled checks in at its next entry after re-enabling")
@@ -46,7 +47,9 @@ struct ZoneEdgeCaseTests {
         var engine = ZoneEngine(zones: [zone])
         // In at 0, across the line inside the fence at 1 and 2, out (confidently) from 3; the crossing at 3 is
         // from inside (not yet out for the check-out time) and the one at 12 is after leaving.
-        var events = engine.run([fix(0, x: -2), fix(1, x: 2), fix(2, x: -2), fix(3, x: 20), fix(9, x: 20), fix(12, x: -20, y: 8)])
+        var events = engine.run([
+            fix(0, x: -2), fix(1, x: 2), fix(2, x: -2), fix(3, x: 20), fix(9, x: 20), fix(12, x: -20, y: 8),
+        ])
         events += engine.advance(to: 100)
         let described = events.map { "\($0.kind.rawValue)@\(Int($0.time)) \($0.trigger.rawValue)" }
         #expect(
@@ -68,7 +71,9 @@ struct ZoneEdgeCaseTests {
     @Test("a NaN accuracy is never confidently outside: only the lost rule ends such a visit")
     func nanAccuracy() {
         var engine = ZoneEngine(zones: [circleZone(checkOutTime: 5)])
-        var events = engine.run([fix(0, x: 0, accuracy: .nan), fix(1, x: 30, accuracy: .nan), fix(10, x: 30, accuracy: .nan)])
+        var events = engine.run([
+            fix(0, x: 0, accuracy: .nan), fix(1, x: 30, accuracy: .nan), fix(10, x: 30, accuracy: .nan),
+        ])
         #expect(summary(events) == ["checkIn@0"])
         // A negative accuracy counts as 0 m: 30 m out is confidently outside.
         events = engine.run([fix(11, x: 30, accuracy: -4), fix(16, x: 30, accuracy: -4)])
@@ -126,7 +131,9 @@ struct ZoneEdgeCaseTests {
     func lateBeaconSighting() {
         let zone = Zone(id: "desk", name: "Desk", beacons: [ZoneBeacon(node: "b1")], exitDelay: 10)
         var engine = ZoneEngine(zones: [zone])
-        var events = engine.run([ranging(20, node: "b1", .near), ranging(25, node: "b1", .far), ranging(3, node: "b1", .near)])
+        var events = engine.run([
+            ranging(20, node: "b1", .near), ranging(25, node: "b1", .far), ranging(3, node: "b1", .near),
+        ])
         events += engine.advance(to: 34)
         #expect(summary(events) == ["checkIn@20"])
         events = engine.advance(to: 35)

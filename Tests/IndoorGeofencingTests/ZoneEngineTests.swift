@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 @Suite("Zone engine: fences")
@@ -40,7 +41,9 @@ struct ZoneFenceEngineTests {
     @Test("a poor accuracy radius widens the margin: a fix 3 m out with 4 m accuracy is not confidently outside")
     func accuracyWidensMargin() {
         var engine = ZoneEngine(zones: [circleZone(margin: 1, checkOutTime: 2)])
-        var events = engine.run([fix(0, x: 0), fix(1, x: 8, accuracy: 4), fix(2, x: 8, accuracy: 4), fix(5, x: 8, accuracy: 4)])
+        var events = engine.run([
+            fix(0, x: 0), fix(1, x: 8, accuracy: 4), fix(2, x: 8, accuracy: 4), fix(5, x: 8, accuracy: 4),
+        ])
         #expect(summary(events) == ["checkIn@0"])
         events = engine.run([fix(6, x: 8, accuracy: 1), fix(7, x: 8, accuracy: 1), fix(8, x: 8, accuracy: 1)])
         #expect(summary(events) == ["checkOut@8"])
@@ -59,7 +62,8 @@ struct ZoneFenceEngineTests {
     @Test("a fix on another floor is outside the fence")
     func otherFloor() {
         let zone = Zone(
-            id: "z", name: "Z", fences: [.polygon(.rectangle(from: Point2D(x: 0, y: 0), to: Point2D(x: 10, y: 10)), floor: 1)],
+            id: "z", name: "Z",
+            fences: [.polygon(.rectangle(from: Point2D(x: 0, y: 0), to: Point2D(x: 10, y: 10)), floor: 1)],
             checkOutTime: 0)
         var engine = ZoneEngine(zones: [zone])
         #expect(engine.run([fix(0, x: 5, y: 5, floor: 0)]).isEmpty)
@@ -165,7 +169,11 @@ struct ZoneRulesTests {
         #expect(checkOut?.time == 100 + stay + 5)
         #expect(checkOut?.departure == 100 + stay)
         #expect(checkOut.flatMap(\.dwell).map { abs($0 - stay) < 1e-9 } == true)
-        #expect(engine.activity.visits == [ZoneVisit(zone: "room", device: "phone", trigger: .fence, checkIn: 100, checkOut: 100 + stay, reason: .left)])
+        #expect(
+            engine.activity.visits == [
+                ZoneVisit(
+                    zone: "room", device: "phone", trigger: .fence, checkIn: 100, checkOut: 100 + stay, reason: .left)
+            ])
         #expect(engine.activity.totalDwell(device: "phone", zone: "room") == stay)
     }
 
@@ -200,7 +208,8 @@ struct ZoneRulesTests {
 struct ZoneGeolineTests {
     /// A gate along the y axis from (0, −5) to (0, 5): its left-hand side is x < 0.
     let gate = Zone(
-        id: "gate", name: "Gate", geolines: [ZoneGeoline(id: "main", points: [Point2D(x: 0, y: -5), Point2D(x: 0, y: 5)])],
+        id: "gate", name: "Gate",
+        geolines: [ZoneGeoline(id: "main", points: [Point2D(x: 0, y: -5), Point2D(x: 0, y: 5)])],
         data: ["kind": "gate"])
 
     @Test("crossing direction is reported; a geoline never checks out")

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 /// The first ```json block of docs/GEOFENCING.md: the documented complete example.
@@ -21,7 +22,8 @@ struct ZoneJSONTests {
         let venue = try Venue.decodeJSON(try documentedVenueJSON(), file: "GEOFENCING.md")
         #expect(venue.zones.map(\.id) == ["pharmacy", "waiting", "entrance"])
         let pharmacy = venue.zones[0]
-        #expect(pharmacy.fences == [.polygon(.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 30, y: 10)), floor: 0)])
+        #expect(
+            pharmacy.fences == [.polygon(.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 30, y: 10)), floor: 0)])
         #expect(pharmacy.beacons.first?.checkIn == .immediate)
         #expect(pharmacy.beacons.first?.beacon?.text == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/3")
         #expect(pharmacy.checkOutEnabled && pharmacy.isEnabled)
@@ -34,7 +36,10 @@ struct ZoneJSONTests {
         #expect(!waiting.checkOutEnabled)
         #expect(waiting.dwellThreshold == nil && waiting.lostTimeout == nil)
         let entrance = venue.zones[2]
-        #expect(entrance.geolines == [ZoneGeoline(id: "door", floor: 0, points: [Point2D(x: 14, y: 0), Point2D(x: 14, y: 6)])])
+        #expect(
+            entrance.geolines == [
+                ZoneGeoline(id: "door", floor: 0, points: [Point2D(x: 14, y: 0), Point2D(x: 14, y: 6)])
+            ])
         let again = try Venue.decodeJSON(try venue.encodeJSON())
         #expect(again == venue)
     }
@@ -69,13 +74,28 @@ struct ZoneJSONTests {
             (#"{"id":"z","fences":[{"center":[0,0],"radius":-1}]}"#, "zones[0].fences[0].radius"),
             (#"{"id":"z","fences":[{"polygon":[[0,0],[1,1]]}]}"#, "zones[0].fences[0].polygon"),
             (#"{"id":"z","fences":[{"polygon":[]}]}"#, "zones[0].fences[0].polygon: a polygon fence needs at least 3"),
-            (#"{"id":"z","fences":[{"polygon":[[0,0],[0,0],[0,0]]}]}"#, "zones[0].fences[0].polygon: a polygon fence needs at least 3 distinct"),
-            (#"{"id":"z","fences":[{"polygon":[[0,0],[1,1],[2,2]]}]}"#, "zones[0].fences[0].polygon: a polygon fence must enclose an area"),
-            (#"{"id":"z","fences":[{"polygon":[[0,0],[4,4],[4,0],[0,4]]}]}"#, "zones[0].fences[0].polygon: a polygon fence must not cross itself (edges 1 and 3 meet)"),
-            (#"{"id":"z","fences":[{"polygon":[[0,0],[4,0],[4,4],[2,0],[0,4]]}]}"#, "zones[0].fences[0].polygon: a polygon fence must not cross itself"),
+            (
+                #"{"id":"z","fences":[{"polygon":[[0,0],[0,0],[0,0]]}]}"#,
+                "zones[0].fences[0].polygon: a polygon fence needs at least 3 distinct"
+            ),
+            (
+                #"{"id":"z","fences":[{"polygon":[[0,0],[1,1],[2,2]]}]}"#,
+                "zones[0].fences[0].polygon: a polygon fence must enclose an area"
+            ),
+            (
+                #"{"id":"z","fences":[{"polygon":[[0,0],[4,4],[4,0],[0,4]]}]}"#,
+                "zones[0].fences[0].polygon: a polygon fence must not cross itself (edges 1 and 3 meet)"
+            ),
+            (
+                #"{"id":"z","fences":[{"polygon":[[0,0],[4,0],[4,4],[2,0],[0,4]]}]}"#,
+                "zones[0].fences[0].polygon: a polygon fence must not cross itself"
+            ),
             (#"{"id":"z","fences":[{"center":[0,0],"radius":0}]}"#, "zones[0].fences[0].radius"),
             (#"{"id":"z","fences":[{"center":[0,0]}]}"#, "zones[0].fences[0]"),
-            (#"{"id":"z","geolines":[{"points":[[1,1],[1,1]]}]}"#, "zones[0].geolines[0].points: a geoline needs 2 distinct points"),
+            (
+                #"{"id":"z","geolines":[{"points":[[1,1],[1,1]]}]}"#,
+                "zones[0].geolines[0].points: a geoline needs 2 distinct points"
+            ),
             (#"{"id":"z","beacons":[{"checkIn":"near"}]}"#, "zones[0].beacons[0]"),
             (#"{"id":"z","beacons":[{"node":"b","checkIn":"unknown"}]}"#, "zones[0].beacons[0].checkIn"),
             (#"{"id":"z","geolines":[{"points":[[0,0]]}]}"#, "zones[0].geolines[0].points"),

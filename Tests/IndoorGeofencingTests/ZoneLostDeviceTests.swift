@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 @Suite("Zone engine: lost devices")
@@ -54,9 +55,10 @@ struct ZoneLostDeviceTests {
         var events = engine.run([fix(0, x: 0, device: "a"), fix(0, x: 0, device: "b")])
         // b keeps reporting inside, then walks out; a is silent after t = 0.
         events += engine.run((1...40).map { fix(Double($0), x: $0 < 35 ? 1 : 20, device: "b") })
-        #expect(events.map { "\($0.kind.rawValue)@\(Int($0.time)) \($0.device) \($0.reason?.rawValue ?? "-")" } == [
-            "checkIn@0 a -", "checkIn@0 b -", "checkOut@30 a lost", "checkOut@37 b left",
-        ])
+        #expect(
+            events.map { "\($0.kind.rawValue)@\(Int($0.time)) \($0.device) \($0.reason?.rawValue ?? "-")" } == [
+                "checkIn@0 a -", "checkIn@0 b -", "checkOut@30 a lost", "checkOut@37 b left",
+            ])
         #expect(events[3].departure == 35)
     }
 

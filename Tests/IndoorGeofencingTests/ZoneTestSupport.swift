@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+
 @testable import IndoorGeofencing
 
 /// A fix of `device` at (x, y) metres, time `t` seconds.
@@ -20,7 +21,8 @@ func ranging(_ t: Double, node: String, _ proximity: Proximity, device: String =
         case .far: 8
         case .unknown: .infinity
         }
-    return RangedBeacon(time: t, device: device, source: .node(node), rssi: -70, distance: distance, proximity: proximity)
+    return RangedBeacon(
+        time: t, device: device, source: .node(node), rssi: -70, distance: distance, proximity: proximity)
 }
 
 /// A circle zone of radius 5 m around the origin.

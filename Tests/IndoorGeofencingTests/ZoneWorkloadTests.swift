@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import Testing
+
 @testable import IndoorGeofencing
 
 /// Pins the event stream of a seeded crowd, so that changes to the engine's algorithms (timer queue, spatial
@@ -9,7 +10,8 @@ import Testing
 @Suite("Zone engine: seeded crowd")
 struct ZoneWorkloadTests {
     /// Drives the engine as a server would: the fixes of each second, then `advance` to the next second.
-    static func run(_ workload: ZoneWorkload) -> (digest: ZoneWorkload.Digest, events: [ZoneEvent], engine: ZoneEngine) {
+    static func run(_ workload: ZoneWorkload) -> (digest: ZoneWorkload.Digest, events: [ZoneEvent], engine: ZoneEngine)
+    {
         var engine = ZoneEngine(zones: workload.zones)
         var digest = ZoneWorkload.Digest()
         var all: [ZoneEvent] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import IndoorModel
 
 @Suite("Beacon identity and conditions")
@@ -16,12 +17,19 @@ struct BeaconTests {
 
     @Test(arguments: [
         ("", "beacon identity '' is not UUID/major/minor"),
-        ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1", "beacon identity 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1' is not UUID/major/minor"),
+        (
+            "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1",
+            "beacon identity 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1' is not UUID/major/minor"
+        ),
         ("nope/1/2", "beacon identity 'nope/1/2': 'nope' is not a UUID"),
-        ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/65536/2",
-         "beacon identity 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/65536/2': major '65536' is not an integer in 0...65535"),
-        ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/-2",
-         "beacon identity 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/-2': minor '-2' is not an integer in 0...65535"),
+        (
+            "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/65536/2",
+            "beacon identity 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/65536/2': major '65536' is not an integer in 0...65535"
+        ),
+        (
+            "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/-2",
+            "beacon identity 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/-2': minor '-2' is not an integer in 0...65535"
+        ),
     ])
     func rejectsBadIdentities(text: String, message: String) {
         #expect(throws: FormatError(code: .invalidValue, message: message)) { try BeaconID(parsing: text) }
@@ -53,12 +61,18 @@ struct BeaconTests {
     }
 
     @Test(arguments: [
-        ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2/3",
-         "beacon condition 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2/3' is not UUID, UUID/major or UUID/major/minor"),
-        ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/x",
-         "beacon condition 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/x': major 'x' is not an integer in 0...65535"),
-        ("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/",
-         "beacon condition 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/': minor '' is not an integer in 0...65535"),
+        (
+            "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2/3",
+            "beacon condition 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2/3' is not UUID, UUID/major or UUID/major/minor"
+        ),
+        (
+            "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/x",
+            "beacon condition 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/x': major 'x' is not an integer in 0...65535"
+        ),
+        (
+            "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/",
+            "beacon condition 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/': minor '' is not an integer in 0...65535"
+        ),
         ("E2C56DB5/1", "beacon condition 'E2C56DB5/1': 'E2C56DB5' is not a UUID"),
     ])
     func conditionRejectsBadText(text: String, message: String) {
@@ -68,15 +82,17 @@ struct BeaconTests {
     // In JSON both are strings; a bad one names the field and the part that is wrong.
     @Test func badTextInJSONNamesTheField() throws {
         let error = try #require(throws: FormatError.self) {
-            try JSONFormat.decode([BeaconID].self, from: Data(#"["\#(uuidText)/1/2", "\#(uuidText)/1"]"#.utf8), file: "b.json")
+            try JSONFormat.decode(
+                [BeaconID].self, from: Data(#"["\#(uuidText)/1/2", "\#(uuidText)/1"]"#.utf8), file: "b.json")
         }
         #expect(error.description == "b.json: [1]: beacon identity '\(uuidText)/1' is not UUID/major/minor")
         let condition = try #require(throws: FormatError.self) {
             try JSONFormat.decode([BeaconCondition].self, from: Data(#"["nope"]"#.utf8), file: "c.json")
         }
         #expect(condition.description == "c.json: [0]: beacon condition 'nope': 'nope' is not a UUID")
-        #expect(String(decoding: try JSONFormat.encoder().encode([try BeaconID(parsing: "\(uuidText)/1/2")]), as: UTF8.self)
-            == #"["\#(uuidText)/1/2"]"#)
+        #expect(
+            String(decoding: try JSONFormat.encoder().encode([try BeaconID(parsing: "\(uuidText)/1/2")]), as: UTF8.self)
+                == #"["\#(uuidText)/1/2"]"#)
     }
 
     @Test func sightingSourceReadsBeaconsAndNodeIDs() throws {

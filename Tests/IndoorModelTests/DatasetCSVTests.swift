@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import IndoorModel
 
 @Suite("Dataset CSV")
@@ -76,19 +77,21 @@ struct DatasetCSVTests {
     @Test func spacesAroundFieldsAreIgnored() throws {
         let parsed = try DatasetCSV.parseSightings("t, device, node, rssi\n1.5, phone, b1, -70\n2,phone,b1,\t-71 \n")
         #expect(parsed.problems.isEmpty)
-        #expect(parsed.rows == [
-            Sighting(time: 1.5, device: "phone", node: "b1", rssi: -70),
-            Sighting(time: 2, device: "phone", node: "b1", rssi: -71),
-        ])
+        #expect(
+            parsed.rows == [
+                Sighting(time: 1.5, device: "phone", node: "b1", rssi: -70),
+                Sighting(time: 2, device: "phone", node: "b1", rssi: -71),
+            ])
     }
 
     // Damaged files (bytes overwritten with anything, lines cut short) never crash a reader: every line is
     // either a row or a problem that names its line.
     @Test func damagedBytesGiveRowsOrProblems() {
-        let good = Array("t,device,node,rssi,tx\n1.5,phone,b1,-70,-59\n2,phone,E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2,-71,\n".utf8)
-        for variant in 0 ..< 300 {
+        let good = Array(
+            "t,device,node,rssi,tx\n1.5,phone,b1,-70,-59\n2,phone,E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2,-71,\n".utf8)
+        for variant in 0..<300 {
             var bytes = good
-            for step in 0 ..< 1 + variant % 4 {
+            for step in 0..<1 + variant % 4 {
                 bytes[(variant * 7 + step * 13) % bytes.count] = UInt8(truncatingIfNeeded: variant * 31 + step * 101)
             }
             let text = String(decoding: bytes.prefix(bytes.count - variant % 9), as: UTF8.self)
@@ -111,7 +114,10 @@ struct DatasetCSVTests {
         let parsed = try DatasetCSV.parseSightings(lines.joined(separator: "\n") + "\n", file: "sightings.csv")
         #expect(parsed.rows.count == 19)
         #expect(parsed.problems.map(\.description) == ["sightings.csv:17: rssi 'abc' is not a number"])
-        #expect(throws: FormatError(code: .invalidValue, file: "sightings.csv", line: 17, message: "rssi 'abc' is not a number")) {
+        #expect(
+            throws: FormatError(
+                code: .invalidValue, file: "sightings.csv", line: 17, message: "rssi 'abc' is not a number")
+        ) {
             try parsed.get()
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import IndoorModel
 
 /// The examples of docs/FORMATS.md parse with the code, so the documentation cannot drift from it.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import IndoorModel
 
 /// A local point and the WGS84 coordinate it must map to.
@@ -21,21 +22,49 @@ struct GeoReference: Sendable, CustomTestStringConvertible {
 // points along `bearing` (clockwise from true north) and +x 90° clockwise from it. Over 1 km the geodesic
 // and the local tangent plane differ by about 1e-5 m, far below the 1 cm asserted here.
 let geoReferences: [GeoReference] = [
-    GeoReference(latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: 0, y: 100, expectedLatitude: 52.52085245984, expectedLongitude: 13.40545787407),
-    GeoReference(latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: 250, y: -80, expectedLatitude: 52.51856399490, expectedLongitude: 13.40801169846),
-    GeoReference(latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: -600, y: 500, expectedLatitude: 52.52607431219, expectedLongitude: 13.39916638829),
-    GeoReference(latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: 707.1, y: -707.1, expectedLatitude: 52.51186331405, expectedLongitude: 13.41117880559),
-    GeoReference(latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: -1000, y: 0, expectedLatitude: 52.52308077613, expectedLongitude: 13.39110947305),
-    GeoReference(latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: 100, y: 0, expectedLatitude: -33.85627646277, expectedLongitude: 151.21617974363),
-    GeoReference(latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: -300, y: -400, expectedLatitude: -33.86130647129, expectedLongitude: 151.21517082167),
-    GeoReference(latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: 0, y: -1000, expectedLatitude: -33.86413951286, expectedLongitude: 151.22157572551),
-    GeoReference(latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: 640, y: 640, expectedLatitude: -33.84875197285, expectedLongitude: 151.21691412149),
-    GeoReference(latitude: 64.1466, longitude: -21.9426, bearing: 123.0, x: 50, y: 50, expectedLatitude: 64.14597956799, expectedLongitude: -21.94229797260),
-    GeoReference(latitude: 64.1466, longitude: -21.9426, bearing: 123.0, x: -900, y: 300, expectedLatitude: 64.15190431348, expectedLongitude: -21.92735778944),
-    GeoReference(latitude: 64.1466, longitude: -21.9426, bearing: 123.0, x: 200, y: -950, expectedLatitude: 64.14973546618, expectedLongitude: -21.96120838259),
+    GeoReference(
+        latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: 0, y: 100, expectedLatitude: 52.52085245984,
+        expectedLongitude: 13.40545787407),
+    GeoReference(
+        latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: 250, y: -80, expectedLatitude: 52.51856399490,
+        expectedLongitude: 13.40801169846),
+    GeoReference(
+        latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: -600, y: 500, expectedLatitude: 52.52607431219,
+        expectedLongitude: 13.39916638829),
+    GeoReference(
+        latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: 707.1, y: -707.1, expectedLatitude: 52.51186331405,
+        expectedLongitude: 13.41117880559),
+    GeoReference(
+        latitude: 52.520008, longitude: 13.404954, bearing: 20.0, x: -1000, y: 0, expectedLatitude: 52.52308077613,
+        expectedLongitude: 13.39110947305),
+    GeoReference(
+        latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: 100, y: 0, expectedLatitude: -33.85627646277,
+        expectedLongitude: 151.21617974363),
+    GeoReference(
+        latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: -300, y: -400, expectedLatitude: -33.86130647129,
+        expectedLongitude: 151.21517082167),
+    GeoReference(
+        latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: 0, y: -1000, expectedLatitude: -33.86413951286,
+        expectedLongitude: 151.22157572551),
+    GeoReference(
+        latitude: -33.8568, longitude: 151.2153, bearing: -35.5, x: 640, y: 640, expectedLatitude: -33.84875197285,
+        expectedLongitude: 151.21691412149),
+    GeoReference(
+        latitude: 64.1466, longitude: -21.9426, bearing: 123.0, x: 50, y: 50, expectedLatitude: 64.14597956799,
+        expectedLongitude: -21.94229797260),
+    GeoReference(
+        latitude: 64.1466, longitude: -21.9426, bearing: 123.0, x: -900, y: 300, expectedLatitude: 64.15190431348,
+        expectedLongitude: -21.92735778944),
+    GeoReference(
+        latitude: 64.1466, longitude: -21.9426, bearing: 123.0, x: 200, y: -950, expectedLatitude: 64.14973546618,
+        expectedLongitude: -21.96120838259),
     // On the equator, across the antimeridian.
-    GeoReference(latitude: 0.0, longitude: -179.9995, bearing: 0.0, x: 150, y: 30, expectedLatitude: 0.00027131084, expectedLongitude: -179.99815252707),
-    GeoReference(latitude: 0.0, longitude: -179.9995, bearing: 0.0, x: -500, y: -500, expectedLatitude: -0.00452184738, expectedLongitude: 179.99600842357),
+    GeoReference(
+        latitude: 0.0, longitude: -179.9995, bearing: 0.0, x: 150, y: 30, expectedLatitude: 0.00027131084,
+        expectedLongitude: -179.99815252707),
+    GeoReference(
+        latitude: 0.0, longitude: -179.9995, bearing: 0.0, x: -500, y: -500, expectedLatitude: -0.00452184738,
+        expectedLongitude: 179.99600842357),
 ]
 
 /// The ground distance in metres between two nearby coordinates (local flat approximation, fine below 1 m).

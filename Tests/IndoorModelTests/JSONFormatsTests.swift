@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import IndoorModel
 
 @Suite("JSON formats")
 struct JSONFormatsTests {
     static let beacon = BeaconID(
-        uuid: UUID(uuid: (0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0)),
+        uuid: UUID(
+            uuid: (0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0)),
         major: 0, minor: 1)
 
     static let venue = Venue(
@@ -15,8 +17,10 @@ struct JSONFormatsTests {
                 level: 0, name: "Ground floor",
                 outline: .rectangle(from: Point2D(x: 0, y: 0), to: Point2D(x: 20, y: 10)),
                 walls: [Segment(from: Point2D(x: 10, y: 0), to: Point2D(x: 10, y: 8))]),
-            Floor(level: 1, name: "First floor", outline: .rectangle(from: Point2D(x: 0, y: 0), to: Point2D(x: 20, y: 10)),
-                  elevation: 4),
+            Floor(
+                level: 1, name: "First floor",
+                outline: .rectangle(from: Point2D(x: 0, y: 0), to: Point2D(x: 20, y: 10)),
+                elevation: 4),
         ],
         nodes: [
             Node(
@@ -46,22 +50,42 @@ struct JSONFormatsTests {
     }
 
     @Test(arguments: [
-        (#"{"id":"v","nodes":[{"id":"a","x":1,"y":2},{"id":"b","x":1,"y":2},{"id":"c","x":"east","y":2}]}"#,
-         "venue.json: nodes[2].x: expected a number"),
+        (
+            #"{"id":"v","nodes":[{"id":"a","x":1,"y":2},{"id":"b","x":1,"y":2},{"id":"c","x":"east","y":2}]}"#,
+            "venue.json: nodes[2].x: expected a number"
+        ),
         (#"{"id":"v","nodes":[{"id":"a","y":2}]}"#, "venue.json: nodes[0]: missing field 'x'"),
         (#"{"name":"v"}"#, "venue.json: missing field 'id'"),
-        (#"{"id":"v","floors":[{"level":0,"walls":[[[0,0],[1]]]}]}"#, "venue.json: floors[0].walls[0][1]: a point is [x, y]: exactly two numbers in metres"),
-        (#"{"id":"v","nodes":[{"id":"a","x":1,"y":2,"beacon":"nope"}]}"#,
-         "venue.json: nodes[0].beacon: beacon identity 'nope' is not UUID/major/minor"),
-        (#"{"id":"v","nodes":[{"id":"a","x":1,"y":2},{"id":"a","x":3,"y":4}]}"#,
-         "venue.json: nodes[1]: node id 'a' is used twice"),
-        (#"{"id":"v","floors":[{"level":0},{"level":1},{"level":0}]}"#, "venue.json: floors[2]: floor level 0 is used twice"),
-        (#"{"id":"v","anchor":{"latitude":100,"longitude":0}}"#, "venue.json: anchor.latitude: latitude 100.0 is not in -90...90"),
-        (#"{"id":"v","nodes":[{"id":"a","x":1,"y":2,"pathLossExponent":-1}]}"#,
-         "venue.json: nodes[0].pathLossExponent: pathLossExponent must be a positive number"),
+        (
+            #"{"id":"v","floors":[{"level":0,"walls":[[[0,0],[1]]]}]}"#,
+            "venue.json: floors[0].walls[0][1]: a point is [x, y]: exactly two numbers in metres"
+        ),
+        (
+            #"{"id":"v","nodes":[{"id":"a","x":1,"y":2,"beacon":"nope"}]}"#,
+            "venue.json: nodes[0].beacon: beacon identity 'nope' is not UUID/major/minor"
+        ),
+        (
+            #"{"id":"v","nodes":[{"id":"a","x":1,"y":2},{"id":"a","x":3,"y":4}]}"#,
+            "venue.json: nodes[1]: node id 'a' is used twice"
+        ),
+        (
+            #"{"id":"v","floors":[{"level":0},{"level":1},{"level":0}]}"#,
+            "venue.json: floors[2]: floor level 0 is used twice"
+        ),
+        (
+            #"{"id":"v","anchor":{"latitude":100,"longitude":0}}"#,
+            "venue.json: anchor.latitude: latitude 100.0 is not in -90...90"
+        ),
+        (
+            #"{"id":"v","nodes":[{"id":"a","x":1,"y":2,"pathLossExponent":-1}]}"#,
+            "venue.json: nodes[0].pathLossExponent: pathLossExponent must be a positive number"
+        ),
     ])
     func venueErrorsNameThePath(json: String, message: String) {
-        #expect(throws: FormatError(code: .invalidJSON, file: "venue.json", message: String(message.dropFirst("venue.json: ".count)))) {
+        #expect(
+            throws: FormatError(
+                code: .invalidJSON, file: "venue.json", message: String(message.dropFirst("venue.json: ".count)))
+        ) {
             try Venue.decodeJSON(Data(json.utf8))
         }
         do {
@@ -117,7 +141,10 @@ struct JSONFormatsTests {
     @Test(arguments: [
         (#"{"t":1,"device":"","node":"n","rssi":-70}"#, "s.jsonl:1: device: device is empty"),
         (#"{"t":1,"device":"d","node":"","rssi":-70}"#, "s.jsonl:1: node: node is empty"),
-        (#"{"t":1,"device":"d","beacon":"x/1/2","rssi":-70}"#, "s.jsonl:1: beacon: beacon identity 'x/1/2': 'x' is not a UUID"),
+        (
+            #"{"t":1,"device":"d","beacon":"x/1/2","rssi":-70}"#,
+            "s.jsonl:1: beacon: beacon identity 'x/1/2': 'x' is not a UUID"
+        ),
         (#"{"device":"d","node":"n","rssi":-70}"#, "s.jsonl:1: missing field 't'"),
     ])
     func badSightingLines(line: String, message: String) {
@@ -134,7 +161,8 @@ struct JSONFormatsTests {
         let data = try JSONFormat.encoder().encode(fix)
         #expect(
             String(decoding: data, as: UTF8.self)
-                == #"{"accuracy":2.5,"confidence":0.5,"device":"walker-1","floor":0,"latitude":52.520038,"longitude":13.405206,"method":"weighted-centroid","t":300,"x":15,"y":9,"z":1.2}"#)
+                == #"{"accuracy":2.5,"confidence":0.5,"device":"walker-1","floor":0,"latitude":52.520038,"longitude":13.405206,"method":"weighted-centroid","t":300,"x":15,"y":9,"z":1.2}"#
+        )
         #expect(try JSONDecoder().decode(Fix.self, from: data) == fix)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import IndoorModel
+import Testing
 
 @Suite("Calibrations by sighting source")
 struct NodeCalibrationTests {

@@ -1,5 +1,5 @@
-import Testing
 import IndoorModel
+import Testing
 
 @Suite("Time brackets and point interpolation")
 struct TimeBracketTests {
@@ -20,9 +20,12 @@ struct TimeBracketTests {
     }
 
     @Test func interpolationGoesAlongTheSegment() {
-        let a = Point2D(x: 1, y: 2), b = Point2D(x: 5, y: -2)
+        let a = Point2D(x: 1, y: 2)
+        let b = Point2D(x: 5, y: -2)
         #expect(a.interpolated(to: b, fraction: 0) == a)
         #expect(a.interpolated(to: b, fraction: 1) == b)
-        #expect(a.interpolated(to: b, fraction: 0.25).isApproximatelyEqual(to: Point2D(x: 2, y: 1), absoluteTolerance: 1e-12))
+        #expect(
+            a.interpolated(to: b, fraction: 0.25).isApproximatelyEqual(
+                to: Point2D(x: 2, y: 1), absoluteTolerance: 1e-12))
     }
 }

@@ -117,7 +117,8 @@ func syntheticSurvey(
 
     @Test func aCalibrationJSONWithMissingFieldsAndExtraNodesStillLocates() throws {
         // Only "a" and an unknown node "zz" are listed, with an unknown field: "b", "c" and "d" take the pooled fit.
-        let json = #"{"nodes":{"a":{"rssiAt1m":-65,"pathLossExponent":2.5},"zz":{"rssiAt1m":-70,"pathLossExponent":3}},"pooled":{"rssiAt1m":-59,"pathLossExponent":2},"comment":"hand-made"}"#
+        let json =
+            #"{"nodes":{"a":{"rssiAt1m":-65,"pathLossExponent":2.5},"zz":{"rssiAt1m":-70,"pathLossExponent":3}},"pooled":{"rssiAt1m":-59,"pathLossExponent":2},"comment":"hand-made"}"#
         let calibration = try JSONFormat.decode(Calibration.self, from: Data(json.utf8), file: "calibration.json")
         #expect(calibration.shadowingSigma == 6 && calibration.deviceOffsets.isEmpty && calibration.samples.isEmpty)
         var engine = PositioningEngine(

@@ -7,7 +7,9 @@ import Testing
 @Suite struct CramerRaoBoundTests {
     @Test func fourSymmetricNodesGiveTheClosedForm() throws {
         // Nodes at distance r around the device in its plane: J = 2b²/r² on each axis, so RMS = r / b.
-        let r = 5.0, sigma = 4.0, exponent = 2.0
+        let r = 5.0
+        let sigma = 4.0
+        let exponent = 2.0
         let nodes = [
             Point3D(x: r, y: 0, z: 0), Point3D(x: -r, y: 0, z: 0), Point3D(x: 0, y: r, z: 0),
             Point3D(x: 0, y: -r, z: 0),

@@ -14,7 +14,8 @@ import Testing
     func hostileSightingsNeverCrashLeakNaNOrGrowUnbounded(filter: RSSIFilter.Kind) {
         var nodes: [Node] = []
         for index in 0..<12 {
-            nodes.append(Node(id: "n\(index)", position: Point3D(x: Double(index % 4) * 8, y: Double(index / 4) * 8, z: 2.5)))
+            nodes.append(
+                Node(id: "n\(index)", position: Point3D(x: Double(index % 4) * 8, y: Double(index / 4) * 8, z: 2.5)))
         }
         nodes.append(Node(id: "n0", position: Point3D(x: 99, y: 99, z: 0)))  // a duplicate id
         nodes.append(Node(id: "twin", position: nodes[5].position))  // two nodes on one spot
@@ -24,7 +25,8 @@ import Testing
         let absurd: [Double] = [1e308, -1e308, 1e300, -5000, 400, 0, -0.0, .nan, .infinity]
         var random = SplitMix64(seed: 9)
         for name in MethodCatalog.names where !MethodCatalog.surveyMethods.contains(name) {
-            guard var engine = try? MethodCatalog.engine(method: name, nodes: nodes, configuration: configuration) else {
+            guard var engine = try? MethodCatalog.engine(method: name, nodes: nodes, configuration: configuration)
+            else {
                 Issue.record("no engine for \(name)")
                 continue
             }

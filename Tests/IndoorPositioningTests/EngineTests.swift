@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func locatesADeviceFromExactSightings() throws {
-        var engine = PositioningEngine(nodes: nodes, method: NonlinearLeastSquares(maximumIterations: 50, tolerance: 1e-9))
+        var engine = PositioningEngine(
+            nodes: nodes, method: NonlinearLeastSquares(maximumIterations: 50, tolerance: 1e-9))
         let used = engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1))
         #expect(used == 4)
         let fix = try engine.locate(device: "p", at: 1).get()
@@ -128,7 +129,8 @@ import Testing
 
     @Test func aReadingWhoseVarianceOverflowsIsSkipped() throws {
         // −5000 dBm: 10^(4941 / 20) ≈ 1e247 m, whose square overflows; the solvers refused the whole device.
-        var engine = PositioningEngine(nodes: nodes + [Node(id: "e", position: Point3D(x: 5, y: 20, z: 0))], method: PowerCenter())
+        var engine = PositioningEngine(
+            nodes: nodes + [Node(id: "e", position: Point3D(x: 5, y: 20, z: 0))], method: PowerCenter())
         engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 6), time: 1))
         engine.ingest(Sighting(time: 1, device: "p", node: "e", rssi: -5000))
         #expect(engine.readings(device: "p", at: 1).map(\.node.id).sorted() == ["a", "b", "c", "d"])
@@ -229,7 +231,9 @@ import Testing
     @Test func theTrimmedMeanAveragesOverItsOwnWindow() {
         let configuration = PositioningEngine.Configuration(window: 5, filter: .androidDefault)
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid(), configuration: configuration)
-        for time in 0...10 { engine.ingest(Sighting(time: Double(time), device: "p", node: "a", rssi: time < 5 ? -80 : -60)) }
+        for time in 0...10 {
+            engine.ingest(Sighting(time: Double(time), device: "p", node: "a", rssi: time < 5 ? -80 : -60))
+        }
         // 11 samples in the last 20 s: one dropped at each end (10%), leaving four at −80 and five at −60.
         let rssi = engine.readings(device: "p", at: 10).first?.rssi ?? 0
         #expect(abs(rssi - (4 * -80.0 + 5 * -60.0) / 9) < 1e-9)
@@ -274,7 +278,8 @@ import Testing
         engine.ingest(Sighting(time: 0, device: "p", node: "a", rssi: -70, txPower: -50))
         engine.ingest(Sighting(time: 0, device: "p", node: "b", rssi: -79))
         engine.ingest(Sighting(time: 0, device: "p", node: "cal", rssi: -79, txPower: -50))
-        let distances = Dictionary(uniqueKeysWithValues: engine.readings(device: "p", at: 0).map { ($0.node.id, $0.distance) })
+        let distances = Dictionary(
+            uniqueKeysWithValues: engine.readings(device: "p", at: 0).map { ($0.node.id, $0.distance) })
         // a: −50 dBm at 1 m advertised, exponent 2 → 10 m; b: no power advertised → typical −59 → 10 m;
         // cal: its own calibration wins over the advertised power → 10 m.
         #expect(distances.mapValues { abs($0 - 10) < 1e-9 } == ["a": true, "b": true, "cal": true])

@@ -30,7 +30,13 @@ struct FloorTests {
         var strong = readings
         strong[0].rssi = -50
         #expect(FloorSelection.vote(strong) == 1)
-        #expect(FloorSelection.vote(readings.map { var r = $0; r.node.floor = nil; return r }) == nil)
+        #expect(
+            FloorSelection.vote(
+                readings.map {
+                    var r = $0
+                    r.node.floor = nil
+                    return r
+                }) == nil)
         #expect(WeightedCentroid().estimate(from: readings).map(\.floor) == .success(0))
     }
 
@@ -70,16 +76,24 @@ struct FloorTests {
         #expect(abs(estimate.position.z - 1.2) < 1e-9)
 
         // Without surveyed floors the strongest nodes' floors decide.
-        let plain = FingerprintKNN(fingerprints: fingerprints.map { var f = $0; f.floor = nil; return f }, k: 3)
+        let plain = FingerprintKNN(
+            fingerprints: fingerprints.map {
+                var f = $0
+                f.floor = nil
+                return f
+            }, k: 3)
         #expect(try plain.estimate(from: readings).get().floor == 1)
     }
 
     @Test func blendAveragesOnlyMembersOnTheVotedFloor() throws {
-        let upstairs = Fixed(name: "up", estimate: Estimate(position: Point3D(x: 0, y: 0, z: 0), floor: 1, accuracy: 1, confidence: 1))
+        let upstairs = Fixed(
+            name: "up", estimate: Estimate(position: Point3D(x: 0, y: 0, z: 0), floor: 1, accuracy: 1, confidence: 1))
         let downstairs = Fixed(
-            name: "down", estimate: Estimate(position: Point3D(x: 10, y: 0, z: 0), floor: 0, accuracy: 1, confidence: 1))
+            name: "down", estimate: Estimate(position: Point3D(x: 10, y: 0, z: 0), floor: 0, accuracy: 1, confidence: 1)
+        )
         let floorless = Fixed(
-            name: "any", estimate: Estimate(position: Point3D(x: 3, y: 0, z: 0), floor: nil, accuracy: 1, confidence: 1))
+            name: "any", estimate: Estimate(position: Point3D(x: 3, y: 0, z: 0), floor: nil, accuracy: 1, confidence: 1)
+        )
         let readings = [
             Self.reading("a", floor: 0, x: 0, y: 0, rssi: -60),
             Self.reading("b", floor: 0, x: 5, y: 0, rssi: -62),
@@ -108,7 +122,9 @@ struct FloorTests {
         // (−1e200 − (−50))² overflows to +inf for every row: no neighbour, and the weights used to sum to 0.
         let absurd = FingerprintKNN(fingerprints: fingerprints, k: 2).estimate(from: [reading("a", -1e200)])
         #expect(throws: NoFix.self) { try absurd.get() }
-        let near = try FingerprintKNN(fingerprints: fingerprints, k: 1).estimate(from: [reading("a", -52), reading("b", -69)]).get()
+        let near = try FingerprintKNN(fingerprints: fingerprints, k: 1).estimate(from: [
+            reading("a", -52), reading("b", -69),
+        ]).get()
         #expect(near.position.horizontal == Point2D(x: 0, y: 0))
     }
 }

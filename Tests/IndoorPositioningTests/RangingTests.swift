@@ -88,8 +88,11 @@ import Testing
     @Test(arguments: [0.0, -2.0, Double.nan, Double.infinity])
     func aBadExponentCountsAsTwoForTheVarianceAsForTheDistance(exponent: Double) {
         let bad = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: exponent)
-        #expect(LogDistance.distance(rssi: -79, calibration: bad) == LogDistance.distance(rssi: -79, calibration: .typical))
-        #expect(LogDistance.logRangeVariance(sigma: 6, exponent: exponent) == LogDistance.logRangeVariance(sigma: 6, exponent: 2))
+        #expect(
+            LogDistance.distance(rssi: -79, calibration: bad) == LogDistance.distance(rssi: -79, calibration: .typical))
+        #expect(
+            LogDistance.logRangeVariance(sigma: 6, exponent: exponent)
+                == LogDistance.logRangeVariance(sigma: 6, exponent: 2))
         // σ 6 dB, n 2: (6 · ln 10 / 20)² ≈ 0.477171.
         #expect(abs(LogDistance.logRangeVariance(sigma: 6, exponent: 2) - 0.477171) < 1e-6)
     }

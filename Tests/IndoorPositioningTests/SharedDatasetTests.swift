@@ -4,10 +4,10 @@ import Testing
 
 @testable import IndoorPositioning
 
-/// `<package root>/../shared/datasets`, computed from this file's path.
+/// `<package root>/datasets` (the vendored public datasets), computed from this file's path.
 private let datasetsFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/datasets")
+    .appendingPathComponent("datasets")
 
 private func read(_ dataset: String, _ file: String) throws -> String {
     let url = datasetsFolder.appendingPathComponent(dataset).appendingPathComponent(file)
@@ -19,7 +19,7 @@ private func read(_ dataset: String, _ file: String) throws -> String {
 
 struct DatasetMissing: Error, CustomStringConvertible {
     var path: String
-    var description: String { "shared dataset file missing: \(path) (expected ../shared/datasets beside the package)" }
+    var description: String { "dataset file missing: \(path) (the repository vendors the datasets in datasets/)" }
 }
 
 private func recording(_ dataset: String, _ split: String) throws -> Recording {
@@ -69,7 +69,8 @@ private func median(
         let knn = try median(method: "knn", nodes: nodes, train: train, calibration: calibration, test: test, rows: 200)
         #expect(knn.median < 1.23)
         #expect(knn.misses == 0)
-        let nonlinear = try median(method: "nonlinear", nodes: nodes, train: train, calibration: calibration, test: test, rows: 200)
+        let nonlinear = try median(
+            method: "nonlinear", nodes: nodes, train: train, calibration: calibration, test: test, rows: 200)
         #expect(nonlinear.median < 2.5)
         #expect(nonlinear.misses <= 2)
     }

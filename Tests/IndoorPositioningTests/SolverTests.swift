@@ -11,7 +11,9 @@ func readings(
     let variance = LogDistance.logRangeVariance(sigma: max(sigma, 1), exponent: 2)
     var result = nodes.enumerated().map { index, position -> NodeReading in
         let node = Node(id: "n\(index)", position: position)
-        let rssi = LogDistance.rssi(meters: position.distance(to: device), calibration: .typical) + sigma * random.standardNormal()
+        let rssi =
+            LogDistance.rssi(meters: position.distance(to: device), calibration: .typical) + sigma
+            * random.standardNormal()
         let d = LogDistance.distance(rssi: rssi, calibration: .typical)
         return NodeReading(node: node, rssi: rssi, distance: d, distanceVariance: d * d * variance, lastHeard: 0)
     }
@@ -20,7 +22,8 @@ func readings(
 }
 
 let square: [Point3D] = [
-    Point3D(x: 0, y: 0, z: 2.5), Point3D(x: 10, y: 0, z: 2.5), Point3D(x: 10, y: 8, z: 2.5), Point3D(x: 0, y: 8, z: 2.5),
+    Point3D(x: 0, y: 0, z: 2.5), Point3D(x: 10, y: 0, z: 2.5), Point3D(x: 10, y: 8, z: 2.5),
+    Point3D(x: 0, y: 8, z: 2.5),
     Point3D(x: 5, y: 12, z: 2.5),
 ]
 
@@ -150,7 +153,9 @@ let rangeSolvers: [any PositioningMethod] = [
         for solver in solvers {
             let estimate = try solver.estimate(from: list).get()
             #expect(estimate.position.x.isFinite && estimate.position.y.isFinite && estimate.position.z.isFinite)
-            #expect(estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 0.05), "\(solver.name)")
+            #expect(
+                estimate.position.horizontal.isApproximatelyEqual(to: device.horizontal, absoluteTolerance: 0.05),
+                "\(solver.name)")
         }
         var late = NonlinearLeastSquares()
         late.deviceHeight = .nan
@@ -321,10 +326,12 @@ struct Failing: PositioningMethod {
 }
 
 @Suite struct SolverRobustnessTests {
-    static let methods: [any PositioningMethod] = rangeSolvers + [
-        WeightedCentroid(), PowerCenter(), EPTA(), LinearLeastSquares(), NonlinearLeastSquares(), SphereIntersection(),
-        Blend([.init(NonlinearLeastSquares(), trust: 1), .init(EPTA(), trust: 1)]),
-    ]
+    static let methods: [any PositioningMethod] =
+        rangeSolvers + [
+            WeightedCentroid(), PowerCenter(), EPTA(), LinearLeastSquares(), NonlinearLeastSquares(),
+            SphereIntersection(),
+            Blend([.init(NonlinearLeastSquares(), trust: 1), .init(EPTA(), trust: 1)]),
+        ]
 
     /// Random and awkward inputs (repeated nodes, lines, zero and huge ranges): never a crash, never a NaN.
     @Test func randomInputNeverGivesANonFinitePosition() {
@@ -333,9 +340,13 @@ struct Failing: PositioningMethod {
             let count = 1 + Int(random.unit() * 7)
             var list: [NodeReading] = []
             for index in 0..<count {
-                var x = (random.unit() - 0.5) * 50, y = (random.unit() - 0.5) * 50
+                var x = (random.unit() - 0.5) * 50
+                var y = (random.unit() - 0.5) * 50
                 if trial % 5 == 0 { y = 2 * x }  // all on one line
-                if trial % 7 == 0, index > 0 { x = list[0].node.position.x; y = list[0].node.position.y }
+                if trial % 7 == 0, index > 0 {
+                    x = list[0].node.position.x
+                    y = list[0].node.position.y
+                }
                 let distance = trial % 11 == 0 ? 0 : random.unit() * (trial % 13 == 0 ? 1e6 : 40)
                 list.append(
                     NodeReading(

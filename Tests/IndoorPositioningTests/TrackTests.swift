@@ -15,7 +15,9 @@ import Testing
     @Test func learnsAConstantVelocityAndPredictsWithIt() {
         var track = PositionTrack(Self.fix(x: 0, y: 0), at: 0, settings: Self.settings)
         for second in 1...30 {
-            track.update(with: Self.fix(x: 1.2 * Double(second), y: 0.5 * Double(second)), at: Double(second), settings: Self.settings)
+            track.update(
+                with: Self.fix(x: 1.2 * Double(second), y: 0.5 * Double(second)), at: Double(second),
+                settings: Self.settings)
         }
         #expect(abs(track.vx - 1.2) < 0.05)
         #expect(abs(track.vy - 0.5) < 0.05)
@@ -31,9 +33,11 @@ import Testing
     @Test func averagesNoisyFixesOfAStandingDevice() {
         var random = SplitMix64(seed: 4)
         var track = PositionTrack(Self.fix(x: 5, y: 5, accuracy: 2), at: 0, settings: Self.settings)
-        var fixErrors = 0.0, trackErrors = 0.0
+        var fixErrors = 0.0
+        var trackErrors = 0.0
         for second in 1...200 {
-            let x = 5 + 1.4 * random.standardNormal(), y = 5 + 1.4 * random.standardNormal()
+            let x = 5 + 1.4 * random.standardNormal()
+            let y = 5 + 1.4 * random.standardNormal()
             track.update(with: Self.fix(x: x, y: y, accuracy: 2), at: Double(second), settings: Self.settings)
             if second > 20 {
                 fixErrors += (x - 5) * (x - 5) + (y - 5) * (y - 5)
@@ -106,7 +110,8 @@ import Testing
         let height = 1.2
         var plain = PositioningEngine(nodes: nodes, method: NonlinearLeastSquares(deviceHeight: height))
         var tracked = PositioningEngine(nodes: nodes, method: Tracked(NonlinearLeastSquares(deviceHeight: height)))
-        var plainError = 0.0, trackedError = 0.0
+        var plainError = 0.0
+        var trackedError = 0.0
         var next = 0
         let sightings = walk(seconds: 16, sigma: 6, seed: 3)
         for second in 1...16 {

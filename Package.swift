@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "IndoorAdvertising", targets: ["IndoorAdvertising"]),
         .library(name: "IndoorPositioning", targets: ["IndoorPositioning"]),
         .library(name: "IndoorGeofencing", targets: ["IndoorGeofencing"]),
+        .library(name: "IndoorSession", targets: ["IndoorSession"]),
         .library(name: "IndoorEvaluation", targets: ["IndoorEvaluation"]),
         .executable(name: "indoor", targets: ["indoor"]),
     ],
@@ -26,13 +27,18 @@ let package = Package(
         .target(name: "IndoorPositioning", dependencies: ["IndoorModel"], swiftSettings: strict),
         // Region monitoring, zones, geolines, peers.
         .target(name: "IndoorGeofencing", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // The one pipeline every front end uses: sightings in; fixes, zone, monitoring and peer events out.
+        .target(
+            name: "IndoorSession", dependencies: ["IndoorModel", "IndoorPositioning", "IndoorGeofencing"],
+            swiftSettings: strict),
         // Dataset reader, simulator, scoring, plots.
         .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
         // The command-line front end as a library, so its output can be tested in-process.
         .target(
             name: "IndoorCommands",
             dependencies: [
-                "IndoorModel", "IndoorAdvertising", "IndoorPositioning", "IndoorGeofencing", "IndoorEvaluation",
+                "IndoorModel", "IndoorAdvertising", "IndoorPositioning", "IndoorGeofencing", "IndoorSession",
+                "IndoorEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -43,6 +49,8 @@ let package = Package(
         .testTarget(name: "IndoorAdvertisingTests", dependencies: ["IndoorAdvertising"], swiftSettings: strict),
         .testTarget(name: "IndoorPositioningTests", dependencies: ["IndoorPositioning"], swiftSettings: strict),
         .testTarget(name: "IndoorGeofencingTests", dependencies: ["IndoorGeofencing"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorSessionTests", dependencies: ["IndoorSession", "IndoorEvaluation"], swiftSettings: strict),
         .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
         .testTarget(name: "IndoorCommandsTests", dependencies: ["IndoorCommands"], swiftSettings: strict),
     ],

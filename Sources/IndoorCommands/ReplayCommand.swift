@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IndoorModel
 import IndoorPositioning
+import IndoorSession
 
 /// `indoor replay --venue VENUE.json SIGHTINGS`: fixes and zone events of a recording, as JSON Lines.
 struct ReplayCommand: ParsableCommand {
@@ -25,7 +26,7 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp(
             "The positioning method (\(MethodCatalog.names.joined(separator: ", "))).",
             discussion: """
-                Default: \(MethodCatalog.defaultName), and \(ReplayLocator.fallbackMethod) for the locates where it has too \
+                Default: \(MethodCatalog.defaultName), and \(FallbackPolicy.weightedCentroid.method ?? "") for the locates where it has too \
                 few nodes or they lie on one line.
                 """))
     var method: String?
@@ -66,7 +67,7 @@ struct ReplayCommand: ParsableCommand {
     ///
     /// - Parameters:
     ///   - sightingsFile: The name for errors; a name ending in `.jsonl` selects JSON Lines, anything else CSV.
-    ///   - method: A catalogue method; `nil` for the default with its fallback (``ReplayLocator``).
+    ///   - method: A catalogue method; `nil` for the default with its fallback (``FallbackPolicy``).
     ///   - write: Receives each output line, without a newline.
     /// - Returns: The sightings lines that could not be read (the rest was replayed), and the summary.
     /// - Throws: ``FormatError`` for an empty or unreadable venue, zones sharing an id, or a CSV without the

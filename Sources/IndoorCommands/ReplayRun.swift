@@ -2,20 +2,19 @@ import Foundation
 import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
+import IndoorSession
 
-/// One replay of a recording over a venue: the positioning engine and the zones, in data time.
+/// One replay of a recording over a venue, through a ``IndoorSession/LocationSession``.
 ///
-/// Sightings are taken in time order (stably). Each is ranged and given to the zones as beacon ranging;
-/// then, if its device has no fix yet or its last fix is at least ``interval`` seconds older, the engine
-/// locates the device at the sighting's time, and the fix is written and given to the zones. Output is
-/// JSON Lines with sorted keys: `{"type":"fix",…}` (the ``Fix`` fields, with `latitude`/`longitude` when
-/// the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields). When the sightings end,
+/// The session does all the work (ranging, positioning with its fallback, zones); this type only turns its
+/// events into JSON Lines with sorted keys: `{"type":"fix",…}` (the ``Fix`` fields, with `latitude`/`longitude`
+/// when the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields). When the sightings end,
 /// each visit still open gets one `{"type":"zone","event":"open",…}` line (``ReplayOpenVisit``) at the last
 /// sighting's time, in zone order then device.
 public struct ReplayRun {
     public var venue: Venue
-    /// A positioning method name from ``MethodCatalog/names``; `nil` for the catalogue's default, with
-    /// weighted-centroid answering where the default lacks the nodes or geometry (see ``ReplayLocator``).
+    /// A positioning method name from ``MethodCatalog/names``; `nil` for the session's default, with
+    /// weighted-centroid answering where the default lacks the nodes or geometry (``FallbackPolicy``).
     public var method: String?
     /// Seconds of data time between fixes of one device; 0 locates after every sighting.
     public var interval: Double
@@ -32,46 +31,33 @@ public struct ReplayRun {
         self.rssiFilter = rssiFilter
     }
 
+    /// The session configuration of this replay: an explicit method runs alone, the default has its fallback.
+    var configuration: SessionConfiguration {
+        SessionConfiguration(
+            venue: venue, method: method ?? MethodCatalog.defaultName,
+            fallback: method == nil ? .weightedCentroid : .none, fixInterval: interval,
+            ranger: rssiFilter.ranger(nodes: venue.nodes))
+    }
+
     /// Replays `sightings`, handing each output line (without a newline) to `write`.
     /// - Returns: Counts for a one-line summary.
     /// - Throws: ``UnknownMethodError`` for an unknown method (``MissingSurveyError`` for methods that need a
     ///   survey); encoding errors.
     @discardableResult
     public func run(_ sightings: [Sighting], write: (String) -> Void) throws -> ReplaySummary {
-        var engine = try ReplayLocator(method: method, nodes: venue.nodes)
-        var zones = ZoneEngine(zones: venue.zones, nodes: venue.nodes)
-        var ranger = rssiFilter.ranger(nodes: venue.nodes)
-        var lastFix: [String: Double] = [:]
-        var summary = ReplaySummary()
+        var session = try LocationSession(configuration)
         let encoder = JSONFormat.encoder()
-        func emit(_ events: [ZoneEvent]) throws {
-            for event in events {
-                write(try line(ReplayLine(type: "zone", payload: event), encoder: encoder))
-            }
-            summary.zoneEvents += events.count
-        }
-        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        for (_, sighting) in ordered {
-            summary.sightings += 1
-            if !engine.ingest(sighting) { summary.unknownNodes += 1 }
-            try emit(zones.update(with: ranger.range(sighting)))
-            if let last = lastFix[sighting.device], sighting.time - last < interval { continue }
-            let outcome = engine.locate(device: sighting.device, at: sighting.time)
-            switch outcome.result {
-            case .failure(let noFix):
-                summary.noFix[noFix.code.name, default: 0] += 1
-            case .success(var fix):
-                lastFix[sighting.device] = sighting.time
-                fix.coordinate = venue.anchor?.coordinate(of: fix.position.horizontal)
-                write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
-                summary.fixes += 1
-                if let code = outcome.fellBackBecause { summary.fallbacks[code.name, default: 0] += 1 }
-                try emit(zones.update(with: fix))
+        for event in session.ingest(sightings) {
+            switch event {
+            case .fix(let fix): write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
+            case .zone(let zone): write(try line(ReplayLine(type: "zone", payload: zone), encoder: encoder))
+            case .monitor, .peer: break
             }
         }
-        if let end = ordered.last?.element.time {
-            for visit in zones.openVisits {
-                let open = ReplayOpenVisit(visit, zones: zones.zones, at: end)
+        var summary = ReplaySummary(session.statistics, fallbackMethod: session.fallbackMethod)
+        if let end = sightings.lazy.map(\.time).filter(\.isFinite).max() {
+            for visit in session.openVisits {
+                let open = ReplayOpenVisit(visit, zones: venue.zones, at: end)
                 write(try line(ReplayLine(type: "zone", payload: open), encoder: encoder))
                 summary.openVisits += 1
             }

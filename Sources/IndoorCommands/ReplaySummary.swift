@@ -1,4 +1,5 @@
 import IndoorPositioning
+import IndoorSession
 
 /// What a replay did, for the one-line summary on stderr.
 public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
@@ -18,8 +19,24 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public var openVisits = 0
     /// The last sighting's time, seconds; `nil` without sightings.
     public var end: Double?
+    /// Sightings refused at ingest (non-finite time, RSSI outside the physical range).
+    public var refused = 0
+    /// The method that gave the ``fallbacks`` fixes.
+    public var fallbackMethod = FallbackPolicy.weightedCentroid.method ?? ""
 
     public init() {}
+
+    /// The counts of a session's statistics.
+    init(_ statistics: SessionStatistics, fallbackMethod: String?) {
+        sightings = statistics.sightings
+        unknownNodes = statistics.unknownNodes
+        fixes = statistics.fixes
+        noFix = statistics.noFix
+        fallbacks = statistics.fallbacks
+        zoneEvents = statistics.zoneEvents
+        refused = statistics.refused
+        if let fallbackMethod { self.fallbackMethod = fallbackMethod }
+    }
 
     /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 1 visit still open at t = 22;
     /// 2 by weighted-centroid as nonlinear could not (tooFewNodes 2); 9 attempts gave no fix (notHeard 9)`.
@@ -32,7 +49,7 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
         if fellBack > 0 {
             let codes = fallbacks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             text +=
-                "; \(fellBack) by \(ReplayLocator.fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
+                "; \(fellBack) by \(fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
         }
         let failed = noFix.values.reduce(0, +)
         if failed > 0 {
@@ -40,6 +57,11 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
             text += "; \(failed) attempts gave no fix (\(codes))"
         }
         if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
+        if refused > 0 {
+            text +=
+                "; \(refused) sightings refused (RSSI outside \(Int(LocationSession.physicalRSSIRange.lowerBound))…"
+                + "\(Int(LocationSession.physicalRSSIRange.upperBound)) dBm, or a time that is not a number)"
+        }
         return text
     }
 

@@ -88,18 +88,30 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     /// taken) still counts as heard, but never moves an exit earlier.
     public mutating func ingest(_ sighting: Sighting) -> [MonitorEvent] {
         guard sighting.time.isFinite else { return [] }
-        var events = advance(to: sighting.time)
-        guard var watched, case .beacon(let beacon) = sighting.source, sighting.rssi.isFinite else { return events }
+        guard let watched, case .beacon(let beacon) = sighting.source, sighting.rssi.isFinite,
+            watched.contains(where: { $0.condition.matches(beacon) })
+        else { return advance(to: sighting.time) }
+        return ingest(ranged: ranger.range(sighting))
+    }
+
+    /// Takes one ranging update made elsewhere (a pipeline that ranges each sighting once for zones, peers and
+    /// monitoring): exits due before its time, then entries and the ranging update.
+    ///
+    /// The same rules as ``ingest(_:)``: an update with a non-finite time or RSSI, or of a node id rather than
+    /// a beacon identity, only moves time on.
+    public mutating func ingest(ranged ranging: RangedBeacon) -> [MonitorEvent] {
+        guard ranging.time.isFinite else { return [] }
+        var events = advance(to: ranging.time)
+        guard var watched, case .beacon(let beacon) = ranging.source, ranging.rssi.isFinite else { return events }
         let matching = watched.indices.filter { watched[$0].condition.matches(beacon) }
         guard !matching.isEmpty else { return events }
-        let ranging = ranger.range(sighting)
         for index in matching {
             if !watched[index].satisfied {
                 watched[index].satisfied = true
-                events.append(.didEnterArea(condition: watched[index].condition, beacon: beacon, time: sighting.time))
+                events.append(.didEnterArea(condition: watched[index].condition, beacon: beacon, time: ranging.time))
             }
-            watched[index].lastHeard = max(watched[index].lastHeard, sighting.time)
-            watched[index].beacons[beacon] = max(watched[index].beacons[beacon] ?? sighting.time, sighting.time)
+            watched[index].lastHeard = max(watched[index].lastHeard, ranging.time)
+            watched[index].beacons[beacon] = max(watched[index].beacons[beacon] ?? ranging.time, ranging.time)
             if ranging.proximity != .unknown {
                 events.append(
                     .didFindBeacon(FoundBeacon(condition: watched[index].condition, beacon: beacon, ranging: ranging)))

@@ -1,0 +1,208 @@
+import Foundation
+import IndoorGeofencing
+import IndoorModel
+import IndoorPositioning
+
+/// The one pipeline every front end uses: sightings in; fixes, zone, monitoring and peer events out.
+///
+/// A session composes the engine's parts for one venue: each sighting is checked, ranged once (filtered
+/// RSSI, distance, proximity) for zone beacons, beacon monitoring and peers, and given to the positioning
+/// engine; a device is located at most every ``SessionConfiguration/fixInterval`` seconds of data time, with the
+/// fallback method answering where the configured one cannot (``FallbackPolicy``), and each fix (with latitude
+/// and longitude when the venue has an anchor) goes on to the zones.
+///
+/// ```swift
+/// var session = try LocationSession(SessionConfiguration(venue: venue))
+/// for event in session.ingest(sightings) { print(event) }   // fixes and zone events, in time order
+/// for event in session.advance(to: 120) { print(event) }    // check-outs due by t = 120 s
+/// ```
+///
+/// Pure and deterministic: time comes only from the sightings and from ``advance(to:)``, which a caller
+/// invokes when no input arrives so that check-outs, monitoring exits and peer timeouts are noticed
+/// (``LocationSessionRunner`` does it from a clock). The same input always gives the same events.
+public struct LocationSession: Sendable {
+    /// The RSSI (dBm) a receiver can physically report, −130…+20 dBm; a sighting outside it is refused at
+    /// ingest and counted in ``SessionStatistics/refused`` (one row at +1000 dBm would drag a device's fixes
+    /// metres off for as long as it stays in the filter).
+    public static let physicalRSSIRange: ClosedRange<Double> = -130...20
+
+    /// The settings the session was made with.
+    public let configuration: SessionConfiguration
+    /// What the session has done so far.
+    public private(set) var statistics = SessionStatistics()
+
+    private var locator: SessionLocator
+    private var ranger: any BeaconRanger
+    private var zones: ZoneEngine
+    private var monitors: [String: BeaconMonitor<SmoothingRanger>] = [:]
+    private var peers: PeerDirectory?
+    /// Per device, the data time of its last fix.
+    private var lastFix: [String: Double] = [:]
+    /// When the monitors of every device and the peers were last moved on, seconds.
+    private var lastSweep = -Double.infinity
+
+    /// A session over `configuration.venue`.
+    ///
+    /// - Throws: ``IndoorPositioning/UnknownMethodError`` for a method or fallback the catalogue does not know;
+    ///   ``IndoorPositioning/MissingSurveyError`` for a method that needs a survey when none is given;
+    ///   ``SessionError`` for settings out of range.
+    public init(_ configuration: SessionConfiguration) throws {
+        guard configuration.fixInterval.isFinite, configuration.fixInterval >= 0 else {
+            throw SessionError("fixInterval must be a number of seconds ≥ 0, not \(configuration.fixInterval)")
+        }
+        guard configuration.monitoringExitDelay.isFinite, configuration.monitoringExitDelay > 0 else {
+            throw SessionError(
+                "monitoringExitDelay must be a number of seconds > 0, not \(configuration.monitoringExitDelay)")
+        }
+        if let peers = configuration.peers, !(peers.timeout.isFinite && peers.timeout > 0) {
+            throw SessionError("peers.timeout must be a number of seconds > 0, not \(peers.timeout)")
+        }
+        self.configuration = configuration
+        locator = try SessionLocator(configuration)
+        ranger = configuration.ranger
+        zones = ZoneEngine(zones: configuration.venue.zones, nodes: configuration.venue.nodes)
+        peers = configuration.peers.map { PeerDirectory(timeout: $0.timeout) }
+    }
+
+    /// The name of the fallback method, when the session has one.
+    public var fallbackMethod: String? { locator.fallbackName }
+
+    /// The zone visits open now (check-in done, check-out to come), by zone order then device.
+    public var openVisits: [ZoneVisit] { zones.openVisits }
+
+    /// The closed visits and the check-ins without check-out so far, in the order they happened.
+    public var activity: ActivityLog { zones.activity }
+
+    /// The peers known now, by key; empty without ``SessionConfiguration/peers``.
+    public var knownPeers: [Peer] { peers?.peers ?? [] }
+
+    /// Takes one sighting.
+    ///
+    /// A sighting with a non-finite time, or an RSSI that is not finite or outside ``physicalRSSIRange``, is
+    /// refused (counted, no event). Otherwise it is ranged for zone beacons, monitoring and peers, given to
+    /// positioning, and its device is located when its last fix is ``SessionConfiguration/fixInterval`` old.
+    /// - Returns: What happened up to and at the sighting's time, in time order.
+    public mutating func ingest(_ sighting: Sighting) -> [SessionEvent] {
+        statistics.sightings += 1
+        guard sighting.time.isFinite, Self.physicalRSSIRange.contains(sighting.rssi) else {
+            statistics.refused += 1
+            return []
+        }
+        var events = sweep(to: sighting.time)
+        let ranging = ranger.range(sighting)
+        events += zones.update(with: ranging).map(SessionEvent.zone)
+        if !configuration.monitoring.isEmpty, case .beacon = sighting.source {
+            events += monitor(ranging)
+        }
+        if let options = configuration.peers, case .beacon(let beacon) = sighting.source, beacon.uuid == options.uuid,
+            var directory = peers
+        {
+            events += directory.heard(ranging).map { SessionEvent.peer($0, time: sighting.time) }
+            peers = directory
+        }
+        if !locator.ingest(sighting) { statistics.unknownNodes += 1 }
+        if let last = lastFix[sighting.device], sighting.time - last < configuration.fixInterval {
+            return finish(events)
+        }
+        let outcome = locator.locate(device: sighting.device, at: sighting.time)
+        switch outcome.result {
+        case .failure(let noFix):
+            statistics.noFix[noFix.code.name, default: 0] += 1
+        case .success(var fix):
+            lastFix[sighting.device] = sighting.time
+            fix.coordinate = configuration.venue.anchor?.coordinate(of: fix.position.horizontal)
+            statistics.fixes += 1
+            if let code = outcome.fellBackBecause { statistics.fallbacks[code.name, default: 0] += 1 }
+            events.append(.fix(fix))
+            events += zones.update(with: fix).map(SessionEvent.zone)
+        }
+        return finish(events)
+    }
+
+    /// Takes a batch of sightings (from a gateway, say), in time order: the batch is sorted by time first,
+    /// keeping the given order among sightings of the same time.
+    /// - Returns: What happened, in time order.
+    public mutating func ingest(_ sightings: some Sequence<Sighting>) -> [SessionEvent] {
+        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        var events: [SessionEvent] = []
+        for (_, sighting) in ordered {
+            events += ingest(sighting)
+        }
+        return events
+    }
+
+    /// Session data about a peer arrived (its display name or picture); `nil` fields leave what is known.
+    /// Ignored without ``SessionConfiguration/peers``.
+    /// - Returns: The peer events, in time order.
+    public mutating func updatePeer(
+        _ key: PeerKey, displayName: String? = nil, picture: Data? = nil, at time: Double
+    ) -> [SessionEvent] {
+        guard var directory = peers, time.isFinite else { return [] }
+        var events = sweep(to: time)
+        events += directory.update(key, displayName: displayName, picture: picture, at: time).map {
+            SessionEvent.peer($0, time: time)
+        }
+        peers = directory
+        return finish(events)
+    }
+
+    /// "The time is now `time` seconds": check-outs, dwells, monitoring exits and peer timeouts due by then.
+    ///
+    /// Call it when no sighting arrives (once a second, say); a time before the latest seen changes nothing.
+    /// - Returns: The events due, in time order.
+    public mutating func advance(to time: Double) -> [SessionEvent] {
+        guard time.isFinite else { return [] }
+        var events = zones.advance(to: time).map(SessionEvent.zone)
+        events += sweep(to: time, force: true)
+        return finish(events)
+    }
+
+    // MARK: - Parts
+
+    /// Ranging of a beacon for the monitor of the device that heard it (started on its first beacon).
+    private mutating func monitor(_ ranging: RangedBeacon) -> [SessionEvent] {
+        var events: [MonitorEvent] = []
+        var monitor: BeaconMonitor<SmoothingRanger>
+        if let known = monitors[ranging.device] {
+            monitor = known
+        } else {
+            monitor = BeaconMonitor(exitDelay: configuration.monitoringExitDelay)
+            // `start` fails only for an empty list or missing capabilities; neither applies here.
+            events += (try? monitor.start(configuration.monitoring, at: ranging.time)) ?? []
+        }
+        events += monitor.ingest(ranged: ranging)
+        monitors[ranging.device] = monitor
+        return events.map { SessionEvent.monitor($0, device: ranging.device) }
+    }
+
+    /// Moves the monitors of every device and the peers on to `time`: at most once a second of data time
+    /// (their events still carry the exact time at which they were due), or whenever `force` is set.
+    private mutating func sweep(to time: Double, force: Bool = false) -> [SessionEvent] {
+        guard force || time >= lastSweep + 1 else { return [] }
+        lastSweep = time
+        var events: [SessionEvent] = []
+        for device in monitors.keys.sorted() {
+            guard var monitor = monitors[device] else { continue }
+            events += monitor.advance(to: time).map { SessionEvent.monitor($0, device: device) }
+            monitors[device] = monitor
+        }
+        if var directory = peers {
+            events += directory.advance(to: time).map { SessionEvent.peer($0, time: time) }
+            peers = directory
+        }
+        return events
+    }
+
+    /// Counts `events` and puts them in time order (events of the same time keep their order).
+    private mutating func finish(_ events: [SessionEvent]) -> [SessionEvent] {
+        for event in events {
+            switch event {
+            case .fix: break
+            case .zone: statistics.zoneEvents += 1
+            case .monitor: statistics.monitorEvents += 1
+            case .peer: statistics.peerEvents += 1
+            }
+        }
+        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+}

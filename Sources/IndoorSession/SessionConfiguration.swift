@@ -1,0 +1,80 @@
+import Foundation
+import IndoorGeofencing
+import IndoorModel
+import IndoorPositioning
+
+/// Everything a ``LocationSession`` is set up with: the venue, how to position, what to monitor, peers.
+///
+/// Only ``venue`` is required; every other setting has the default an app or a server would want.
+public struct SessionConfiguration: Sendable {
+    /// The venue: nodes (with their calibrations), floors, zones and the geo anchor that places fixes on WGS84.
+    public var venue: Venue
+    /// The positioning method, by catalogue name (``MethodCatalog``). Default: the catalogue's default.
+    public var method: String
+    /// What answers when ``method`` cannot. Default: weighted centroid for too few nodes, nodes on a line and
+    /// implausible answers.
+    public var fallback: FallbackPolicy
+    /// Per-node path loss and per-device receiver offsets; `nil` to fit one on ``survey``, or without a survey,
+    /// use each node's own calibration or the typical one.
+    public var calibration: Calibration?
+    /// Sightings with truth (a site survey), for methods that learn fingerprints or fit a calibration.
+    public var survey: Recording?
+    /// Filters, window, memory bounds and the sanity guard of the positioning engine.
+    public var positioning: PositioningEngine.Configuration
+    /// Seconds of data time between two fixes of one device; 0 locates after every sighting. Default 1 s.
+    public var fixInterval: Double
+    /// Ranges beacon sightings (filtered RSSI, distance, proximity) for zone beacons, monitoring and peers.
+    public var ranger: any BeaconRanger
+    /// Beacon conditions to monitor on each device (region enter, ranging, leave); empty for none.
+    public var monitoring: [BeaconCondition]
+    /// Seconds without a matching beacon before a monitored condition is left. Default 10 s.
+    public var monitoringExitDelay: Double
+    /// Peers: other phones of the same app, advertising as beacons; `nil` for none.
+    public var peers: PeerOptions?
+
+    /// Peers advertise as iBeacons with the app's UUID; their major and minor name them (``PeerKey``).
+    public struct PeerOptions: Hashable, Sendable {
+        /// The UUID every peer of the app advertises.
+        public var uuid: UUID
+        /// Seconds without a peer's beacon after which its distance becomes unknown. Default 30 s.
+        public var timeout: Double
+
+        /// Peers advertising `uuid`; their distance becomes unknown `timeout` seconds after they were last heard.
+        public init(uuid: UUID, timeout seconds: Double = 30) {
+            self.uuid = uuid
+            self.timeout = seconds
+        }
+    }
+
+    /// - Parameters:
+    ///   - venue: Nodes, floors, zones, anchor.
+    ///   - method: A catalogue method name (default ``MethodCatalog/defaultName``).
+    ///   - fallback: What answers when the method cannot (default ``FallbackPolicy/weightedCentroid``).
+    ///   - calibration: A calibration; `nil` to fit one on `survey` or use the nodes' own.
+    ///   - survey: A site survey for methods that need one.
+    ///   - positioning: Engine tuning.
+    ///   - fixInterval: Seconds between fixes of one device (default 1).
+    ///   - ranger: The beacon ranger (default: ``SmoothingRanger`` over the venue's node calibrations).
+    ///   - monitoring: Beacon conditions to monitor.
+    ///   - monitoringExitDelay: Seconds without a matching beacon before a condition is left (default 10).
+    ///   - peers: Peer options, or `nil`.
+    public init(
+        venue: Venue, method: String = MethodCatalog.defaultName, fallback: FallbackPolicy = .weightedCentroid,
+        calibration: Calibration? = nil, survey: Recording? = nil,
+        positioning: PositioningEngine.Configuration = PositioningEngine.Configuration(),
+        fixInterval seconds: Double = 1, ranger: (any BeaconRanger)? = nil, monitoring: [BeaconCondition] = [],
+        monitoringExitDelay: Double = 10, peers: PeerOptions? = nil
+    ) {
+        self.venue = venue
+        self.method = method
+        self.fallback = fallback
+        self.calibration = calibration
+        self.survey = survey
+        self.positioning = positioning
+        self.fixInterval = seconds
+        self.ranger = ranger ?? SmoothingRanger(nodes: venue.nodes)
+        self.monitoring = monitoring
+        self.monitoringExitDelay = monitoringExitDelay
+        self.peers = peers
+    }
+}

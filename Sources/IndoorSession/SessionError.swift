@@ -1,0 +1,12 @@
+/// A session setting that cannot work, with a message that says which and why.
+public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong, for people.
+    public var message: String
+
+    /// An error described by `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,52 @@
+import IndoorModel
+import IndoorPositioning
+
+/// The positioning of a session: the configured method, and the fallback method for the locates it cannot
+/// answer (``FallbackPolicy``).
+///
+/// Both engines ingest every sighting, so the fallback has the same history; a fix says in its `method` field
+/// which method gave it.
+struct SessionLocator: Sendable {
+    private var primary: PositioningEngine
+    private var fallback: PositioningEngine?
+    private let fallbackCodes: Set<NoFix.Code>
+
+    /// What one locate gave.
+    struct Outcome {
+        var result: Result<Fix, NoFix>
+        /// When the fallback answered: the method's reason for not answering.
+        var fellBackBecause: NoFix.Code?
+    }
+
+    /// - Throws: ``UnknownMethodError``, ``MissingSurveyError``.
+    init(_ configuration: SessionConfiguration) throws {
+        let nodes = configuration.venue.nodes
+        primary = try MethodCatalog.engine(
+            method: configuration.method, nodes: nodes, survey: configuration.survey,
+            calibration: configuration.calibration, configuration: configuration.positioning)
+        fallbackCodes = configuration.fallback.codes
+        if let method = configuration.fallback.method, method != configuration.method {
+            fallback = try MethodCatalog.engine(
+                method: method, nodes: nodes, survey: configuration.survey, calibration: configuration.calibration,
+                configuration: configuration.positioning)
+        }
+    }
+
+    /// The name of the fallback method, if there is one.
+    var fallbackName: String? { fallback?.method.name }
+
+    /// Takes one sighting. - Returns: whether its node is one of the venue's.
+    mutating func ingest(_ sighting: Sighting) -> Bool {
+        _ = fallback?.ingest(sighting)
+        return primary.ingest(sighting)
+    }
+
+    /// Locates `device` at `time` seconds.
+    func locate(device: String, at time: Double) -> Outcome {
+        let first = primary.locate(device: device, at: time)
+        guard case .failure(let noFix) = first, fallbackCodes.contains(noFix.code), let fallback else {
+            return Outcome(result: first)
+        }
+        return Outcome(result: fallback.locate(device: device, at: time), fellBackBecause: noFix.code)
+    }
+}

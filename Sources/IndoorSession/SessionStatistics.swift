@@ -1,0 +1,26 @@
+/// What a ``LocationSession`` has done so far: counts for logs, summaries and metrics.
+public struct SessionStatistics: Hashable, Sendable {
+    /// Sightings taken (used or not).
+    public var sightings = 0
+    /// Sightings refused at ingest: a non-finite time, or an RSSI that is not finite or outside the physical
+    /// range (``LocationSession/physicalRSSIRange``).
+    public var refused = 0
+    /// Sightings of radios that are not nodes of the venue (positioning ignores them; peers and monitored
+    /// beacons usually are such radios).
+    public var unknownNodes = 0
+    /// Fixes reported.
+    public var fixes = 0
+    /// Locates that gave no fix, by ``IndoorPositioning/NoFix`` code name.
+    public var noFix: [String: Int] = [:]
+    /// Fixes given by the fallback method, by the session method's ``IndoorPositioning/NoFix`` code name.
+    public var fallbacks: [String: Int] = [:]
+    /// Zone events reported (check-ins, check-outs, dwells).
+    public var zoneEvents = 0
+    /// Monitoring events reported.
+    public var monitorEvents = 0
+    /// Peer events reported.
+    public var peerEvents = 0
+
+    /// All zeros.
+    public init() {}
+}

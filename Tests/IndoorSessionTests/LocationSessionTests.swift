@@ -1,0 +1,123 @@
+import Foundation
+import IndoorEvaluation
+import IndoorGeofencing
+import IndoorModel
+import IndoorPositioning
+import IndoorSession
+import Testing
+
+/// The README's tiny venue: two nodes 20 m apart and a room around the east one.
+let tinyVenue = Venue(
+    id: "tiny", name: "Tiny",
+    nodes: [Node(id: "n1", position: Point3D(x: 0, y: 0, z: 0)), Node(id: "n2", position: Point3D(x: 20, y: 0, z: 0))],
+    zones: [
+        Zone(
+            id: "east", name: "East room",
+            fences: [
+                .polygon(
+                    Polygon([
+                        Point2D(x: 15, y: -5), Point2D(x: 25, y: -5), Point2D(x: 25, y: 5), Point2D(x: 15, y: 5),
+                    ]))
+            ],
+            checkOutTime: 2)
+    ],
+    anchor: GeoAnchor(origin: GeoCoordinate(latitude: 52.5, longitude: 13.4)))
+
+/// The README's walk: near n1, then n2 (in the east room), then n1 again.
+let tinyWalk = [
+    Sighting(time: 0, device: "p", node: "n1", rssi: -59), Sighting(time: 1, device: "p", node: "n1", rssi: -60),
+    Sighting(time: 10, device: "p", node: "n2", rssi: -59), Sighting(time: 11, device: "p", node: "n2", rssi: -58),
+    Sighting(time: 20, device: "p", node: "n1", rssi: -59), Sighting(time: 22, device: "p", node: "n1", rssi: -59),
+]
+
+@Suite("LocationSession")
+struct LocationSessionTests {
+    @Test func fixesCarryCoordinatesAndTheFenceChecksInAndOut() throws {
+        var session = try LocationSession(SessionConfiguration(venue: tinyVenue))
+        let events = session.ingest(tinyWalk)
+        let fixes = events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
+        let zones = events.compactMap { if case .zone(let zone) = $0 { zone } else { nil } }
+        // Two nodes are too few for the default method: every fix comes from the fallback.
+        #expect(fixes.map(\.method) == Array(repeating: "weighted-centroid", count: fixes.count))
+        #expect(fixes.map(\.time) == [0, 1, 10, 11, 20, 22])
+        let first = try #require(fixes.first?.coordinate)
+        #expect(abs(first.latitude - 52.5) < 1e-6 && abs(first.longitude - 13.4) < 1e-6)
+        #expect(zones.map(\.kind) == [.checkIn, .checkOut])
+        #expect(zones.first?.time == 10)
+        #expect(zones.last?.reason == .left)
+        #expect(zones.last?.time == 22)
+        #expect(zones.last?.departure == 20)
+        #expect(zones.last?.dwell == 10)
+        #expect(session.statistics.fixes == 6)
+        #expect(session.statistics.fallbacks == ["tooFewNodes": 6])
+        #expect(events.map(\.time) == events.map(\.time).sorted())
+    }
+
+    @Test func anRSSIOutsideThePhysicalRangeIsRefusedAndCounted() throws {
+        var clean = try LocationSession(SessionConfiguration(venue: tinyVenue))
+        var dirty = try LocationSession(SessionConfiguration(venue: tinyVenue))
+        let cleanEvents = clean.ingest(tinyWalk)
+        var walk = tinyWalk
+        walk.insert(Sighting(time: 10.5, device: "p", node: "n1", rssi: 1000), at: 3)
+        walk.insert(Sighting(time: 10.6, device: "p", node: "n1", rssi: -.infinity), at: 4)
+        let dirtyEvents = dirty.ingest(walk)
+        #expect(dirtyEvents == cleanEvents)
+        #expect(dirty.statistics.refused == 2)
+        #expect(dirty.statistics.sightings == 8)
+        #expect(clean.statistics.refused == 0)
+    }
+
+    @Test func withoutAFallbackTooFewNodesGiveNoFix() throws {
+        var session = try LocationSession(SessionConfiguration(venue: tinyVenue, fallback: .none))
+        let events = session.ingest(tinyWalk)
+        #expect(events.isEmpty)
+        #expect(session.statistics.noFix["tooFewNodes"] == 6)
+    }
+
+    @Test func anUnknownMethodOrABadIntervalIsAClearError() {
+        #expect(throws: UnknownMethodError.self) {
+            try LocationSession(SessionConfiguration(venue: tinyVenue, method: "magic"))
+        }
+        #expect(throws: SessionError.self) {
+            try LocationSession(SessionConfiguration(venue: tinyVenue, fixInterval: -1))
+        }
+    }
+
+    @Test func aBatchIsTakenInTimeOrder() throws {
+        var ordered = try LocationSession(SessionConfiguration(venue: tinyVenue))
+        var shuffled = try LocationSession(SessionConfiguration(venue: tinyVenue))
+        #expect(shuffled.ingest(tinyWalk.reversed()) == ordered.ingest(tinyWalk))
+    }
+
+    @Test func advanceChecksOutADeviceThatIsNoLongerHeard() throws {
+        var session = try LocationSession(SessionConfiguration(venue: tinyVenue))
+        _ = session.ingest(Array(tinyWalk.prefix(4)))
+        #expect(session.openVisits.map(\.zone) == ["east"])
+        #expect(session.advance(to: 70).isEmpty)
+        let events = session.advance(to: 80)
+        guard case .zone(let checkOut) = events.first else {
+            Issue.record("expected a check-out, got \(events)")
+            return
+        }
+        // Lost: no fix for the zone's lost timeout (60 s) after the last fix at t = 11 s.
+        #expect(checkOut.kind == .checkOut && checkOut.reason == .lost && checkOut.time == 71)
+        #expect(session.openVisits.isEmpty)
+    }
+
+    @Test func aSimulatedOfficeGivesTheSameEventsEveryRun() throws {
+        var options = SimulatorOptions()
+        options.duration = 60
+        options.devices = 2
+        let simulated = try Simulator(options: options).run()
+        func run() throws -> ([SessionEvent], SessionStatistics) {
+            var session = try LocationSession(SessionConfiguration(venue: simulated.venue))
+            let events = session.ingest(simulated.dataset.test.sightings)
+            return (events, session.statistics)
+        }
+        let (first, statistics) = try run()
+        let (second, _) = try run()
+        #expect(first == second)
+        #expect(statistics.fixes > 100)
+        #expect(statistics.refused == 0)
+    }
+}

@@ -27,8 +27,21 @@ struct BenchDecodeCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    @Option(help: "Also keep the generated capture at this path (a sample for `indoor decode`).")
+    @Option(
+        help: ArgumentHelp(
+            "Also keep the generated capture at this path (a sample for `indoor decode`).",
+            discussion: "It must not exist (see --force); it is written after the result is printed.",
+            valueName: "file"))
     var write: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Replace an existing --write file.",
+            discussion: """
+                The capture is written to a temporary file beside it and renamed into place, so a failed or \
+                interrupted write leaves the old file as it was. A folder is never replaced.
+                """))
+    var force = false
 
     struct Result: Encodable {
         var benchmark = "decode"
@@ -52,16 +65,24 @@ struct BenchDecodeCommand: ParsableCommand {
     ]
 
     func run() throws {
+        try run { print($0) }
+    }
+
+    /// Checks `--write`, generates and decodes the capture, emits the result, then keeps the capture.
+    ///
+    /// - Parameter emit: Told the result line (before `--write` is written, so a failed write loses no result).
+    /// - Throws: ``CommandFailure`` naming the path that cannot be written, or when decoding misses frames.
+    func run(emit: (String) -> Void) throws {
+        let kept = try write.map { try OutputFile(path: $0, force: force) }
         let link = Self.datalinks[datalink] ?? .linuxMonitor
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "indoor-bench-\(UUID().uuidString).btsnoop")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let bytes = try DecodeBenchCapture.write(count: count, datalink: link, to: url)
-        if let write {
-            let target = URL(fileURLWithPath: write)
-            try? FileManager.default.removeItem(at: target)
-            try FileManager.default.copyItem(at: url, to: target)
+        TemporaryFiles.shared.register(url.path)
+        defer {
+            try? FileManager.default.removeItem(at: url)
+            TemporaryFiles.shared.unregister(url.path)
         }
+        let bytes = try DecodeBenchCapture.write(count: count, datalink: link, to: url)
         var best = Double.infinity
         var decoded = 0
         for _ in 0..<`repeat` {
@@ -76,14 +97,15 @@ struct BenchDecodeCommand: ParsableCommand {
             datalink: Int(link.rawValue), advertisements: count, decoded: decoded, bytes: bytes, seconds: best,
             advertisementsPerSecond: Double(count) / best, megabytesPerSecond: Double(bytes) / best / 1e6)
         if json {
-            print(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
+            emit(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
         } else {
-            print(
+            emit(
                 "decode: \(count) advertisements (\(bytes) bytes, datalink \(link.rawValue)) in "
                     + String(
                         format: "%.3f s: %.2f M advertisements/s, %.0f MB/s", best,
                         result.advertisementsPerSecond / 1e6, result.megabytesPerSecond))
         }
+        try kept?.copy(from: url)
         if decoded != count {
             throw CommandFailure("decoded \(decoded) beacon advertisements, expected \(count)")
         }

@@ -15,10 +15,16 @@ struct BenchDecodeCommand: ParsableCommand {
             with the streaming reader REPEAT times and reports the best run. Single-threaded.
             """)
 
-    @Option(help: "Advertisements in the capture.")
+    /// The largest `--count`: 100 M advertisements make a capture of about 7 GB.
+    static let maximumCount = 100_000_000
+
+    @Option(
+        parsing: .unconditional,
+        help: "Advertisements in the capture, 1...100000000 (100 M make about 7 GB).",
+        transform: BenchDecodeCommand.wholeNumber)
     var count = 2_000_000
 
-    @Option(help: "Timed decoding passes; the best is reported.")
+    @Option(parsing: .unconditional, help: "Timed decoding passes; the best is reported.")
     var `repeat` = 5
 
     @Option(help: "Datalink: h4 (1002), hci (1001) or monitor (2001).")
@@ -55,9 +61,21 @@ struct BenchDecodeCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard count > 0 else { throw ValidationError("--count must be positive") }
+        guard (1...Self.maximumCount).contains(count) else {
+            throw ValidationError("--count must be 1...\(Self.maximumCount)")
+        }
         guard `repeat` > 0 else { throw ValidationError("--repeat must be positive") }
         guard Self.datalinks[datalink] != nil else { throw ValidationError("--datalink must be h4, hci or monitor") }
+    }
+
+    /// A whole number written as digits (`2000000`) or in exponent form (`2e6`, `1e12`), so that a number too
+    /// large for the range gets the range message rather than "invalid value".
+    static func wholeNumber(_ text: String) throws -> Int {
+        if let value = Int(text) { return value }
+        guard let value = Double(text), value.rounded() == value, abs(value) < 9e18 else {
+            throw ValidationError("'\(text)' is not a whole number")
+        }
+        return Int(value)
     }
 
     static let datalinks: [String: BtsnoopDatalink] = [

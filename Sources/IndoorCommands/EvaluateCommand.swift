@@ -45,7 +45,7 @@ struct EvaluateCommand: ParsableCommand {
                 """))
     var force = false
 
-    @Option(help: "Score only the first N rows of test/truth.csv.")
+    @Option(parsing: .unconditional, help: "Score only the first N rows of test/truth.csv.")
     var limit: Int?
 
     @Flag(help: "Ignore train/: methods get no survey to calibrate or learn from.")

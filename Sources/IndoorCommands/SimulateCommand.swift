@@ -17,43 +17,44 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The dataset folder to write.", valueName: "dir"))
     var output: String
 
-    @Option(help: "Floors of the building.")
+    @Option(parsing: .unconditional, help: "Floors of the building.")
     var floors: Int = SimulatorOptions().floors
 
-    @Option(help: "Rooms on each side of the corridor, per floor (each 5 m wide).")
+    @Option(parsing: .unconditional, help: "Rooms on each side of the corridor, per floor (each 5 m wide).")
     var rooms: Int = SimulatorOptions().roomsPerSide
 
-    @Option(help: "Beacons per floor.")
+    @Option(parsing: .unconditional, help: "Beacons per floor.")
     var beacons: Int = SimulatorOptions().beaconsPerFloor
 
-    @Option(help: "People walking in test/.")
+    @Option(parsing: .unconditional, help: "People walking in test/.")
     var devices: Int = SimulatorOptions().devices
 
-    @Option(help: "Seconds of walking in test/.")
+    @Option(parsing: .unconditional, help: "Seconds of walking in test/.")
     var duration: Double = SimulatorOptions().duration
 
-    @Option(help: "Shadowing standard deviation per packet, dB.")
+    @Option(parsing: .unconditional, help: "Shadowing standard deviation per packet, dB.")
     var sigma: Double = SimulatorOptions().shadowingSigma
 
-    @Option(help: "Slow shadowing standard deviation per beacon and phone, dB (0 turns it off).")
+    @Option(
+        parsing: .unconditional, help: "Slow shadowing standard deviation per beacon and phone, dB (0 turns it off).")
     var slowSigma: Double = SimulatorOptions().slowShadowingSigma
 
-    @Option(help: "Path-loss exponent.")
+    @Option(parsing: .unconditional, help: "Path-loss exponent.")
     var exponent: Double = SimulatorOptions().pathLossExponent
 
-    @Option(help: "Loss per wall crossed, dB.")
+    @Option(parsing: .unconditional, help: "Loss per wall crossed, dB.")
     var wallLoss: Double = SimulatorOptions().wallLoss
 
-    @Option(help: "Loss per floor between beacon and phone, dB.")
+    @Option(parsing: .unconditional, help: "Loss per floor between beacon and phone, dB.")
     var floorLoss: Double = SimulatorOptions().floorLoss
 
-    @Option(help: "Seconds between a beacon's advertisements.")
+    @Option(parsing: .unconditional, help: "Seconds between a beacon's advertisements.")
     var interval: Double = SimulatorOptions().advertisingInterval
 
-    @Option(help: "Fraction of packets lost, 0...1.")
+    @Option(parsing: .unconditional, help: "Fraction of packets lost, 0...1.")
     var packetLoss: Double = SimulatorOptions().packetLoss
 
-    @Option(help: "Random seed.")
+    @Option(parsing: .unconditional, help: "Random seed.")
     var seed: UInt64 = SimulatorOptions().seed
 
     @Option(

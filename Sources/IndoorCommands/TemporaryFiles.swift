@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The first registration installs handlers for SIGINT, SIGTERM and SIGHUP (as dispatch sources, so the removal
 /// runs on a queue, not inside a signal handler). A handler removes every registered path, then restores the
-/// default action and raises the signal again, so the process ends with the status the signal gives.
+/// default action and sends the signal again to the process, so the process ends with the status the signal gives.
 final class TemporaryFiles: @unchecked Sendable {
     /// The one registry of the process.
     static let shared = TemporaryFiles()
@@ -58,7 +58,8 @@ final class TemporaryFiles: @unchecked Sendable {
             source.setEventHandler { [weak self] in
                 self?.removeAll()
                 signal(signalNumber, SIG_DFL)
-                raise(signalNumber)
+                // To the process, not this thread: dispatch's threads block signals, the main thread does not.
+                kill(getpid(), signalNumber)
             }
             source.resume()
             sources.append(source)

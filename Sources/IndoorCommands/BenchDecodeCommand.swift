@@ -15,10 +15,16 @@ struct BenchDecodeCommand: ParsableCommand {
             with the streaming reader REPEAT times and reports the best run. Single-threaded.
             """)
 
-    @Option(help: "Advertisements in the capture.")
+    /// The largest `--count`: 100 M advertisements make a capture of about 7 GB.
+    static let maximumCount = 100_000_000
+
+    @Option(
+        parsing: .unconditional,
+        help: "Advertisements in the capture, 1...100000000 (100 M make about 7 GB).",
+        transform: BenchDecodeCommand.wholeNumber)
     var count = 2_000_000
 
-    @Option(help: "Timed decoding passes; the best is reported.")
+    @Option(parsing: .unconditional, help: "Timed decoding passes; the best is reported.")
     var `repeat` = 5
 
     @Option(help: "Datalink: h4 (1002), hci (1001) or monitor (2001).")
@@ -27,8 +33,21 @@ struct BenchDecodeCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    @Option(help: "Also keep the generated capture at this path (a sample for `indoor decode`).")
+    @Option(
+        help: ArgumentHelp(
+            "Also keep the generated capture at this path (a sample for `indoor decode`).",
+            discussion: "It must not exist (see --force); it is written after the result is printed.",
+            valueName: "file"))
     var write: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Replace an existing --write file.",
+            discussion: """
+                The capture is written to a temporary file beside it and renamed into place, so a failed or \
+                interrupted write leaves the old file as it was. A folder is never replaced.
+                """))
+    var force = false
 
     struct Result: Encodable {
         var benchmark = "decode"
@@ -42,9 +61,21 @@ struct BenchDecodeCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard count > 0 else { throw ValidationError("--count must be positive") }
+        guard (1...Self.maximumCount).contains(count) else {
+            throw ValidationError("--count must be 1...\(Self.maximumCount)")
+        }
         guard `repeat` > 0 else { throw ValidationError("--repeat must be positive") }
         guard Self.datalinks[datalink] != nil else { throw ValidationError("--datalink must be h4, hci or monitor") }
+    }
+
+    /// A whole number written as digits (`2000000`) or in exponent form (`2e6`, `1e12`), so that a number too
+    /// large for the range gets the range message rather than "invalid value".
+    static func wholeNumber(_ text: String) throws -> Int {
+        if let value = Int(text) { return value }
+        guard let value = Double(text), value.rounded() == value, abs(value) < 9e18 else {
+            throw ValidationError("'\(text)' is not a whole number")
+        }
+        return Int(value)
     }
 
     static let datalinks: [String: BtsnoopDatalink] = [
@@ -52,16 +83,24 @@ struct BenchDecodeCommand: ParsableCommand {
     ]
 
     func run() throws {
+        try run { print($0) }
+    }
+
+    /// Checks `--write`, generates and decodes the capture, emits the result, then keeps the capture.
+    ///
+    /// - Parameter emit: Told the result line (before `--write` is written, so a failed write loses no result).
+    /// - Throws: ``CommandFailure`` naming the path that cannot be written, or when decoding misses frames.
+    func run(emit: (String) -> Void) throws {
+        let kept = try write.map { try OutputFile(path: $0, force: force) }
         let link = Self.datalinks[datalink] ?? .linuxMonitor
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "indoor-bench-\(UUID().uuidString).btsnoop")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let bytes = try DecodeBenchCapture.write(count: count, datalink: link, to: url)
-        if let write {
-            let target = URL(fileURLWithPath: write)
-            try? FileManager.default.removeItem(at: target)
-            try FileManager.default.copyItem(at: url, to: target)
+        TemporaryFiles.shared.register(url.path)
+        defer {
+            try? FileManager.default.removeItem(at: url)
+            TemporaryFiles.shared.unregister(url.path)
         }
+        let bytes = try DecodeBenchCapture.write(count: count, datalink: link, to: url)
         var best = Double.infinity
         var decoded = 0
         for _ in 0..<`repeat` {
@@ -76,14 +115,15 @@ struct BenchDecodeCommand: ParsableCommand {
             datalink: Int(link.rawValue), advertisements: count, decoded: decoded, bytes: bytes, seconds: best,
             advertisementsPerSecond: Double(count) / best, megabytesPerSecond: Double(bytes) / best / 1e6)
         if json {
-            print(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
+            emit(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
         } else {
-            print(
+            emit(
                 "decode: \(count) advertisements (\(bytes) bytes, datalink \(link.rawValue)) in "
                     + String(
                         format: "%.3f s: %.2f M advertisements/s, %.0f MB/s", best,
                         result.advertisementsPerSecond / 1e6, result.megabytesPerSecond))
         }
+        try kept?.copy(from: url)
         if decoded != count {
             throw CommandFailure("decoded \(decoded) beacon advertisements, expected \(count)")
         }

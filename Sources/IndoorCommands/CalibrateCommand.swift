@@ -22,15 +22,32 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the calibration JSON.", valueName: "file.json"))
     var output: String
 
+    @Flag(
+        help: ArgumentHelp(
+            "Replace an existing -o file.",
+            discussion: """
+                The JSON is written to a temporary file beside it and renamed into place, so a failed or \
+                interrupted write leaves the old file as it was. A folder, or a file of the dataset, is never \
+                replaced.
+                """))
+    var force = false
+
     func run() throws {
+        try run { print($0, terminator: "") }
+    }
+
+    /// Checks the output path, fits, emits the summary, then writes the calibration.
+    ///
+    /// - Parameter emit: Told the summary (before the write, so a failed write loses no result), then
+    ///   `written: PATH`.
+    /// - Throws: ``CommandFailure`` naming the output path, or a dataset ``FormatError``.
+    func run(emit: (String) -> Void) throws {
+        let file = try OutputFile(path: output, force: force, inputs: OutputFile.datasetInputs(folder: dataset))
         let data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
         let (calibration, summary) = Self.calibrate(data)
-        do {
-            try Self.json(calibration).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw CommandFailure.cannotWrite(output, error)
-        }
-        print(summary + "written: \(output)")
+        emit(summary)
+        try file.write(try Self.json(calibration))
+        emit("written: \(output)\n")
     }
 
     /// The calibration of `data` and the summary the command prints.

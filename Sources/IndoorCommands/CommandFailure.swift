@@ -43,7 +43,20 @@ struct CommandFailure: Error, CustomStringConvertible {
         if !FileManager.default.isWritableFile(atPath: folder) {
             return CommandFailure("cannot write '\(path)': folder '\(folder)' is not writable")
         }
-        return CommandFailure(
-            "cannot write '\(path)': \(error?.localizedDescription ?? "the file could not be created")")
+        return CommandFailure("cannot write '\(path)': \(error.map(reason) ?? "the file could not be created")")
+    }
+
+    /// Why an operation failed, in plain words: the system's text for the underlying POSIX error ("No space
+    /// left on device") rather than a Foundation wrapper such as "NSCocoaErrorDomain error 512".
+    static func reason(_ error: any Error) -> String {
+        if let failure = error as? CommandFailure { return failure.description }
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
     }
 }

@@ -11,10 +11,17 @@ final class CommandProgress {
     private let start: ContinuousClock.Instant
     private var lastReport: ContinuousClock.Instant
     private var wroteLine = false
+    private let output: (String) -> Void
 
-    /// - Parameter interactive: whether standard error is a terminal (found out when nil).
-    init(label: String, interactive: Bool? = nil) {
+    /// - Parameters:
+    ///   - interactive: Whether standard error is a terminal (found out when nil).
+    ///   - output: Where the text goes (standard error unless a test says otherwise).
+    init(
+        label: String, interactive: Bool? = nil,
+        output: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.label = label
+        self.output = output
         self.interactive = interactive ?? (isatty(STDERR_FILENO) != 0)
         self.start = clock.now
         self.lastReport = clock.now
@@ -28,23 +35,25 @@ final class CommandProgress {
             !wroteLine || now - lastReport > interval || (interactive && done == total)
         else { return }
         lastReport = now
-        let line = Self.line(label: label, task: task, done: done, total: total)
-        write(interactive ? "\r" + line + "\u{1B}[K" : line + "\n")
+        show(Self.line(label: label, task: task, done: done, total: total))
+    }
+
+    /// Writes `line` now: in place on a terminal, as a line of its own otherwise.
+    func show(_ line: String) {
+        output(interactive ? "\r" + line + "\u{1B}[K" : line + "\n")
         wroteLine = true
     }
 
-    /// Ends the progress line, if one was written in place.
+    /// Clears the progress line written in place, if there is one, so that what is printed next (the results)
+    /// starts on a clean line. Does nothing when standard error is not a terminal, or when called again.
     func finish() {
-        if interactive && wroteLine { write("\n") }
+        if interactive && wroteLine { output("\r\u{1B}[K") }
+        wroteLine = false
     }
 
     /// `evaluate: knn 45% (110/244)`.
     static func line(label: String, task: String, done: Int, total: Int) -> String {
         let percent = total > 0 ? min(100, max(0, done) * 100 / total) : 100
         return "\(label): \(task) \(percent)% (\(done)/\(total))"
-    }
-
-    private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -21,8 +21,22 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Print JSON Lines instead of text.")
     var json = false
 
-    @Option(help: "Write the sightings (t,device,node,rssi,tx) in the dataset layout to this CSV file.")
+    @Option(
+        help: ArgumentHelp(
+            "Write the sightings (t,device,node,rssi,tx) in the dataset layout to this CSV file.",
+            discussion: "It must not exist (see --force) and must not be the capture itself.",
+            valueName: "file.csv"))
     var sightings: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Replace an existing --sightings file.",
+            discussion: """
+                The CSV is written to a temporary file beside it and renamed into place when decoding ends, so a \
+                failed or interrupted run leaves the old file as it was. A folder, or the capture itself, is \
+                never replaced.
+                """))
+    var force = false
 
     @Option(help: "Device id for the sightings (default: the capture's adapter name, e.g. hci0, or 'capture').")
     var device: String?
@@ -39,7 +53,8 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         let options = DecodeOutput(
-            device: device, json: json, quiet: quiet, sightings: sightings.map { URL(fileURLWithPath: $0) })
+            device: device, json: json, quiet: quiet, sightings: sightings.map { URL(fileURLWithPath: $0) },
+            force: force)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             throw CommandFailure("\(file): no such file")

@@ -14,6 +14,8 @@ struct DecodeOutput {
     var quiet = false
     /// Where to write `sightings.csv`, when wanted.
     var sightings: URL?
+    /// Whether an existing file at `sightings` may be replaced (`--force`); the capture itself never may.
+    var force = false
 
     struct Summary: Equatable {
         var records = 0
@@ -55,34 +57,23 @@ struct DecodeOutput {
     /// - Throws: When the file is not a btsnoop capture or cannot be read or written.
     func run(file: URL, output: (String) -> Void, problems: (String) -> Void) throws -> Summary {
         var summary = Summary()
-        // The sightings file is created at the first write, so a capture that cannot be read at all leaves an
-        // existing file alone; whether it can be written is checked before decoding.
-        if let sightings {
-            let folder = sightings.deletingLastPathComponent().path
-            guard FileManager.default.isWritableFile(atPath: folder) else {
-                throw CommandFailure.cannotWrite(sightings.path)
-            }
+        // Checked before decoding: the sightings path is not the capture, not a folder, and not a file that
+        // exists without `force`. The CSV goes to a temporary file renamed into place at the end, so a capture
+        // that cannot be read, or a failed write, leaves an existing file as it was.
+        let sightingsFile = try sightings.map {
+            try OutputFile(path: $0.path, force: force, inputs: [file.path]).open()
         }
-        var sightingsFile: FileHandle?
-        defer { try? sightingsFile?.close() }
         var batch: [Sighting] = []
         var wroteHeader = false
         func flush() throws {
-            guard let sightings, !batch.isEmpty || !wroteHeader else { return }
-            if sightingsFile == nil {
-                guard FileManager.default.createFile(atPath: sightings.path, contents: nil) else {
-                    throw CommandFailure.cannotWrite(sightings.path)
-                }
-                sightingsFile = try FileHandle(forWritingTo: sightings)
-            }
-            guard let sightingsFile else { return }
+            guard let sightingsFile, !batch.isEmpty || !wroteHeader else { return }
             // Every beacon frame states its power at 1 m, so the tx column is always there.
             var text = DatasetCSV.sightingsText(batch, withTx: true)
             if wroteHeader, let newline = text.firstIndex(of: "\n") {
                 text = String(text[text.index(after: newline)...])
             }
             wroteHeader = true
-            try sightingsFile.write(contentsOf: Data(text.utf8))
+            try sightingsFile.write(Data(text.utf8))
             batch.removeAll(keepingCapacity: true)
         }
         let encoder = JSONFormat.encoder()
@@ -116,6 +107,7 @@ struct DecodeOutput {
             })
         if let writeError { throw writeError }
         try flush()
+        try sightingsFile?.commit()
         summary.records = decoder.statistics.records
         return summary
     }

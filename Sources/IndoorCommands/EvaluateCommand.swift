@@ -28,10 +28,24 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per method per line instead of a table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Also write the methods' error CDFs to this SVG file.", valueName: "file.svg"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the methods' error CDFs to this SVG file.",
+            discussion: "It must not exist (see --force); it is written after the scores are printed.",
+            valueName: "file.svg"))
     var plot: String?
 
-    @Option(help: "Score only the first N rows of test/truth.csv.")
+    @Flag(
+        help: ArgumentHelp(
+            "Replace an existing --plot file.",
+            discussion: """
+                The plot is written to a temporary file beside it and renamed into place, so a failed or \
+                interrupted write leaves the old file as it was. A folder, or a file of the dataset, is never \
+                replaced.
+                """))
+    var force = false
+
+    @Option(parsing: .unconditional, help: "Score only the first N rows of test/truth.csv.")
     var limit: Int?
 
     @Flag(help: "Ignore train/: methods get no survey to calibrate or learn from.")
@@ -52,19 +66,38 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let progress = CommandProgress(label: "evaluate")
-        print(try output(progress: progress.report), terminator: "")
-        progress.finish()
+        try output(progress: progress.report) { text in
+            // The progress line goes before the first line of results.
+            progress.finish()
+            print(text, terminator: "")
+        }
     }
 
     /// Everything the command prints on standard output; writes the plot when asked.
     ///
     /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
+    /// - Throws: ``CommandFailure`` when the plot cannot be written (the text is lost: use
+    ///   ``output(progress:emit:)`` to see it first).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
-        // A plot that cannot be written is found before the scoring, not after it.
-        if let plot,
-            !FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: plot).deletingLastPathComponent().path)
-        {
-            throw CommandFailure.cannotWrite(plot)
+        var text = ""
+        try output(progress: progress) { text += $0 }
+        return text
+    }
+
+    /// Scores the methods, emits the report, then writes the plot when asked.
+    ///
+    /// The plot path is checked before the scoring (see ``OutputFile``); the scores are emitted before the
+    /// plot is written, so a write that fails (a full disk) loses no result.
+    ///
+    /// - Parameters:
+    ///   - progress: Told after each truth row (method, rows done, rows in all).
+    ///   - emit: Told the report, then `plot: PATH` once the plot is written.
+    /// - Throws: ``CommandFailure`` or a dataset ``FormatError``, naming the path.
+    func output(progress: (String, Int, Int) -> Void = { _, _, _ in }, emit: (String) -> Void) throws {
+        let plotFile = try plot.map {
+            try OutputFile(
+                path: $0, force: force,
+                inputs: OutputFile.datasetInputs(folder: dataset) + (calibration.map { [$0] } ?? []))
         }
         var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset), includeSurvey: !noSurvey)
         if let limit, limit < data.test.truth.count {
@@ -86,25 +119,23 @@ struct EvaluateCommand: ParsableCommand {
         } catch  where noSurvey {
             throw CommandFailure("\(error)\(surveyNote)")
         }
-        if let plot {
-            let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
-            do {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
-            } catch {
-                throw CommandFailure.cannotWrite(plot, error)
-            }
-        }
         var notes = skipped.map { "skipped \($0)" }
         if let unknown = Self.unknownNodesNote(data) { notes.insert(unknown, at: 0) }
         for note in notes {
             FileHandle.standardError.write(Data("evaluate: \(note)\n".utf8))
         }
-        if json { return ScoreReport.jsonLines(scores) }
-        var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"
-        text += data.train.map { ", survey of \($0.truth.count) truth rows" } ?? ", no survey"
-        text += "\n" + ScoreReport.table(scores)
-        if let plot { text += "plot: \(plot)\n" }
-        return text
+        if json {
+            emit(ScoreReport.jsonLines(scores))
+        } else {
+            var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"
+            text += data.train.map { ", survey of \($0.truth.count) truth rows" } ?? ", no survey"
+            emit(text + "\n" + ScoreReport.table(scores))
+        }
+        if let plotFile {
+            let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
+            try plotFile.write(Data(svg.utf8))
+            if !json { emit("plot: \(plotFile.path)\n") }
+        }
     }
 
     /// Reads a calibration JSON written by `indoor calibrate`.

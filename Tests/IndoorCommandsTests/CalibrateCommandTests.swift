@@ -38,7 +38,7 @@ struct CalibrateCommandTests {
         let folder = try writeDataset(withTrain: withTrain)
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("calibration.json")
-        var command = try CalibrateCommand.parse([folder.path, "-o", output.path])
+        let command = try CalibrateCommand.parse([folder.path, "-o", output.path])
         try command.run()
         let calibration = try JSONDecoder().decode(Calibration.self, from: Data(contentsOf: output))
         for id in ["a", "b", "c"] {
@@ -54,7 +54,7 @@ struct CalibrateCommandTests {
 
     @Test func aMissingDatasetIsAClearError() {
         #expect(throws: FormatError.self) {
-            var command = try CalibrateCommand.parse(["/nonexistent/dataset", "-o", "/tmp/x.json"])
+            let command = try CalibrateCommand.parse(["/nonexistent/dataset", "-o", "/tmp/x.json"])
             try command.run()
         }
     }

@@ -151,13 +151,15 @@ struct DecodeCommandTests {
         #expect(empty.description == "offset 0: not a btsnoop file: 0 bytes, shorter than the 16-byte file header")
     }
 
-    // A capture that cannot be read leaves an existing sightings file alone; a missing folder is found first.
+    // A capture that cannot be read leaves an existing sightings file alone (even with --force); a missing folder
+    // is found first.
     @Test func sightingsFileIsWrittenOnlyWhenThereIsSomethingToWrite() throws {
         let csv = Self.temporaryFile("keep.csv")
         defer { try? FileManager.default.removeItem(at: csv) }
         try Data("keep\n".utf8).write(to: csv)
         var options = DecodeOutput()
         options.sightings = csv
+        options.force = true
         #expect(throws: AdvertisingError.self) { try Self.run(options, bytes: Array("not a capture".utf8)) }
         #expect(try String(contentsOf: csv, encoding: .utf8) == "keep\n")
         options.sightings = URL(fileURLWithPath: "/nonexistent-folder/s.csv")

@@ -85,7 +85,11 @@ struct SimulateCaptureTests {
         for output in [file.path, file.appendingPathComponent("sub").path] {
             let command = try SimulateCommand.parse(["--duration", "5", "--devices", "1", "-o", output])
             let error = try #require(throws: CommandFailure.self) { try command.writeDataset() }
-            #expect(error.description == "cannot create folder '\(output)': '\(file.path)' is a file")
+            let expected =
+                output == file.path
+                ? "'\(output)' is a file; expected a folder path"
+                : "cannot create folder '\(output)': '\(file.path)' is a file"
+            #expect(error.description == expected)
         }
     }
 

@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "IndoorModel", targets: ["IndoorModel"]),
         .library(name: "IndoorAdvertising", targets: ["IndoorAdvertising"]),
+        .library(name: "IndoorRanging", targets: ["IndoorRanging"]),
         .library(name: "IndoorPositioning", targets: ["IndoorPositioning"]),
         .library(name: "IndoorGeofencing", targets: ["IndoorGeofencing"]),
         .library(name: "IndoorEvaluation", targets: ["IndoorEvaluation"]),
@@ -22,17 +23,22 @@ let package = Package(
         .target(name: "IndoorModel", swiftSettings: strict),
         // Bytes to sightings: AD structures, beacon frames, HCI reports, btsnoop.
         .target(name: "IndoorAdvertising", dependencies: ["IndoorModel"], swiftSettings: strict),
-        // Ranging, calibration, solvers and the positioning engine.
-        .target(name: "IndoorPositioning", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // The one RSSI stack: filters, distance models, the RSSI at 1 m, proximity classes, the ranger.
+        .target(name: "IndoorRanging", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // Calibration, solvers, trackers and the positioning engine.
+        .target(name: "IndoorPositioning", dependencies: ["IndoorModel", "IndoorRanging"], swiftSettings: strict),
         // Region monitoring, zones, geolines, peers.
-        .target(name: "IndoorGeofencing", dependencies: ["IndoorModel"], swiftSettings: strict),
+        .target(name: "IndoorGeofencing", dependencies: ["IndoorModel", "IndoorRanging"], swiftSettings: strict),
         // Dataset reader, simulator, scoring, plots.
-        .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
+        .target(
+            name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorRanging", "IndoorPositioning"],
+            swiftSettings: strict),
         // The command-line front end as a library, so its output can be tested in-process.
         .target(
             name: "IndoorCommands",
             dependencies: [
-                "IndoorModel", "IndoorAdvertising", "IndoorPositioning", "IndoorGeofencing", "IndoorEvaluation",
+                "IndoorModel", "IndoorAdvertising", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing",
+                "IndoorEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -41,10 +47,16 @@ let package = Package(
 
         .testTarget(name: "IndoorModelTests", dependencies: ["IndoorModel"], swiftSettings: strict),
         .testTarget(name: "IndoorAdvertisingTests", dependencies: ["IndoorAdvertising"], swiftSettings: strict),
-        .testTarget(name: "IndoorPositioningTests", dependencies: ["IndoorPositioning"], swiftSettings: strict),
-        .testTarget(name: "IndoorGeofencingTests", dependencies: ["IndoorGeofencing"], swiftSettings: strict),
+        .testTarget(name: "IndoorRangingTests", dependencies: ["IndoorRanging"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorPositioningTests", dependencies: ["IndoorRanging", "IndoorPositioning"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorGeofencingTests", dependencies: ["IndoorRanging", "IndoorGeofencing"], swiftSettings: strict),
         .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
-        .testTarget(name: "IndoorCommandsTests", dependencies: ["IndoorCommands"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorCommandsTests",
+            dependencies: ["IndoorCommands", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

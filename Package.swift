@@ -30,9 +30,7 @@ let package = Package(
         // Region monitoring, zones, geolines, peers.
         .target(name: "IndoorGeofencing", dependencies: ["IndoorModel", "IndoorRanging"], swiftSettings: strict),
         // Dataset reader, simulator, scoring, plots.
-        .target(
-            name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorRanging", "IndoorPositioning"],
-            swiftSettings: strict),
+        .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
         // The command-line front end as a library, so its output can be tested in-process.
         .target(
             name: "IndoorCommands",

@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "IndoorModel", targets: ["IndoorModel"]),
         .library(name: "IndoorAdvertising", targets: ["IndoorAdvertising"]),
+        .library(name: "IndoorRanging", targets: ["IndoorRanging"]),
         .library(name: "IndoorPositioning", targets: ["IndoorPositioning"]),
         .library(name: "IndoorGeofencing", targets: ["IndoorGeofencing"]),
         .library(name: "IndoorSession", targets: ["IndoorSession"]),
@@ -23,13 +24,16 @@ let package = Package(
         .target(name: "IndoorModel", swiftSettings: strict),
         // Bytes to sightings: AD structures, beacon frames, HCI reports, btsnoop.
         .target(name: "IndoorAdvertising", dependencies: ["IndoorModel"], swiftSettings: strict),
-        // Ranging, calibration, solvers and the positioning engine.
-        .target(name: "IndoorPositioning", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // The one RSSI stack: filters, distance models, the RSSI at 1 m, proximity classes, the ranger.
+        .target(name: "IndoorRanging", dependencies: ["IndoorModel"], swiftSettings: strict),
+        // Calibration, solvers, trackers and the positioning engine.
+        .target(name: "IndoorPositioning", dependencies: ["IndoorModel", "IndoorRanging"], swiftSettings: strict),
         // Region monitoring, zones, geolines, peers.
-        .target(name: "IndoorGeofencing", dependencies: ["IndoorModel"], swiftSettings: strict),
+        .target(name: "IndoorGeofencing", dependencies: ["IndoorModel", "IndoorRanging"], swiftSettings: strict),
         // The one pipeline every front end uses: sightings in; fixes, zone, monitoring and peer events out.
         .target(
-            name: "IndoorSession", dependencies: ["IndoorModel", "IndoorPositioning", "IndoorGeofencing"],
+            name: "IndoorSession",
+            dependencies: ["IndoorModel", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing"],
             swiftSettings: strict),
         // Dataset reader, simulator, scoring, plots.
         .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
@@ -37,7 +41,8 @@ let package = Package(
         .target(
             name: "IndoorCommands",
             dependencies: [
-                "IndoorModel", "IndoorAdvertising", "IndoorPositioning", "IndoorGeofencing", "IndoorSession",
+                "IndoorModel", "IndoorAdvertising", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing",
+                "IndoorSession",
                 "IndoorEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -47,12 +52,19 @@ let package = Package(
 
         .testTarget(name: "IndoorModelTests", dependencies: ["IndoorModel"], swiftSettings: strict),
         .testTarget(name: "IndoorAdvertisingTests", dependencies: ["IndoorAdvertising"], swiftSettings: strict),
-        .testTarget(name: "IndoorPositioningTests", dependencies: ["IndoorPositioning"], swiftSettings: strict),
-        .testTarget(name: "IndoorGeofencingTests", dependencies: ["IndoorGeofencing"], swiftSettings: strict),
+        .testTarget(name: "IndoorRangingTests", dependencies: ["IndoorRanging"], swiftSettings: strict),
         .testTarget(
-            name: "IndoorSessionTests", dependencies: ["IndoorSession", "IndoorEvaluation"], swiftSettings: strict),
+            name: "IndoorPositioningTests", dependencies: ["IndoorRanging", "IndoorPositioning"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorGeofencingTests", dependencies: ["IndoorRanging", "IndoorGeofencing"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorSessionTests", dependencies: ["IndoorSession", "IndoorRanging", "IndoorEvaluation"],
+            swiftSettings: strict),
         .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
-        .testTarget(name: "IndoorCommandsTests", dependencies: ["IndoorCommands"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorCommandsTests",
+            dependencies: ["IndoorCommands", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

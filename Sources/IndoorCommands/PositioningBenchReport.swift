@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorPositioning
+import IndoorRanging
 
 /// The numbers `indoor bench positioning` reports.
 struct PositioningBenchReport: Codable {

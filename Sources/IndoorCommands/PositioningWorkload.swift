@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorPositioning
+import IndoorRanging
 
 /// The standard synthetic positioning workload of `indoor bench positioning`.
 ///

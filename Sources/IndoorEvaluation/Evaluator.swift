@@ -30,7 +30,7 @@ public enum Evaluator {
         for row in recording.truth {
             truthByDevice[row.device, default: []].append(row)
         }
-        var score = MethodScore(method: name ?? engine.method.name, errors: [], misses: 0)
+        var score = MethodScore(method: name ?? engine.methodName, errors: [], misses: 0)
         let total = recording.truth.count
         var done = 0
         for device in truthByDevice.keys.sorted() {

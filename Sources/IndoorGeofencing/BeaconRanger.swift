@@ -3,7 +3,7 @@ import IndoorModel
 /// Turns raw sightings into ranging updates (filtered RSSI, distance, proximity).
 ///
 /// The monitor, the zone engine and the replay command take a ranger by injection, so any filter and
-/// distance model can be plugged in (for example the positioning layer's). ``SmoothingRanger`` is the
+/// distance model can be plugged in. ``SmoothingRanger`` (the stack's `RSSIRanger` with its exponential filter) is the
 /// default. A ranger keeps per-(device, radio) state and must be deterministic: no clock, only the
 /// sighting's time.
 public protocol BeaconRanger: Sendable {

@@ -1,45 +1,35 @@
-import Foundation
 import IndoorModel
+import IndoorRanging
 
-/// The default ranger: an exponential moving average of RSSI and the log-distance path-loss model.
+/// The default ranger: the stack's ``RSSIRanger`` with its exponential moving average and the log-distance model.
 ///
-/// Per (device, radio) the filtered RSSI is `r ← r + smoothing · (rssi − r)`, restarted from the raw
-/// value when the radio was not heard for ``resetAfter`` seconds (a late sighting blends in without moving
-/// the filter's time back). The distance in metres is
-/// `10 ^ ((p₁ − r) / (10 · n))`, where the RSSI at 1 m `p₁` is, in order of preference, the radio's
-/// surveyed ``NodeCalibration`` (from the nodes given at `init`), the tx power carried by the sighting,
-/// or ``defaultRSSIAtOneMeter`` (−59 dBm); the exponent `n` is the calibration's or ``pathLossExponent``.
+/// Per (device, radio) the filtered RSSI is `r ← r + smoothing · (rssi − r)` (``RSSIFilter/Kind/exponential(weight:resetAfter:)``),
+/// restarted from the raw value when the radio was not heard for ``resetAfter`` seconds (a late sighting blends
+/// in without moving the filter's time back). The distance in metres is `10 ^ ((p₁ − r) / (10 · n))`, with the
+/// calibration ``RSSIAtOneMeter`` picks: the radio's own ``NodeCalibration`` (from the nodes given at `init`), else
+/// the tx power carried by the sighting when it is within −128…127 dBm (exponent ``pathLossExponent``), else
+/// ``defaultRSSIAtOneMeter`` (−59 dBm) and ``pathLossExponent`` (2).
 public struct SmoothingRanger: BeaconRanger {
+    /// The stack's ranger doing the work.
+    public private(set) var ranger: RSSIRanger
+
     /// Weight of a new sample, 0 < smoothing ≤ 1 (1 means no smoothing).
-    public var smoothing: Double
+    public let smoothing: Double
     /// Seconds of silence after which the filter restarts from the next raw value.
-    public var resetAfter: Double
+    public let resetAfter: Double
     /// RSSI at 1 m, dBm, when neither a calibration nor the sighting says.
-    public var defaultRSSIAtOneMeter: Double
+    public var defaultRSSIAtOneMeter: Double { ranger.fallback.rssiAtOneMeter }
     /// Path-loss exponent when no calibration says.
-    public var pathLossExponent: Double
+    public var pathLossExponent: Double { ranger.fallback.pathLossExponent }
     /// Distances (metres) between proximity classes.
-    public var thresholds: Proximity.Thresholds
-
-    private let calibrations: [SightingSource: NodeCalibration]
-    private var filters: [Key: Filter] = [:]
-
-    private struct Key: Hashable, Sendable {
-        var device: String
-        var source: SightingSource
-    }
-
-    private struct Filter: Sendable {
-        var rssi: Double
-        var time: Double
-    }
+    public var thresholds: Proximity.Thresholds { ranger.thresholds }
 
     /// - Parameters:
     ///   - nodes: Radios whose surveyed calibration should be used; each is known by its node id and,
     ///     when it has one, its beacon identity.
     ///   - smoothing: Weight of a new sample (clamped to 0.01…1). Default 0.3.
     ///   - resetAfter: Seconds of silence that restart the filter. Default 10 s.
-    ///   - defaultRSSIAtOneMeter: dBm at 1 m for radios without calibration or tx power. Default −59 dBm.
+    ///   - defaultRSSIAtOneMeter: dBm at 1 m for radios without calibration or valid tx power. Default −59 dBm.
     ///   - pathLossExponent: Exponent for radios without calibration. Default 2.
     ///   - thresholds: Proximity class limits. Default 0.5 m / 3 m.
     public init(
@@ -47,36 +37,21 @@ public struct SmoothingRanger: BeaconRanger {
         defaultRSSIAtOneMeter dBm: Double = -59, pathLossExponent: Double = 2,
         thresholds: Proximity.Thresholds = .standard
     ) {
-        self.smoothing = smoothing.isFinite ? min(1, max(0.01, smoothing)) : 0.3
-        self.resetAfter = seconds
-        self.defaultRSSIAtOneMeter = dBm
-        self.pathLossExponent = pathLossExponent
-        self.thresholds = thresholds
-        self.calibrations = NodeCalibration.bySource(of: nodes)
+        let filter = ExponentialFilter(weight: smoothing, resetAfter: seconds)
+        self.smoothing = filter.weight
+        self.resetAfter = filter.resetAfter
+        self.ranger = RSSIRanger(
+            nodes: nodes, filter: .exponential(weight: filter.weight, resetAfter: filter.resetAfter),
+            fallback: NodeCalibration(rssiAtOneMeter: dBm, pathLossExponent: pathLossExponent),
+            thresholds: thresholds)
     }
 
     public mutating func range(_ sighting: Sighting) -> RangedBeacon {
-        let key = Key(device: sighting.device, source: sighting.source)
-        var rssi = sighting.rssi
-        if let previous = filters[key], sighting.time - previous.time <= resetAfter, previous.rssi.isFinite {
-            rssi = previous.rssi + smoothing * (sighting.rssi - previous.rssi)
-        }
-        if rssi.isFinite {
-            // A late sighting blends in but never moves the filter's time back.
-            filters[key] = Filter(rssi: rssi, time: max(sighting.time, filters[key]?.time ?? sighting.time))
-        }
-        let distance = distance(rssi: rssi, source: sighting.source, txPower: sighting.txPower)
-        return RangedBeacon(
-            time: sighting.time, device: sighting.device, source: sighting.source, rssi: rssi, distance: distance,
-            proximity: Proximity(distance: distance, thresholds: thresholds))
+        ranger.range(sighting)
     }
 
     /// The log-distance estimate in metres for `rssi` dBm; `.infinity` for a non-finite RSSI.
     public func distance(rssi dBm: Double, source: SightingSource, txPower: Double?) -> Double {
-        guard dBm.isFinite else { return .infinity }
-        let calibration = calibrations[source]
-        let atOneMeter = calibration?.rssiAtOneMeter ?? txPower ?? defaultRSSIAtOneMeter
-        let exponent = calibration?.pathLossExponent ?? pathLossExponent
-        return pow(10, (atOneMeter - dBm) / (10 * exponent))
+        ranger.distance(rssi: dBm, source: source, txPower: txPower)
     }
 }

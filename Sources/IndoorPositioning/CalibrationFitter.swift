@@ -7,11 +7,11 @@ import IndoorModel
 /// between the node and the device's true position at the sighting's time (interpolated between truth rows;
 /// the device's height is the truth `z`, else the node's height, so d is horizontal). The fit is Huber-weighted
 /// least squares (iteratively reweighted), alternated with per-device median offsets. Fitted values are kept
-/// within ``Options/rssiRange`` and ``Options/exponentRange``; nodes with fewer than ``Options/minimumSamples``
+/// within ``Configuration/rssiRange`` and ``Configuration/exponentRange``; nodes with fewer than ``Configuration/minimumSamples``
 /// sightings, or whose distances span too little, use the pooled exponent (and the pooled P₁ when almost unheard).
 public struct CalibrationFitter: Sendable {
     /// Bounds and thresholds of the fit.
-    public struct Options: Hashable, Sendable {
+    public struct Configuration: Hashable, Sendable {
         /// Allowed RSSI at 1 m, dBm.
         public var rssiRange: ClosedRange<Double>
         /// Allowed path-loss exponent.
@@ -46,16 +46,16 @@ public struct CalibrationFitter: Sendable {
     }
 
     /// Bounds and thresholds of the fit.
-    public var options: Options
+    public var configuration: Configuration
 
-    /// A fitter with `options`.
-    public init(options: Options = Options()) {
-        self.options = options
+    /// A fitter with `configuration`.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
     }
 
     /// The calibration that best explains `survey` for `nodes`.
     ///
-    /// Sightings of unknown nodes, with non-finite RSSI or RSSI outside ``Options/sampleRange``, without a finite
+    /// Sightings of unknown nodes, with non-finite RSSI or RSSI outside ``Configuration/sampleRange``, without a finite
     /// distance to the truth, or at times the truth does not cover are skipped.
     /// Later duplicates of a node id are ignored (the engine keeps the first too).
     /// With no usable sighting the answer is ``Calibration/uncalibrated``.
@@ -73,7 +73,7 @@ public struct CalibrationFitter: Sendable {
         var samples: [Sample] = []
         samples.reserveCapacity(survey.sightings.count)
         for sighting in survey.sightings {
-            guard sighting.rssi.isFinite, options.sampleRange.contains(sighting.rssi),
+            guard sighting.rssi.isFinite, configuration.sampleRange.contains(sighting.rssi),
                 let index = nodeIndex[sighting.source.text],
                 let truth = tracks[sighting.device]?.position(at: sighting.time)
             else { continue }
@@ -81,7 +81,7 @@ public struct CalibrationFitter: Sendable {
             let dz = (truth.z ?? node.position.z) - node.position.z
             let dx = truth.point.x - node.position.x
             let dy = truth.point.y - node.position.y
-            let meters = max((dx * dx + dy * dy + dz * dz).squareRoot(), options.minimumDistance)
+            let meters = max((dx * dx + dy * dy + dz * dz).squareRoot(), configuration.minimumDistance)
             // A truth row or node with a non-finite coordinate gives no distance (max keeps NaN), so no sample.
             guard meters.isFinite, meters > 0 else { continue }
             let device: Int
@@ -105,7 +105,7 @@ public struct CalibrationFitter: Sendable {
             perNode[sample.node].append(position)
             perDevice[sample.device].append(position)
         }
-        let offsetDevices = perDevice.indices.filter { perDevice[$0].count >= options.minimumDeviceSamples }
+        let offsetDevices = perDevice.indices.filter { perDevice[$0].count >= configuration.minimumDeviceSamples }
         var offsets = [Double](repeating: 0, count: deviceNames.count)
         var pooled = NodeCalibration.typical
         var fitted = [NodeCalibration?](repeating: nil, count: nodes.count)
@@ -121,7 +121,7 @@ public struct CalibrationFitter: Sendable {
                     continue
                 }
                 let spread = standardDeviation(rows.map { samples[$0].logDistance })
-                if rows.count >= options.minimumSamples && spread >= 0.08 {
+                if rows.count >= configuration.minimumSamples && spread >= 0.08 {
                     fitted[index] = robustLine(rows, samples: samples, offsets: offsets, fixedExponent: nil)
                 } else if rows.count >= 5 {
                     fitted[index] = robustLine(
@@ -143,7 +143,8 @@ public struct CalibrationFitter: Sendable {
             }
             let mean = raw.reduce(0, +) / Double(raw.count)
             for (position, device) in offsetDevices.enumerated() {
-                offsets[device] = min(max(raw[position] - mean, -options.maximumOffset), options.maximumOffset)
+                offsets[device] = min(
+                    max(raw[position] - mean, -configuration.maximumOffset), configuration.maximumOffset)
             }
         }
 
@@ -214,10 +215,11 @@ public struct CalibrationFitter: Sendable {
             let determinant = sw * sxx - sx * sx
             if fixedExponent == nil, determinant > 1e-9 * max(1, sw * sxx) {
                 exponent = (sw * sxy - sx * sy) / determinant
-                exponent = min(max(exponent, options.exponentRange.lowerBound), options.exponentRange.upperBound)
+                exponent = min(
+                    max(exponent, configuration.exponentRange.lowerBound), configuration.exponentRange.upperBound)
             }
             intercept = (sy - exponent * sx) / sw
-            intercept = min(max(intercept, options.rssiRange.lowerBound), options.rssiRange.upperBound)
+            intercept = min(max(intercept, configuration.rssiRange.lowerBound), configuration.rssiRange.upperBound)
             for position in rows.indices {
                 let sample = samples[rows[position]]
                 residuals[position] = abs(

@@ -226,8 +226,11 @@ public struct FingerprintKNN: PositioningMethod {
             if byDevice[sighting.device] == nil { order.append(sighting.device) }
             byDevice[sighting.device, default: []].append(sighting)
         }
+        // Only the readings count: the fingerprints never need a position track.
+        var untracked = configuration
+        untracked.tracking = nil
         var engine = PositioningEngine(
-            nodes: nodes, method: WeightedCentroid(), configuration: configuration, calibration: calibration)
+            nodes: nodes, method: WeightedCentroid(), configuration: untracked, calibration: calibration)
         var result: [Fingerprint] = []
         for device in order {
             guard let track = tracks[device], let sightings = byDevice[device], let first = sightings.first,

@@ -1,38 +1,175 @@
 import IndoorModel
 
 /// The positioning methods selectable by name (`indoor evaluate --method NAME`).
+///
+/// One table, ``Method``'s `entry`: each method's name (its raw value), whether it needs a survey, whether its
+/// tracked variant is listed, and how to make it. A ``Selection`` is a method with tracking on or off, named
+/// `<method>` or `<method>+track`.
 public enum MethodCatalog {
-    /// Every method name, in the order reports list them.
-    public static let names: [String] = [
-        "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
-        "knn", "blend", "knn+track", "blend+track",
-    ]
+    /// A catalogued method; its raw value is its name on the command line and in reports.
+    public enum Method: String, CaseIterable, Sendable, Codable {
+        /// ``WeightedCentroid``.
+        case weightedCentroid = "weighted-centroid"
+        /// ``PowerCenter``.
+        case powerCenter = "power-center"
+        /// ``EPTA``.
+        case epta
+        /// ``SphereIntersection``.
+        case sphereIntersection = "sphere-intersection"
+        /// ``LinearLeastSquares``.
+        case linearLeastSquares = "linear-least-squares"
+        /// ``NonlinearLeastSquares`` (the default).
+        case nonlinear
+        /// ``FingerprintKNN`` over survey fingerprints (needs a survey).
+        case knn
+        /// ``Blend`` of nonlinear, weighted-centroid and, with a survey, knn.
+        case blend
 
-    /// Appended to any method's name (`nonlinear+track`), its fixes are smoothed per device by a ``PositionTrack``
-    /// (``Tracked``). Every catalogued method accepts it; ``names`` lists the combinations that were measured.
-    public static let trackSuffix = "+track"
+        /// Whether the method learns from a survey (`train/`) and cannot work without one.
+        public var needsSurvey: Bool { entry.needsSurvey }
 
-    /// Methods that need a survey (`train/`) to work.
-    public static let surveyMethods: Set<String> = ["knn", "knn+track"]
+        /// Whether ``MethodCatalog/names`` lists the method's `+track` variant too (it was measured to help).
+        public var listsTracking: Bool { entry.listsTracking }
 
-    /// The default method for new users: the nonlinear least-squares solver (needs no survey).
-    public static let defaultName = "nonlinear"
+        /// The catalogue's row of the method.
+        private var entry: Entry {
+            switch self {
+            case .weightedCentroid: Entry(needsSurvey: false, listsTracking: false) { _ in WeightedCentroid() }
+            case .powerCenter: Entry(needsSurvey: false, listsTracking: false) { PowerCenter(deviceHeight: $0.height) }
+            case .epta: Entry(needsSurvey: false, listsTracking: false) { EPTA(deviceHeight: $0.height) }
+            case .sphereIntersection:
+                Entry(needsSurvey: false, listsTracking: false) { SphereIntersection(deviceHeight: $0.height) }
+            case .linearLeastSquares:
+                Entry(needsSurvey: false, listsTracking: false) { LinearLeastSquares(deviceHeight: $0.height) }
+            case .nonlinear:
+                Entry(needsSurvey: false, listsTracking: false) { NonlinearLeastSquares(deviceHeight: $0.height) }
+            case .knn: Entry(needsSurvey: true, listsTracking: true) { $0.fingerprints() }
+            case .blend:
+                Entry(needsSurvey: false, listsTracking: true) { context in
+                    var members = [
+                        Blend.Member(NonlinearLeastSquares(deviceHeight: context.height), trust: 1),
+                        Blend.Member(WeightedCentroid(), trust: 1),
+                    ]
+                    if context.survey != nil { members.append(Blend.Member(context.fingerprints(), trust: 2)) }
+                    return Blend(members)
+                }
+            }
+        }
 
-    /// Whether `name` names a method: one of ``names``, or one of them followed by ``trackSuffix``.
-    public static func isKnown(_ name: String) -> Bool {
-        if names.contains(name) { return true }
-        guard name.hasSuffix(trackSuffix), name.count > trackSuffix.count else { return false }
-        let base = String(name.dropLast(trackSuffix.count))
-        // `knn+track+track` is not a method: a track is not tracked twice.
-        return names.contains(base) && !base.hasSuffix(trackSuffix)
+        /// The method made for `context` (a survey-less `knn` is refused before this is called).
+        func make(_ context: Context) -> any PositioningMethod { entry.make(context) }
     }
 
-    /// An engine running the method called `name` over `nodes`.
+    /// One row of the catalogue.
+    private struct Entry {
+        var needsSurvey: Bool
+        var listsTracking: Bool
+        var make: (Context) -> any PositioningMethod
+    }
+
+    /// What a method is made from.
+    struct Context {
+        var nodes: [Node]
+        var survey: Recording?
+        var configuration: PositioningEngine.Configuration
+        var calibration: Calibration
+        /// The calibrated device height, metres (`nil` when the survey gave no heights).
+        var height: Double? { calibration.deviceHeight }
+
+        /// k-NN over the survey's fingerprints; an empty one without a survey.
+        func fingerprints() -> FingerprintKNN {
+            guard let survey else { return FingerprintKNN(fingerprints: [], k: 3) }
+            return MethodCatalog.fingerprintMethod(
+                nodes: nodes, survey: survey, configuration: configuration, calibration: calibration)
+        }
+    }
+
+    /// A method and whether its fixes are tracked: what a name like `blend+track` selects.
+    public struct Selection: Hashable, Sendable, LosslessStringConvertible {
+        /// The method.
+        public var method: Method
+        /// Whether each device's fixes are smoothed by a ``PositionTrack`` (``PositioningEngine/Configuration/tracking``).
+        public var tracking: Bool
+
+        /// `method`, tracked or not.
+        public init(_ method: Method, tracking: Bool = false) {
+            self.method = method
+            self.tracking = tracking
+        }
+
+        /// The selection called `name`: a ``Method`` name, optionally followed once by ``MethodCatalog/trackSuffix``
+        /// (`knn+track`); `nil` for anything else (`knn+track+track`, `+track`, `magic`).
+        public init?(_ name: String) {
+            if let method = Method(rawValue: name) {
+                self.init(method)
+                return
+            }
+            guard name.hasSuffix(MethodCatalog.trackSuffix),
+                let method = Method(rawValue: String(name.dropLast(MethodCatalog.trackSuffix.count)))
+            else { return nil }
+            self.init(method, tracking: true)
+        }
+
+        /// The selection's name: the method's, followed by `+track` when tracked (what every ``Fix/method`` carries).
+        public var name: String { tracking ? method.rawValue + MethodCatalog.trackSuffix : method.rawValue }
+
+        /// Whether the method needs a survey.
+        public var needsSurvey: Bool { method.needsSurvey }
+
+        public var description: String { name }
+    }
+
+    /// Appended to any method's name (`nonlinear+track`), its fixes are smoothed per device by a ``PositionTrack``
+    /// (``PositioningEngine/Configuration/tracking``). Every method accepts it; ``names`` lists the combinations
+    /// that were measured to help.
+    public static let trackSuffix = "+track"
+
+    /// The selections reports list, in order: every method, then the tracked variants the catalogue lists.
+    public static let listed: [Selection] =
+        Method.allCases.map { Selection($0) }
+        + Method.allCases.filter(\.listsTracking).map { Selection($0, tracking: true) }
+
+    /// Every listed selection's name, in the order reports list them.
+    public static let names: [String] = listed.map(\.name)
+
+    /// The default method for new users: the nonlinear least-squares solver (needs no survey).
+    public static let defaultMethod = Method.nonlinear
+
+    /// The name of ``defaultMethod``.
+    public static let defaultName = defaultMethod.rawValue
+
+    /// Whether `name` names a selection (see ``Selection/init(_:)``).
+    public static func isKnown(_ name: String) -> Bool { Selection(name) != nil }
+
+    /// An engine running `selection` over `nodes`.
     ///
     /// With a survey, the engine is calibrated on it (``CalibrationFitter``) unless `calibration` is given, and
-    /// fingerprinting methods learn their fingerprints from it.
+    /// fingerprinting methods learn their fingerprints from it. The selection decides whether the engine tracks:
+    /// ``PositioningEngine/Configuration/tracking`` is set (to the given tuning, else the default) when it is tracked
+    /// and cleared when not.
     /// - Parameters:
-    ///   - name: One of ``names``, or any of them followed by ``trackSuffix``.
+    ///   - selection: The method and whether it is tracked.
+    ///   - nodes: The fixed radios.
+    ///   - survey: Sightings with truth (a dataset's `train/`), for methods that calibrate or learn from it.
+    ///   - calibration: A calibration to use instead of fitting one on `survey`.
+    ///   - configuration: Engine tuning.
+    /// - Throws: ``MissingSurveyError`` when the method needs a survey and none was given.
+    public static func engine(
+        _ selection: Selection, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
+    ) throws -> PositioningEngine {
+        if selection.needsSurvey, survey == nil { throw MissingSurveyError(method: selection.name) }
+        let fitted = calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
+        var tuned = configuration
+        tuned.tracking = selection.tracking ? configuration.tracking ?? PositionTrack.Configuration() : nil
+        let method = selection.method.make(
+            Context(nodes: nodes, survey: survey, configuration: tuned, calibration: fitted))
+        return PositioningEngine(nodes: nodes, method: method, configuration: tuned, calibration: fitted)
+    }
+
+    /// An engine running the method called `name` over `nodes` (see ``engine(_:nodes:survey:calibration:configuration:)``).
+    /// - Parameters:
+    ///   - name: One of ``names``, or any method's name followed by ``trackSuffix``.
     ///   - nodes: The fixed radios.
     ///   - survey: Sightings with truth (a dataset's `train/`), for methods that calibrate or learn from it.
     ///   - calibration: A calibration to use instead of fitting one on `survey`.
@@ -42,38 +179,9 @@ public enum MethodCatalog {
         method name: String, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
     ) throws -> PositioningEngine {
-        guard isKnown(name) else { throw UnknownMethodError(name: name, known: names) }
-        let tracked = name.hasSuffix(trackSuffix)
-        let baseName = tracked ? String(name.dropLast(trackSuffix.count)) : name
-        let fitted = calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
-        let height = fitted.deviceHeight
-        let method: any PositioningMethod
-        switch baseName {
-        case "weighted-centroid": method = WeightedCentroid()
-        case "power-center": method = PowerCenter(deviceHeight: height)
-        case "epta": method = EPTA(deviceHeight: height)
-        case "sphere-intersection": method = SphereIntersection(deviceHeight: height)
-        case "linear-least-squares": method = LinearLeastSquares(deviceHeight: height)
-        case "nonlinear": method = NonlinearLeastSquares(deviceHeight: height)
-        case "knn":
-            guard let survey else { throw MissingSurveyError(method: name) }
-            method = fingerprintMethod(nodes: nodes, survey: survey, configuration: configuration, calibration: fitted)
-        case "blend":
-            var members = [
-                Blend.Member(NonlinearLeastSquares(deviceHeight: height), trust: 1),
-                Blend.Member(WeightedCentroid(), trust: 1),
-            ]
-            if let survey {
-                let knn = fingerprintMethod(
-                    nodes: nodes, survey: survey, configuration: configuration, calibration: fitted)
-                members.append(Blend.Member(knn, trust: 2))
-            }
-            method = Blend(members)
-        default:
-            throw UnknownMethodError(name: name, known: names)
-        }
-        return PositioningEngine(
-            nodes: nodes, method: tracked ? Tracked(method) : method, configuration: configuration, calibration: fitted)
+        guard let selection = Selection(name) else { throw UnknownMethodError(name: name, known: names) }
+        return try engine(
+            selection, nodes: nodes, survey: survey, calibration: calibration, configuration: configuration)
     }
 }
 

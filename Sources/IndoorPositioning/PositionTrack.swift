@@ -4,13 +4,13 @@ import IndoorModel
 ///
 /// The state is position (metres, venue frame) and velocity (m/s) on each horizontal axis; the axes share one
 /// 2 × 2 covariance because process and measurement noise are isotropic. Between fixes the device keeps its
-/// velocity, disturbed by white-noise acceleration of spectral density ``Settings/acceleration`` (m²/s³); a fix
-/// measures position with per-axis variance accuracy² / 2. A fix more than ``Settings/gate`` standard deviations
-/// away is treated as an outlier, and after ``Settings/outliersBeforeReset`` of them in a row the track restarts
-/// there; a gap longer than ``Settings/maximumGap`` s or a change of floor also restarts it.
+/// velocity, disturbed by white-noise acceleration of spectral density ``Configuration/acceleration`` (m²/s³); a fix
+/// measures position with per-axis variance accuracy² / 2. A fix more than ``Configuration/gate`` standard deviations
+/// away is treated as an outlier, and after ``Configuration/outliersBeforeReset`` of them in a row the track restarts
+/// there; a gap longer than ``Configuration/maximumGap`` s or a change of floor also restarts it.
 public struct PositionTrack: Hashable, Sendable {
     /// Tuning of the tracker.
-    public struct Settings: Hashable, Sendable {
+    public struct Configuration: Hashable, Sendable {
         /// Spectral density of the white-noise acceleration, m²/s³ (about a walking person's).
         public var acceleration: Double
         /// Standard deviation of the speed of a new track, m/s.
@@ -61,8 +61,8 @@ public struct PositionTrack: Hashable, Sendable {
     public private(set) var floor: Int?
     private var outliers = 0
 
-    /// A new track at `estimate`, at rest with speed uncertainty ``Settings/initialSpeed``.
-    public init(_ estimate: Estimate, at time: Double, settings: Settings) {
+    /// A new track at `estimate`, at rest with speed uncertainty ``Configuration/initialSpeed``.
+    public init(_ estimate: Estimate, at time: Double, configuration settings: Configuration) {
         x = estimate.position.x
         y = estimate.position.y
         vx = 0
@@ -81,7 +81,7 @@ public struct PositionTrack: Hashable, Sendable {
     }
 
     /// The state moved forward to `time` (no change for earlier times).
-    public func predicted(to time: Double, settings: Settings) -> PositionTrack {
+    public func predicted(to time: Double, configuration settings: Configuration) -> PositionTrack {
         let dt = time - self.time
         guard dt > 0 else { return self }
         var next = self
@@ -96,14 +96,14 @@ public struct PositionTrack: Hashable, Sendable {
     }
 
     /// Takes the fix `estimate` made at `time`.
-    public mutating func update(with estimate: Estimate, at time: Double, settings: Settings) {
+    public mutating func update(with estimate: Estimate, at time: Double, configuration settings: Configuration) {
         let p = estimate.position
         guard p.x.isFinite, p.y.isFinite else { return }
         if time - self.time > settings.maximumGap || estimate.floor != floor {
-            self = PositionTrack(estimate, at: time, settings: settings)
+            self = PositionTrack(estimate, at: time, configuration: settings)
             return
         }
-        var next = predicted(to: time, settings: settings)
+        var next = predicted(to: time, configuration: settings)
         let r = Self.measurementVariance(estimate)
         let s = next.pp + r
         let ex = p.x - next.x
@@ -111,7 +111,7 @@ public struct PositionTrack: Hashable, Sendable {
         if (ex * ex + ey * ey) / s > settings.gate * settings.gate {
             next.outliers += 1
             if next.outliers > settings.outliersBeforeReset {
-                self = PositionTrack(estimate, at: time, settings: settings)
+                self = PositionTrack(estimate, at: time, configuration: settings)
             } else {
                 self = next
             }

@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorRanging
 
 /// The one engine every front end uses: takes sightings, keeps per-device filtered RSSI, answers fixes.
 ///
@@ -8,8 +9,10 @@ import IndoorModel
 /// entries, reused when the device is forgotten, so ingesting a sighting does not allocate once the device and
 /// node are known. Devices not heard for
 /// ``Configuration/deviceExpiry`` seconds are forgotten, and at most ``Configuration/maximumDevices`` are kept.
-/// Every fix passes the sanity guard ``Configuration/plausibleArea``; with a ``Tracked`` method each device also
-/// keeps a ``PositionTrack`` fed as its sightings arrive.
+/// Every fix passes the sanity guard ``Configuration/plausibleArea``; with ``Configuration/tracking`` set each device
+/// also keeps a ``PositionTrack`` fed as its sightings arrive. A node's RSSI at 1 m follows the stack's one rule,
+/// ``RSSIAtOneMeter`` (its own calibration, else a valid advertised power, else the calibration's pooled value), and
+/// proximity classes come from ``Configuration/proximity`` (`Proximity.Thresholds`), as in geofencing's ranger.
 public struct PositioningEngine: Sendable {
     /// Tuning of the engine.
     public struct Configuration: Hashable, Sendable {
@@ -31,6 +34,9 @@ public struct PositioningEngine: Sendable {
         public var maximumNodesPerDevice: Int
         /// Positions this far outside the heard nodes' area are refused (``PlausibleArea/unlimited`` to keep all).
         public var plausibleArea: PlausibleArea
+        /// When set, each device's fixes are smoothed by a ``PositionTrack`` with this tuning, and every ``Fix/method``
+        /// is the method's name followed by `+track` (``MethodCatalog/trackSuffix``); `nil` (default): no tracking.
+        public var tracking: PositionTrack.Configuration?
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -42,11 +48,13 @@ public struct PositioningEngine: Sendable {
         ///   - maximumDevices: Memory bound on devices (default 100 000).
         ///   - maximumNodesPerDevice: Memory bound on nodes tracked per device (default 32).
         ///   - plausibleArea: The sanity guard on every fix (default: 10 m or half the heard nodes' box diagonal).
+        ///   - tracking: The position tracker's tuning, or `nil` for no tracking (default).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
             proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
-            maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea()
+            maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea(),
+            tracking: PositionTrack.Configuration? = nil
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -57,15 +65,16 @@ public struct PositioningEngine: Sendable {
             self.maximumDevices = max(1, maximumDevices)
             self.maximumNodesPerDevice = max(1, maximumNodesPerDevice)
             self.plausibleArea = plausibleArea
+            self.tracking = tracking
         }
     }
 
-    /// The method fixes are made with (its name is each ``Fix/method``).
+    /// The method fixes are made with.
     public let method: any PositioningMethod
-    /// The method that answers each fix: ``method``, or its base when it is ``Tracked``.
-    private let solver: any PositioningMethod
-    /// The tracker's settings when ``method`` is ``Tracked``.
-    private let tracking: PositionTrack.Settings?
+    /// The name each ``Fix/method`` carries: the method's name, followed by `+track` when the engine tracks.
+    public let methodName: String
+    /// The tracker's tuning (``Configuration/tracking``), `nil` without tracking.
+    private let tracking: PositionTrack.Configuration?
     /// The engine's tuning.
     public let configuration: Configuration
     /// Path loss per node and receiver offsets per device.
@@ -73,12 +82,10 @@ public struct PositioningEngine: Sendable {
     private let nodes: [Node]
     private let nodeIndex: [String: Int]
     private let beaconIndex: [BeaconID: Int]
-    private let nodeCalibrations: [NodeCalibration]
+    /// Each node's own calibration (from ``calibration`` or the node), `nil` when it has none.
+    private let ownCalibrations: [NodeCalibration?]
     private let logRangeVariances: [Double]
     private let emptyFilter: RSSIFilter
-    /// Whether each node has a calibration of its own (from ``calibration`` or the node); the others use the
-    /// transmit power advertised in the sightings, when there is one, as their RSSI at 1 m.
-    private let isCalibrated: [Bool]
     private let hasOffsets: Bool
     /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
     private var slots: [String: Int] = [:]
@@ -88,9 +95,6 @@ public struct PositioningEngine: Sendable {
     private var lastDevice: String?
     private var lastSlot = 0
     private var lastSweep = -Double.infinity
-    /// The transmit powers (dBm) a beacon frame can advertise (a signed byte); others are ignored, so that a
-    /// corrupt −1e308 does not put the device on top of the node.
-    static let advertisable: ClosedRange<Double> = -128...127
     /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
     public private(set) var anchor: GeoAnchor?
 
@@ -98,10 +102,11 @@ public struct PositioningEngine: Sendable {
     private struct DeviceState: Sendable {
         var nodes: [Int] = []
         var filters: [RSSIFilter] = []
-        /// The transmit power at 1 m (dBm) last advertised with each entry's sightings; NaN when none.
+        /// The valid transmit power at 1 m (dBm, ``RSSIAtOneMeter/advertised(_:)``) last advertised with each
+        /// entry's sightings; NaN when none.
         var advertised: [Double] = []
         var lastHeard: Double
-        /// The device's position track, when the method is ``Tracked``.
+        /// The device's position track, when the engine tracks.
         var track: PositionTrack?
         /// The sighting time from which the next fix is fed to the track.
         var nextTrack = -Double.infinity
@@ -113,10 +118,10 @@ public struct PositioningEngine: Sendable {
             lastHeard = max(lastHeard, time)
             for entry in nodes.indices where nodes[entry] == node {
                 filters[entry].add(dBm: dBm, at: time)
-                if let txPower, PositioningEngine.advertisable.contains(txPower) { advertised[entry] = txPower }
+                if let power = RSSIAtOneMeter.advertised(txPower) { advertised[entry] = power }
                 return
             }
-            let power = txPower.flatMap { PositioningEngine.advertisable.contains($0) ? $0 : nil } ?? .nan
+            let power = RSSIAtOneMeter.advertised(txPower) ?? .nan
             var filter = fresh
             filter.add(dBm: dBm, at: time)
             if nodes.count < capacity {
@@ -154,20 +159,15 @@ public struct PositioningEngine: Sendable {
     ///     ignored; a node with a non-finite coordinate is left out (its sightings count as an unknown node's), so it
     ///     cannot turn every fix that hears it into an `invalidInput` ``NoFix``.
     ///   - method: How readings become positions.
-    ///   - configuration: Filters, distance model, expiry.
+    ///   - configuration: Filters, distance model, expiry, tracking.
     ///   - calibration: Per-node path loss and per-device offsets (default: each node's own or typical).
     public init(
         nodes: [Node], method: any PositioningMethod, configuration: Configuration = Configuration(),
         calibration: Calibration = .uncalibrated
     ) {
         self.method = method
-        if let tracked = method as? Tracked {
-            self.solver = tracked.base
-            self.tracking = tracked.settings
-        } else {
-            self.solver = method
-            self.tracking = nil
-        }
+        self.tracking = configuration.tracking
+        self.methodName = configuration.tracking == nil ? method.name : method.name + MethodCatalog.trackSuffix
         self.configuration = configuration
         self.calibration = calibration
         var unique: [Node] = []
@@ -182,13 +182,14 @@ public struct PositioningEngine: Sendable {
         self.nodes = unique
         self.nodeIndex = byID
         self.beaconIndex = byBeacon
-        let calibrations = unique.map { calibration.calibration(for: $0) }
-        self.nodeCalibrations = calibrations
-        self.logRangeVariances = calibrations.map {
-            LogDistance.logRangeVariance(sigma: calibration.shadowingSigma, exponent: $0.pathLossExponent)
+        let own = unique.map { calibration.nodes[$0.id] ?? $0.calibration }
+        self.ownCalibrations = own
+        // An advertised power keeps the pooled exponent, so each node's exponent is known here.
+        self.logRangeVariances = own.map {
+            LogDistance.logRangeVariance(
+                sigma: calibration.shadowingSigma, exponent: ($0 ?? calibration.pooled).pathLossExponent)
         }
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
-        self.isCalibrated = unique.map { calibration.nodes[$0.id] != nil || $0.calibration != nil }
         self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
     }
 
@@ -245,7 +246,7 @@ public struct PositioningEngine: Sendable {
         lastDevice = sighting.device
         lastSlot = slot
         if let tracking, time > states[slot].nextTrack {
-            feedTrack(slot: slot, device: sighting.device, at: time, settings: tracking)
+            feedTrack(slot: slot, device: sighting.device, at: time, configuration: tracking)
         }
         states[slot].record(
             node: node, dBm: rssi, txPower: sighting.txPower, at: time, fresh: emptyFilter,
@@ -254,9 +255,11 @@ public struct PositioningEngine: Sendable {
     }
 
     /// Feeds the track of the device in `slot` its fix at the step time that a sighting at `time` has just passed,
-    /// from the sightings before it (causal; the first step comes ``PositionTrack/Settings/step`` seconds after
+    /// from the sightings before it (causal; the first step comes ``PositionTrack/Configuration/step`` seconds after
     /// the device is first heard, so a single burst of sightings never starts a track).
-    private mutating func feedTrack(slot: Int, device: String, at time: Double, settings: PositionTrack.Settings) {
+    private mutating func feedTrack(
+        slot: Int, device: String, at time: Double, configuration settings: PositionTrack.Configuration
+    ) {
         let due = states[slot].nextTrack
         guard due.isFinite else {
             states[slot].nextTrack = time + settings.step
@@ -264,14 +267,14 @@ public struct PositioningEngine: Sendable {
         }
         states[slot].nextTrack = max(due + settings.step, time)
         let current = readings(slot: slot, device: device, at: due)
-        guard !current.isEmpty, case .success(let estimate) = solver.estimate(from: current),
-            Self.nonFinite(estimate, method: solver.name) == nil,
+        guard !current.isEmpty, case .success(let estimate) = method.estimate(from: current),
+            Self.nonFinite(estimate, method: method.name) == nil,
             configuration.plausibleArea.check(estimate.position, readings: current) == nil
         else { return }
         if states[slot].track == nil {
-            states[slot].track = PositionTrack(estimate, at: due, settings: settings)
+            states[slot].track = PositionTrack(estimate, at: due, configuration: settings)
         } else {
-            states[slot].track?.update(with: estimate, at: due, settings: settings)
+            states[slot].track?.update(with: estimate, at: due, configuration: settings)
         }
     }
 
@@ -345,10 +348,8 @@ public struct PositioningEngine: Sendable {
                 guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time),
                     rssi.isFinite
                 else { continue }
-                var calibration = nodeCalibrations[index]
-                if !isCalibrated[index], state.advertised[entry].isFinite {
-                    calibration.rssiAtOneMeter = state.advertised[entry]
-                }
+                let calibration = RSSIAtOneMeter.calibration(
+                    own: ownCalibrations[index], advertised: state.advertised[entry], fallback: self.calibration.pooled)
                 let distance = model.distance(rssi: rssi, calibration: calibration)
                 let variance = distance * distance * logRangeVariances[index]
                 // Beyond ~1e154 m (−5000 dBm, say) the variance overflows: such a node tells nothing, skip it
@@ -374,7 +375,7 @@ public struct PositioningEngine: Sendable {
     public func proximities(device: String, at time: Double) -> [String: Proximity] {
         var result: [String: Proximity] = [:]
         for reading in readings(device: device, at: time) {
-            result[reading.node.id] = Proximity(distance: reading.distance, thresholds: configuration.proximity)
+            result[reading.node.id] = configuration.proximity.proximity(meters: reading.distance)
         }
         return result
     }
@@ -390,15 +391,15 @@ public struct PositioningEngine: Sendable {
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        return solver.estimate(from: current).flatMap { estimate in
-            if let invalid = Self.nonFinite(estimate, method: solver.name) { return .failure(invalid) }
+        return method.estimate(from: current).flatMap { estimate in
+            if let invalid = Self.nonFinite(estimate, method: method.name) { return .failure(invalid) }
             if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
                 return .failure(implausible)
             }
             guard let tracking, var track = states[slot].track else {
                 return .success(fix(estimate, device: device, at: time))
             }
-            track.update(with: estimate, at: time, settings: tracking)
+            track.update(with: estimate, at: time, configuration: tracking)
             return .success(
                 fix(track.estimate(z: estimate.position.z, confidence: estimate.confidence), device: device, at: time))
         }
@@ -421,7 +422,7 @@ public struct PositioningEngine: Sendable {
     private func fix(_ estimate: Estimate, device: String, at time: Double) -> Fix {
         Fix(
             time: time, device: device, position: estimate.position, floor: estimate.floor,
-            accuracy: estimate.accuracy, confidence: estimate.confidence, method: method.name,
+            accuracy: estimate.accuracy, confidence: estimate.confidence, method: methodName,
             coordinate: anchor?.coordinate(of: estimate.position.horizontal))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorPositioning
+import IndoorRanging
 import Testing
 
 @testable import IndoorCommands

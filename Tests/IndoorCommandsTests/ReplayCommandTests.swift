@@ -1,6 +1,8 @@
 import Foundation
+import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
+import IndoorRanging
 import Testing
 
 @testable import IndoorCommands
@@ -116,7 +118,7 @@ struct ReplayCommandTests {
         let node = Node(
             id: "n1", position: Point3D(x: 0, y: 0, z: 0),
             calibration: NodeCalibration(rssiAtOneMeter: -50, pathLossExponent: 2))
-        var ranger = ReplayRanger(kind: .arma(coefficient: 0.1), nodes: [node])
+        var ranger = RSSIRanger(nodes: [node], filter: .arma(coefficient: 0.1))
         _ = ranger.range(Sighting(time: 0, device: "p", node: "n1", rssi: -60))
         let second = ranger.range(Sighting(time: 1, device: "p", node: "n1", rssi: -70))
         #expect(abs(second.rssi - -61) < 1e-9)

@@ -37,6 +37,21 @@ struct BeaconMonitorBadInputTests {
         #expect(next.rssi == -70)
     }
 
+    @Test("a corrupt advertised tx power (−1e308 dBm) is ignored: the typical −59 dBm at 1 m, about 11.2 m, far")
+    func corruptTxPower() throws {
+        var ranger = SmoothingRanger()
+        let ranged = ranger.range(heard(0, beacon(1), rssi: -80, tx: -1e308))
+        #expect(abs(ranged.distance - pow(10, 21.0 / 20)) < 1e-9)
+        #expect(ranged.proximity == .far)
+        var monitor = BeaconMonitor(exitDelay: 10)
+        _ = try monitor.start([BeaconCondition(uuid: monitorUUID)], at: 0)
+        let found = monitor.ingest(heard(0, beacon(7), rssi: -80, tx: -1e308)).compactMap { event -> RangedBeacon? in
+            if case .didFindBeacon(let found) = event { found.ranging } else { nil }
+        }
+        #expect(found.map(\.proximity) == [.far])
+        #expect(found.first.map { abs($0.distance - 11.22) < 0.01 } == true)
+    }
+
     @Test("a late packet never moves the exit earlier")
     func latePacket() throws {
         var monitor = BeaconMonitor(ranger: ThresholdRanger(), exitDelay: 10)

@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorRanging
 import Testing
 
 @testable import IndoorPositioning
@@ -24,7 +25,7 @@ import Testing
             plausibleArea: .unlimited)
         let absurd: [Double] = [1e308, -1e308, 1e300, -5000, 400, 0, -0.0, .nan, .infinity]
         var random = SplitMix64(seed: 9)
-        for name in MethodCatalog.names where !MethodCatalog.surveyMethods.contains(name) {
+        for name in MethodCatalog.names where MethodCatalog.Selection(name)?.needsSurvey == false {
             guard var engine = try? MethodCatalog.engine(method: name, nodes: nodes, configuration: configuration)
             else {
                 Issue.record("no engine for \(name)")

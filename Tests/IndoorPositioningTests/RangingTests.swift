@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorRanging
 import Testing
 
 @testable import IndoorPositioning
@@ -147,6 +148,16 @@ import Testing
     @Test(arguments: [(0.3, Proximity.immediate), (2.0, .near), (5.0, .far), (Double.nan, .unknown)])
     func proximityClassesFollowTheThresholds(meters: Double, expected: Proximity) {
         #expect(Proximity(distance: meters) == expected)
+    }
+
+    @Test func aCorruptAdvertisedPowerGivesTheTypicalDistanceAndFar() throws {
+        let node = Node(id: "a", position: Point3D(x: 0, y: 0, z: 0))
+        var engine = PositioningEngine(nodes: [node], method: WeightedCentroid())
+        engine.ingest(Sighting(time: 0, device: "d", node: "a", rssi: -80, txPower: -1e308))
+        let reading = try #require(engine.readings(device: "d", at: 0).first)
+        // −80 dBm with the typical −59 dBm at 1 m, n = 2: 10^(21/20) ≈ 11.2 m, never 0 m.
+        #expect(abs(reading.distance - pow(10, 21.0 / 20)) < 1e-9)
+        #expect(engine.proximities(device: "d", at: 0) == ["a": .far])
     }
 
     @Test func engineReportsProximityWithConfiguredThresholds() {

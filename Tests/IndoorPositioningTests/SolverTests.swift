@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorRanging
 import Testing
 
 @testable import IndoorPositioning

@@ -1,4 +1,5 @@
-/// The RSSI filter the engine keeps per (device, node): one of the three filters, chosen by ``Kind``.
+/// The RSSI filter kept per (device, radio) by the positioning engine and by ``RSSIRanger``: one of the stack's
+/// four filters, chosen by ``Kind``.
 ///
 /// A compact value type (the chosen filter's state inline, about 64 bytes); updating one inside an array
 /// does not copy or allocate, except the trimmed mean's sample ring on its first sample.
@@ -11,15 +12,21 @@ public struct RSSIFilter: Hashable, Sendable {
         case arma(coefficient: Double)
         /// ``KalmanRSSIFilter`` with process noise (dB²/s) and measurement noise (dB²).
         case kalman(processNoise: Double, measurementNoise: Double)
+        /// ``ExponentialFilter``: `r ← r + weight · (rssi − r)`, restarted from the raw value after `resetAfter`
+        /// seconds of silence (its own reset: the `expiry` given to ``RSSIFilter/init(_:expiry:)`` does not apply).
+        case exponential(weight: Double, resetAfter: Double)
 
         /// The Android Beacon Library default: trimmed mean over 20 s, 10% off each end.
         public static let androidDefault = Kind.trimmedMean(window: 20, trim: 0.1)
+        /// Geofencing's default: an exponential moving average of weight 0.3, restarted after 10 s of silence.
+        public static let geofencingDefault = Kind.exponential(weight: 0.3, resetAfter: 10)
     }
 
     private enum State: Hashable, Sendable {
         case trimmed(TrimmedMeanFilter)
         case arma(ARMAFilter)
         case kalman(KalmanRSSIFilter)
+        case exponential(ExponentialFilter)
         /// Only while a payload is being mutated, so that it stays uniquely referenced.
         case moving
     }
@@ -31,7 +38,7 @@ public struct RSSIFilter: Hashable, Sendable {
     /// - Parameters:
     ///   - kind: The filter and its tuning.
     ///   - expiry: Seconds of silence after which the ARMA and Kalman filters restart (the trimmed mean
-    ///     forgets each sample after its own window).
+    ///     forgets each sample after its own window, the exponential filter restarts after its own `resetAfter`).
     public init(_ kind: Kind, expiry seconds: Double = 20) {
         self.kind = kind
         switch kind {
@@ -42,6 +49,8 @@ public struct RSSIFilter: Hashable, Sendable {
         case .kalman(let processNoise, let measurementNoise):
             state = .kalman(
                 KalmanRSSIFilter(processNoise: processNoise, measurementNoise: measurementNoise, expiry: seconds))
+        case .exponential(let weight, let resetAfter):
+            state = .exponential(ExponentialFilter(weight: weight, resetAfter: resetAfter))
         }
     }
 
@@ -55,6 +64,9 @@ public struct RSSIFilter: Hashable, Sendable {
         case .arma(var filter):
             filter.add(dBm: dBm, at: time)
             state = .arma(filter)
+        case .exponential(var filter):
+            filter.add(dBm: dBm, at: time)
+            state = .exponential(filter)
         case .trimmed(var filter):
             state = .moving
             filter.add(dBm: dBm, at: time)
@@ -70,6 +82,7 @@ public struct RSSIFilter: Hashable, Sendable {
         switch state {
         case .kalman(let filter): filter.value(at: time)
         case .arma(let filter): filter.value(at: time)
+        case .exponential(let filter): filter.value(at: time)
         case .trimmed(let filter): filter.value(at: time)
         case .moving: nil
         }
@@ -80,6 +93,7 @@ public struct RSSIFilter: Hashable, Sendable {
         switch state {
         case .kalman(let filter): filter.lastTime
         case .arma(let filter): filter.lastTime
+        case .exponential(let filter): filter.lastTime
         case .trimmed(let filter): filter.lastTime
         case .moving: nil
         }
@@ -94,6 +108,9 @@ public struct RSSIFilter: Hashable, Sendable {
         case .arma(var filter):
             filter.reset()
             state = .arma(filter)
+        case .exponential(var filter):
+            filter.reset()
+            state = .exponential(filter)
         case .trimmed(var filter):
             state = .moving
             filter.reset()

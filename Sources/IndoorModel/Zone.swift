@@ -106,10 +106,20 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
             throw DecodingError.dataCorruptedError(
                 forKey: .lostTimeout, in: container, debugDescription: "must be a number ≥ 0, or null to disable")
         }
+        let fences = try container.decodeIfPresent([ZoneFence].self, forKey: .fences) ?? []
+        for (index, fence) in fences.enumerated() {
+            // A circle's centre is checked as a point; its radius must stay within the local frame too.
+            if case .circle(_, let radius) = fence.shape, let problem = LocalFrame.problem(meters: radius) {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: container.codingPath + [CodingKeys.fences, IndexKey(index), ZoneFence.CodingKeys.radius],
+                        debugDescription: "radius \(DatasetCSV.number(radius)) \(problem)"))
+            }
+        }
         self.init(
             id: id,
             name: try container.decodeIfPresent(String.self, forKey: .name) ?? id,
-            fences: try container.decodeIfPresent([ZoneFence].self, forKey: .fences) ?? [],
+            fences: fences,
             beacons: try container.decodeIfPresent([ZoneBeacon].self, forKey: .beacons) ?? [],
             geolines: try container.decodeIfPresent([ZoneGeoline].self, forKey: .geolines) ?? [],
             checkOutEnabled: try container.decodeIfPresent(Bool.self, forKey: .checkOutEnabled) ?? true,

@@ -31,8 +31,8 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
     /// `bearingDegrees` (default 0) in ``bearingRange``; anything else fails naming the field.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let latitude = try container.decode(Double.self, forKey: .latitude)
-        let longitude = try container.decode(Double.self, forKey: .longitude)
+        let latitude = try container.decodeNumber(forKey: .latitude, name: "latitude")
+        let longitude = try container.decodeNumber(forKey: .longitude, name: "longitude")
         guard (-90...90).contains(latitude) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .latitude, in: container, debugDescription: "latitude \(latitude) is not in -90...90")
@@ -41,7 +41,7 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .longitude, in: container, debugDescription: "longitude \(longitude) is not in -180...180")
         }
-        let bearing = try container.decodeIfPresent(Double.self, forKey: .bearingDegrees) ?? 0
+        let bearing = try container.decodeNumberIfPresent(forKey: .bearingDegrees, name: "bearingDegrees") ?? 0
         guard Self.bearingRange.contains(bearing) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .bearingDegrees, in: container,

@@ -46,14 +46,14 @@ extension Node: Codable {
         let x = try container.decodeCoordinate(forKey: .x, name: "x")
         let y = try container.decodeCoordinate(forKey: .y, name: "y")
         let z = try container.decodeCoordinateIfPresent(forKey: .z, name: "z") ?? 0
-        let rssi = try container.decodeIfPresent(Double.self, forKey: .rssiAtOneMeter)
+        let rssi = try container.decodeNumberIfPresent(forKey: .rssiAtOneMeter, name: "rssiAt1m")
         if let rssi,
             let problem = Sighting.rangeProblem(
                 rssi, field: "rssiAt1m", text: nil, range: Sighting.physicalRSSIRange, rangeName: "the physical range")
         {
             throw DecodingError.dataCorruptedError(forKey: .rssiAtOneMeter, in: container, debugDescription: problem)
         }
-        let exponent = try container.decodeIfPresent(Double.self, forKey: .pathLossExponent)
+        let exponent = try container.decodeNumberIfPresent(forKey: .pathLossExponent, name: "pathLossExponent")
         var calibration: NodeCalibration?
         if rssi != nil || exponent != nil {
             calibration = NodeCalibration(

@@ -58,7 +58,8 @@ extension Sighting {
     /// - Returns: `tx '300' is outside the advertised power range −128…127 dBm` (see
     ///   ``advertisedTxPowerRange``) or `tx 'inf' is not a finite number`; `nil` for a value within the range.
     public static func txPowerProblem(dBm: Double) -> String? {
-        rangeProblem(dBm, field: "tx", text: nil, range: advertisedTxPowerRange, rangeName: "the advertised power range")
+        rangeProblem(
+            dBm, field: "tx", text: nil, range: advertisedTxPowerRange, rangeName: "the advertised power range")
     }
 
     /// Why this sighting must be refused before it reaches an engine, or `nil` when it may enter.
@@ -108,15 +109,15 @@ extension Sighting: Codable {
     /// Reads one sighting of the JSON Lines format (docs/FORMATS.md), refusing what ``problem`` refuses.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let time = try container.decode(Double.self, forKey: .time)
+        let time = try container.decodeNumber(forKey: .time, name: "t")
         guard time.isFinite else {
             throw DecodingError.dataCorruptedError(forKey: .time, in: container, debugDescription: "t is not finite")
         }
-        let rssi = try container.decode(Double.self, forKey: .rssi)
+        let rssi = try container.decodeNumber(forKey: .rssi, name: "rssi")
         if let problem = Self.rssiProblem(dBm: rssi) {
             throw DecodingError.dataCorruptedError(forKey: .rssi, in: container, debugDescription: problem)
         }
-        let txPower = try container.decodeIfPresent(Double.self, forKey: .txPower)
+        let txPower = try container.decodeNumberIfPresent(forKey: .txPower, name: "tx")
         if let txPower, let problem = Self.txPowerProblem(dBm: txPower) {
             throw DecodingError.dataCorruptedError(forKey: .txPower, in: container, debugDescription: problem)
         }

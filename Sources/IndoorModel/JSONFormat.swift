@@ -35,12 +35,10 @@ public enum JSONFormat {
                 return
                     "not valid JSON (\(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription))"
             }
-            // A message that starts with its own field's name (`rssi '1000' is outside …`) needs no path
-            // prefix at the top level of a document: `rssi '1000' is …` rather than `rssi: rssi '1000' is …`,
-            // the same words as the CSV readers use.
-            if context.codingPath.count == 1, let key = context.codingPath.first, key.intValue == nil,
-                context.debugDescription.hasPrefix(key.stringValue + " ")
-            {
+            // A message that names its own field (`rssi '1000' is outside …`) needs no path prefix at the top
+            // level of a document: `rssi '1000' is …` rather than `rssi: rssi '1000' is …`, the same words as the
+            // CSV readers use.
+            if context.underlyingError is NamesItsField, context.codingPath.count == 1 {
                 return context.debugDescription
             }
             return at(context.codingPath) + context.debugDescription
@@ -164,6 +162,17 @@ extension UnkeyedDecodingContainer {
     }
 }
 
+/// Marks a decoding error whose message starts with the name of its field (`rssi '1000' is outside …`), so
+/// that ``JSONFormat/describe(_:)`` does not repeat the name when the field is at the top of the document.
+struct NamesItsField: Error {}
+
+extension DecodingError {
+    /// A `dataCorrupted` error at `path` whose `message` starts with the field's name.
+    static func field(at path: [any CodingKey], _ message: String) -> DecodingError {
+        .dataCorrupted(Context(codingPath: path, debugDescription: message, underlyingError: NamesItsField()))
+    }
+}
+
 /// The error for a JSON number that no Swift number type can hold, placed at `path`.
 ///
 /// Foundation on Linux throws an internal error for it whose text holds the number, `parsed: "1e999"`;
@@ -176,6 +185,5 @@ private func unrepresentableNumber(_ error: any Error, at path: [any CodingKey],
     if let start = text.range(of: "parsed: \""), let end = text[start.upperBound...].firstIndex(of: "\"") {
         shown = " '\(text[start.upperBound..<end])'"
     }
-    return DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: path, debugDescription: "\(name)\(shown) is not \(expected)"))
+    return DecodingError.field(at: path, "\(name)\(shown) is not \(expected)")
 }

@@ -111,15 +111,16 @@ extension Sighting: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let time = try container.decodeNumber(forKey: .time, name: "t")
         guard time.isFinite else {
-            throw DecodingError.dataCorruptedError(forKey: .time, in: container, debugDescription: "t is not finite")
+            throw DecodingError.field(
+                at: container.codingPath + [CodingKeys.time], "t '\(DatasetCSV.number(time))' is not a finite number")
         }
         let rssi = try container.decodeNumber(forKey: .rssi, name: "rssi")
         if let problem = Self.rssiProblem(dBm: rssi) {
-            throw DecodingError.dataCorruptedError(forKey: .rssi, in: container, debugDescription: problem)
+            throw DecodingError.field(at: container.codingPath + [CodingKeys.rssi], problem)
         }
         let txPower = try container.decodeNumberIfPresent(forKey: .txPower, name: "tx")
         if let txPower, let problem = Self.txPowerProblem(dBm: txPower) {
-            throw DecodingError.dataCorruptedError(forKey: .txPower, in: container, debugDescription: problem)
+            throw DecodingError.field(at: container.codingPath + [CodingKeys.txPower], problem)
         }
         let source: SightingSource
         if let beacon = try container.decodeIfPresent(BeaconID.self, forKey: .beacon) {
@@ -133,10 +134,10 @@ extension Sighting: Codable {
         }
         let device = try container.decode(String.self, forKey: .device)
         guard !device.isEmpty else {
-            throw DecodingError.dataCorruptedError(forKey: .device, in: container, debugDescription: "device is empty")
+            throw DecodingError.field(at: container.codingPath + [CodingKeys.device], "device is empty")
         }
         if case .node(let id) = source, id.isEmpty {
-            throw DecodingError.dataCorruptedError(forKey: .node, in: container, debugDescription: "node is empty")
+            throw DecodingError.field(at: container.codingPath + [CodingKeys.node], "node is empty")
         }
         self.init(time: time, device: device, source: source, rssi: rssi, txPower: txPower)
     }

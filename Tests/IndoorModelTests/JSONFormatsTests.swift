@@ -143,7 +143,7 @@ struct JSONFormatsTests {
         (#"{"t":1,"device":"d","node":"","rssi":-70}"#, "s.jsonl:1: node is empty"),
         (
             #"{"t":1,"device":"d","beacon":"x/1/2","rssi":-70}"#,
-            "s.jsonl:1: beacon identity 'x/1/2': 'x' is not a UUID"
+            "s.jsonl:1: beacon: beacon identity 'x/1/2': 'x' is not a UUID"
         ),
         (#"{"device":"d","node":"n","rssi":-70}"#, "s.jsonl:1: missing field 't'"),
     ])

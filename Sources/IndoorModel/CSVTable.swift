@@ -6,7 +6,8 @@ public enum CSVTable {
     ///
     /// Lines end in `\n` or `\r\n`. Blank lines are skipped, and so is a leading byte-order mark. A row that
     /// `makeRow` rejects, or that has the wrong number of fields, becomes a problem; the other rows are kept.
-    /// - Throws: ``FormatError`` when the header lacks one of `required` columns (nothing can be read).
+    /// - Throws: ``FormatError`` when the file has no header row, or the header lacks one of `required` columns
+    ///   or names a column twice (nothing can be read). Columns without a name may repeat; they are ignored.
     public static func parse<Row: Sendable>(
         _ text: String, file: String, required: [String], makeRow: (CSVRow) throws -> Row
     ) throws -> Parsed<Row> {
@@ -30,8 +31,17 @@ public enum CSVTable {
             if !sawHeader {
                 sawHeader = true
                 headerCount = fields.count
-                for (index, name) in fields.enumerated() {
-                    columns[name.trimmingCharacters(in: .whitespaces)] = index
+                for (index, field) in fields.enumerated() {
+                    let name = field.trimmingCharacters(in: .whitespaces)
+                    // Two columns with one name: which one holds the value is anyone's guess.
+                    if !name.isEmpty, let first = columns[name] {
+                        throw FormatError(
+                            code: .invalidValue, file: file, line: lineNumber,
+                            message:
+                                "header names column '\(name)' twice (columns \(first + 1) and \(index + 1)); rename or remove one"
+                        )
+                    }
+                    columns[name] = index
                 }
                 if let missing = required.first(where: { columns[$0] == nil }) {
                     throw FormatError(

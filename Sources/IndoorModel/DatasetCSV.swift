@@ -12,6 +12,11 @@ public enum DatasetCSV {
     public static let truthHeader = "t,device,x,y,z,floor"
 
     /// Reads `nodes.csv`: `id,x,y,z,floor`; `z` empty means unknown (0 is used), `floor` empty means one floor.
+    ///
+    /// A row is refused (a problem naming its line) when its id repeats an earlier row's, a coordinate is not
+    /// a finite number or is more than ``LocalFrame/limitMeters`` (100 km) from the origin, or `floor` is not an
+    /// integer.
+    /// - Throws: ``FormatError`` when the file has no header row or the header lacks a column, or repeats one.
     public static func parseNodes(_ text: String, file: String = "nodes.csv") throws -> Parsed<Node> {
         var seen = Set<String>()
         return try CSVTable.parse(text, file: file, required: ["id", "x", "y"]) { row in
@@ -20,19 +25,50 @@ public enum DatasetCSV {
             return Node(
                 id: id,
                 position: Point3D(
-                    x: try row.double("x"), y: try row.double("y"), z: try row.optionalDouble("z") ?? 0),
+                    x: try coordinate(row, "x"), y: try coordinate(row, "y"),
+                    z: try row.optionalDouble("z").map { _ in try coordinate(row, "z") } ?? 0),
                 floor: try row.optionalInt("floor"))
         }
     }
 
+    /// A required coordinate in metres, finite and within ``LocalFrame/limitMeters`` of the origin.
+    private static func coordinate(_ row: CSVRow, _ column: String) throws -> Double {
+        let value = try row.double(column)
+        if let problem = LocalFrame.problem(meters: value) {
+            throw row.error("\(column) '\(row.text(column))' \(problem)")
+        }
+        return value
+    }
+
     /// Reads `sightings.csv`: `t,device,node,rssi`, and an optional `tx` column (dBm at 1 m).
+    ///
+    /// A row is refused (a problem naming its line; the other rows are kept) when a field is missing or not a
+    /// number, when `rssi` is outside ``Sighting/physicalRSSIRange`` (−130…20 dBm), or when `tx` is outside
+    /// ``Sighting/advertisedTxPowerRange`` (−128…127 dBm): the rows ``Sighting/problem`` refuses.
+    /// - Throws: ``FormatError`` when the file has no header row or the header lacks a column, or repeats one.
     public static func parseSightings(_ text: String, file: String = "sightings.csv") throws -> Parsed<Sighting> {
         try CSVTable.parse(text, file: file, required: ["t", "device", "node", "rssi"]) { row in
             let node = row.text("node")
             guard !node.isEmpty else { throw row.error("node is empty") }
+            let time = try row.double("t")
+            let device = try row.string("device")
+            let rssi = try row.double("rssi")
+            if let problem = Sighting.rangeProblem(
+                rssi, field: "rssi", text: row.text("rssi"), range: Sighting.physicalRSSIRange,
+                rangeName: "the physical range")
+            {
+                throw row.error(problem)
+            }
+            let txPower = try row.optionalDouble("tx")
+            if let txPower,
+                let problem = Sighting.rangeProblem(
+                    txPower, field: "tx", text: row.text("tx"), range: Sighting.advertisedTxPowerRange,
+                    rangeName: "the advertised power range")
+            {
+                throw row.error(problem)
+            }
             return Sighting(
-                time: try row.double("t"), device: try row.string("device"), source: SightingSource(field: node),
-                rssi: try row.double("rssi"), txPower: try row.optionalDouble("tx"))
+                time: time, device: device, source: SightingSource(field: node), rssi: rssi, txPower: txPower)
         }
     }
 

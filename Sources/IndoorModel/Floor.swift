@@ -26,14 +26,16 @@ public struct Floor: Hashable, Sendable, Codable {
         case level, name, outline, walls, elevation
     }
 
+    /// Reads a floor of a venue JSON: `level` an integer; `elevation` finite metres within
+    /// ``LocalFrame/limitMeters``; `outline` and `walls` points as ``Point2D`` reads them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let level = try container.decode(Int.self, forKey: .level)
+        let level = try container.decodeInteger(forKey: .level)
         self.init(
             level: level,
             name: try container.decodeIfPresent(String.self, forKey: .name) ?? "Level \(level)",
             outline: try container.decodeIfPresent(Polygon.self, forKey: .outline) ?? Polygon([]),
             walls: try container.decodeIfPresent([Segment].self, forKey: .walls) ?? [],
-            elevation: try container.decodeIfPresent(Double.self, forKey: .elevation))
+            elevation: try container.decodeCoordinateIfPresent(forKey: .elevation, name: "elevation"))
     }
 }

@@ -23,10 +23,16 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
         case latitude, longitude, bearingDegrees
     }
 
+    /// The bearings a venue JSON may give, in degrees: −360…360 (a larger or non-finite bearing is a typo,
+    /// and far from zero the trigonometry loses precision).
+    public static let bearingRange: ClosedRange<Double> = -360...360
+
+    /// Reads an anchor of a venue JSON: `latitude` in −90…90 and `longitude` in −180…180 (WGS84 degrees),
+    /// `bearingDegrees` (default 0) in ``bearingRange``; anything else fails naming the field.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let latitude = try container.decode(Double.self, forKey: .latitude)
-        let longitude = try container.decode(Double.self, forKey: .longitude)
+        let latitude = try container.decodeNumber(forKey: .latitude, name: "latitude")
+        let longitude = try container.decodeNumber(forKey: .longitude, name: "longitude")
         guard (-90...90).contains(latitude) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .latitude, in: container, debugDescription: "latitude \(latitude) is not in -90...90")
@@ -35,9 +41,13 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .longitude, in: container, debugDescription: "longitude \(longitude) is not in -180...180")
         }
-        self.init(
-            origin: GeoCoordinate(latitude: latitude, longitude: longitude),
-            bearingDegrees: try container.decodeIfPresent(Double.self, forKey: .bearingDegrees) ?? 0)
+        let bearing = try container.decodeNumberIfPresent(forKey: .bearingDegrees, name: "bearingDegrees") ?? 0
+        guard Self.bearingRange.contains(bearing) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .bearingDegrees, in: container,
+                debugDescription: "bearingDegrees \(DatasetCSV.number(bearing)) is not in -360...360")
+        }
+        self.init(origin: GeoCoordinate(latitude: latitude, longitude: longitude), bearingDegrees: bearing)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,14 +1,25 @@
 import Foundation
 
 extension Point2D: Codable {
-    /// Reads `[x, y]`, metres; both must be finite.
+    /// Reads `[x, y]`, metres; both must be finite and within ``LocalFrame/limitMeters`` (100 km) of the
+    /// local origin, or decoding fails naming the point's path: `x 1000000 is more than 100 km from the origin`.
     public init(from decoder: any Decoder) throws {
-        let (x, y) = try decodePair(
-            Double.self, from: decoder, shape: "a point is [x, y]: exactly two numbers in metres")
-        guard x.isFinite, y.isFinite else {
+        var container = try decoder.unkeyedContainer()
+        guard container.count == 2 else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "a point's coordinates must be finite numbers"))
+                    codingPath: decoder.codingPath, debugDescription: "a point is [x, y]: exactly two numbers in metres"
+                ))
+        }
+        let x = try container.decodeNumber(name: "x")
+        let y = try container.decodeNumber(name: "y")
+        for (name, value) in [("x", x), ("y", y)] {
+            if let problem = LocalFrame.problem(meters: value) {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "\(name) '\(DatasetCSV.number(value))' \(problem)"))
+            }
         }
         self.init(x: x, y: y)
     }

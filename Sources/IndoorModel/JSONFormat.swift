@@ -35,6 +35,12 @@ public enum JSONFormat {
                 return
                     "not valid JSON (\(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription))"
             }
+            // A message that names its own field (`rssi '1000' is outside …`) needs no path prefix at the top
+            // level of a document: `rssi '1000' is …` rather than `rssi: rssi '1000' is …`, the same words as the
+            // CSV readers use.
+            if context.underlyingError is NamesItsField, context.codingPath.count == 1 {
+                return context.debugDescription
+            }
             return at(context.codingPath) + context.debugDescription
         @unknown default:
             return "\(error)"
@@ -67,4 +73,117 @@ public enum JSONFormat {
             return name
         }
     }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes an optional number. A number no `Double` can hold (`1e999`) is reported at the key's path as
+    /// `x '1e999' is not a finite number`, not as the whole document's `not valid JSON` (Foundation on Linux
+    /// throws an error without a path for it; elsewhere it may decode as infinity, which callers check).
+    func decodeNumberIfPresent(forKey key: Key, name: String) throws -> Double? {
+        do {
+            return try decodeIfPresent(Double.self, forKey: key)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw unrepresentableNumber(error, at: codingPath + [key], name: name, expected: "a finite number")
+        }
+    }
+
+    /// Decodes a required number, with the messages of ``decodeNumberIfPresent(forKey:name:)``.
+    func decodeNumber(forKey key: Key, name: String) throws -> Double {
+        guard let value = try decodeNumberIfPresent(forKey: key, name: name) else {
+            throw contains(key)
+                ? DecodingError.valueNotFound(
+                    Double.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "found null"))
+                : DecodingError.keyNotFound(
+                    key, DecodingError.Context(codingPath: codingPath, debugDescription: "missing \(name)"))
+        }
+        return value
+    }
+
+    /// Decodes an optional integer; a number with a fraction (`1.5`) or beyond `Int`'s range is reported as
+    /// `expected an integer` at the key's path (Foundation on Linux reports it as `not valid JSON`, without one).
+    func decodeIntegerIfPresent(forKey key: Key) throws -> Int? {
+        do {
+            return try decodeIfPresent(Int.self, forKey: key)
+        } catch let error as DecodingError {
+            guard case .dataCorrupted = error else { throw error }
+        } catch {
+        }
+        throw DecodingError.typeMismatch(
+            Int.self,
+            DecodingError.Context(codingPath: codingPath + [key], debugDescription: "expected an integer"))
+    }
+
+    /// Decodes a required integer, with the messages of ``decodeIntegerIfPresent(forKey:)``.
+    func decodeInteger(forKey key: Key) throws -> Int {
+        guard let value = try decodeIntegerIfPresent(forKey: key) else {
+            throw contains(key)
+                ? DecodingError.valueNotFound(
+                    Int.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "found null"))
+                : DecodingError.keyNotFound(
+                    key, DecodingError.Context(codingPath: codingPath, debugDescription: "missing field"))
+        }
+        return value
+    }
+
+    /// Decodes an optional coordinate in metres of the local frame, refusing a non-finite value or one beyond
+    /// ``LocalFrame/limitMeters`` with a message naming `name`: `x '1000000' is more than 100 km from the origin`.
+    func decodeCoordinateIfPresent(forKey key: Key, name: String) throws -> Double? {
+        try decodeNumberIfPresent(forKey: key, name: name).map { try checkedCoordinate($0, forKey: key, name: name) }
+    }
+
+    /// Decodes a required coordinate in metres, with the checks of ``decodeCoordinateIfPresent(forKey:name:)``.
+    func decodeCoordinate(forKey key: Key, name: String) throws -> Double {
+        try checkedCoordinate(try decodeNumber(forKey: key, name: name), forKey: key, name: name)
+    }
+
+    private func checkedCoordinate(_ value: Double, forKey key: Key, name: String) throws -> Double {
+        if let problem = LocalFrame.problem(meters: value) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "\(name) '\(DatasetCSV.number(value))' \(problem)")
+        }
+        return value
+    }
+}
+
+extension UnkeyedDecodingContainer {
+    /// Decodes the next number, with the messages of ``KeyedDecodingContainer/decodeNumberIfPresent(forKey:name:)``
+    /// placed at the array's path (`name` says which element: `x`, `y`).
+    mutating func decodeNumber(name: String) throws -> Double {
+        let path = codingPath
+        do {
+            return try decode(Double.self)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw unrepresentableNumber(error, at: path, name: name, expected: "a finite number")
+        }
+    }
+}
+
+/// Marks a decoding error whose message starts with the name of its field (`rssi '1000' is outside …`), so
+/// that ``JSONFormat/describe(_:)`` does not repeat the name when the field is at the top of the document.
+struct NamesItsField: Error {}
+
+extension DecodingError {
+    /// A `dataCorrupted` error at `path` whose `message` starts with the field's name.
+    static func field(at path: [any CodingKey], _ message: String) -> DecodingError {
+        .dataCorrupted(Context(codingPath: path, debugDescription: message, underlyingError: NamesItsField()))
+    }
+}
+
+/// The error for a JSON number that no Swift number type can hold, placed at `path`.
+///
+/// Foundation on Linux throws an internal error for it whose text holds the number, `parsed: "1e999"`;
+/// the message quotes the number when it can be found there.
+private func unrepresentableNumber(_ error: any Error, at path: [any CodingKey], name: String, expected: String)
+    -> DecodingError
+{
+    let text = "\(error)"
+    var shown = ""
+    if let start = text.range(of: "parsed: \""), let end = text[start.upperBound...].firstIndex(of: "\"") {
+        shown = " '\(text[start.upperBound..<end])'"
+    }
+    return DecodingError.field(at: path, "\(name)\(shown) is not \(expected)")
 }

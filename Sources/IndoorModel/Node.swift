@@ -33,17 +33,27 @@ extension Node: Codable {
         case pathLossExponent
     }
 
+    /// Reads a node of a venue JSON (docs/FORMATS.md).
+    ///
+    /// `x`, `y` and `z` must be finite metres within ``LocalFrame/limitMeters`` of the origin, `floor` an integer,
+    /// `rssiAt1m` within ``Sighting/physicalRSSIRange`` (dBm) and `pathLossExponent` a positive number.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decode(String.self, forKey: .id)
         guard !id.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "node id is empty")
         }
-        let x = try container.decode(Double.self, forKey: .x)
-        let y = try container.decode(Double.self, forKey: .y)
-        let z = try container.decodeIfPresent(Double.self, forKey: .z) ?? 0
-        let rssi = try container.decodeIfPresent(Double.self, forKey: .rssiAtOneMeter)
-        let exponent = try container.decodeIfPresent(Double.self, forKey: .pathLossExponent)
+        let x = try container.decodeCoordinate(forKey: .x, name: "x")
+        let y = try container.decodeCoordinate(forKey: .y, name: "y")
+        let z = try container.decodeCoordinateIfPresent(forKey: .z, name: "z") ?? 0
+        let rssi = try container.decodeNumberIfPresent(forKey: .rssiAtOneMeter, name: "rssiAt1m")
+        if let rssi,
+            let problem = Sighting.rangeProblem(
+                rssi, field: "rssiAt1m", text: nil, range: Sighting.physicalRSSIRange, rangeName: "the physical range")
+        {
+            throw DecodingError.dataCorruptedError(forKey: .rssiAtOneMeter, in: container, debugDescription: problem)
+        }
+        let exponent = try container.decodeNumberIfPresent(forKey: .pathLossExponent, name: "pathLossExponent")
         var calibration: NodeCalibration?
         if rssi != nil || exponent != nil {
             calibration = NodeCalibration(
@@ -59,7 +69,7 @@ extension Node: Codable {
             id: id,
             beacon: try container.decodeIfPresent(BeaconID.self, forKey: .beacon),
             position: Point3D(x: x, y: y, z: z),
-            floor: try container.decodeIfPresent(Int.self, forKey: .floor),
+            floor: try container.decodeIntegerIfPresent(forKey: .floor),
             calibration: calibration)
     }
 

@@ -62,9 +62,26 @@ extension Venue: Codable {
                     codingPath: [CodingKeys.nodes, IndexKey(index)],
                     debugDescription: "node id '\(node.id)' is used twice"))
         }
+        // Events name a zone by its id, so two zones may not share one.
+        var firstZone: [String: Int] = [:]
+        for (index, zone) in zones.enumerated() {
+            if let first = firstZone[zone.id] {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [CodingKeys.zones, IndexKey(index), Zone.CodingKeys.id],
+                        debugDescription:
+                            "zone id '\(zone.id)' is already used by zones[\(first)]; zone ids must be unique"))
+            }
+            firstZone[zone.id] = index
+        }
     }
 
-    /// Reads a venue from its JSON document.
+    /// Reads a venue from its JSON document, refusing values no venue can have.
+    ///
+    /// Besides the JSON shape, the venue must have unique floor levels, node ids and zone ids; finite
+    /// coordinates (nodes, outlines, walls, fences, geolines, elevations) within ``LocalFrame/limitMeters``
+    /// (100 km) of the local origin; integer floors; an anchor with latitude in −90…90, longitude in
+    /// −180…180 and a bearing in ``GeoAnchor/bearingRange`` (degrees). docs/FORMATS.md lists the rules.
     ///
     /// - Parameters:
     ///   - data: The UTF-8 JSON bytes.

@@ -76,7 +76,7 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func nonNegative(_ key: CodingKeys, default value: Double) throws -> Double {
-            let number = try container.decodeIfPresent(Double.self, forKey: key) ?? value
+            let number = try container.decodeNumberIfPresent(forKey: key, name: key.stringValue) ?? value
             guard number.isFinite, number >= 0 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: container, debugDescription: "must be a number ≥ 0")
@@ -94,22 +94,35 @@ public struct Zone: Hashable, Sendable, Codable, Identifiable {
         guard !id.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "zone id is empty")
         }
-        let dwell = try container.decodeIfPresent(Double.self, forKey: .dwellThreshold)
+        let dwell = try container.decodeNumberIfPresent(forKey: .dwellThreshold, name: "dwellThreshold")
         if let dwell, !(dwell.isFinite && dwell >= 0) {
             throw DecodingError.dataCorruptedError(
                 forKey: .dwellThreshold, in: container, debugDescription: "must be a number ≥ 0")
         }
         // Absent: the default; `null` (or 0): the rule is off.
         let lost: Double? =
-            container.contains(.lostTimeout) ? try container.decodeIfPresent(Double.self, forKey: .lostTimeout) : 60
+            container.contains(.lostTimeout)
+            ? try container.decodeNumberIfPresent(forKey: .lostTimeout, name: "lostTimeout") : 60
         if let lost, !(lost.isFinite && lost >= 0) {
             throw DecodingError.dataCorruptedError(
                 forKey: .lostTimeout, in: container, debugDescription: "must be a number ≥ 0, or null to disable")
         }
+        let fences = try container.decodeIfPresent([ZoneFence].self, forKey: .fences) ?? []
+        for (index, fence) in fences.enumerated() {
+            // A circle's centre is checked as a point; its radius must stay within the local frame too.
+            if case .circle(_, let radius) = fence.shape, let problem = LocalFrame.problem(meters: radius) {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: container.codingPath + [
+                            CodingKeys.fences, IndexKey(index), ZoneFence.CodingKeys.radius,
+                        ],
+                        debugDescription: "radius '\(DatasetCSV.number(radius))' \(problem)"))
+            }
+        }
         self.init(
             id: id,
             name: try container.decodeIfPresent(String.self, forKey: .name) ?? id,
-            fences: try container.decodeIfPresent([ZoneFence].self, forKey: .fences) ?? [],
+            fences: fences,
             beacons: try container.decodeIfPresent([ZoneBeacon].self, forKey: .beacons) ?? [],
             geolines: try container.decodeIfPresent([ZoneGeoline].self, forKey: .geolines) ?? [],
             checkOutEnabled: try container.decodeIfPresent(Bool.self, forKey: .checkOutEnabled) ?? true,

@@ -74,7 +74,7 @@ extension ZoneGeoline: Codable {
         }
         self.init(
             id: try container.decodeIfPresent(String.self, forKey: .id),
-            floor: try container.decodeIfPresent(Int.self, forKey: .floor), points: points)
+            floor: try container.decodeIntegerIfPresent(forKey: .floor), points: points)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -290,7 +290,8 @@ struct ReplayCommandTests {
     }
 
     @Test(
-        "empty sightings: a CSV without a header is an error naming the file; an empty JSON Lines file replays nothing")
+        "empty sightings: a CSV without a header is an error naming the file; an empty JSON Lines file is a problem naming it and replays nothing"
+    )
     func emptySightings() throws {
         let error = #expect(throws: FormatError.self) { try replay("", file: "walk.csv") }
         #expect(
@@ -298,7 +299,10 @@ struct ReplayCommandTests {
         let outcome = try ReplayCommand.replay(
             venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: "", sightingsFile: "walk.jsonl"
         ) { _ in Issue.record("no line expected") }
-        #expect(outcome.problems.isEmpty)
+        #expect(
+            outcome.problems.map(\.description) == [
+                "walk.jsonl:1: file is empty; expected one JSON sighting object per line"
+            ])
         #expect(outcome.summary.description == "replay: 0 sightings, 0 fixes, 0 zone events")
     }
 

@@ -139,8 +139,8 @@ struct JSONFormatsTests {
     }
 
     @Test(arguments: [
-        (#"{"t":1,"device":"","node":"n","rssi":-70}"#, "s.jsonl:1: device: device is empty"),
-        (#"{"t":1,"device":"d","node":"","rssi":-70}"#, "s.jsonl:1: node: node is empty"),
+        (#"{"t":1,"device":"","node":"n","rssi":-70}"#, "s.jsonl:1: device is empty"),
+        (#"{"t":1,"device":"d","node":"","rssi":-70}"#, "s.jsonl:1: node is empty"),
         (
             #"{"t":1,"device":"d","beacon":"x/1/2","rssi":-70}"#,
             "s.jsonl:1: beacon: beacon identity 'x/1/2': 'x' is not a UUID"

@@ -26,7 +26,7 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp(
             "The positioning method (\(MethodCatalog.names.joined(separator: ", "))).",
             discussion: """
-                Default: \(MethodCatalog.defaultName), and \(FallbackPolicy.weightedCentroid.method ?? "") for the locates where it has too \
+                Default: \(MethodCatalog.defaultName), and \(FallbackPolicy.weightedCentroid.method?.rawValue ?? "") for the locates where it has too \
                 few nodes or they lie on one line.
                 """))
     var method: String?
@@ -82,7 +82,6 @@ struct ReplayCommand: ParsableCommand {
                 code: .invalidJSON, file: venueFile, message: "file is empty; expected a venue JSON object")
         }
         let venue = try Venue.decodeJSON(venue, file: venueFile)
-        try Self.checkZoneIDs(venue.zones, file: venueFile)
         let parsed =
             sightingsFile.lowercased().hasSuffix(".jsonl")
             ? SightingsJSONLines.parse(sightings, file: sightingsFile)
@@ -90,21 +89,6 @@ struct ReplayCommand: ParsableCommand {
         let summary = try ReplayRun(venue: venue, method: method, interval: interval, rssiFilter: rssiFilter)
             .run(parsed.rows, write: write)
         return (parsed.problems, summary)
-    }
-
-    /// Zone ids name the zones in every event, so two zones may not share one.
-    static func checkZoneIDs(_ zones: [Zone], file: String) throws {
-        var firstIndex: [String: Int] = [:]
-        for (index, zone) in zones.enumerated() {
-            if let first = firstIndex[zone.id] {
-                throw FormatError(
-                    code: .invalidValue, file: file,
-                    message:
-                        "zones[\(index)].id: zone id '\(zone.id)' is already used by zones[\(first)]; zone ids must be unique"
-                )
-            }
-            firstIndex[zone.id] = index
-        }
     }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {

@@ -32,9 +32,16 @@ public struct ReplayRun {
     }
 
     /// The session configuration of this replay: an explicit method runs alone, the default has its fallback.
-    var configuration: SessionConfiguration {
-        SessionConfiguration(
-            venue: venue, method: method ?? MethodCatalog.defaultName,
+    /// - Throws: ``UnknownMethodError`` for a name the catalogue does not know.
+    func configuration() throws -> SessionConfiguration {
+        let selection = try method.map { name in
+            guard let selection = MethodCatalog.Selection(name) else {
+                throw UnknownMethodError(name: name, known: MethodCatalog.names)
+            }
+            return selection
+        }
+        return SessionConfiguration(
+            venue: venue, method: selection ?? MethodCatalog.Selection(MethodCatalog.defaultMethod),
             fallback: method == nil ? .weightedCentroid : .none, fixInterval: interval,
             ranger: rssiFilter.ranger(nodes: venue.nodes))
     }
@@ -45,7 +52,7 @@ public struct ReplayRun {
     ///   survey); encoding errors.
     @discardableResult
     public func run(_ sightings: [Sighting], write: (String) -> Void) throws -> ReplaySummary {
-        var session = try LocationSession(configuration)
+        var session = try LocationSession(try configuration())
         let encoder = JSONFormat.encoder()
         for event in session.ingest(sightings) {
             switch event {

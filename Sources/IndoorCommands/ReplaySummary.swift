@@ -1,3 +1,4 @@
+import IndoorModel
 import IndoorPositioning
 import IndoorSession
 
@@ -22,7 +23,7 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     /// Sightings refused at ingest (non-finite time, RSSI outside the physical range).
     public var refused = 0
     /// The method that gave the ``fallbacks`` fixes.
-    public var fallbackMethod = FallbackPolicy.weightedCentroid.method ?? ""
+    public var fallbackMethod = FallbackPolicy.weightedCentroid.method?.rawValue ?? ""
 
     public init() {}
 
@@ -59,8 +60,8 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
         if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
         if refused > 0 {
             text +=
-                "; \(refused) sightings refused (RSSI outside \(Int(LocationSession.physicalRSSIRange.lowerBound))…"
-                + "\(Int(LocationSession.physicalRSSIRange.upperBound)) dBm, or a time that is not a number)"
+                "; \(refused) sightings refused (RSSI outside \(Int(Sighting.physicalRSSIRange.lowerBound))…"
+                + "\(Int(Sighting.physicalRSSIRange.upperBound)) dBm, or a time that is not a number)"
         }
         return text
     }

@@ -4,6 +4,13 @@ public struct UnknownMethodError: Error, Hashable, Sendable, CustomStringConvert
     public var name: String
     /// Every name the catalog knows, for the message.
     public var known: [String]
+
+    /// `name` was asked for; `known` lists the names there are.
+    public init(name: String, known: [String] = MethodCatalog.names) {
+        self.name = name
+        self.known = known
+    }
+
     public var description: String {
         "unknown method '\(name)'; known methods: \(known.joined(separator: ", "))"
     }

@@ -7,7 +7,7 @@ import IndoorPositioning
 /// those locates instead, and the fix's ``IndoorModel/Fix/method`` says which method gave it.
 public struct FallbackPolicy: Hashable, Sendable {
     /// The method that answers when the session's method cannot; `nil` for no fallback.
-    public var method: String?
+    public var method: MethodCatalog.Method?
     /// The failures of the session's method that the fallback answers.
     public var codes: Set<NoFix.Code>
 
@@ -18,13 +18,12 @@ public struct FallbackPolicy: Hashable, Sendable {
     public static let none = FallbackPolicy(method: nil)
 
     /// Weighted centroid (works from one node) for the ``defaultCodes``: the default.
-    public static let weightedCentroid = FallbackPolicy(method: "weighted-centroid")
+    public static let weightedCentroid = FallbackPolicy(method: .weightedCentroid)
 
     /// - Parameters:
-    ///   - method: A catalogue method name (``MethodCatalog``) that answers in place of the session's method;
-    ///     `nil` for none.
+    ///   - method: The catalogue method that answers in place of the session's method; `nil` for none.
     ///   - codes: Which failures of the session's method it answers.
-    public init(method: String?, codes: Set<NoFix.Code> = FallbackPolicy.defaultCodes) {
+    public init(method: MethodCatalog.Method?, codes: Set<NoFix.Code> = FallbackPolicy.defaultCodes) {
         self.method = method
         self.codes = codes
     }

@@ -2,6 +2,7 @@ import Foundation
 import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
+import IndoorRanging
 
 /// The one pipeline every front end uses: sightings in; fixes, zone, monitoring and peer events out.
 ///
@@ -21,11 +22,6 @@ import IndoorPositioning
 /// invokes when no input arrives so that check-outs, monitoring exits and peer timeouts are noticed
 /// (``LocationSessionRunner`` does it from a clock). The same input always gives the same events.
 public struct LocationSession: Sendable {
-    /// The RSSI (dBm) a receiver can physically report, −130…+20 dBm; a sighting outside it is refused at
-    /// ingest and counted in ``SessionStatistics/refused`` (one row at +1000 dBm would drag a device's fixes
-    /// metres off for as long as it stays in the filter).
-    public static let physicalRSSIRange: ClosedRange<Double> = -130...20
-
     /// The settings the session was made with.
     public let configuration: SessionConfiguration
     /// What the session has done so far.
@@ -34,7 +30,7 @@ public struct LocationSession: Sendable {
     private var locator: SessionLocator
     private var ranger: any BeaconRanger
     private var zones: ZoneEngine
-    private var monitors: [String: BeaconMonitor<SmoothingRanger>] = [:]
+    private var monitors: [String: BeaconMonitor<RSSIRanger>] = [:]
     private var peers: PeerDirectory?
     /// Per device, the data time of its last fix.
     private var lastFix: [String: Double] = [:]
@@ -43,8 +39,7 @@ public struct LocationSession: Sendable {
 
     /// A session over `configuration.venue`.
     ///
-    /// - Throws: ``IndoorPositioning/UnknownMethodError`` for a method or fallback the catalogue does not know;
-    ///   ``IndoorPositioning/MissingSurveyError`` for a method that needs a survey when none is given;
+    /// - Throws: ``IndoorPositioning/MissingSurveyError`` for a method that needs a survey when none is given;
     ///   ``SessionError`` for settings out of range.
     public init(_ configuration: SessionConfiguration) throws {
         guard configuration.fixInterval.isFinite, configuration.fixInterval >= 0 else {
@@ -78,13 +73,13 @@ public struct LocationSession: Sendable {
 
     /// Takes one sighting.
     ///
-    /// A sighting with a non-finite time, or an RSSI that is not finite or outside ``physicalRSSIRange``, is
-    /// refused (counted, no event). Otherwise it is ranged for zone beacons, monitoring and peers, given to
+    /// A sighting with a non-finite time, or an RSSI that is not finite or outside
+    /// ``IndoorModel/Sighting/physicalRSSIRange`` (−130…+20 dBm), is refused (counted, no event). Otherwise it is ranged for zone beacons, monitoring and peers, given to
     /// positioning, and its device is located when its last fix is ``SessionConfiguration/fixInterval`` old.
     /// - Returns: What happened up to and at the sighting's time, in time order.
     public mutating func ingest(_ sighting: Sighting) -> [SessionEvent] {
         statistics.sightings += 1
-        guard sighting.time.isFinite, Self.physicalRSSIRange.contains(sighting.rssi) else {
+        guard sighting.time.isFinite, Sighting.physicalRSSIRange.contains(sighting.rssi) else {
             statistics.refused += 1
             return []
         }
@@ -162,11 +157,11 @@ public struct LocationSession: Sendable {
     /// Ranging of a beacon for the monitor of the device that heard it (started on its first beacon).
     private mutating func monitor(_ ranging: RangedBeacon) -> [SessionEvent] {
         var events: [MonitorEvent] = []
-        var monitor: BeaconMonitor<SmoothingRanger>
+        var monitor: BeaconMonitor<RSSIRanger>
         if let known = monitors[ranging.device] {
             monitor = known
         } else {
-            monitor = BeaconMonitor(exitDelay: configuration.monitoringExitDelay)
+            monitor = BeaconMonitor(ranger: RSSIRanger(), exitDelay: configuration.monitoringExitDelay)
             // `start` fails only for an empty list or missing capabilities; neither applies here.
             events += (try? monitor.start(configuration.monitoring, at: ranging.time)) ?? []
         }

@@ -2,6 +2,7 @@ import Foundation
 import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
+import IndoorRanging
 
 /// Everything a ``LocationSession`` is set up with: the venue, how to position, what to monitor, peers.
 ///
@@ -9,8 +10,9 @@ import IndoorPositioning
 public struct SessionConfiguration: Sendable {
     /// The venue: nodes (with their calibrations), floors, zones and the geo anchor that places fixes on WGS84.
     public var venue: Venue
-    /// The positioning method, by catalogue name (``MethodCatalog``). Default: the catalogue's default.
-    public var method: String
+    /// The positioning method and whether its fixes are tracked (``MethodCatalog/Selection``; the command
+    /// line's `blend+track` is `Selection(.blend, tracking: true)`). Default: the catalogue's default method.
+    public var method: MethodCatalog.Selection
     /// What answers when ``method`` cannot. Default: weighted centroid for too few nodes, nodes on a line and
     /// implausible answers.
     public var fallback: FallbackPolicy
@@ -48,18 +50,20 @@ public struct SessionConfiguration: Sendable {
 
     /// - Parameters:
     ///   - venue: Nodes, floors, zones, anchor.
-    ///   - method: A catalogue method name (default ``MethodCatalog/defaultName``).
+    ///   - method: A catalogue method (default ``MethodCatalog/defaultMethod``, untracked).
     ///   - fallback: What answers when the method cannot (default ``FallbackPolicy/weightedCentroid``).
     ///   - calibration: A calibration; `nil` to fit one on `survey` or use the nodes' own.
     ///   - survey: A site survey for methods that need one.
     ///   - positioning: Engine tuning.
     ///   - fixInterval: Seconds between fixes of one device (default 1).
-    ///   - ranger: The beacon ranger (default: ``SmoothingRanger`` over the venue's node calibrations).
+    ///   - ranger: The beacon ranger (default: the ranging stack's ``IndoorRanging/RSSIRanger`` over the venue's
+    ///     node calibrations, exponential filter).
     ///   - monitoring: Beacon conditions to monitor.
     ///   - monitoringExitDelay: Seconds without a matching beacon before a condition is left (default 10).
     ///   - peers: Peer options, or `nil`.
     public init(
-        venue: Venue, method: String = MethodCatalog.defaultName, fallback: FallbackPolicy = .weightedCentroid,
+        venue: Venue, method: MethodCatalog.Selection = MethodCatalog.Selection(MethodCatalog.defaultMethod),
+        fallback: FallbackPolicy = .weightedCentroid,
         calibration: Calibration? = nil, survey: Recording? = nil,
         positioning: PositioningEngine.Configuration = PositioningEngine.Configuration(),
         fixInterval seconds: Double = 1, ranger: (any BeaconRanger)? = nil, monitoring: [BeaconCondition] = [],
@@ -72,7 +76,7 @@ public struct SessionConfiguration: Sendable {
         self.survey = survey
         self.positioning = positioning
         self.fixInterval = seconds
-        self.ranger = ranger ?? SmoothingRanger(nodes: venue.nodes)
+        self.ranger = ranger ?? RSSIRanger(nodes: venue.nodes)
         self.monitoring = monitoring
         self.monitoringExitDelay = monitoringExitDelay
         self.peers = peers

@@ -22,18 +22,19 @@ struct SessionLocator: Sendable {
     init(_ configuration: SessionConfiguration) throws {
         let nodes = configuration.venue.nodes
         primary = try MethodCatalog.engine(
-            method: configuration.method, nodes: nodes, survey: configuration.survey,
+            configuration.method, nodes: nodes, survey: configuration.survey,
             calibration: configuration.calibration, configuration: configuration.positioning)
         fallbackCodes = configuration.fallback.codes
-        if let method = configuration.fallback.method, method != configuration.method {
+        if let method = configuration.fallback.method, MethodCatalog.Selection(method) != configuration.method {
             fallback = try MethodCatalog.engine(
-                method: method, nodes: nodes, survey: configuration.survey, calibration: configuration.calibration,
+                MethodCatalog.Selection(method), nodes: nodes, survey: configuration.survey,
+                calibration: configuration.calibration,
                 configuration: configuration.positioning)
         }
     }
 
     /// The name of the fallback method, if there is one.
-    var fallbackName: String? { fallback?.method.name }
+    var fallbackName: String? { fallback?.methodName }
 
     /// Takes one sighting. - Returns: whether its node is one of the venue's.
     mutating func ingest(_ sighting: Sighting) -> Bool {

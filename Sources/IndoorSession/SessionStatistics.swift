@@ -3,7 +3,7 @@ public struct SessionStatistics: Hashable, Sendable {
     /// Sightings taken (used or not).
     public var sightings = 0
     /// Sightings refused at ingest: a non-finite time, or an RSSI that is not finite or outside the physical
-    /// range (``LocationSession/physicalRSSIRange``).
+    /// range (``IndoorModel/Sighting/physicalRSSIRange``).
     public var refused = 0
     /// Sightings of radios that are not nodes of the venue (positioning ignores them; peers and monitored
     /// beacons usually are such radios).

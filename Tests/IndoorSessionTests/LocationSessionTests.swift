@@ -74,9 +74,9 @@ struct LocationSessionTests {
         #expect(session.statistics.noFix["tooFewNodes"] == 6)
     }
 
-    @Test func anUnknownMethodOrABadIntervalIsAClearError() {
-        #expect(throws: UnknownMethodError.self) {
-            try LocationSession(SessionConfiguration(venue: tinyVenue, method: "magic"))
+    @Test func aMethodWithoutItsSurveyOrABadIntervalIsAClearError() {
+        #expect(throws: MissingSurveyError.self) {
+            try LocationSession(SessionConfiguration(venue: tinyVenue, method: MethodCatalog.Selection(.knn)))
         }
         #expect(throws: SessionError.self) {
             try LocationSession(SessionConfiguration(venue: tinyVenue, fixInterval: -1))

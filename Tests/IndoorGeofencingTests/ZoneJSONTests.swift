@@ -104,6 +104,8 @@ struct ZoneJSONTests {
             (#"{"id":"z","lostTimeout":-1}"#, "zones[0].lostTimeout"),
             (#"{"id":"z","lostTimeout":"soon"}"#, "zones[0].lostTimeout"),
             (#"{"id":"z","data":{"a":1}}"#, "zones[0].data"),
+            (#"{"id":"z","fences":[{"id":"","center":[0,0],"radius":1}]}"#, "zones[0].fences[0].id: fence id is empty"),
+            (#"{"id":"z","fences":[{"id":3,"center":[0,0],"radius":1}]}"#, "zones[0].fences[0].id"),
         ])
     func badZones(zone: String, path: String) {
         let json = #"{"id":"v","zones":["# + zone + "]}"
@@ -129,26 +131,36 @@ struct ZoneJSONTests {
     func eventJSON() throws {
         let event = ZoneEvent(
             kind: .checkIn, time: 12, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .fence,
-            willCheckOut: true, data: ["floorManager": "Ana"])
+            fence: "desk-3", willCheckOut: true, data: ["floorManager": "Ana"])
         let text = String(decoding: try JSONFormat.encoder().encode(event), as: UTF8.self)
         #expect(
             text
-                == #"{"data":{"floorManager":"Ana"},"device":"phone-1","event":"checkIn","t":12,"trigger":"fence","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+                == #"{"data":{"floorManager":"Ana"},"device":"phone-1","event":"checkIn","fence":"desk-3","t":12,"trigger":"fence","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
         )
         let lost = ZoneEvent(
             kind: .checkOut, time: 70, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .fence,
-            checkIn: 0, departure: 10, reason: .lost, dwell: 10)
+            fence: "0", checkIn: 0, departure: 10, reason: .lost, dwell: 10)
         #expect(
             String(decoding: try JSONFormat.encoder().encode(lost), as: UTF8.self)
-                == #"{"checkIn":0,"data":{},"departure":10,"device":"phone-1","dwell":10,"event":"checkOut","reason":"lost","t":70,"trigger":"fence","zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+                == #"{"checkIn":0,"data":{},"departure":10,"device":"phone-1","dwell":10,"event":"checkOut","fence":"0","reason":"lost","t":70,"trigger":"fence","zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
         )
+        let beacon = ZoneEvent(
+            kind: .checkIn, time: 5, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .beacon,
+            beacon: "b3", proximity: .immediate, willCheckOut: true)
+        #expect(
+            String(decoding: try JSONFormat.encoder().encode(beacon), as: UTF8.self)
+                == #"{"beacon":"b3","data":{},"device":"phone-1","event":"checkIn","proximity":"immediate","t":5,"trigger":"beacon","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+        )
+        #expect(try JSONDecoder().decode(ZoneEvent.self, from: JSONFormat.encoder().encode(beacon)) == beacon)
         let log = ActivityLog(visits: [
-            ZoneVisit(zone: "lobby", device: "phone-1", trigger: .beacon, checkIn: 10, checkOut: 40, reason: .left)
+            ZoneVisit(
+                zone: "lobby", device: "phone-1", trigger: .beacon, beacon: "b3", proximity: .near, checkIn: 10,
+                checkOut: 40, reason: .left)
         ])
         let encoded = try JSONFormat.encoder().encode(log)
         #expect(
             String(decoding: encoded, as: UTF8.self)
-                == #"{"visits":[{"checkIn":10,"checkOut":40,"device":"phone-1","dwell":30,"reason":"left","trigger":"beacon","zone":"lobby"}]}"#
+                == #"{"visits":[{"beacon":"b3","checkIn":10,"checkOut":40,"device":"phone-1","dwell":30,"proximity":"near","reason":"left","trigger":"beacon","zone":"lobby"}]}"#
         )
         let decoded = try JSONDecoder().decode(ActivityLog.self, from: encoded)
         #expect(decoded == log)

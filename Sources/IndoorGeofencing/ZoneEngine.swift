@@ -9,15 +9,18 @@ import IndoorModel
 ///   its fixes have been *confidently outside* every fence for ``Zone/checkOutTime`` seconds (a fix is
 ///   confidently outside when it lies beyond the fence by more than ``Zone/checkOutMargin`` plus the fix's
 ///   accuracy radius; any other fix restarts the count, so jitter at a boundary never flaps). Beacon presence
-///   ends when none of the zone's beacons has been heard at all (any proximity) for ``Zone/exitDelay``
-///   seconds. A device inside a fence that has no fix at all for ``Zone/lostTimeout`` seconds is *lost*:
-///   its fence presence ends too. Geolines never check out.
+///   ends when none of the zone beacons that *admitted* the device (came within their own check-in proximity
+///   during this presence) has been heard at all (any proximity) for ``Zone/exitDelay`` seconds; other zone
+///   beacons heard only faintly do not hold it. A device inside a fence that has no fix at all for
+///   ``Zone/lostTimeout`` seconds is *lost*: its fence presence ends too. Geolines never check out.
+/// - Every event names what checked the device in: ``ZoneEvent/fence``, or ``ZoneEvent/beacon`` with its
+///   ``ZoneEvent/proximity`` at check-in, or ``ZoneEvent/geoline``; a visit's dwell and check-out repeat it.
 /// - A check-out carries its ``ZoneEvent/Reason`` (`left` or `lost`, from the presence that ended last) and
 ///   the dwell (departure − check-in, where the departure is the last time the device was known to be in:
-///   the first confidently-outside fix, the last fix of a lost device, or the last sighting of a zone
+///   the first confidently-outside fix, the last fix of a lost device, or the last sighting of an admitted
 ///   beacon). A dwell event fires once per visit when the device is known to have stayed
 ///   ``Zone/dwellThreshold`` seconds (a fix inside a fence at or after that time — with the lost rule off,
-///   simply still inside a fence then — or a zone beacon heard at or after it), so a visit that fires a
+///   simply still inside a fence then — or an admitted zone beacon heard at or after it), so a visit that fires a
 ///   dwell event always checks out with at least that dwell.
 /// - No check-in happens within ``Zone/retriggerTime`` seconds of the previous one's check-out (check-out
 ///   enabled) or check-in (otherwise), per zone and device. A new check-in also needs a new entry: a device

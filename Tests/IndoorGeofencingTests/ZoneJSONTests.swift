@@ -23,7 +23,9 @@ struct ZoneJSONTests {
         #expect(venue.zones.map(\.id) == ["pharmacy", "waiting", "entrance"])
         let pharmacy = venue.zones[0]
         #expect(
-            pharmacy.fences == [.polygon(.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 30, y: 10)), floor: 0)])
+            pharmacy.fences == [
+                .polygon(.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 30, y: 10)), floor: 0, id: "counter")
+            ])
         #expect(pharmacy.beacons.first?.checkIn == .immediate)
         #expect(pharmacy.beacons.first?.beacon?.text == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/3")
         #expect(pharmacy.checkOutEnabled && pharmacy.isEnabled)

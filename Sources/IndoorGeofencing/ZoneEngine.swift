@@ -9,15 +9,18 @@ import IndoorModel
 ///   its fixes have been *confidently outside* every fence for ``Zone/checkOutTime`` seconds (a fix is
 ///   confidently outside when it lies beyond the fence by more than ``Zone/checkOutMargin`` plus the fix's
 ///   accuracy radius; any other fix restarts the count, so jitter at a boundary never flaps). Beacon presence
-///   ends when none of the zone's beacons has been heard at all (any proximity) for ``Zone/exitDelay``
-///   seconds. A device inside a fence that has no fix at all for ``Zone/lostTimeout`` seconds is *lost*:
-///   its fence presence ends too. Geolines never check out.
+///   ends when none of the zone beacons that *admitted* the device (came within their own check-in proximity
+///   during this presence) has been heard at all (any proximity) for ``Zone/exitDelay`` seconds; other zone
+///   beacons heard only faintly do not hold it. A device inside a fence that has no fix at all for
+///   ``Zone/lostTimeout`` seconds is *lost*: its fence presence ends too. Geolines never check out.
+/// - Every event names what checked the device in: ``ZoneEvent/fence``, or ``ZoneEvent/beacon`` with its
+///   ``ZoneEvent/proximity`` at check-in, or ``ZoneEvent/geoline``; a visit's dwell and check-out repeat it.
 /// - A check-out carries its ``ZoneEvent/Reason`` (`left` or `lost`, from the presence that ended last) and
 ///   the dwell (departure − check-in, where the departure is the last time the device was known to be in:
-///   the first confidently-outside fix, the last fix of a lost device, or the last sighting of a zone
+///   the first confidently-outside fix, the last fix of a lost device, or the last sighting of an admitted
 ///   beacon). A dwell event fires once per visit when the device is known to have stayed
 ///   ``Zone/dwellThreshold`` seconds (a fix inside a fence at or after that time — with the lost rule off,
-///   simply still inside a fence then — or a zone beacon heard at or after it), so a visit that fires a
+///   simply still inside a fence then — or an admitted zone beacon heard at or after it), so a visit that fires a
 ///   dwell event always checks out with at least that dwell.
 /// - No check-in happens within ``Zone/retriggerTime`` seconds of the previous one's check-out (check-out
 ///   enabled) or check-in (otherwise), per zone and device. A new check-in also needs a new entry: a device
@@ -60,6 +63,39 @@ public struct ZoneEngine: Sendable {
         static func < (lhs: Key, rhs: Key) -> Bool { (lhs.zone, lhs.device) < (rhs.zone, rhs.device) }
     }
 
+    /// What checked a device in: the fields that its visit's events carry.
+    private struct Opener: Sendable {
+        var trigger: ZoneEvent.Trigger
+        /// The fence's id, or its index in the zone as text.
+        var fence: String?
+        /// The beacon's node id, or its identity text.
+        var beacon: String?
+        /// The beacon's proximity at check-in.
+        var proximity: Proximity?
+        /// The geoline's id, or its index in the zone as text.
+        var geoline: String?
+    }
+
+    /// A zone beacon that admitted the device (it came within the beacon's check-in proximity) during the
+    /// current beacon presence.
+    private struct AdmittedBeacon: Sendable {
+        /// The radio, as events name it: node id, else identity text.
+        var radio: String
+        /// The last time it was heard at all (any proximity, unknown included), seconds.
+        var lastHeard: Double
+    }
+
+    /// What time alone does to a ``Presence``: the one place where the timer rules are written.
+    private enum Change: Sendable {
+        /// The open visit is known to have lasted the zone's dwell threshold.
+        case dwell
+        /// Fence presence ends: confidently outside for the check-out time (`left`) or no fix for the lost
+        /// timeout (`lost`).
+        case fenceEnds(ZoneEvent.Reason)
+        /// Beacon presence ends: no admitted beacon heard for the exit delay.
+        case beaconEnds
+    }
+
     /// What is known of one device with respect to one zone.
     private struct Presence: Sendable {
         /// Inside by its fixes (entered a fence and not yet confidently outside for the check-out time).
@@ -70,58 +106,92 @@ public struct ZoneEngine: Sendable {
         var fenceLastFix = -Double.infinity
         /// When fence presence last ended: the first confidently-outside fix, or for a lost device its last fix.
         var fenceLeftAt: Double?
-        /// Inside by its beacons (came within check-in proximity, not yet silent for the exit delay).
-        var beaconInside = false
-        /// Last time any of the zone's beacons was heard, at any proximity.
-        var beaconLastHeard = -Double.infinity
-        /// When beacon presence last ended: the last time a beacon was heard.
+        /// The zone beacons that admitted the device during the current beacon presence, with their last-heard
+        /// times; empty when not inside by beacons. Other zone beacons heard, never within their own check-in
+        /// proximity, neither hold the presence open nor prove a dwell.
+        var admitted: [AdmittedBeacon] = []
+        /// When beacon presence last ended: the last time an admitted beacon was heard.
         var beaconLeftAt: Double?
         /// The open visit (check-out enabled zones only).
         var visit: OpenVisit?
         /// Start of the re-trigger window.
         var retriggerFrom: Double?
 
+        /// Inside by its beacons (came within check-in proximity, admitted beacons not yet silent for the exit
+        /// delay).
+        var beaconInside: Bool { !admitted.isEmpty }
+
+        /// The last time any admitted beacon was heard, seconds; −∞ when none.
+        var beaconLastHeard: Double { admitted.reduce(-Double.infinity) { max($0, $1.lastHeard) } }
+
         var isPresent: Bool { fenceInside || beaconInside }
 
         /// Nothing to remember: equivalent to a fresh state.
         var isIdle: Bool { !fenceInside && !beaconInside && visit == nil && retriggerFrom == nil }
 
-        /// The earliest time at which time alone changes this state under `zone`'s rules (``advance(to:)``
-        /// acts at a time ≥ it), or `nil` when only an input can. Mirrors the tests of ``advance(to:)``.
-        func due(zone: Zone) -> Double? {
-            var earliest: Double?
-            func consider(_ time: Double?) {
-                guard let time, !time.isNaN else { return }
-                earliest = earliest.map { min($0, time) } ?? time
-            }
-            let lostTimeout = zone.lostRuleTimeout
+        /// The last time the device is known to have been in the zone, seconds: while inside a fence, its last
+        /// fix (or `now`, when given, if the lost rule is off), or the first confidently-outside fix when on its
+        /// way out; up to the last sighting of an admitted beacon; after either ended, when it ended. Never
+        /// before `checkIn`.
+        func lastKnownIn(since checkIn: Double, zone: Zone, now: Double?) -> Double {
+            let fenceEvidence: Double?
             if fenceInside {
-                let leftDue = outsideSince.map { $0 + zone.checkOutTime }
-                let lostDue = lostTimeout.map { fenceLastFix + $0 }
-                consider([leftDue, lostDue].compactMap({ $0 }).min())
+                fenceEvidence = outsideSince ?? (zone.lostRuleTimeout == nil ? now : fenceLastFix)
+            } else {
+                fenceEvidence = fenceLeftAt
             }
-            if beaconInside { consider(beaconLastHeard + zone.exitDelay) }
+            let beaconEvidence = beaconInside ? beaconLastHeard : beaconLeftAt
+            return max(checkIn, fenceEvidence ?? checkIn, beaconEvidence ?? checkIn)
+        }
+
+        /// The next change that time alone makes to this state under `zone`'s rules, and when, in seconds
+        /// (−∞: at once, as the evidence is already in); `nil` when only an input can change it.
+        ///
+        /// Both the timer queue (which schedules the state at this time) and ``ZoneEngine/advance(to:)`` (which
+        /// applies changes while their time has come) ask this function, so the rules live here only:
+        /// - fence presence ends at the first confidently-outside fix + ``Zone/checkOutTime`` (`left`), or at
+        ///   the last fix + ``Zone/lostTimeout`` (`lost`), whichever is earlier (`left` on a tie);
+        /// - beacon presence ends at the last time an admitted beacon was heard + ``Zone/exitDelay``;
+        /// - the dwell event is due at once when the evidence in shows the visit lasted the threshold, or at
+        ///   check-in + threshold while the device is inside a fence whose evidence grows with time (lost rule
+        ///   off, not on its way out).
+        ///
+        /// On equal times the dwell comes first, then the fence, then the beacons, so a check-out (which
+        /// follows the last presence to end) always comes after its visit's dwell event.
+        func nextChange(zone: Zone) -> (time: Double, change: Change)? {
+            var next: (time: Double, change: Change)?
+            func consider(_ time: Double?, _ change: Change) {
+                guard let time, !time.isNaN else { return }
+                if let current = next, !(time < current.time) { return }
+                next = (time, change)
+            }
             if let threshold = zone.dwellThreshold, let visit, !visit.dwellReported {
                 let target = visit.checkIn + threshold
-                // The evidence that does not grow with time; inside a fence without the lost rule and not on
-                // the way out, the evidence is "now", so the dwell is due at the target.
-                let growsWithTime = fenceInside && outsideSince == nil && lostTimeout == nil
-                let fenceEvidence = fenceInside ? (growsWithTime ? nil : outsideSince ?? fenceLastFix) : fenceLeftAt
-                let beaconEvidence = beaconInside ? beaconLastHeard : beaconLeftAt
-                let known = max(visit.checkIn, fenceEvidence ?? visit.checkIn, beaconEvidence ?? visit.checkIn)
-                if target <= known {
-                    consider(-.infinity)
+                let growsWithTime = fenceInside && outsideSince == nil && zone.lostRuleTimeout == nil
+                if target <= lastKnownIn(since: visit.checkIn, zone: zone, now: nil) {
+                    consider(-.infinity, .dwell)
                 } else if growsWithTime {
-                    consider(target)
+                    consider(target, .dwell)
                 }
             }
-            return earliest
+            if fenceInside {
+                let leftDue = outsideSince.map { $0 + zone.checkOutTime }
+                let lostDue = zone.lostRuleTimeout.map { fenceLastFix + $0 }
+                switch (leftDue, lostDue) {
+                case (let left?, let lost?): consider(min(left, lost), .fenceEnds(left <= lost ? .left : .lost))
+                case (let left?, nil): consider(left, .fenceEnds(.left))
+                case (nil, let lost?): consider(lost, .fenceEnds(.lost))
+                case (nil, nil): break
+                }
+            }
+            if beaconInside { consider(beaconLastHeard + zone.exitDelay, .beaconEnds) }
+            return next
         }
     }
 
     private struct OpenVisit: Sendable {
         var checkIn: Double
-        var trigger: ZoneEvent.Trigger
+        var opener: Opener
         var dwellReported = false
     }
 
@@ -169,8 +239,7 @@ public struct ZoneEngine: Sendable {
     public var openVisits: [ZoneVisit] {
         states.keys.sorted().compactMap { key in
             guard let visit = states[key]?.visit else { return nil }
-            return ZoneVisit(
-                zone: zones[key.zone].id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn)
+            return visitRecord(zone: zones[key.zone], device: key.device, opener: visit.opener, checkIn: visit.checkIn)
         }
     }
 
@@ -211,10 +280,12 @@ public struct ZoneEngine: Sendable {
             if !zone.fences.isEmpty {
                 // The least signed distance over the fences on the fix's floor (the first one wins ties and NaN).
                 var nearest: Double?
-                for fence in zone.fences where fence.isOnFloor(fix.floor) {
+                var nearestIndex = 0
+                for (fenceIndex, fence) in zone.fences.enumerated() where fence.isOnFloor(fix.floor) {
                     let signed = fence.signedDistance(to: point)
                     if let current = nearest, !(signed < current) { continue }
                     nearest = signed
+                    nearestIndex = fenceIndex
                 }
                 let distance = nearest ?? .infinity
                 var state = states[key] ?? Presence()
@@ -224,8 +295,11 @@ public struct ZoneEngine: Sendable {
                         let wasPresent = state.isPresent
                         state.fenceInside = true
                         state.fenceLeftAt = nil
+                        let fence = zone.fences[nearestIndex].id ?? String(nearestIndex)
                         if !wasPresent,
-                            let event = checkIn(&state, zone: index, device: fix.device, at: fix.time, by: .fence)
+                            let event = checkIn(
+                                &state, zone: index, device: fix.device, at: fix.time,
+                                by: Opener(trigger: .fence, fence: fence))
                         {
                             events.append(event)
                         }
@@ -274,21 +348,39 @@ public struct ZoneEngine: Sendable {
             node = nodesByBeacon[identity]
             beacon = identity
         }
+        // The radio as events name it: its node id when the venue knows it, else its identity.
+        let radio = node ?? ranging.source.text
         for index in beaconZones {
-            let matching = zones[index].beacons.filter { $0.matches(node: node, beacon: beacon) }
-            guard !matching.isEmpty else { continue }
+            var matches = false
+            var admits = false
+            for zoneBeacon in zones[index].beacons where zoneBeacon.matches(node: node, beacon: beacon) {
+                matches = true
+                if zoneBeacon.admits(ranging.proximity) {
+                    admits = true
+                    break
+                }
+            }
+            guard matches else { continue }
             let key = Key(zone: index, device: ranging.device)
             var state = states[key] ?? Presence()
-            state.beaconLastHeard = max(state.beaconLastHeard, ranging.time)
-            if !state.beaconInside, matching.contains(where: { $0.admits(ranging.proximity) }) {
+            if let admitted = state.admitted.firstIndex(where: { $0.radio == radio }) {
+                // An admitted beacon heard at any proximity keeps the presence.
+                state.admitted[admitted].lastHeard = max(state.admitted[admitted].lastHeard, ranging.time)
+            } else if admits {
+                // A beacon within its check-in proximity joins the admitted set (and may check in).
                 let wasPresent = state.isPresent
-                state.beaconInside = true
-                state.beaconLeftAt = nil
+                if !state.beaconInside { state.beaconLeftAt = nil }
+                state.admitted.append(AdmittedBeacon(radio: radio, lastHeard: ranging.time))
                 if !wasPresent,
-                    let event = checkIn(&state, zone: index, device: ranging.device, at: ranging.time, by: .beacon)
+                    let event = checkIn(
+                        &state, zone: index, device: ranging.device, at: ranging.time,
+                        by: Opener(trigger: .beacon, beacon: radio, proximity: ranging.proximity))
                 {
                     events.append(event)
                 }
+            } else {
+                // Heard, but never within this beacon's check-in proximity: no evidence of presence.
+                continue
             }
             store(state, at: key)
         }
@@ -313,68 +405,58 @@ public struct ZoneEngine: Sendable {
         for key in due.sorted() {
             guard var state = states[key] else { continue }
             let zone = zones[key.zone]
-            let lostTimeout = zone.lostRuleTimeout
-            // When the last presence to end in this call ended, and why.
-            var ended = -Double.infinity
-            var reason = ZoneEvent.Reason.left
-            if state.fenceInside {
-                let leftDue = state.outsideSince.map { $0 + zone.checkOutTime }
-                let lostDue = lostTimeout.map { state.fenceLastFix + $0 }
-                if let due = [leftDue, lostDue].compactMap({ $0 }).min(), time >= due {
-                    state.fenceInside = false
-                    state.fenceLeftAt = state.outsideSince ?? state.fenceLastFix
-                    state.outsideSince = nil
-                    ended = due
-                    reason = leftDue == due ? .left : .lost
-                }
-            }
-            if state.beaconInside, time >= state.beaconLastHeard + zone.exitDelay {
-                state.beaconInside = false
-                state.beaconLeftAt = state.beaconLastHeard
-                if state.beaconLastHeard + zone.exitDelay >= ended {
-                    ended = state.beaconLastHeard + zone.exitDelay
-                    reason = .left
-                }
-            }
-            if var visit = state.visit {
-                let leaving = !state.isPresent
-                // The last time the device is known to have been in the zone: while inside a fence, its last fix
-                // (up to now when the lost rule is off), or the first confidently-outside fix when on its way
-                // out; up to the last sighting of a beacon; when leaving, the departure.
-                let fenceInsideUntil = state.outsideSince ?? (lostTimeout == nil ? time : state.fenceLastFix)
-                let fenceEvidence = state.fenceInside ? fenceInsideUntil : state.fenceLeftAt
-                let beaconEvidence = state.beaconInside ? state.beaconLastHeard : state.beaconLeftAt
-                let departure = max(visit.checkIn, fenceEvidence ?? visit.checkIn, beaconEvidence ?? visit.checkIn)
-                if let threshold = zone.dwellThreshold, !visit.dwellReported, visit.checkIn + threshold <= departure {
-                    visit.dwellReported = true
-                    events.append(
-                        event(
-                            .dwell, zone: zone, device: key.device, at: visit.checkIn + threshold, by: visit.trigger,
-                            checkIn: visit.checkIn, dwell: threshold))
-                }
-                if leaving {
-                    // A visit is open only while present, so something ended in this call and `ended` is finite.
-                    let decided = ended.isFinite ? ended : time
-                    state.visit = nil
-                    state.retriggerFrom = decided
-                    activity.append(
-                        ZoneVisit(
-                            zone: zone.id, device: key.device, trigger: visit.trigger, checkIn: visit.checkIn,
-                            checkOut: departure, reason: reason))
-                    var checkOut = event(
-                        .checkOut, zone: zone, device: key.device, at: decided, by: visit.trigger,
-                        checkIn: visit.checkIn, dwell: departure - visit.checkIn)
-                    checkOut.departure = departure
-                    checkOut.reason = reason
-                    events.append(checkOut)
-                } else {
-                    state.visit = visit
+            while let next = state.nextChange(zone: zone), next.time <= time {
+                if let event = apply(next.change, at: next.time, to: &state, zone: zone, device: key.device) {
+                    events.append(event)
                 }
             }
             store(state, at: key)
         }
         // In time order; events at the same time keep their order (zone order, then device).
         return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    /// Applies one change that ``Presence/nextChange(zone:)`` found due at `time` seconds.
+    /// - Returns: The dwell event, or the check-out when the change ended the last presence of an open visit.
+    private mutating func apply(
+        _ change: Change, at time: Double, to state: inout Presence, zone: Zone, device: String
+    ) -> ZoneEvent? {
+        let reason: ZoneEvent.Reason
+        switch change {
+        case .dwell:
+            guard var visit = state.visit, let threshold = zone.dwellThreshold else { return nil }
+            visit.dwellReported = true
+            state.visit = visit
+            return event(
+                .dwell, zone: zone, device: device, at: visit.checkIn + threshold, by: visit.opener,
+                checkIn: visit.checkIn, dwell: threshold)
+        case .fenceEnds(let why):
+            state.fenceInside = false
+            state.fenceLeftAt = state.outsideSince ?? state.fenceLastFix
+            state.outsideSince = nil
+            reason = why
+        case .beaconEnds:
+            state.beaconLeftAt = state.beaconLastHeard
+            state.admitted = []
+            reason = .left
+        }
+        guard !state.isPresent, let visit = state.visit else { return nil }
+        // The departure is the last time the device was known to be in: the first confidently-outside fix, the
+        // last fix of a lost device, or the last sighting of an admitted beacon.
+        let departure = state.lastKnownIn(since: visit.checkIn, zone: zone, now: nil)
+        state.visit = nil
+        state.retriggerFrom = time
+        var record = visitRecord(zone: zone, device: device, opener: visit.opener, checkIn: visit.checkIn)
+        record.checkOut = departure
+        record.dwell = departure - visit.checkIn
+        record.reason = reason
+        activity.append(record)
+        var checkOut = event(
+            .checkOut, zone: zone, device: device, at: time, by: visit.opener, checkIn: visit.checkIn,
+            dwell: departure - visit.checkIn)
+        checkOut.departure = departure
+        checkOut.reason = reason
+        return checkOut
     }
 
     // MARK: - Transitions
@@ -391,7 +473,7 @@ public struct ZoneEngine: Sendable {
             }
             fenceZonesByDevice[key.device] = inside.isEmpty ? nil : inside
         }
-        let due = state.due(zone: zones[key.zone])
+        let due = state.nextChange(zone: zones[key.zone])?.time
         guard due != scheduled[key] else { return }
         scheduled[key] = due
         if let due {
@@ -405,17 +487,17 @@ public struct ZoneEngine: Sendable {
 
     /// A presence began: check in unless the zone is disabled or the re-trigger window is still open.
     private mutating func checkIn(
-        _ state: inout Presence, zone index: Int, device: String, at time: Double, by trigger: ZoneEvent.Trigger
+        _ state: inout Presence, zone index: Int, device: String, at time: Double, by opener: Opener
     ) -> ZoneEvent? {
         let zone = zones[index]
         guard zone.isEnabled, retriggerAllows(state, zone: zone, at: time) else { return nil }
-        var event = event(.checkIn, zone: zone, device: device, at: time, by: trigger)
+        var event = event(.checkIn, zone: zone, device: device, at: time, by: opener)
         event.willCheckOut = zone.checkOutEnabled
         if zone.checkOutEnabled {
-            state.visit = OpenVisit(checkIn: time, trigger: trigger)
+            state.visit = OpenVisit(checkIn: time, opener: opener)
         } else {
             state.retriggerFrom = time
-            activity.append(ZoneVisit(zone: zone.id, device: device, trigger: trigger, checkIn: time))
+            activity.append(visitRecord(zone: zone, device: device, opener: opener, checkIn: time))
         }
         return event
     }
@@ -428,12 +510,12 @@ public struct ZoneEngine: Sendable {
     ) -> ZoneEvent? {
         let zone = zones[index]
         guard zone.isEnabled, !state.isPresent, retriggerAllows(state, zone: zone, at: time) else { return nil }
-        var event = event(.checkIn, zone: zone, device: device, at: time, by: .geoline)
-        event.geoline = line
+        let opener = Opener(trigger: .geoline, geoline: line)
+        var event = event(.checkIn, zone: zone, device: device, at: time, by: opener)
         event.direction = direction
         event.willCheckOut = false
         state.retriggerFrom = time
-        activity.append(ZoneVisit(zone: zone.id, device: device, trigger: .geoline, checkIn: time))
+        activity.append(visitRecord(zone: zone, device: device, opener: opener, checkIn: time))
         return event
     }
 
@@ -443,12 +525,20 @@ public struct ZoneEngine: Sendable {
     }
 
     private func event(
-        _ kind: ZoneEvent.Kind, zone: Zone, device: String, at time: Double, by trigger: ZoneEvent.Trigger,
+        _ kind: ZoneEvent.Kind, zone: Zone, device: String, at time: Double, by opener: Opener,
         checkIn: Double? = nil, dwell: Double? = nil
     ) -> ZoneEvent {
         ZoneEvent(
-            kind: kind, time: time, zone: zone.id, zoneName: zone.name, device: device, trigger: trigger,
+            kind: kind, time: time, zone: zone.id, zoneName: zone.name, device: device, trigger: opener.trigger,
+            fence: opener.fence, beacon: opener.beacon, proximity: opener.proximity, geoline: opener.geoline,
             checkIn: checkIn, dwell: dwell, data: zone.data, zoneEnabled: zone.isEnabled)
+    }
+
+    /// An activity-log row for a visit opened by `opener` at `checkIn` seconds, not (yet) closed.
+    private func visitRecord(zone: Zone, device: String, opener: Opener, checkIn: Double) -> ZoneVisit {
+        ZoneVisit(
+            zone: zone.id, device: device, trigger: opener.trigger, fence: opener.fence, beacon: opener.beacon,
+            proximity: opener.proximity, geoline: opener.geoline, checkIn: checkIn)
     }
 
     private static func sameFloor(_ a: Int?, _ b: Int?) -> Bool {

@@ -4,7 +4,12 @@ import IndoorModel
 ///
 /// In JSON (keys sorted, absent fields left out):
 /// `{"event":"checkIn","t":12,"zone":"lobby","zoneName":"Lobby","device":"phone-1","trigger":"fence",
-/// "willCheckOut":true,"zoneEnabled":true,"data":{"floorManager":"Ana"}}`.
+/// "willCheckOut":true,"zoneEnabled":true,"data":{"floorManager":"Ana"},"fence":"desk-3"}`.
+///
+/// Every event names what checked the device in, as established beacon and geofencing SDKs do: a fence visit's
+/// check-in, dwell and check-out carry ``fence``; a beacon visit's carry ``beacon`` and ``proximity`` (the
+/// beacon that checked the device in and how near it was then); a geoline check-in carries ``geoline`` and
+/// ``direction``.
 public struct ZoneEvent: Hashable, Sendable, Codable {
     /// The kind of event.
     public enum Kind: String, Hashable, Sendable, Codable {
@@ -44,6 +49,14 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     public var device: String
     /// What checked the device in (for a check-out or dwell: what opened the visit).
     public var trigger: Trigger
+    /// For visits checked in by a fence (check-in, dwell, check-out): the fence that checked the device in, by
+    /// its ``ZoneFence/id`` or, without one, its index in the zone's fences as text (`"0"`).
+    public var fence: String?
+    /// For visits checked in by a beacon (check-in, dwell, check-out): the beacon that checked the device in,
+    /// by its node id when the venue knows the radio, else its identity text `UUID/major/minor`.
+    public var beacon: String?
+    /// For visits checked in by a beacon: the proximity at which ``beacon`` was ranged at check-in.
+    public var proximity: Proximity?
     /// The crossed geoline's id (or its index in the zone, as text), for geoline check-ins.
     public var geoline: String?
     /// The crossing direction, for geoline check-ins.
@@ -66,7 +79,8 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     /// An event at `time` seconds; `checkIn`, `departure` and `dwell` are seconds too.
     public init(
         kind: Kind, time: Double, zone: String, zoneName: String, device: String, trigger: Trigger,
-        geoline: String? = nil, direction: ZoneGeoline.Direction? = nil, willCheckOut: Bool? = nil,
+        fence: String? = nil, beacon: String? = nil, proximity: Proximity? = nil, geoline: String? = nil,
+        direction: ZoneGeoline.Direction? = nil, willCheckOut: Bool? = nil,
         checkIn: Double? = nil, departure: Double? = nil, reason: Reason? = nil, dwell seconds: Double? = nil,
         data: [String: String] = [:], zoneEnabled: Bool = true
     ) {
@@ -76,6 +90,9 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
         self.zoneName = zoneName
         self.device = device
         self.trigger = trigger
+        self.fence = fence
+        self.beacon = beacon
+        self.proximity = proximity
         self.geoline = geoline
         self.direction = direction
         self.willCheckOut = willCheckOut
@@ -90,7 +107,8 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case kind = "event"
         case time = "t"
-        case zone, zoneName, device, trigger, geoline, direction, willCheckOut, checkIn, departure, reason, dwell
+        case zone, zoneName, device, trigger, fence, beacon, proximity, geoline, direction, willCheckOut, checkIn,
+            departure, reason, dwell
         case data, zoneEnabled
     }
 }

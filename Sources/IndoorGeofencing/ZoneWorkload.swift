@@ -141,6 +141,10 @@ public struct ZoneWorkload: Sendable {
     }
 
     /// A 64-bit FNV-1a digest of an event stream (every field, in order), to pin a run's output.
+    ///
+    /// The fields that name what checked a device in (``ZoneEvent/fence``, ``ZoneEvent/beacon``,
+    /// ``ZoneEvent/proximity``) came later and are left out, so digests stay comparable with earlier runs; the
+    /// workload's zones have no fence ids and no beacons, so they only add each fence's index.
     public struct Digest: Hashable, Sendable {
         public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
         public private(set) var count = 0

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// In a venue JSON a fence is `{"floor": 0, "center": [x, y], "radius": 3}` (a circle) or
 /// `{"floor": 0, "polygon": [[x, y], ...]}` (a simple polygon: at least 3 distinct vertices, non-zero area, no
-/// crossing edges); `floor` may be left out to match every floor.
+/// crossing edges); `floor` may be left out to match every floor, and an optional `"id": "desk-3"` names the
+/// fence in zone events (without it, events name the fence by its index in the zone, as text).
 /// Coordinates are metres in the venue's local frame.
 public struct ZoneFence: Hashable, Sendable {
     /// The outline of a fence.
@@ -19,20 +20,27 @@ public struct ZoneFence: Hashable, Sendable {
     public var shape: Shape
     /// The floor level the fence is on; `nil` matches fixes on any floor (and fixes without a floor).
     public var floor: Int?
+    /// The fence's name in zone events (`"desk-3"`); `nil` when the venue gives none, and then events name
+    /// the fence by its index in the zone's `fences`, as text (`"0"`). Non-empty when present.
+    public var id: String?
 
-    public init(_ shape: Shape, floor: Int? = nil) {
+    /// A fence of `shape` (metres in the venue's local frame) on `floor`, named `id` in events.
+    public init(_ shape: Shape, floor: Int? = nil, id: String? = nil) {
         self.shape = shape
         self.floor = floor
+        self.id = id
     }
 
     /// A circular fence of `radius` metres around `center`.
-    public static func circle(center: Point2D, radius meters: Double, floor: Int? = nil) -> ZoneFence {
-        ZoneFence(.circle(center: center, radius: meters), floor: floor)
+    public static func circle(center: Point2D, radius meters: Double, floor: Int? = nil, id: String? = nil)
+        -> ZoneFence
+    {
+        ZoneFence(.circle(center: center, radius: meters), floor: floor, id: id)
     }
 
     /// A polygonal fence.
-    public static func polygon(_ polygon: Polygon, floor: Int? = nil) -> ZoneFence {
-        ZoneFence(.polygon(polygon), floor: floor)
+    public static func polygon(_ polygon: Polygon, floor: Int? = nil, id: String? = nil) -> ZoneFence {
+        ZoneFence(.polygon(polygon), floor: floor, id: id)
     }
 
     /// Whether a fix on `level` can be on this fence's floor (a `nil` on either side matches).
@@ -61,12 +69,17 @@ public struct ZoneFence: Hashable, Sendable {
 
 extension ZoneFence: Codable {
     enum CodingKeys: String, CodingKey {
-        case floor, center, radius, polygon
+        case id, floor, center, radius, polygon
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let floor = try container.decodeIfPresent(Int.self, forKey: .floor)
+        let id = try container.decodeIfPresent(String.self, forKey: .id)
+        if let id, id.isEmpty {
+            throw DecodingError.dataCorruptedError(
+                forKey: .id, in: container, debugDescription: "fence id is empty: leave it out or name the fence")
+        }
         let polygon = try container.decodeIfPresent(Polygon.self, forKey: .polygon)
         let center = try container.decodeIfPresent(Point2D.self, forKey: .center)
         switch (polygon, center) {
@@ -74,14 +87,14 @@ extension ZoneFence: Codable {
             if let problem = Self.problem(with: polygon) {
                 throw DecodingError.dataCorruptedError(forKey: .polygon, in: container, debugDescription: problem)
             }
-            self.init(.polygon(polygon), floor: floor)
+            self.init(.polygon(polygon), floor: floor, id: id)
         case (nil, let center?):
             let radius = try container.decode(Double.self, forKey: .radius)
             guard radius.isFinite, radius > 0 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .radius, in: container, debugDescription: "radius must be a positive number of metres")
             }
-            self.init(.circle(center: center, radius: radius), floor: floor)
+            self.init(.circle(center: center, radius: radius), floor: floor, id: id)
         case (.some, .some):
             throw DecodingError.dataCorruptedError(
                 forKey: .polygon, in: container,
@@ -120,6 +133,7 @@ extension ZoneFence: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(floor, forKey: .floor)
         switch shape {
         case .circle(let center, let radius):

@@ -59,13 +59,13 @@ struct ReplayCommandTests {
         let zoneLines = lines.filter { $0.contains(#""type":"zone""#) }
         #expect(
             zoneLines == [
-                #"{"data":{},"device":"p","event":"checkIn","t":10,"trigger":"beacon","type":"zone","willCheckOut":true,"zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
-                #"{"data":{"team":"blue"},"device":"p","event":"checkIn","t":10,"trigger":"fence","type":"zone","willCheckOut":true,"zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"beacon":"n2","data":{},"device":"p","event":"checkIn","proximity":"near","t":10,"trigger":"beacon","type":"zone","willCheckOut":true,"zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+                #"{"data":{"team":"blue"},"device":"p","event":"checkIn","fence":"0","t":10,"trigger":"fence","type":"zone","willCheckOut":true,"zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
                 #"{"data":{},"device":"p","direction":"leftToRight","event":"checkIn","geoline":"door","t":10,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
-                #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2,"event":"dwell","t":12,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2,"event":"dwell","fence":"0","t":12,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
                 #"{"data":{},"device":"p","direction":"rightToLeft","event":"checkIn","geoline":"door","t":20,"trigger":"geoline","type":"zone","willCheckOut":false,"zone":"gate","zoneEnabled":true,"zoneName":"Gate"}"#,
-                #"{"checkIn":10,"data":{"team":"blue"},"departure":20,"device":"p","dwell":10,"event":"checkOut","reason":"left","t":22,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
-                #"{"checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","reason":"left","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+                #"{"checkIn":10,"data":{"team":"blue"},"departure":20,"device":"p","dwell":10,"event":"checkOut","fence":"0","reason":"left","t":22,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"beacon":"n2","checkIn":10,"data":{},"departure":13,"device":"p","dwell":3,"event":"checkOut","proximity":"near","reason":"left","t":23,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
             ])
         let fixLines = lines.filter { $0.contains(#""type":"fix""#) }
         #expect(

@@ -25,7 +25,9 @@ struct PeerDirectoryBadInputTests {
         _ = directory.update(key, displayName: "Ana M.", at: 20)
         let picture = Data([0xFF, 0xD8])
         _ = directory.update(key, displayName: "Ana", picture: picture, at: 12)
-        #expect(directory[key] == Peer(key: key, displayName: "Ana M.", picture: picture, lastUpdate: 20))
+        #expect(
+            directory[key]
+                == Peer(key: key, displayName: "Ana M.", picture: picture, isSessionMember: true, lastUpdate: 20))
         // Newer data replaces as usual.
         _ = directory.update(key, displayName: "Ana Maria", at: 21)
         #expect(directory[key]?.displayName == "Ana Maria")
@@ -37,8 +39,24 @@ struct PeerDirectoryBadInputTests {
         #expect(directory.heard(key, distance: 2, proximity: .near, at: .nan).isEmpty)
         #expect(directory.update(key, displayName: "Ana", at: .infinity).isEmpty)
         #expect(directory.peers.isEmpty)
-        _ = directory.update(key, displayName: "Ana", at: 10)
+        _ = directory.heard(key, distance: 2, proximity: .near, at: 10)
         _ = directory.heard(key, distance: 2, proximity: .near, at: .nan)
-        #expect(directory.advance(to: 40) == [.expired(Peer(key: key, displayName: "Ana", lastUpdate: 10))])
+        #expect(directory.left(key, at: .nan).isEmpty)
+        #expect(directory.advance(to: .infinity).isEmpty)
+        #expect(
+            directory.advance(to: 40)
+                == [.expired(Peer(key: key, distance: 2, proximity: .near, lastHeard: 10, lastUpdate: 10))])
+    }
+
+    @Test("a sighting older than the timeout behind the latest time is out of date: ignored")
+    func staleSighting() {
+        var directory = PeerDirectory(timeout: 30)
+        _ = directory.update(key, displayName: "Ana", at: 100)
+        #expect(directory.heard(key, distance: 2, proximity: .near, at: 60).isEmpty)
+        #expect(directory[key]?.distance == nil)
+        // An unknown distance is nil, with its proximity class.
+        _ = directory.heard(key, distance: .infinity, proximity: .unknown, at: 101)
+        #expect(directory[key]?.distance == nil)
+        #expect(directory[key]?.proximity == .unknown)
     }
 }

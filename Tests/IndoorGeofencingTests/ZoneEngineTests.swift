@@ -172,7 +172,8 @@ struct ZoneRulesTests {
         #expect(
             engine.activity.visits == [
                 ZoneVisit(
-                    zone: "room", device: "phone", trigger: .fence, checkIn: 100, checkOut: 100 + stay, reason: .left)
+                    zone: "room", device: "phone", trigger: .fence, fence: "0", checkIn: 100, checkOut: 100 + stay,
+                    reason: .left)
             ])
         #expect(engine.activity.totalDwell(device: "phone", zone: "room") == stay)
     }

@@ -23,7 +23,9 @@ struct ZoneJSONTests {
         #expect(venue.zones.map(\.id) == ["pharmacy", "waiting", "entrance"])
         let pharmacy = venue.zones[0]
         #expect(
-            pharmacy.fences == [.polygon(.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 30, y: 10)), floor: 0)])
+            pharmacy.fences == [
+                .polygon(.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 30, y: 10)), floor: 0, id: "counter")
+            ])
         #expect(pharmacy.beacons.first?.checkIn == .immediate)
         #expect(pharmacy.beacons.first?.beacon?.text == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/3")
         #expect(pharmacy.checkOutEnabled && pharmacy.isEnabled)
@@ -104,6 +106,8 @@ struct ZoneJSONTests {
             (#"{"id":"z","lostTimeout":-1}"#, "zones[0].lostTimeout"),
             (#"{"id":"z","lostTimeout":"soon"}"#, "zones[0].lostTimeout"),
             (#"{"id":"z","data":{"a":1}}"#, "zones[0].data"),
+            (#"{"id":"z","fences":[{"id":"","center":[0,0],"radius":1}]}"#, "zones[0].fences[0].id: fence id is empty"),
+            (#"{"id":"z","fences":[{"id":3,"center":[0,0],"radius":1}]}"#, "zones[0].fences[0].id"),
         ])
     func badZones(zone: String, path: String) {
         let json = #"{"id":"v","zones":["# + zone + "]}"
@@ -129,26 +133,36 @@ struct ZoneJSONTests {
     func eventJSON() throws {
         let event = ZoneEvent(
             kind: .checkIn, time: 12, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .fence,
-            willCheckOut: true, data: ["floorManager": "Ana"])
+            fence: "desk-3", willCheckOut: true, data: ["floorManager": "Ana"])
         let text = String(decoding: try JSONFormat.encoder().encode(event), as: UTF8.self)
         #expect(
             text
-                == #"{"data":{"floorManager":"Ana"},"device":"phone-1","event":"checkIn","t":12,"trigger":"fence","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+                == #"{"data":{"floorManager":"Ana"},"device":"phone-1","event":"checkIn","fence":"desk-3","t":12,"trigger":"fence","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
         )
         let lost = ZoneEvent(
             kind: .checkOut, time: 70, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .fence,
-            checkIn: 0, departure: 10, reason: .lost, dwell: 10)
+            fence: "0", checkIn: 0, departure: 10, reason: .lost, dwell: 10)
         #expect(
             String(decoding: try JSONFormat.encoder().encode(lost), as: UTF8.self)
-                == #"{"checkIn":0,"data":{},"departure":10,"device":"phone-1","dwell":10,"event":"checkOut","reason":"lost","t":70,"trigger":"fence","zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+                == #"{"checkIn":0,"data":{},"departure":10,"device":"phone-1","dwell":10,"event":"checkOut","fence":"0","reason":"lost","t":70,"trigger":"fence","zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
         )
+        let beacon = ZoneEvent(
+            kind: .checkIn, time: 5, zone: "lobby", zoneName: "Lobby", device: "phone-1", trigger: .beacon,
+            beacon: "b3", proximity: .immediate, willCheckOut: true)
+        #expect(
+            String(decoding: try JSONFormat.encoder().encode(beacon), as: UTF8.self)
+                == #"{"beacon":"b3","data":{},"device":"phone-1","event":"checkIn","proximity":"immediate","t":5,"trigger":"beacon","willCheckOut":true,"zone":"lobby","zoneEnabled":true,"zoneName":"Lobby"}"#
+        )
+        #expect(try JSONDecoder().decode(ZoneEvent.self, from: JSONFormat.encoder().encode(beacon)) == beacon)
         let log = ActivityLog(visits: [
-            ZoneVisit(zone: "lobby", device: "phone-1", trigger: .beacon, checkIn: 10, checkOut: 40, reason: .left)
+            ZoneVisit(
+                zone: "lobby", device: "phone-1", trigger: .beacon, beacon: "b3", proximity: .near, checkIn: 10,
+                checkOut: 40, reason: .left)
         ])
         let encoded = try JSONFormat.encoder().encode(log)
         #expect(
             String(decoding: encoded, as: UTF8.self)
-                == #"{"visits":[{"checkIn":10,"checkOut":40,"device":"phone-1","dwell":30,"reason":"left","trigger":"beacon","zone":"lobby"}]}"#
+                == #"{"visits":[{"beacon":"b3","checkIn":10,"checkOut":40,"device":"phone-1","dwell":30,"proximity":"near","reason":"left","trigger":"beacon","zone":"lobby"}]}"#
         )
         let decoded = try JSONDecoder().decode(ActivityLog.self, from: encoded)
         #expect(decoded == log)

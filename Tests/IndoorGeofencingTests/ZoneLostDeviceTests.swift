@@ -28,7 +28,11 @@ struct ZoneLostDeviceTests {
         #expect(engine.openVisits.isEmpty)
         #expect(
             engine.activity.visits
-                == [ZoneVisit(zone: "room", device: "phone", trigger: .fence, checkIn: 0, checkOut: 10, reason: .lost)])
+                == [
+                    ZoneVisit(
+                        zone: "room", device: "phone", trigger: .fence, fence: "0", checkIn: 0, checkOut: 10,
+                        reason: .lost)
+                ])
     }
 
     @Test("the default timeout is 60 s; a late advance still dates the check-out at last fix + timeout")

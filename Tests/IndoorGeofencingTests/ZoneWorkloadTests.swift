@@ -38,6 +38,8 @@ struct ZoneWorkloadTests {
         #expect(kinds[.dwell] == 14)
         #expect(events.filter { $0.trigger == .geoline && $0.kind == .checkIn }.count == 25)
         #expect(events.filter { $0.reason == .lost }.count == 3)
+        // Every fence visit's events name a fence (the workload's fences have no id: index "0").
+        #expect(events.filter { $0.trigger == .fence }.allSatisfy { $0.fence == "0" && $0.beacon == nil })
         #expect(engine.activity.visits.count == 265)
         // The activity log, in log order.
         let log = engine.activity.visits.map { visit in

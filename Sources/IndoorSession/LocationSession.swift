@@ -141,6 +141,17 @@ public struct LocationSession: Sendable {
         return finish(events)
     }
 
+    /// A peer left the session (an explicit leave from the app's session service): it is forgotten, with a
+    /// `left` event. Ignored without ``SessionConfiguration/peers``.
+    /// - Returns: The peer events, in time order.
+    public mutating func peerLeft(_ key: PeerKey, at time: Double) -> [SessionEvent] {
+        guard var directory = peers, time.isFinite else { return [] }
+        var events = sweep(to: time)
+        events += directory.left(key, at: time).map { SessionEvent.peer($0, time: time) }
+        peers = directory
+        return finish(events)
+    }
+
     /// "The time is now `time` seconds": check-outs, dwells, monitoring exits and peer timeouts due by then.
     ///
     /// Call it when no sighting arrives (once a second, say); a time before the latest seen changes nothing.

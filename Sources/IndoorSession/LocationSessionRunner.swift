@@ -79,6 +79,11 @@ public actor LocationSessionRunner<C: Clock> where C.Duration == Duration {
         publish(session.updatePeer(key, displayName: displayName, picture: picture, at: time))
     }
 
+    /// A peer left the session at data time `time` seconds.
+    public func peerLeft(_ key: PeerKey, at time: Double) {
+        publish(session.peerLeft(key, at: time))
+    }
+
     /// Moves the session on to data time `time` seconds, publishing what was due.
     public func advance(to time: Double) {
         publish(session.advance(to: time))

@@ -12,6 +12,11 @@ struct ReplayOpenVisit: Hashable, Sendable, Encodable {
     var zoneName: String
     var device: String
     var trigger: ZoneEvent.Trigger
+    /// The fence, beacon (and its proximity at check-in) or geoline that opened the visit, as on its check-in.
+    var fence: String?
+    var beacon: String?
+    var proximity: Proximity?
+    var geoline: String?
     /// Seconds.
     var checkIn: Double
     /// Seconds from check-in to ``time``.
@@ -27,6 +32,10 @@ struct ReplayOpenVisit: Hashable, Sendable, Encodable {
         zoneName = zone?.name ?? visit.zone
         device = visit.device
         trigger = visit.trigger
+        fence = visit.fence
+        beacon = visit.beacon
+        proximity = visit.proximity
+        geoline = visit.geoline
         checkIn = visit.checkIn
         dwell = max(0, time - visit.checkIn)
         data = zone?.data ?? [:]
@@ -36,7 +45,7 @@ struct ReplayOpenVisit: Hashable, Sendable, Encodable {
     enum CodingKeys: String, CodingKey {
         case event
         case time = "t"
-        case zone, zoneName, device, trigger, checkIn, dwell, data, zoneEnabled
+        case zone, zoneName, device, trigger, fence, beacon, proximity, geoline, checkIn, dwell, data, zoneEnabled
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -47,6 +56,10 @@ struct ReplayOpenVisit: Hashable, Sendable, Encodable {
         try container.encode(zoneName, forKey: .zoneName)
         try container.encode(device, forKey: .device)
         try container.encode(trigger, forKey: .trigger)
+        try container.encodeIfPresent(fence, forKey: .fence)
+        try container.encodeIfPresent(beacon, forKey: .beacon)
+        try container.encodeIfPresent(proximity, forKey: .proximity)
+        try container.encodeIfPresent(geoline, forKey: .geoline)
         try container.encode(checkIn, forKey: .checkIn)
         try container.encode(dwell, forKey: .dwell)
         try container.encode(data, forKey: .data)

@@ -141,8 +141,8 @@ struct ReplayCommandTests {
         ) { lines.append($0) }
         #expect(
             lines.filter { $0.contains(#""event":"open""#) } == [
-                #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2.5,"event":"open","t":12.5,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
-                #"{"checkIn":10,"data":{},"device":"p","dwell":2.5,"event":"open","t":12.5,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
+                #"{"checkIn":10,"data":{"team":"blue"},"device":"p","dwell":2.5,"event":"open","fence":"0","t":12.5,"trigger":"fence","type":"zone","zone":"east","zoneEnabled":true,"zoneName":"East room"}"#,
+                #"{"beacon":"n2","checkIn":10,"data":{},"device":"p","dwell":2.5,"event":"open","proximity":"near","t":12.5,"trigger":"beacon","type":"zone","zone":"desk","zoneEnabled":true,"zoneName":"Desk"}"#,
             ])
         // The open lines come last.
         #expect(lines.suffix(2).allSatisfy { $0.contains(#""event":"open""#) })

@@ -219,7 +219,8 @@ struct SimulateCommand: ParsableCommand {
             try outsideCapture?.commit()
             let beacons = venue.nodes.count
             emit(
-                "wrote \(btsnoop): \(counts.testSightings) advertisements from \(beacons) beacon\(beacons == 1 ? "" : "s")\n")
+                "wrote \(btsnoop): \(counts.testSightings) advertisements from \(beacons) beacon\(beacons == 1 ? "" : "s")\n"
+            )
         }
     }
 

@@ -44,10 +44,16 @@ struct CSVFileReader {
         }
         defer { try? handle.close() }
 
-        var pending = try read(handle, upTo: Self.headerLimit)
+        // The first 64 KiB (or the whole file, when shorter); a read may return fewer bytes than asked.
+        var pending = Data()
+        var atEnd = false
+        while !atEnd, pending.count < Self.headerLimit {
+            let piece = try read(handle, upTo: Self.headerLimit - pending.count)
+            atEnd = piece.isEmpty
+            pending.append(piece)
+        }
         // A byte-order mark (spreadsheets write one) is not part of the header.
         if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending = Data(pending.dropFirst(3)) }
-        var atEnd = pending.count < Self.headerLimit
         // The header is the first line that is not blank, as for a whole file.
         var linesBefore = 0
         var header = Data()
@@ -81,7 +87,7 @@ struct CSVFileReader {
         while true {
             if !atEnd {
                 let chunk = try read(handle, upTo: Self.chunkSize)
-                atEnd = chunk.count < Self.chunkSize
+                atEnd = chunk.isEmpty
                 pending.append(chunk)
             }
             // Whole lines only; the rest waits for the next piece (or is the last line, at the end).

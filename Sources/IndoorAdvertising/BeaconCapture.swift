@@ -32,47 +32,18 @@ public enum BeaconCapture {
         beaconFor: (SightingSource) -> BeaconID? = beaconIdentity,
         addressFor: (BeaconID) -> BluetoothAddress = address(of:)
     ) throws -> [UInt8] {
-        var writer = BtsnoopWriter(datalink: datalink)
-        var adapters: [String: UInt16] = [:]
-        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        for (position, sighting) in ordered {
-            guard let beacon = beaconFor(sighting.source) else {
-                throw AdvertisingError(
-                    code: .encoding,
-                    message:
-                        "sighting \(position + 1) (node '\(sighting.source.text)') has no beacon identity to advertise")
-            }
-            var adapter: UInt16 = 0
-            if datalink == .linuxMonitor {
-                if let known = adapters[sighting.device] {
-                    adapter = known
-                } else {
-                    guard adapters.count <= Int(UInt16.max) else {
-                        throw AdvertisingError(
-                            code: .encoding,
-                            message:
-                                "sighting \(position + 1) (device '\(sighting.device)'): more than 65536 devices do not fit the adapter indexes of a Linux monitor capture"
-                        )
-                    }
-                    adapter = UInt16(adapters.count)
-                    adapters[sighting.device] = adapter
-                    let short = sighting.device.utf8.count <= 8
-                    writer.appendNewIndex(
-                        adapter: adapter, address: BluetoothAddress(rawValue: 0x00_1A_7D_DA_71_00 + UInt64(adapter)),
-                        name: short ? sighting.device : "hci\(adapter)", unixTime: sighting.time)
-                    if !short {
-                        writer.appendAdapterName(adapter: adapter, name: sighting.device, unixTime: sighting.time)
-                    }
+        try withoutActuallyEscaping(beaconFor) { beaconFor in
+            try withoutActuallyEscaping(addressFor) { addressFor in
+                var writer = BeaconCaptureWriter(datalink: datalink, beaconFor: beaconFor, addressFor: addressFor)
+                let ordered = sightings.enumerated().sorted {
+                    ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
                 }
+                for (position, sighting) in ordered {
+                    try writer.append(sighting, position: position + 1)
+                }
+                return writer.takeBytes()
             }
-            let power = clampedInt8(sighting.txPower ?? -59)
-            let report = AdvertisingReport(
-                format: .legacy, eventType: 0x03, addressType: 1, address: addressFor(beacon),
-                rssiDBm: clampedInt8(sighting.rssi, max: 20),
-                data: IBeacon(id: beacon, measuredPowerDBm: power).advertisingData)
-            try writer.appendAdvertisingReports([report], unixTime: sighting.time, adapter: adapter)
         }
-        return writer.bytes
     }
 
     /// A static random address (top two bits set) derived from the beacon identity (FNV-1a).

@@ -45,6 +45,9 @@ struct CalibrateCommand: ParsableCommand {
         let file = try OutputFile(path: output, force: force, inputs: OutputFile.datasetInputs(folder: dataset))
         let data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
         let (calibration, summary) = Self.calibrate(data)
+        if calibration.samples.values.reduce(0, +) == 0 {
+            throw CommandFailure(Self.noSamplesMessage(data, folder: dataset))
+        }
         emit(summary)
         try file.write(try Self.json(calibration))
         emit("written: \(output)\n")
@@ -84,6 +87,28 @@ struct CalibrateCommand: ParsableCommand {
                     values.max() ?? 0))
         }
         return (calibration, lines.joined(separator: "\n") + "\n")
+    }
+
+    /// Why `data` gave no usable survey sample, in one line naming the dataset folder and the split.
+    static func noSamplesMessage(_ data: Dataset, folder: String) -> String {
+        let split = data.train == nil ? "test" : "train"
+        let survey = data.train ?? data.test
+        let ids = Set(data.nodes.map(\.id))
+        let devices = Set(survey.truth.map(\.device))
+        let reason: String
+        if survey.sightings.isEmpty {
+            reason = "\(split)/sightings.csv has no rows"
+        } else if survey.truth.isEmpty {
+            reason = "\(split)/truth.csv has no rows"
+        } else if !survey.sightings.contains(where: { ids.contains($0.source.text) }) {
+            reason = "no sighting names a node of nodes.csv"
+        } else if !survey.sightings.contains(where: { devices.contains($0.device) }) {
+            reason = "no sighting's device has rows in \(split)/truth.csv"
+        } else {
+            reason = "no sighting of a known node has a finite RSSI in −200…50 dBm within its device's truth rows"
+        }
+        return "\(folder): no usable survey samples in \(split)/ (\(survey.sightings.count) sightings, "
+            + "\(survey.truth.count) truth rows): \(reason); nothing to calibrate, no file written"
     }
 
     /// The calibration as pretty, key-sorted JSON.

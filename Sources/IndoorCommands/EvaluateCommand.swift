@@ -105,6 +105,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         let names = methods.isEmpty ? MethodCatalog.names : methods
         let given = try calibration.map(Self.readCalibration)
+        if let given, let calibration { try Self.checkOverlap(given, path: calibration, dataset: data) }
         // Every catalogued method by default: one that cannot run on this dataset is noted and left out.
         var skipped: [String] = []
         // With --no-survey, say so when a method needs the survey that was left unread.
@@ -139,11 +140,52 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     /// Reads a calibration JSON written by `indoor calibrate`.
+    ///
+    /// A folder, or a file that does not start with `{` (checked on its first bytes, before reading it whole), is
+    /// refused at once.
+    ///
+    /// - Throws: ``CommandFailure`` or ``FormatError`` naming the path and what it should be.
     static func readCalibration(_ path: String) throws -> Calibration {
+        switch OutputFile.kind(ofItemAt: path) {
+        case nil: throw CommandFailure("cannot read calibration '\(path)': no such file")
+        case .folder:
+            throw CommandFailure(
+                "calibration '\(path)' is a folder; expected a calibration JSON file (from `indoor calibrate`)")
+        case .file: break
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandFailure("cannot read calibration '\(path)': permission denied or not a regular file")
+        }
+        let start = (try? handle.read(upToCount: 4096)) ?? Data()
+        try? handle.close()
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
+        guard start.first(where: { !whitespace.contains($0) }) == UInt8(ascii: "{") else {
+            throw CommandFailure(
+                "calibration '\(path)' is not a calibration JSON file: it does not start with '{' "
+                    + "(write one with `indoor calibrate DATASET -o FILE.json`)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read calibration '\(path)': no such file")
+            throw CommandFailure("cannot read calibration '\(path)'")
         }
         return try JSONFormat.decode(Calibration.self, from: data, file: path)
+    }
+
+    /// Refuses a calibration that names no node of the dataset: it would score as if uncalibrated.
+    ///
+    /// - Throws: ``CommandFailure`` naming the calibration file and a few node ids of each side.
+    static func checkOverlap(_ calibration: Calibration, path: String, dataset data: Dataset) throws {
+        let ids = Set(data.nodes.map(\.id))
+        let calibrated = Set(calibration.nodes.keys).union(calibration.samples.keys)
+        guard calibrated.isDisjoint(with: ids) else { return }
+        func some(_ names: some Collection<String>) -> String {
+            let sorted = names.sorted()
+            let shown = sorted.prefix(3).joined(separator: ", ")
+            return sorted.count > 3 ? "\(shown), … (\(sorted.count) in all)" : shown
+        }
+        let theirs = calibrated.isEmpty ? "it calibrates no node" : "it calibrates \(some(calibrated))"
+        throw CommandFailure(
+            "calibration '\(path)' shares no node with dataset '\(data.name)' (\(theirs); the dataset has "
+                + "\(some(ids))); calibrate this dataset with `indoor calibrate`")
     }
 
     /// A note when test sightings name nodes that `nodes.csv` lacks (a mismatch of ids scores as misses), else nil.

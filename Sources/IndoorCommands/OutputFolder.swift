@@ -66,6 +66,29 @@ struct OutputFolder: Sendable {
     ///
     /// - Throws: ``CommandFailure`` naming the path; the old folder, if any, is left as it was.
     func write(files: [(path: String, contents: Data)]) throws {
+        try write { staging in
+            for (relative, contents) in files {
+                let file = staging.appendingPathComponent(relative)
+                do {
+                    try FileManager.default.createDirectory(
+                        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try contents.write(to: file)
+                } catch {
+                    throw CommandFailure(
+                        "cannot write '\(url.appendingPathComponent(relative).path)': \(CommandFailure.reason(error))")
+                }
+            }
+        }
+    }
+
+    /// Lets `body` write the files into a hidden sibling folder (its argument, which exists and is empty), then
+    /// swaps that folder into place: for files written piece by piece, too large to hold in memory.
+    ///
+    /// Missing parent folders are created. When `body` throws, the sibling folder is removed and the old folder,
+    /// if any, is left as it was.
+    ///
+    /// - Throws: ``CommandFailure`` naming the path, or what `body` throws.
+    func write(with body: (_ staging: URL) throws -> Void) throws {
         let parent = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -83,17 +106,7 @@ struct OutputFolder: Sendable {
         } catch {
             throw CommandFailure.cannotCreateFolder(path, error)
         }
-        for (relative, contents) in files {
-            let file = staging.appendingPathComponent(relative)
-            do {
-                try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try contents.write(to: file)
-            } catch {
-                throw CommandFailure(
-                    "cannot write '\(url.appendingPathComponent(relative).path)': \(CommandFailure.reason(error))")
-            }
-        }
+        try body(staging)
         try swap(in: staging)
     }
 

@@ -118,12 +118,17 @@ struct SimulateCommand: ParsableCommand {
 
     /// Simulates, writes the files and emits the summary: the dataset's before the capture is written.
     ///
-    /// Every output path is checked before the simulation starts (see ``OutputFolder`` and ``OutputFile``).
+    /// Every output path is checked before the simulation starts (see ``OutputFolder`` and ``OutputFile``). The
+    /// rows are written as they are simulated (``Simulator/stream(sighting:truth:progress:)``), in pieces of about
+    /// 1 MiB, and so is the capture: memory does not grow with devices × duration. The files are byte-identical to
+    /// ``SimulatedDataset/files()`` of ``Simulator/run(progress:)`` for the same options.
     ///
     /// - Parameter emit: Told each part of the summary as soon as it is true.
     /// - Throws: ``CommandFailure`` naming the path that cannot be written.
     func writeDataset(emit: (String) -> Void) throws {
         var owned = Self.datasetFiles
+        // The capture's path relative to DIR when it goes inside DIR (it is then written with the dataset).
+        var captureInside: String?
         if let btsnoop {
             let folder = OutputFile.resolved(output) + "/"
             let capture = OutputFile.resolved(btsnoop)
@@ -137,46 +142,143 @@ struct SimulateCommand: ParsableCommand {
                     )
                 }
                 owned.insert(relative)
+                captureInside = relative
             } else {
                 _ = try OutputFile(path: btsnoop, force: force)
             }
         }
         let folder = try OutputFolder(path: output, force: force, ownedFiles: owned, command: "indoor simulate")
-        let progress = CommandProgress(label: "simulate")
-        let simulated = try Simulator(options: options).run { part, done, total in
-            progress.report("\(part) packets", done, total)
+        let simulator = Simulator(options: options)
+        let venue = try simulator.venue()
+        // A capture outside DIR goes to a temporary file beside it, renamed into place after the dataset.
+        let outsideCapture = try btsnoop.flatMap { path in
+            captureInside == nil ? try OutputFile(path: path, force: force).open() : nil
         }
-        progress.finish()
-        try folder.write(files: try simulated.files().map { ($0.path, Data($0.contents.utf8)) })
-        emit(Self.summary(simulated, folder: output))
+        let progress = CommandProgress(label: "simulate")
+        var counts = SimulationCounts()
+        try folder.write { staging in
+            func file(_ relative: String) throws -> StreamedFile {
+                try StreamedFile(
+                    url: staging.appendingPathComponent(relative),
+                    shownPath: folder.url.appendingPathComponent(relative).path)
+            }
+            var splits: [Simulator.Split: SplitFiles] = [:]
+            for split in [Simulator.Split.train, .test] {
+                splits[split] = try SplitFiles(
+                    sightings: file("\(split.rawValue)/sightings.csv"), truth: file("\(split.rawValue)/truth.csv"))
+            }
+            let insideCapture = try captureInside.map(file)
+            var capture: BeaconCaptureWriter?
+            if btsnoop != nil {
+                // Node ids to beacon identities through one dictionary (not a search of the nodes per sighting).
+                let beacons = Dictionary(
+                    venue.nodes.compactMap { node in node.beacon.map { (node.id, $0) } },
+                    uniquingKeysWith: { first, _ in first })
+                capture = BeaconCaptureWriter { source in
+                    if case .node(let id) = source, let beacon = beacons[id] { return beacon }
+                    return BeaconCapture.beaconIdentity(source)
+                }
+            }
+            func writeCapture() throws {
+                guard var writer = capture else { return }
+                let bytes = writer.takeBytes()
+                capture = writer
+                if let insideCapture { try insideCapture.append(bytes) }
+                if let outsideCapture { try outsideCapture.write(Data(bytes)) }
+            }
+            let simulated = try simulator.stream(
+                sighting: { split, sighting in
+                    counts.add(sightingOf: split)
+                    try splits[split]?.append(sighting)
+                    if split == .test, capture != nil {
+                        try capture?.append(sighting)
+                        if let pending = capture?.pendingByteCount, pending >= 1 << 20 { try writeCapture() }
+                    }
+                },
+                truth: { split, row in
+                    counts.add(truthOf: split)
+                    try splits[split]?.append(row)
+                },
+                progress: { part, done, total in progress.report("\(part) packets", done, total) })
+            progress.finish()
+            for files in splits.values { try files.close() }
+            try writeCapture()
+            try insideCapture?.close()
+            for (relative, contents) in [
+                ("README.md", simulated.readme(counts: counts)),
+                ("venue.json", String(decoding: try venue.encodeJSON(), as: UTF8.self) + "\n"),
+                ("nodes.csv", DatasetCSV.nodesText(venue.nodes)),
+            ] {
+                let written = try file(relative)
+                try written.append(contents)
+                try written.close()
+            }
+        }
+        emit(Self.summary(floors: venue.floors.count, beacons: venue.nodes.count, counts: counts, folder: output))
         if let btsnoop {
-            // Inside DIR, the capture goes into the folder just written (any old one went with the old folder).
-            emit(try writeCapture(simulated, to: try OutputFile(path: btsnoop, force: force)))
+            try outsideCapture?.commit()
+            let beacons = venue.nodes.count
+            emit(
+                "wrote \(btsnoop): \(counts.testSightings) advertisements from \(beacons) beacon\(beacons == 1 ? "" : "s")\n"
+            )
         }
     }
 
-    /// Writes the test walkers' sightings as HCI LE advertising reports, one adapter per walker.
-    private func writeCapture(_ simulated: SimulatedDataset, to file: OutputFile) throws -> String {
-        let sightings = simulated.dataset.test.sightings
-        // Node ids to beacon identities through one dictionary (not a search of the nodes per sighting).
-        let capture = try BeaconCapture.btsnoop(sightings: simulated.beaconSightings(sightings))
-        try file.write(Data(capture))
-        let beacons = simulated.dataset.nodes.count
-        return
-            "wrote \(file.path): \(sightings.count) advertisements from \(beacons) beacon\(beacons == 1 ? "" : "s")\n"
+    /// The two files of one split, each fed rows in batches of 4096 (formatted by ``DatasetCSV``).
+    private final class SplitFiles {
+        let sightings: StreamedFile
+        let truth: StreamedFile
+        private var sightingBatch: [Sighting] = []
+        private var truthBatch: [TruthPoint] = []
+        private static let batchSize = 4096
+
+        init(sightings: StreamedFile, truth: StreamedFile) throws {
+            self.sightings = sightings
+            self.truth = truth
+            try sightings.append(DatasetCSV.sightingsHeader + "\n")
+            try truth.append(DatasetCSV.truthHeader + "\n")
+        }
+
+        func append(_ sighting: Sighting) throws {
+            sightingBatch.append(sighting)
+            if sightingBatch.count >= Self.batchSize { try flushSightings() }
+        }
+
+        func append(_ row: TruthPoint) throws {
+            truthBatch.append(row)
+            if truthBatch.count >= Self.batchSize { try flushTruth() }
+        }
+
+        func close() throws {
+            try flushSightings()
+            try flushTruth()
+            try sightings.close()
+            try truth.close()
+        }
+
+        /// The rows of a batch: the writer's text without its header line (the file has one already). Simulated
+        /// sightings carry no tx power, so there is no `tx` column, as in ``DatasetCSV/sightingsText(_:withTx:)``.
+        private func flushSightings() throws {
+            guard !sightingBatch.isEmpty else { return }
+            let text = DatasetCSV.sightingsText(sightingBatch, withTx: false)
+            try sightings.append(String(text.utf8.dropFirst(DatasetCSV.sightingsHeader.utf8.count + 1)) ?? "")
+            sightingBatch.removeAll(keepingCapacity: true)
+        }
+
+        private func flushTruth() throws {
+            guard !truthBatch.isEmpty else { return }
+            let text = DatasetCSV.truthText(truthBatch)
+            try truth.append(String(text.utf8.dropFirst(DatasetCSV.truthHeader.utf8.count + 1)) ?? "")
+            truthBatch.removeAll(keepingCapacity: true)
+        }
     }
 
     /// One paragraph saying what was written.
-    static func summary(_ simulated: SimulatedDataset, folder: String) -> String {
-        let data = simulated.dataset
-        let floors = simulated.venue.floors.count
-        let beacons = data.nodes.count
+    static func summary(floors: Int, beacons: Int, counts: SimulationCounts, folder: String) -> String {
         var text =
             "wrote \(folder): \(floors) floor\(floors == 1 ? "" : "s"), \(beacons) beacon\(beacons == 1 ? "" : "s"); "
-        text += "test: \(data.test.sightings.count) sightings, \(data.test.truth.count) truth rows"
-        if let train = data.train {
-            text += "; train: \(train.sightings.count) sightings, \(train.truth.count) truth rows"
-        }
+        text += "test: \(counts.testSightings) sightings, \(counts.testTruth) truth rows"
+        text += "; train: \(counts.trainSightings) sightings, \(counts.trainTruth) truth rows"
         return text + "\n"
     }
 }

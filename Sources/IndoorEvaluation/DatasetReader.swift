@@ -19,7 +19,7 @@ public enum DatasetReader {
                 code: .missingFile,
                 message: "'\(folder.path)' is a file, not a dataset folder (nodes.csv, test/, optional train/)")
         }
-        var nodes = try rows(DatasetCSV.parseNodes(try text(folder, "nodes.csv"), file: "nodes.csv"))
+        var nodes = try reader(folder, "nodes.csv", DatasetCSV.nodesHeader).rows(DatasetCSV.parseNodes)
         if let venue = try readVenue(folder: folder) {
             let venueNodes = Dictionary(venue.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for index in nodes.indices {
@@ -30,7 +30,7 @@ public enum DatasetReader {
         }
         let test = try recording(folder, "test")
         var train: Recording?
-        if includeSurvey, FileManager.default.fileExists(atPath: folder.appendingPathComponent("train").path) {
+        if includeSurvey, CSVFileReader.kind(folder.appendingPathComponent("train")) != nil {
             train = try recording(folder, "train")
         }
         return Dataset(name: folder.lastPathComponent, nodes: nodes, train: train, test: test)
@@ -38,34 +38,39 @@ public enum DatasetReader {
 
     /// The folder's `venue.json`, or `nil` when it has none.
     ///
-    /// - Throws: ``FormatError`` naming `venue.json` and the bad field.
+    /// - Throws: ``FormatError`` naming `venue.json` and the bad field, or saying that it is a folder.
     public static func readVenue(folder: URL) throws -> Venue? {
         let url = folder.appendingPathComponent("venue.json")
+        if CSVFileReader.kind(url) == true {
+            throw FormatError(
+                code: .missingFile, file: "venue.json",
+                message: "'\(url.path)' is a folder; expected the venue JSON file (or nothing)")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         return try Venue.decodeJSON(data, file: "venue.json")
     }
 
     private static func recording(_ folder: URL, _ split: String) throws -> Recording {
-        let sightings = try rows(
-            DatasetCSV.parseSightings(try text(folder, "\(split)/sightings.csv"), file: "\(split)/sightings.csv"))
-        let truth = try rows(DatasetCSV.parseTruth(try text(folder, "\(split)/truth.csv"), file: "\(split)/truth.csv"))
+        let url = folder.appendingPathComponent(split)
+        switch CSVFileReader.kind(url) {
+        case .some(false):
+            throw FormatError(
+                code: .missingFile,
+                message: "'\(url.path)' is a file; expected a folder holding sightings.csv and truth.csv")
+        case nil:
+            throw FormatError(
+                code: .missingFile,
+                message: "missing folder '\(url.path)' (with sightings.csv and truth.csv) in the dataset")
+        case .some(true): break
+        }
+        let sightings = try reader(folder, "\(split)/sightings.csv", DatasetCSV.sightingsHeader)
+            .rows(DatasetCSV.parseSightings)
+        let truth = try reader(folder, "\(split)/truth.csv", DatasetCSV.truthHeader).rows(DatasetCSV.parseTruth)
         return Recording(sightings: sightings, truth: truth)
     }
 
-    /// The rows, or the first problem, saying how many more bad rows the file has (a dataset is scored whole
-    /// or not at all: a score over silently dropped rows would mislead).
-    private static func rows<Row>(_ parsed: Parsed<Row>) throws -> [Row] {
-        guard var first = parsed.problems.first else { return parsed.rows }
-        let more = parsed.problems.count - 1
-        if more > 0 { first.message += " (and \(more) more bad row\(more == 1 ? "" : "s") in this file)" }
-        throw first
-    }
-
-    private static func text(_ folder: URL, _ relative: String) throws -> String {
-        let url = folder.appendingPathComponent(relative)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw FormatError(code: .missingFile, message: "missing file '\(url.path)'")
-        }
-        return String(decoding: data, as: UTF8.self)
+    /// The reader of the file `relative` in `folder`, named `relative` in messages.
+    private static func reader(_ folder: URL, _ relative: String, _ header: String) -> CSVFileReader {
+        CSVFileReader(name: relative, url: folder.appendingPathComponent(relative), expectedHeader: header)
     }
 }

@@ -55,8 +55,24 @@ public struct SimulatedDataset: Hashable, Sendable {
         return files
     }
 
+    /// How many rows the dataset's files hold.
+    public var counts: SimulationCounts {
+        var counts = SimulationCounts()
+        counts.trainSightings = dataset.train?.sightings.count ?? 0
+        counts.trainTruth = dataset.train?.truth.count ?? 0
+        counts.testSightings = dataset.test.sightings.count
+        counts.testTruth = dataset.test.truth.count
+        return counts
+    }
+
     /// The dataset's README: what it is, how it was made, what moves and what is fixed.
     public func readme() -> String {
+        readme(counts: counts)
+    }
+
+    /// The dataset's README, stating `counts` as the number of rows of each file (for a dataset whose rows were
+    /// streamed to files by ``Simulator/stream(sighting:truth:progress:)`` rather than held).
+    public func readme(counts: SimulationCounts) -> String {
         let o = options
         let length = Double(o.roomsPerSide) * o.roomWidth
         let width = 2 * o.roomDepth + o.corridorWidth
@@ -103,9 +119,9 @@ public struct SimulatedDataset: Hashable, Sendable {
             \(n(o.pause.lowerBound))…\(n(o.pause.upperBound)) s in each room. Truth every \(n(o.truthInterval)) s,
             phone \(n(o.deviceHeight)) m above the floor.
 
-            Counts: \(dataset.nodes.count) nodes; train \(dataset.train?.sightings.count ?? 0) sightings, \
-            \(dataset.train?.truth.count ?? 0) truth rows; test \(dataset.test.sightings.count) sightings, \
-            \(dataset.test.truth.count) truth rows.
+            Counts: \(dataset.nodes.count) nodes; train \(counts.trainSightings) sightings, \
+            \(counts.trainTruth) truth rows; test \(counts.testSightings) sightings, \
+            \(counts.testTruth) truth rows.
 
             Licence: generated data, free to use (CC0).
 

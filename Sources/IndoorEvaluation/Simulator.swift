@@ -3,7 +3,8 @@ import IndoorModel
 
 /// Simulates beacons in an office and phones walking through it: a dataset with exact ground truth.
 ///
-/// Pure: `run()` returns values and touches no file or clock; all randomness comes from ``SplitMix64``
+/// Pure: `run()` returns values and touches no file or clock (``stream(sighting:truth:progress:)`` hands the rows
+/// to the caller one at a time, for runs too large to hold); all randomness comes from ``SplitMix64``
 /// streams derived from ``SimulatorOptions/seed``, so the same options always give the same dataset.
 ///
 /// ```swift
@@ -43,7 +44,18 @@ public struct Simulator: Sendable {
         SplitMix64(seed: options.seed, stream: stream.rawValue << 32 | index)
     }
 
-    /// Builds the venue, walks the walkers and the survey, and simulates every packet.
+    /// Which part of the dataset a row belongs to.
+    public enum Split: String, Sendable, Hashable {
+        /// The survey walk (`train/`).
+        case train
+        /// The walkers (`test/`), which are scored.
+        case test
+    }
+
+    /// Builds the venue, walks the walkers and the survey, and simulates every packet, in memory.
+    ///
+    /// Memory grows with devices × duration (every sighting is held); for large runs use
+    /// ``stream(sighting:truth:progress:)``, which gives the same rows one at a time.
     ///
     /// - Parameter progress: Told now and then how far the packet simulation is: the part (`test` or `train`),
     ///   advertising events done and in all. Long runs (many floors, walkers or minutes) take seconds.
@@ -52,19 +64,49 @@ public struct Simulator: Sendable {
     public func run(
         progress: (_ part: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> SimulatedDataset {
-        let problems = options.problems
-        guard problems.isEmpty else { throw SimulatorOptionsError(problems: problems) }
-        let layout = OfficeLayout(options: options)
-        let floors = (0..<options.floors).map { level in
-            Floor(
-                level: level, name: level == 0 ? "Ground floor" : "Floor \(level)", outline: layout.outline,
-                walls: layout.walls, elevation: Double(level) * options.floorHeight)
-        }
-        let nodes = makeNodes(layout: layout)
-        let venue = Venue(
-            id: "sim-office", name: "Simulated office (seed \(options.seed))", floors: floors, nodes: nodes,
-            anchor: Self.anchor)
+        var test = Recording(sightings: [], truth: [])
+        var train = Recording(sightings: [], truth: [])
+        var simulated = try stream(
+            sighting: { split, sighting in
+                switch split {
+                case .test: test.sightings.append(sighting)
+                case .train: train.sightings.append(sighting)
+                }
+            },
+            truth: { split, row in
+                switch split {
+                case .test: test.truth.append(row)
+                case .train: train.truth.append(row)
+                }
+            }, progress: progress)
+        simulated.dataset.test = test
+        simulated.dataset.train = train
+        return simulated
+    }
 
+    /// Simulates like ``run(progress:)`` but hands over each row as soon as it is made instead of keeping it.
+    ///
+    /// Rows come in file order: the test sightings (by time), the test truth rows (by time, then device), then
+    /// the train sightings and truth rows; the same rows, in the same order, as ``run(progress:)`` collects.
+    /// What stays in memory is small and does not grow with devices × duration: the venue, each walker's path
+    /// (its waypoints), one pending advertising event and one random generator per node, and the slow shadowing
+    /// of the node–receiver links in range.
+    ///
+    /// - Parameters:
+    ///   - sighting: Told each received packet; may throw to stop the run (a full disk).
+    ///   - truth: Told each truth row.
+    ///   - progress: As for ``run(progress:)``.
+    /// - Returns: The venue, paths and options, with empty recordings (their rows went to `sighting` and `truth`).
+    /// - Throws: ``SimulatorOptionsError`` for options out of range, or what `sighting` or `truth` throws.
+    public func stream(
+        sighting: (Split, Sighting) throws -> Void,
+        truth: (Split, TruthPoint) throws -> Void,
+        progress: (_ part: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
+    ) throws -> SimulatedDataset {
+        let venue = try venue()
+        let floors = venue.floors
+        let nodes = venue.nodes
+        let layout = OfficeLayout(options: options)
         let planner = WalkPlanner(layout: layout, options: options)
         var walkers: [(id: String, path: Trajectory, offset: Double)] = []
         var receiverRandom = random(.receivers)
@@ -79,26 +121,46 @@ public struct Simulator: Sendable {
             options: options, wallsByLevel: Dictionary(uniqueKeysWithValues: floors.map { ($0.level, $0.walls) }))
 
         var testRandom = random(.radioTest)
-        let test = Recording(
-            sightings: sightings(
-                nodes: nodes, receivers: walkers.map { ($0.id, $0.path, $0.offset) }, until: options.duration,
-                radio: radio, random: &testRandom, progress: { progress("test", $0, $1) }),
-            truth: truth(walkers.map { ($0.id, $0.path) }, until: options.duration))
+        try sightings(
+            nodes: nodes, receivers: walkers.map { ($0.id, $0.path, $0.offset) }, until: options.duration,
+            radio: radio, random: &testRandom, progress: { progress("test", $0, $1) },
+            emit: { try sighting(.test, $0) })
+        try truthRows(walkers.map { ($0.id, $0.path) }, until: options.duration, emit: { try truth(.test, $0) })
         var surveyRandom = random(.radioSurvey)
         let surveyEnd = surveyPath.endTime
-        let train = Recording(
-            sightings: sightings(
-                nodes: nodes, receivers: [("survey", surveyPath, 0)], until: surveyEnd, radio: radio,
-                random: &surveyRandom, progress: { progress("train", $0, $1) }),
-            truth: truth([("survey", surveyPath)], until: surveyEnd))
+        try sightings(
+            nodes: nodes, receivers: [("survey", surveyPath, 0)], until: surveyEnd, radio: radio,
+            random: &surveyRandom, progress: { progress("train", $0, $1) }, emit: { try sighting(.train, $0) })
+        try truthRows([("survey", surveyPath)], until: surveyEnd, emit: { try truth(.train, $0) })
 
-        let dataset = Dataset(name: "sim-office-seed\(options.seed)", nodes: nodes, train: train, test: test)
+        let empty = Recording(sightings: [], truth: [])
+        let dataset = Dataset(name: "sim-office-seed\(options.seed)", nodes: nodes, train: empty, test: empty)
         return SimulatedDataset(
             venue: venue, dataset: dataset,
             trajectories: Dictionary(uniqueKeysWithValues: walkers.map { ($0.id, $0.path) }),
             surveyTrajectory: surveyPath,
             receiverOffsets: Dictionary(uniqueKeysWithValues: walkers.map { ($0.id, $0.offset) }),
             options: options)
+    }
+
+    /// The building alone: floors with walls, beacon nodes with identities and calibration, the geo anchor.
+    ///
+    /// The same venue as ``run(progress:)`` and ``stream(sighting:truth:progress:)`` return, known before any
+    /// packet is simulated (to map node ids to beacon identities while rows stream).
+    ///
+    /// - Throws: ``SimulatorOptionsError`` when ``SimulatorOptions/problems`` is not empty.
+    public func venue() throws -> Venue {
+        let problems = options.problems
+        guard problems.isEmpty else { throw SimulatorOptionsError(problems: problems) }
+        let layout = OfficeLayout(options: options)
+        let floors = (0..<options.floors).map { level in
+            Floor(
+                level: level, name: level == 0 ? "Ground floor" : "Floor \(level)", outline: layout.outline,
+                walls: layout.walls, elevation: Double(level) * options.floorHeight)
+        }
+        return Venue(
+            id: "sim-office", name: "Simulated office (seed \(options.seed))", floors: floors,
+            nodes: makeNodes(layout: layout), anchor: Self.anchor)
     }
 
     private func makeNodes(layout: OfficeLayout) -> [Node] {
@@ -122,27 +184,24 @@ public struct Simulator: Sendable {
         return nodes
     }
 
-    /// Every received packet from every node to every receiver between 0 and `end` seconds, sorted by time.
+    /// Every received packet from every node to every receiver between 0 and `end` seconds, in time order,
+    /// handed to `emit` one at a time.
     private func sightings(
         nodes: [Node], receivers: [(id: String, path: Trajectory, offset: Double)], until end: Double,
-        radio: RadioModel, random: inout SplitMix64, progress: (_ done: Int, _ total: Int) -> Void
-    ) -> [Sighting] {
+        radio: RadioModel, random: inout SplitMix64, progress: (_ done: Int, _ total: Int) -> Void,
+        emit: (Sighting) throws -> Void
+    ) throws {
         // Advertising events of every node: a random phase, then the interval plus 0…10 ms of advDelay.
-        var events: [(time: Double, node: Int)] = []
-        for index in nodes.indices {
-            var time = random.uniform(0...options.advertisingInterval)
-            while time <= end {
-                events.append((time, index))
-                time += options.advertisingInterval + random.uniform(0...0.01)
-            }
-        }
-        events.sort { ($0.time, $0.node) < ($1.time, $1.node) }
-        var result: [Sighting] = []
-        // Slow shadowing per (node, receiver) link: its value, and where and when it was last drawn.
-        var slow: [[(value: Double, point: Point2D, height: Double, time: Double)?]] = Array(
-            repeating: Array(repeating: nil, count: receivers.count), count: nodes.count)
-        for (done, event) in events.enumerated() {
-            if done % 4096 == 0 { progress(done, events.count) }
+        var events = AdvertisingSchedule(
+            nodes: nodes.count, interval: options.advertisingInterval, until: end, random: &random)
+        let total = events.count
+        // Slow shadowing per (node, receiver) link in range (key node × receivers + receiver): its value, and
+        // where and when it was last drawn. Links out of range hold nothing.
+        var slow: [Int: (value: Double, point: Point2D, height: Double, time: Double)] = [:]
+        var done = 0
+        while let event = events.next() {
+            if done % 4096 == 0 { progress(done, total) }
+            done += 1
             let node = nodes[event.node]
             let level = node.floor ?? 0
             let beaconHeight = Double(level) * options.floorHeight + node.position.z
@@ -156,8 +215,9 @@ public struct Simulator: Sendable {
                     rssiAtOneMeter: power, receiver: state.point, receiverHeight: state.height,
                     receiverLevel: state.level, countingWalls: false)
                 let margin = 5 * (options.shadowingSigma + options.slowShadowingSigma)
+                let link = event.node * receivers.count + index
                 guard ceiling + receiver.offset + margin >= options.sensitivity else {
-                    slow[event.node][index] = nil
+                    slow.removeValue(forKey: link)
                     continue
                 }
                 // Draw every number for every packet so that the stream does not depend on the outcome.
@@ -166,7 +226,7 @@ public struct Simulator: Sendable {
                 let innovation = random.gaussian(deviation: options.slowShadowingSigma)
                 // Gudmundson: correlation exp(−moved / distance − elapsed / time), stationary variance kept.
                 var slowValue = innovation
-                if let last = slow[event.node][index] {
+                if let last = slow[link] {
                     let dx = state.point.x - last.point.x
                     let dy = state.point.y - last.point.y
                     let dz = state.height - last.height
@@ -175,7 +235,7 @@ public struct Simulator: Sendable {
                         -moved / options.slowShadowingDistance - (event.time - last.time) / options.slowShadowingTime)
                     slowValue = rho * last.value + (1 - rho * rho).squareRoot() * innovation
                 }
-                slow[event.node][index] = (slowValue, state.point, state.height, event.time)
+                slow[link] = (slowValue, state.point, state.height, event.time)
                 let shadowing = fast + slowValue
                 let mean = radio.meanRSSI(
                     beacon: node.position.horizontal, beaconHeight: beaconHeight, beaconLevel: level,
@@ -183,23 +243,24 @@ public struct Simulator: Sendable {
                     receiverLevel: state.level)
                 let rssi = (mean + receiver.offset + shadowing).rounded()
                 guard !lost, rssi >= options.sensitivity else { continue }
-                result.append(Sighting(time: Self.round(event.time, 3), device: receiver.id, node: node.id, rssi: rssi))
+                try emit(Sighting(time: Self.round(event.time, 3), device: receiver.id, node: node.id, rssi: rssi))
             }
         }
-        progress(events.count, events.count)
-        return result
+        progress(total, total)
     }
 
-    /// Truth rows every ``SimulatorOptions/truthInterval`` seconds from 0 to `end`, by time then device.
-    private func truth(_ walkers: [(id: String, path: Trajectory)], until end: Double) -> [TruthPoint] {
-        var rows: [TruthPoint] = []
+    /// Truth rows every ``SimulatorOptions/truthInterval`` seconds from 0 to `end`, by time then device, handed to
+    /// `emit` one at a time.
+    private func truthRows(
+        _ walkers: [(id: String, path: Trajectory)], until end: Double, emit: (TruthPoint) throws -> Void
+    ) throws {
         var step = 0
         while true {
             let time = Self.round(Double(step) * options.truthInterval, 3)
             guard time <= end else { break }
             for walker in walkers {
                 let state = walker.path.state(at: time)
-                rows.append(
+                try emit(
                     TruthPoint(
                         time: time, device: walker.id,
                         point: Point2D(x: Self.round(state.point.x, 3), y: Self.round(state.point.y, 3)),
@@ -208,7 +269,6 @@ public struct Simulator: Sendable {
             }
             step += 1
         }
-        return rows
     }
 
     /// `value` rounded to `decimals` decimals.

@@ -273,3 +273,34 @@ struct SimulatorProgressTests {
         #expect(try Simulator(options: options).run().dataset == simulated.dataset)
     }
 }
+
+@Suite("Simulator.stream")
+struct SimulatorStreamTests {
+    @Test(arguments: [1, 2])
+    func streamingGivesTheRowsOfRunInTheSameOrder(floors: Int) throws {
+        var options = SimulatorTests.small(seed: 9)
+        options.floors = floors
+        let simulator = Simulator(options: options)
+        let held = try simulator.run()
+        var rows: [Simulator.Split: Recording] = [
+            .train: Recording(sightings: [], truth: []), .test: Recording(sightings: [], truth: []),
+        ]
+        var counts = SimulationCounts()
+        let streamed = try simulator.stream(
+            sighting: { split, sighting in
+                counts.add(sightingOf: split)
+                rows[split]?.sightings.append(sighting)
+            },
+            truth: { split, row in
+                counts.add(truthOf: split)
+                rows[split]?.truth.append(row)
+            })
+        #expect(rows[.test] == held.dataset.test)
+        #expect(rows[.train] == held.dataset.train)
+        #expect(streamed.venue == held.venue)
+        #expect(try simulator.venue() == held.venue)
+        #expect(counts == held.counts)
+        #expect(streamed.readme(counts: counts) == held.readme())
+        #expect(streamed.dataset.test.sightings.isEmpty)
+    }
+}

@@ -32,10 +32,10 @@ public struct SessionConfiguration: Sendable {
     /// Seconds without a matching beacon before a monitored condition is left. Default 10 s.
     public var monitoringExitDelay: Double
     /// Peers: other phones of the same app, advertising as beacons; `nil` for none.
-    public var peers: PeerOptions?
+    public var peers: PeerConfiguration?
 
     /// Peers advertise as iBeacons with the app's UUID; their major and minor name them (``PeerKey``).
-    public struct PeerOptions: Hashable, Sendable {
+    public struct PeerConfiguration: Hashable, Sendable {
         /// The UUID every peer of the app advertises.
         public var uuid: UUID
         /// Seconds without a peer's beacon after which its distance becomes unknown. Default 30 s.
@@ -67,7 +67,7 @@ public struct SessionConfiguration: Sendable {
         calibration: Calibration? = nil, survey: Recording? = nil,
         positioning: PositioningEngine.Configuration = PositioningEngine.Configuration(),
         fixInterval seconds: Double = 1, ranger: (any BeaconRanger)? = nil, monitoring: [BeaconCondition] = [],
-        monitoringExitDelay: Double = 10, peers: PeerOptions? = nil
+        monitoringExitDelay: Double = 10, peers: PeerConfiguration? = nil
     ) {
         self.venue = venue
         self.method = method

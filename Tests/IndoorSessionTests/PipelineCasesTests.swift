@@ -97,7 +97,7 @@ struct PipelineCasesTests {
     @Test func peerDataArriving40sBeforeItsBeaconSurvivesAndALeaveEndsThePeer() throws {
         let peerUUID = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
         var session = try LocationSession(
-            SessionConfiguration(venue: tinyVenue, peers: SessionConfiguration.PeerOptions(uuid: peerUUID)))
+            SessionConfiguration(venue: tinyVenue, peers: SessionConfiguration.PeerConfiguration(uuid: peerUUID)))
         let key = PeerKey(major: 172, minor: 8376)
         _ = session.updatePeer(key, displayName: "Ana", at: 0)
         _ = session.advance(to: 39)

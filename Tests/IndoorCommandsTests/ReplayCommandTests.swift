@@ -274,7 +274,11 @@ struct ReplayCommandTests {
         arguments: [
             ("", "v.json: file is empty; expected a venue JSON object"),
             (" \n", "v.json: file is empty; expected a venue JSON object"),
-            ("t,device,node,rssi", "v.json: not valid JSON"),
+            ("t,device,node,rssi", "v.json: line 1, column 1: expected a value, found 't'"),
+            (
+                "{\"id\":\"v\",\n \"nodes\": [{\"id\":\"n1\" \"x\":0}]}",
+                "v.json: line 2, column 23: expected ',' or '}' after an object member, found '\"'"
+            ),
             (
                 #"{"id":"v","zones":[{"id":"a"},{"id":"b"},{"id":"a","name":"Again"}]}"#,
                 "v.json: zones[2].id: zone id 'a' is already used by zones[0]; zone ids must be unique"

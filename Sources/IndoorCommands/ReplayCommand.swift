@@ -98,8 +98,8 @@ struct ReplayCommand: ParsableCommand {
                 let megabyte = 1_000_000
                 progress.report(
                     (sightings as NSString).lastPathComponent, bytes / megabyte, (size + megabyte - 1) / megabyte)
-            }
-        ) { print($0) }
+            },
+            write: { print($0) })
         progress.finish()
         FileHandle.standardError.write(Data((outcome.description + "\n").utf8))
         if problems > 0 { throw ExitCode(1) }

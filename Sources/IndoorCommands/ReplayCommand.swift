@@ -26,9 +26,10 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp(
             "The positioning method (\(ReplayRun.methodNames.joined(separator: ", "))).",
             discussion: """
-                Default: \(ReplayRun.defaultMethod.rawValue) (the most accurate of these without a calibration on \
-                simulated offices; see docs/GEOFENCING.md). A named method runs alone, with no fallback. knn needs a \
-                survey and is not offered.
+                Default: \(ReplayRun.defaultMethod.rawValue); with --calibration, \
+                \(ReplayRun.calibratedDefaultMethod.rawValue) with \(ReplayRun.defaultMethod.rawValue) where it has \
+                too few nodes or they lie on a line (the most accurate on simulated offices; see \
+                docs/GEOFENCING.md). A named method runs alone, with no fallback. knn needs a survey and is not offered.
                 """))
     var method: String?
 

@@ -199,13 +199,14 @@ struct ReplayStreamingTests {
         let simulated = try Simulator(options: options).run()
         let tracks = TruthTrack.tracks(simulated.dataset.test.truth)
         /// Median horizontal error of the fixes against the truth interpolated at each fix's time.
-        func median(_ configuration: SessionConfiguration?) throws -> Double {
+        func median(_ configuration: SessionConfiguration?, calibration: Calibration? = nil) throws -> Double {
             var fixes: [Fix] = []
             if let configuration {
                 var session = try LocationSession(configuration)
                 for case .fix(let fix) in session.ingest(simulated.dataset.test.sightings) { fixes.append(fix) }
             } else {
-                try ReplayRun(venue: simulated.venue).run(simulated.dataset.test.sightings) { line in
+                try ReplayRun(venue: simulated.venue, calibration: calibration).run(simulated.dataset.test.sightings) {
+                    line in
                     if let fix = try? JSONDecoder().decode(Fix.self, from: Data(line.utf8)) { fixes.append(fix) }
                 }
             }
@@ -226,5 +227,11 @@ struct ReplayStreamingTests {
         // The session's default (nonlinear, weighted-centroid falling back), replay's default before: well above.
         let sessionDefault = try median(SessionConfiguration(venue: simulated.venue))
         #expect(sessionDefault > 3)
+        // With a calibration fitted on the survey (train/, not the scored test/), the default is nonlinear and
+        // better still.
+        let survey = try #require(simulated.dataset.train)
+        let calibration = CalibrationFitter().fit(nodes: simulated.venue.nodes, survey: survey)
+        let calibrated = try median(nil, calibration: calibration)
+        #expect(calibrated < replayDefault)
     }
 }

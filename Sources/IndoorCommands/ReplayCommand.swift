@@ -24,12 +24,20 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The positioning method (\(MethodCatalog.names.joined(separator: ", "))).",
+            "The positioning method (\(ReplayRun.methodNames.joined(separator: ", "))).",
             discussion: """
-                Default: \(MethodCatalog.defaultName), and \(FallbackPolicy.weightedCentroid.method?.rawValue ?? "") for the locates where it has too \
-                few nodes or they lie on one line.
+                Default: \(ReplayRun.defaultMethod.rawValue); with --calibration, \
+                \(ReplayRun.calibratedDefaultMethod.rawValue) with \(ReplayRun.defaultMethod.rawValue) where it has \
+                too few nodes or they lie on a line (the most accurate on simulated offices; see \
+                docs/GEOFENCING.md). A named method runs alone, with no fallback. knn needs a survey and is not offered.
                 """))
     var method: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A calibration JSON from `indoor calibrate` (per-node path loss, per-device offsets).",
+            valueName: "file.json"))
+    var calibration: String?
 
     @Option(help: "Seconds of data time between fixes of one device; 0 locates after every sighting.")
     var interval: Double = 1
@@ -41,33 +49,82 @@ struct ReplayCommand: ParsableCommand {
     )
     var rssiFilter: ReplayRSSIFilter = .ema
 
+    @Option(
+        name: .customLong("reorder-window"),
+        help: ArgumentHelp(
+            "Seconds of data time within which out-of-order sightings are put back in order.",
+            discussion: """
+                The file is read as a stream; a sighting waits until one this many seconds newer has arrived. \
+                Sightings older than one already replayed are replayed as they come and counted in the summary. \
+                Default \(DatasetCSV.number(ReplayRun.defaultReorderWindow)).
+                """))
+    var reorderWindow: Double = ReplayRun.defaultReorderWindow
+
     func validate() throws {
         guard interval.isFinite, interval >= 0 else {
             throw ValidationError("--interval must be a number of seconds ≥ 0")
+        }
+        guard reorderWindow.isFinite, reorderWindow >= 0 else {
+            throw ValidationError("--reorder-window must be a number of seconds ≥ 0")
         }
     }
 
     func run() throws {
         let venueData = try Self.read(venue)
-        let sightingsData = try Self.read(sightings)
-        let outcome = try Self.replay(
-            venue: venueData, venueFile: venue, sightings: String(decoding: sightingsData, as: UTF8.self),
-            sightingsFile: sightings, method: method, interval: interval, rssiFilter: rssiFilter
-        ) { print($0) }
-        var stderr = ""
-        for problem in outcome.problems {
-            stderr += problem.description + "\n"
+        let calibration = try calibration.map(Self.readCalibration)
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: sightings))
+        } catch {
+            throw FormatError(
+                code: .missingFile, file: sightings,
+                message: "cannot read the file (\(error.localizedDescription))")
         }
-        stderr += outcome.summary.description + "\n"
-        FileHandle.standardError.write(Data(stderr.utf8))
-        if !outcome.problems.isEmpty { throw ExitCode(1) }
+        defer { try? handle.close() }
+        let size = (try? FileManager.default.attributesOfItem(atPath: sightings)[.size] as? Int) ?? 0
+        let progress = CommandProgress(label: "replay")
+        var problems = 0
+        let outcome = try Self.replay(
+            venue: venueData, venueFile: venue, sightingsFile: sightings,
+            read: { try handle.read(upToCount: 1 << 20) },
+            options: Options(
+                method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,
+                reorderWindow: reorderWindow),
+            problem: { problem in
+                problems += 1
+                progress.finish()
+                FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+            },
+            progress: { bytes in
+                let megabyte = 1_000_000
+                progress.report(
+                    (sightings as NSString).lastPathComponent, bytes / megabyte, (size + megabyte - 1) / megabyte)
+            },
+            write: { print($0) })
+        progress.finish()
+        FileHandle.standardError.write(Data((outcome.description + "\n").utf8))
+        if problems > 0 { throw ExitCode(1) }
+    }
+
+    /// What a replay is asked to do, besides its files.
+    struct Options {
+        /// A catalogue method; `nil` for ``ReplayRun/defaultMethod`` with its fallback (``FallbackPolicy``).
+        var method: String?
+        /// Seconds of data time between fixes of one device.
+        var interval: Double = 1
+        /// The zones' RSSI filter.
+        var rssiFilter: ReplayRSSIFilter = .ema
+        /// A calibration for the positioning engine.
+        var calibration: Calibration?
+        /// The re-order window, seconds (``ReplayReorderWindow``).
+        var reorderWindow: Double = ReplayRun.defaultReorderWindow
     }
 
     /// The whole command without files: reads the venue and the sightings, replays, and writes the lines.
     ///
     /// - Parameters:
     ///   - sightingsFile: The name for errors; a name ending in `.jsonl` selects JSON Lines, anything else CSV.
-    ///   - method: A catalogue method; `nil` for the default with its fallback (``FallbackPolicy``).
+    ///   - method: A catalogue method; `nil` for ``ReplayRun/defaultMethod`` with its fallback (``FallbackPolicy``).
     ///   - write: Receives each output line, without a newline.
     /// - Returns: The sightings lines that could not be read (the rest was replayed), and the summary.
     /// - Throws: ``FormatError`` for an empty or unreadable venue, zones sharing an id, or a CSV without the
@@ -75,20 +132,64 @@ struct ReplayCommand: ParsableCommand {
     static func replay(
         venue: Data, venueFile: String, sightings: String, sightingsFile: String,
         method: String? = nil, interval: Double = 1, rssiFilter: ReplayRSSIFilter = .ema,
+        calibration: Calibration? = nil, reorderWindow: Double = ReplayRun.defaultReorderWindow,
+        chunkSize: Int = 1 << 20,
         write: (String) -> Void
     ) throws -> (problems: [FormatError], summary: ReplaySummary) {
+        var problems: [FormatError] = []
+        let bytes = Data(sightings.utf8)
+        var offset = 0
+        let summary = try replay(
+            venue: venue, venueFile: venueFile, sightingsFile: sightingsFile,
+            read: {
+                guard offset < bytes.count else { return nil }
+                let chunk = bytes[offset..<min(bytes.count, offset + max(1, chunkSize))]
+                offset += chunk.count
+                return Data(chunk)
+            },
+            options: Options(
+                method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,
+                reorderWindow: reorderWindow),
+            problem: { problems.append($0) }, write: write)
+        return (problems, summary)
+    }
+
+    /// Replays the sightings that `read` yields chunk by chunk.
+    ///
+    /// The venue and the start of the sightings are checked before any row is read (``ReplaySightingsReader``);
+    /// then rows stream through the session (``ReplayStream``), in memory bounded by the re-order window.
+    /// - Parameters:
+    ///   - read: The next chunk of the sightings file; `nil` at its end.
+    ///   - problem: Told each sightings line that could not be read, as soon as it is found (the rest is replayed).
+    ///   - progress: Told the bytes read so far, after each chunk.
+    ///   - write: Receives each output line, without a newline.
+    /// - Returns: The summary.
+    /// - Throws: ``FormatError`` for an empty or unreadable venue, zones sharing an id, a sightings file that is
+    ///   not text or a CSV without the required header; ``UnknownMethodError``, ``MissingSurveyError``.
+    static func replay(
+        venue: Data, venueFile: String, sightingsFile: String, read: @escaping () throws -> Data?,
+        options: Options, problem: (FormatError) -> Void, progress: (Int) -> Void = { _ in },
+        write: (String) -> Void
+    ) throws -> ReplaySummary {
         guard venue.contains(where: { !Self.isJSONWhitespace($0) }) else {
             throw FormatError(
                 code: .invalidJSON, file: venueFile, message: "file is empty; expected a venue JSON object")
         }
         let venue = try Venue.decodeJSON(venue, file: venueFile)
-        let parsed =
-            sightingsFile.lowercased().hasSuffix(".jsonl")
-            ? SightingsJSONLines.parse(sightings, file: sightingsFile)
-            : try DatasetCSV.parseSightings(sightings, file: sightingsFile)
-        let summary = try ReplayRun(venue: venue, method: method, interval: interval, rssiFilter: rssiFilter)
-            .run(parsed.rows, write: write)
-        return (parsed.problems, summary)
+        var stream = try ReplayRun(
+            venue: venue, method: options.method, interval: options.interval, rssiFilter: options.rssiFilter,
+            calibration: options.calibration, reorderWindow: options.reorderWindow
+        ).start()
+        var reader = try ReplaySightingsReader(
+            file: sightingsFile, format: ReplaySightingsReader.Format(fileName: sightingsFile), read: read)
+        while let parsed = try reader.next() {
+            parsed.problems.forEach(problem)
+            for sighting in parsed.rows {
+                try stream.ingest(sighting, write: write)
+            }
+            progress(reader.bytesRead)
+        }
+        return try stream.finish(write: write)
     }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
@@ -102,6 +203,11 @@ struct ReplayCommand: ParsableCommand {
             throw FormatError(
                 code: .missingFile, file: path, message: "cannot read the file (\(error.localizedDescription))")
         }
+    }
+
+    /// A calibration JSON written by `indoor calibrate`; errors name the file and the line and column or field.
+    static func readCalibration(_ path: String) throws -> Calibration {
+        try JSONFormat.decode(Calibration.self, from: try read(path), file: path)
     }
 }
 

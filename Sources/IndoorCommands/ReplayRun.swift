@@ -10,25 +10,56 @@ import IndoorSession
 /// events into JSON Lines with sorted keys: `{"type":"fix",…}` (the ``Fix`` fields, with `latitude`/`longitude`
 /// when the venue has an anchor) and `{"type":"zone",…}` (the ``ZoneEvent`` fields). When the sightings end,
 /// each visit still open gets one `{"type":"zone","event":"open",…}` line (``ReplayOpenVisit``) at the last
-/// sighting's time, in zone order then device.
+/// sighting's time, in zone order then device. ``start()`` replays a stream of sightings (``ReplayStream``);
+/// ``run(_:write:)`` replays an array.
 public struct ReplayRun {
     public var venue: Venue
-    /// A positioning method name from ``MethodCatalog/names``; `nil` for the session's default, with
-    /// weighted-centroid answering where the default lacks the nodes or geometry (``FallbackPolicy``).
+    /// A positioning method name from ``MethodCatalog/names``; `nil` for ``defaultMethod(calibrated:)``, with
+    /// weighted-centroid answering where a trilaterating method lacks the nodes or geometry (``FallbackPolicy``).
     public var method: String?
     /// Seconds of data time between fixes of one device; 0 locates after every sighting.
     public var interval: Double
     /// The RSSI filter behind the zones' beacon ranging.
     public var rssiFilter: ReplayRSSIFilter
+    /// A calibration from `indoor calibrate` (per-node path loss, per-device offsets); `nil` for the nodes' own
+    /// calibrations or the typical one.
+    public var calibration: Calibration?
+    /// Seconds of data time a streamed sighting waits for earlier ones (``ReplayReorderWindow``).
+    public var reorderWindow: Double
+
+    /// The method replay uses without `--method` and without a calibration: weighted centroid, measured the most
+    /// accurate survey-free method on simulated offices without a calibration (docs/GEOFENCING.md, "Choosing the
+    /// default method"); it answers from one node.
+    public static let defaultMethod = MethodCatalog.Method.weightedCentroid
+
+    /// The method replay uses without `--method` but with a calibration: nonlinear least squares (weighted
+    /// centroid falling back), measured the most accurate once path loss is calibrated.
+    public static let calibratedDefaultMethod = MethodCatalog.Method.nonlinear
+
+    /// The default method for a replay with or without a calibration.
+    public static func defaultMethod(calibrated: Bool) -> MethodCatalog.Method {
+        calibrated ? calibratedDefaultMethod : defaultMethod
+    }
+
+    /// The default ``reorderWindow``, seconds.
+    public static let defaultReorderWindow = 10.0
+
+    /// The methods replay offers: those that need no survey (replay has none), with their listed tracked variants.
+    public static var methodNames: [String] {
+        MethodCatalog.listed.filter { !$0.needsSurvey }.map(\.name)
+    }
 
     public init(
         venue: Venue, method: String? = nil, interval seconds: Double = 1,
-        rssiFilter: ReplayRSSIFilter = .ema
+        rssiFilter: ReplayRSSIFilter = .ema, calibration: Calibration? = nil,
+        reorderWindow: Double = ReplayRun.defaultReorderWindow
     ) {
         self.venue = venue
         self.method = method
         self.interval = seconds
         self.rssiFilter = rssiFilter
+        self.calibration = calibration
+        self.reorderWindow = reorderWindow
     }
 
     /// The session configuration of this replay: an explicit method runs alone, the default has its fallback.
@@ -41,40 +72,34 @@ public struct ReplayRun {
             return selection
         }
         return SessionConfiguration(
-            venue: venue, method: selection ?? MethodCatalog.Selection(MethodCatalog.defaultMethod),
-            fallback: method == nil ? .weightedCentroid : .none, fixInterval: interval,
+            venue: venue,
+            method: selection ?? MethodCatalog.Selection(Self.defaultMethod(calibrated: calibration != nil)),
+            fallback: method == nil ? .weightedCentroid : .none, calibration: calibration, fixInterval: interval,
             ranger: rssiFilter.ranger(nodes: venue.nodes))
     }
 
-    /// Replays `sightings`, handing each output line (without a newline) to `write`.
+    /// A replay of sightings that arrive one by one (``ReplayStream``), through a session of this configuration.
+    /// - Throws: ``UnknownMethodError`` for an unknown method (``MissingSurveyError`` for methods that need a
+    ///   survey).
+    public func start() throws -> ReplayStream {
+        ReplayStream(
+            session: try LocationSession(try configuration()), zones: venue.zones,
+            window: ReplayReorderWindow(seconds: reorderWindow))
+    }
+
+    /// Replays `sightings` (sorted by time first, stably), handing each output line (without a newline) to `write`.
     /// - Returns: Counts for a one-line summary.
     /// - Throws: ``UnknownMethodError`` for an unknown method (``MissingSurveyError`` for methods that need a
     ///   survey); encoding errors.
     @discardableResult
     public func run(_ sightings: [Sighting], write: (String) -> Void) throws -> ReplaySummary {
-        var session = try LocationSession(try configuration())
-        let encoder = JSONFormat.encoder()
-        for event in session.ingest(sightings) {
-            switch event {
-            case .fix(let fix): write(try line(ReplayLine(type: "fix", payload: fix), encoder: encoder))
-            case .zone(let zone): write(try line(ReplayLine(type: "zone", payload: zone), encoder: encoder))
-            case .monitor, .peer: break
-            }
+        var replay = self
+        replay.reorderWindow = .infinity
+        var stream = try replay.start()
+        for sighting in sightings {
+            try stream.ingest(sighting, write: write)
         }
-        var summary = ReplaySummary(session.statistics, fallbackMethod: session.fallbackMethod)
-        if let end = sightings.lazy.map(\.time).filter(\.isFinite).max() {
-            for visit in session.openVisits {
-                let open = ReplayOpenVisit(visit, zones: venue.zones, at: end)
-                write(try line(ReplayLine(type: "zone", payload: open), encoder: encoder))
-                summary.openVisits += 1
-            }
-            summary.end = end
-        }
-        return summary
-    }
-
-    private func line(_ value: some Encodable, encoder: JSONEncoder) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
+        return try stream.finish(write: write)
     }
 }
 

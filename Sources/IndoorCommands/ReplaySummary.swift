@@ -24,6 +24,13 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public var refused = 0
     /// The method that gave the ``fallbacks`` fixes.
     public var fallbackMethod = FallbackPolicy.weightedCentroid.method?.rawValue ?? ""
+    /// The session's method (the one the fallback stood in for).
+    public var method = MethodCatalog.defaultName
+    /// Sightings that came after a sighting with a later time had already been replayed (beyond the
+    /// ``reorderWindow``); they were replayed as they came.
+    public var late = 0
+    /// The re-order window of the replay, seconds.
+    public var reorderWindow = ReplayRun.defaultReorderWindow
 
     public init() {}
 
@@ -40,7 +47,8 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// For example `replay: 12 sightings, 3 fixes, 2 zone events; 1 visit still open at t = 22;
-    /// 2 by weighted-centroid as nonlinear could not (tooFewNodes 2); 9 attempts gave no fix (notHeard 9)`.
+    /// 2 by weighted-centroid as nonlinear could not (tooFewNodes 2); 9 attempts gave no fix (notHeard 9);
+    /// 1 sightings out of time order by more than the 10 s re-order window (replayed as they came)`.
     public var description: String {
         var text = "replay: \(sightings) sightings, \(fixes) fixes, \(zoneEvents) zone events"
         if openVisits > 0, let end {
@@ -50,12 +58,17 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
         if fellBack > 0 {
             let codes = fallbacks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             text +=
-                "; \(fellBack) by \(fallbackMethod) as \(MethodCatalog.defaultName) could not (\(codes))"
+                "; \(fellBack) by \(fallbackMethod) as \(method) could not (\(codes))"
         }
         let failed = noFix.values.reduce(0, +)
         if failed > 0 {
             let codes = noFix.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             text += "; \(failed) attempts gave no fix (\(codes))"
+        }
+        if late > 0 {
+            text +=
+                "; \(late) sightings out of time order by more than the \(Self.seconds(reorderWindow)) s re-order window"
+                + " (replayed as they came)"
         }
         if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
         if refused > 0 {

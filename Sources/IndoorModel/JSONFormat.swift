@@ -12,13 +12,34 @@ public enum JSONFormat {
 
     /// Decodes `type` from `data`, mapping decoding errors to a ``FormatError`` that names `file`
     /// (and `line`, for one line of a JSON Lines file) and the path of the bad field.
+    ///
+    /// A document that is not well-formed JSON is placed at its first syntax error (``JSONSyntaxError``):
+    /// `venue.json: line 3, column 12: expected ',' or '}' after an object member, found '"'`; with `line`
+    /// (one line of a JSON Lines file), `live.jsonl:4: column 12: …`. A well-formed document with a wrong
+    /// value is named by the value's path: `venue.json: nodes[2].x: expected a number`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String, line: Int? = nil) throws -> T
     {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let syntax = JSONSyntaxError.find(in: data)
+            {
+                throw FormatError(code: .invalidJSON, file: file, line: line, message: describe(syntax, inLine: line))
+            }
             throw FormatError(code: .invalidJSON, file: file, line: line, message: describe(error))
+        } catch {
+            // Foundation may throw its own error types for malformed input; place it at the syntax error if any.
+            guard let syntax = JSONSyntaxError.find(in: data) else { throw error }
+            throw FormatError(code: .invalidJSON, file: file, line: line, message: describe(syntax, inLine: line))
         }
+    }
+
+    /// `line L, column C: what` for a whole document; `column C: what` (or `line L, column C` when the text
+    /// spans lines) for a document on one line of a JSON Lines file, whose line number the error already has.
+    private static func describe(_ syntax: JSONSyntaxError, inLine line: Int?) -> String {
+        guard line != nil, syntax.line == 1 else { return syntax.positionedMessage }
+        return "column \(syntax.column): \(syntax.message)"
     }
 
     /// A one-line account of a decoding error: `nodes[2].x: expected a number`.

@@ -155,9 +155,9 @@ struct ReplayCommandTests {
         #expect(!closed.lines.contains { $0.contains(#""event":"open""#) })
     }
 
-    @Test("without --method: the default method, and weighted-centroid where it has too few nodes or a line")
-    func defaultMethodFallsBack() throws {
-        // The README walk over two nodes: the default method never has three nodes.
+    @Test("without --method: weighted-centroid, the same lines as asking for it by name")
+    func defaultMethod() throws {
+        // The README walk over two nodes.
         let walk = "t,device,node,rssi\n0,p,n1,-59\n1,p,n1,-60\n10,p,n2,-59\n11,p,n2,-58\n20,p,n1,-59\n22,p,n1,-59\n"
         var lines: [String] = []
         let outcome = try ReplayCommand.replay(
@@ -166,21 +166,15 @@ struct ReplayCommandTests {
         let fixes = lines.compactMap { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)) }
         #expect(fixes.map(\.time) == [0, 1, 10, 11, 20, 22])
         #expect(fixes.allSatisfy { $0.method == "weighted-centroid" })
-        #expect(outcome.summary.fallbacks == ["tooFewNodes": 6])
-        #expect(
-            outcome.summary.description
-                == "replay: 6 sightings, 6 fixes, 7 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)"
-        )
-        // The same zone events as with weighted-centroid asked for by name.
+        #expect(outcome.summary.fallbacks.isEmpty)
+        #expect(outcome.summary.description == "replay: 6 sightings, 6 fixes, 7 zone events")
         let named = try replay(walk, file: "walk.csv", method: "weighted-centroid")
-        let zoneLines = { (lines: [String]) in lines.filter { $0.contains(#""type":"zone""#) } }
-        #expect(zoneLines(lines) == zoneLines(named.lines))
-        #expect(zoneLines(lines).count == 7)
+        #expect(lines == named.lines)
 
-        // Asked for by name, the default method has no fallback.
+        // Asked for by name, a trilaterating method has no fallback.
         let strict = try ReplayCommand.replay(
             venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: walk, sightingsFile: "walk.csv",
-            method: MethodCatalog.defaultName
+            method: "nonlinear"
         ) { _ in }
         #expect(strict.summary.fixes == 0)
         #expect(strict.summary.noFix == ["tooFewNodes": 6])
@@ -213,31 +207,7 @@ struct ReplayCommandTests {
             })
         #expect(
             outcome.summary.description
-                == "replay: 6 sightings, 6 fixes, 4 zone events; 6 by weighted-centroid as nonlinear could not (tooFewNodes 6)"
-        )
-    }
-
-    @Test(
-        "the default method answers once three nodes are heard; nodes on a line fall back",
-        arguments: [
-            // (third node, methods of the fixes at t = 0, 1, 2, fallback reasons)
-            ((10.0, 15.0), ["weighted-centroid", "weighted-centroid", "nonlinear"], ["tooFewNodes": 2]),
-            (
-                (40.0, 0.0), ["weighted-centroid", "weighted-centroid", "weighted-centroid"],
-                ["tooFewNodes": 2, "degenerateGeometry": 1]
-            ),
-        ])
-    func defaultMethodWithThreeNodes(third: (Double, Double), methods: [String], fallbacks: [String: Int]) throws {
-        let venue =
-            #"{"id":"v","nodes":[{"id":"n1","x":0,"y":0},{"id":"n2","x":20,"y":0},"#
-            + #"{"id":"n3","x":\#(third.0),"y":\#(third.1)}]}"#
-        let walk = "t,device,node,rssi\n0,p,n1,-65\n1,p,n2,-65\n2,p,n3,-65\n"
-        var lines: [String] = []
-        let outcome = try ReplayCommand.replay(
-            venue: Data(venue.utf8), venueFile: "v.json", sightings: walk, sightingsFile: "walk.csv"
-        ) { lines.append($0) }
-        #expect(lines.compactMap { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)).method } == methods)
-        #expect(outcome.summary.fallbacks == fallbacks)
+                == "replay: 6 sightings, 6 fixes, 4 zone events")
     }
 
     @Test("the summary counts sightings, fixes, zone events, attempts without a fix and unknown nodes")
@@ -274,7 +244,11 @@ struct ReplayCommandTests {
         arguments: [
             ("", "v.json: file is empty; expected a venue JSON object"),
             (" \n", "v.json: file is empty; expected a venue JSON object"),
-            ("t,device,node,rssi", "v.json: not valid JSON"),
+            ("t,device,node,rssi", "v.json: line 1, column 1: expected a value, found 't'"),
+            (
+                "{\"id\":\"v\",\n \"nodes\": [{\"id\":\"n1\" \"x\":0}]}",
+                "v.json: line 2, column 23: expected ',' or '}' after an object member, found '\"'"
+            ),
             (
                 #"{"id":"v","zones":[{"id":"a"},{"id":"b"},{"id":"a","name":"Again"}]}"#,
                 "v.json: zones[2].id: zone id 'a' is already used by zones[0]; zone ids must be unique"

@@ -105,6 +105,8 @@ public struct PositioningEngine: Sendable {
     /// The engine's present: what expires devices. One device's clock cannot move it by more than
     /// ``Configuration/horizon`` (``DataClock``); ``DataClock/outliers`` counts the sightings too far from it.
     public private(set) var clock: DataClock
+    /// How many expiry sweeps (each a pass over the devices) have run; tests check it stays small.
+    private(set) var sweeps = 0
     /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
     public private(set) var anchor: GeoAnchor?
 
@@ -355,6 +357,7 @@ public struct PositioningEngine: Sendable {
     ///   line: then a device is judged by its own time, forgotten when stamped more than the expiry before the
     ///   present or more than ``Configuration/horizon`` after it, and kept (as heard now) otherwise.
     private mutating func sweep(byOwnTime: Bool) {
+        sweeps += 1
         let now = clock.present
         lastSweep = now
         let cutoff = now - configuration.deviceExpiry

@@ -12,9 +12,17 @@ import IndoorModel
 /// Time comes only from the sightings and from ``advance(to:)``, which a caller invokes when nothing is
 /// heard (for example once a second) so that exits are noticed. Sightings of node ids (rather than beacon
 /// identities) are ignored: conditions are on identities.
+///
+/// A monitor watches one device, so its inputs' times drive it (``clock``, a ``DataClock`` with one source):
+/// an input more than ``DataClock/horizon`` seconds before the latest one (the device's clock was set back)
+/// brings the last-heard times back to it, so exits are not postponed by times from the old time line. An
+/// ``advance(to:)`` more than the horizon after the latest input (a tick taken from another device's lying
+/// clock) is refused: nothing happens, and ``DataClock/outliers`` counts it.
 public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     /// Seconds without any matching beacon before a condition becomes unsatisfied.
     public var exitDelay: Double
+    /// The monitor's present: the latest input time, and how far ``advance(to:)`` may go beyond it.
+    public private(set) var clock: DataClock
     private var ranger: Ranger
     private var watched: [Watch]?
 
@@ -31,9 +39,11 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     ///   - ranger: Filters RSSI and estimates distance and proximity.
     ///   - exitDelay: Seconds without a matching beacon before a condition becomes unsatisfied. Default 10 s.
     ///     Give more than the longest gap between packets: with 0 a condition is left between any two packets.
-    public init(ranger: Ranger, exitDelay seconds: Double = 10) {
+    ///   - horizon: Seconds an ``advance(to:)`` may go beyond the latest input (default 3600).
+    public init(ranger: Ranger, exitDelay seconds: Double = 10, horizon: Double = 3600) {
         self.ranger = ranger
         self.exitDelay = seconds
+        self.clock = DataClock(horizon: horizon)
     }
 
     /// Whether an observation is in progress.
@@ -101,7 +111,11 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     /// a beacon identity, only moves time on.
     public mutating func ingest(ranged ranging: RangedBeacon) -> [MonitorEvent] {
         guard ranging.time.isFinite else { return [] }
-        var events = advance(to: ranging.time)
+        if case .jumped(let from) = clock.observe(ranging.time, source: ""), ranging.time < from {
+            // The device's clock was set back: times from the old time line must not postpone exits.
+            setBack(to: ranging.time)
+        }
+        var events = fire(upTo: ranging.time)
         guard var watched, case .beacon(let beacon) = ranging.source, ranging.rssi.isFinite else { return events }
         let matching = watched.indices.filter { watched[$0].condition.matches(beacon) }
         guard !matching.isEmpty else { return events }
@@ -123,7 +137,24 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
 
     /// Moves time on to `time` seconds: conditions with no matching beacon for ``exitDelay`` become
     /// unsatisfied, each with one ``MonitorEvent/didLeaveArea(_:)`` per beacon heard under it.
+    ///
+    /// A time more than the clock's horizon after the latest input is refused (nothing happens).
     public mutating func advance(to time: Double) -> [MonitorEvent] {
+        guard clock.advance(to: time) else { return [] }
+        return fire(upTo: time)
+    }
+
+    /// Brings every last-heard time after `time` seconds back to it.
+    private mutating func setBack(to time: Double) {
+        guard var watched else { return }
+        for index in watched.indices {
+            watched[index].lastHeard = min(watched[index].lastHeard, time)
+            for (beacon, heard) in watched[index].beacons where heard > time { watched[index].beacons[beacon] = time }
+        }
+        self.watched = watched
+    }
+
+    private mutating func fire(upTo time: Double) -> [MonitorEvent] {
         guard var watched else { return [] }
         var events: [MonitorEvent] = []
         for index in watched.indices where watched[index].satisfied {

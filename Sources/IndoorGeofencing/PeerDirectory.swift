@@ -19,11 +19,22 @@ import IndoorModel
 ///
 /// Memory is bounded: beyond ``maximumPeers`` peers, the least recently updated one is evicted
 /// (``PeerEvent/expired(_:)``). Pure state machine: time comes from the calls, and every call first moves time
-/// on (as ``advance(to:)``) to its own time.
+/// on (as ``advance(to:)``) to its own time. One peer's clock cannot move the directory's present (``clock``)
+/// by more than ``horizon``: a call further from it is refused (no event, counted in ``DataClock/outliers``)
+/// unless a second peer confirms the new time, and so is an ``advance(to:)`` beyond it.
+///
+/// Cost: timers (signal loss, expiry, forgetting a leave) wait in a queue by due time and evictions in one by
+/// last update, so a call touches only what is due: O(due · log peers), not a pass over every peer.
 public struct PeerDirectory: Sendable {
     /// Seconds without a sighting after which a member's distance becomes unknown and a peer that was only
     /// heard expires. Default 30 s.
-    public var timeout: Double
+    public var timeout: Double {
+        didSet { if timeout != oldValue { rescheduleAll() } }
+    }
+    /// Seconds a call's time may lie from the directory's present without a second peer agreeing. Default 3600.
+    public var horizon: Double { clock.horizon }
+    /// The directory's present; ``DataClock/outliers`` counts the calls refused as too far from it.
+    public private(set) var clock: DataClock
     /// The most peers kept; beyond it the least recently updated peer (ties: the smallest key) is evicted.
     /// Default 1000.
     public var maximumPeers: Int
@@ -33,16 +44,27 @@ public struct PeerDirectory: Sendable {
     /// Peers that left the session, with the time they left: session data older than that is late and ignored.
     /// Forgotten after ``timeout`` seconds, so the map stays small.
     private var leaves: [PeerKey: Double] = [:]
+    /// Timers, by due time: a member's signal loss (last heard + timeout), a heard-only peer's expiry (last
+    /// update + timeout). Entries whose time differs from ``scheduled`` are stale.
+    private var timers = ZoneDueQueue<PeerKey>()
+    private var scheduled: [PeerKey: Double] = [:]
+    /// Peers by last update, for eviction; an entry is stale when the peer's ``Peer/lastUpdate`` differs.
+    private var byAge = ZoneDueQueue<PeerKey>()
+    /// When each leave may be forgotten (left + timeout); stale when ``leaves`` holds another time.
+    private var leaveTimers = ZoneDueQueue<PeerKey>()
+
     /// The latest time seen, seconds.
-    private var now = -Double.infinity
+    private var now: Double { clock.present }
 
     /// An empty directory.
     /// - Parameters:
     ///   - seconds: The sighting timeout (see ``timeout``).
     ///   - maximumPeers: The most peers kept (at least 1).
-    public init(timeout seconds: Double = 30, maximumPeers: Int = 1000) {
+    ///   - horizon: Seconds a call's time may lie from the present without a second peer agreeing (default 3600).
+    public init(timeout seconds: Double = 30, maximumPeers: Int = 1000, horizon: Double = 3600) {
         self.timeout = seconds
         self.maximumPeers = max(1, maximumPeers)
+        self.clock = DataClock(horizon: horizon)
     }
 
     /// The peers, sorted by key.
@@ -65,7 +87,7 @@ public struct PeerDirectory: Sendable {
     public mutating func heard(
         _ key: PeerKey, distance meters: Double, proximity: Proximity, at time: Double
     ) -> [PeerEvent] {
-        guard time.isFinite else { return [] }
+        guard time.isFinite, accepts(time, from: key) else { return [] }
         var events = advance(to: time)
         guard time > now - timeout else { return events }
         events += merge(key, at: time) { peer in
@@ -95,7 +117,7 @@ public struct PeerDirectory: Sendable {
     public mutating func update(
         _ key: PeerKey, displayName: String? = nil, picture: Data? = nil, at time: Double
     ) -> [PeerEvent] {
-        guard time.isFinite else { return [] }
+        guard time.isFinite, accepts(time, from: key) else { return [] }
         var events = advance(to: time)
         if let leftAt = leaves[key], time <= leftAt { return events }
         let isLate = sessionTimes[key].map { time < $0 } ?? false
@@ -118,70 +140,134 @@ public struct PeerDirectory: Sendable {
     ///   - time: Seconds.
     /// - Returns: The events due up to `time`, then ``PeerEvent/left(_:)`` when the peer was known.
     public mutating func left(_ key: PeerKey, at time: Double) -> [PeerEvent] {
-        guard time.isFinite else { return [] }
+        guard time.isFinite, accepts(time, from: key) else { return [] }
         var events = advance(to: time)
         if let joined = sessionTimes[key], time < joined { return events }
-        leaves[key] = max(leaves[key] ?? time, time)
+        let leftAt = max(leaves[key] ?? time, time)
+        leaves[key] = leftAt
+        leaveTimers.insert(due: leftAt + timeout, key: key)
         sessionTimes[key] = nil
-        if let peer = byKey.removeValue(forKey: key) { events.append(.left(peer)) }
+        if let peer = byKey.removeValue(forKey: key) {
+            schedule(key)
+            events.append(.left(peer))
+        }
         return events
+    }
+
+    /// Whether a call at `time` from peer `key` may be taken (``DataClock``).
+    private mutating func accepts(_ time: Double, from key: PeerKey) -> Bool {
+        if case .outlier = clock.observe(time, source: key.text) { return false }
+        return true
     }
 
     /// Moves time on to `time` seconds: members whose beacon has been silent for ``timeout`` seconds lose their
     /// distance (``PeerEvent/lostSignal(_:)``); peers only heard, silent that long, expire.
     /// - Returns: The events, sorted by key.
+    /// A time more than ``horizon`` after the present (a tick from a clock that jumped) is refused: nothing
+    /// happens, and ``DataClock/outliers`` counts it.
     public mutating func advance(to time: Double) -> [PeerEvent] {
-        guard time.isFinite else { return [] }
-        now = max(now, time)
-        leaves = leaves.filter { now - $0.value < timeout }
+        guard clock.advance(to: time) else { return [] }
+        while let entry = leaveTimers.first, entry.due <= now {
+            _ = leaveTimers.removeFirst()
+            if let leftAt = leaves[entry.key], leftAt + timeout == entry.due { leaves[entry.key] = nil }
+        }
+        var due: [PeerKey] = []
+        while let entry = timers.first, entry.due <= time {
+            _ = timers.removeFirst()
+            guard scheduled[entry.key] == entry.due else { continue }  // stale
+            scheduled[entry.key] = nil
+            due.append(entry.key)
+        }
         var events: [PeerEvent] = []
-        for key in byKey.keys.sorted() {
+        for key in due.sorted() {
             guard var peer = byKey[key] else { continue }
             if peer.isSessionMember {
-                guard peer.proximity != nil, let lastHeard = peer.lastHeard, time - lastHeard >= timeout else {
-                    continue
-                }
                 peer.distance = nil
                 peer.proximity = nil
                 byKey[key] = peer
                 events.append(.lostSignal(peer))
-            } else if time - peer.lastUpdate >= timeout {
+            } else {
                 byKey[key] = nil
                 sessionTimes[key] = nil
                 events.append(.expired(peer))
             }
+            schedule(key)
         }
         return events
+    }
+
+    /// When time alone changes the peer with `key`, seconds: a member's signal loss, a heard-only peer's expiry;
+    /// `nil` for a member without a distance or an unknown peer.
+    private func dueTime(of key: PeerKey) -> Double? {
+        guard let peer = byKey[key] else { return nil }
+        if peer.isSessionMember {
+            guard peer.proximity != nil, let lastHeard = peer.lastHeard else { return nil }
+            return lastHeard + timeout
+        }
+        return peer.lastUpdate + timeout
+    }
+
+    /// Puts the peer with `key` in the timer queue at its current due time (and the age queue when new or
+    /// updated).
+    private mutating func schedule(_ key: PeerKey) {
+        let due = dueTime(of: key)
+        if due != scheduled[key] {
+            scheduled[key] = due
+            if let due { timers.insert(due: due, key: key) }
+        }
+        if timers.count > 2 * scheduled.count + 1024 {
+            timers.rebuild(scheduled.map { ZoneDueQueue<PeerKey>.Entry(due: $0.value, key: $0.key) })
+        }
+        if byAge.count > 2 * byKey.count + 1024 {
+            byAge.rebuild(byKey.values.map { ZoneDueQueue<PeerKey>.Entry(due: $0.lastUpdate, key: $0.key) })
+        }
+        if leaveTimers.count > 2 * leaves.count + 1024 {
+            leaveTimers.rebuild(leaves.map { ZoneDueQueue<PeerKey>.Entry(due: $0.value + timeout, key: $0.key) })
+        }
+    }
+
+    /// Rebuilds every queue (after ``timeout`` changed).
+    private mutating func rescheduleAll() {
+        scheduled = [:]
+        timers.rebuild([])
+        for key in byKey.keys {
+            if let due = dueTime(of: key) { scheduled[key] = due }
+        }
+        timers.rebuild(scheduled.map { ZoneDueQueue<PeerKey>.Entry(due: $0.value, key: $0.key) })
+        leaveTimers.rebuild(leaves.map { ZoneDueQueue<PeerKey>.Entry(due: $0.value + timeout, key: $0.key) })
     }
 
     /// Applies `change` to the peer with `key` (created when new), then evicts beyond ``maximumPeers``.
     private mutating func merge(_ key: PeerKey, at time: Double, _ change: (inout Peer) -> Void) -> [PeerEvent] {
         if var peer = byKey[key] {
+            let before = peer.lastUpdate
             change(&peer)
             peer.lastUpdate = max(peer.lastUpdate, time)
             byKey[key] = peer
+            if peer.lastUpdate != before { byAge.insert(due: peer.lastUpdate, key: key) }
+            schedule(key)
             return [.updated(peer)]
         }
         var peer = Peer(key: key, lastUpdate: time)
         change(&peer)
         byKey[key] = peer
+        byAge.insert(due: peer.lastUpdate, key: key)
+        schedule(key)
         var events: [PeerEvent] = [.appeared(peer)]
-        while byKey.count > maximumPeers {
-            // The least recently updated other peer; ties go to the smallest key.
-            var oldest: Peer?
-            for candidate in byKey.values where candidate.key != key {
-                if let current = oldest,
-                    (current.lastUpdate, current.key) <= (candidate.lastUpdate, candidate.key)
-                {
-                    continue
-                }
-                oldest = candidate
+        var kept: [ZoneDueQueue<PeerKey>.Entry] = []
+        while byKey.count > maximumPeers, let entry = byAge.removeFirst() {
+            // The least recently updated other peer; ties go to the smallest key (the queue's order).
+            guard let candidate = byKey[entry.key], candidate.lastUpdate == entry.due else { continue }  // stale
+            if candidate.key == key {
+                kept.append(entry)
+                continue
             }
-            guard let evicted = oldest else { break }
-            byKey[evicted.key] = nil
-            sessionTimes[evicted.key] = nil
-            events.append(.expired(evicted))
+            byKey[candidate.key] = nil
+            sessionTimes[candidate.key] = nil
+            schedule(candidate.key)
+            events.append(.expired(candidate))
         }
+        for entry in kept { byAge.insert(due: entry.due, key: entry.key) }
         return events
     }
 }

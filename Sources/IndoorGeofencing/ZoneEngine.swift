@@ -28,12 +28,55 @@ import IndoorModel
 /// - A disabled zone checks no one in; an open visit still checks out, with `zoneEnabled: false`.
 ///
 /// Time comes only from the inputs and ``advance(to:)``; call `advance` when no input arrives, so that
-/// check-outs and dwells are noticed. Every update first moves time on to the input's time.
+/// check-outs and dwells are noticed. Every update first moves time on to the input's time. One device's
+/// clock cannot move the engine's present (``clock``, a ``DataClock``) by more than
+/// ``Configuration/horizon``: an input further from it is refused (no event, counted) unless a second device
+/// confirms the new time, and so is an ``advance(to:)`` beyond it.
+///
+/// Memory: a device's last fix (kept to see geoline crossings) is forgotten after
+/// ``Configuration/idleTime`` seconds without a fix, and at most ``Configuration/maximumDevices`` are kept;
+/// a device's record in a zone lasts while it is in the zone, has an open visit, or its re-trigger window
+/// runs. ``drainActivity()`` hands the activity log over and empties it.
 ///
 /// Cost: a fix is tested only against the fences whose bounding box contains it (a uniform grid), the
 /// geolines whose box meets its move, and the zones the device is inside; timers wait in a priority queue
 /// by due time, so ``advance(to:)`` touches only what is due. Neither grows with the number of devices.
 public struct ZoneEngine: Sendable {
+    /// Tuning of the engine's time rules and memory bounds.
+    public struct Configuration: Hashable, Sendable {
+        /// Seconds an input may lie from the engine's present without a second device agreeing (``DataClock``).
+        /// Default 3600.
+        public var horizon: Double
+        /// Seconds: a fix up to this much older than the same device's last fix is *late* and ignored; an even
+        /// older one means the device's clock was set back (or its last fix was stamped ahead), and the device
+        /// goes on from it (no geoline crossing from the old fix). Default 60.
+        public var lateFixLimit: Double
+        /// Seconds without a fix after which a device's last fix is forgotten (a later fix then crosses no
+        /// geoline from it). Default 3600.
+        public var idleTime: Double
+        /// The most devices whose last fix is kept; beyond it the one fixed longest ago is forgotten first.
+        /// Default 100 000.
+        public var maximumDevices: Int
+
+        /// - Parameters:
+        ///   - horizon: Seconds (default 3600); a non-finite or non-positive value takes the default.
+        ///   - lateFixLimit: Seconds (default 60); a negative or NaN value takes the default.
+        ///   - idleTime: Seconds (default 3600); a non-positive or NaN value takes the default.
+        ///   - maximumDevices: At least 1 (default 100 000).
+        public init(
+            horizon: Double = 3600, lateFixLimit: Double = 60, idleTime: Double = 3600, maximumDevices: Int = 100_000
+        ) {
+            self.horizon = horizon.isFinite && horizon > 0 ? horizon : 3600
+            self.lateFixLimit = lateFixLimit >= 0 ? lateFixLimit : 60
+            self.idleTime = idleTime > 0 ? idleTime : 3600
+            self.maximumDevices = max(1, maximumDevices)
+        }
+    }
+
+    /// The engine's tuning.
+    public let configuration: Configuration
+    /// The engine's present; ``DataClock/outliers`` counts the inputs and advances refused as too far from it.
+    public private(set) var clock: DataClock
     /// The zones, in the order given.
     public private(set) var zones: [Zone]
     /// Closed visits, and check-ins without check-out, in the order they happened.
@@ -50,6 +93,9 @@ public struct ZoneEngine: Sendable {
     /// Per device, the indices of the zones whose fences it is inside (sorted).
     private var fenceZonesByDevice: [String: [Int]] = [:]
     private var lastFixes: [String: Fix] = [:]
+    /// When each device's last fix may be forgotten (last fix + idle time), lazily: an entry older than the
+    /// device's current due time is moved on when it comes up; one entry per device in ``lastFixes``.
+    private var idleQueue = ZoneDueQueue<String>()
     /// Zones by the bounding boxes of their fences.
     private let fenceGrid: ZoneGrid
     /// Zones by the bounding boxes of their geolines.
@@ -94,6 +140,8 @@ public struct ZoneEngine: Sendable {
         case fenceEnds(ZoneEvent.Reason)
         /// Beacon presence ends: no admitted beacon heard for the exit delay.
         case beaconEnds
+        /// The re-trigger window of a device no longer in the zone closed: the record is forgotten (no event).
+        case forget
     }
 
     /// What is known of one device with respect to one zone.
@@ -185,6 +233,7 @@ public struct ZoneEngine: Sendable {
                 }
             }
             if beaconInside { consider(beaconLastHeard + zone.exitDelay, .beaconEnds) }
+            if !isPresent, visit == nil, let retriggerFrom { consider(retriggerFrom + zone.retriggerTime, .forget) }
             return next
         }
     }
@@ -200,8 +249,11 @@ public struct ZoneEngine: Sendable {
     ///     acts on the first zone with the id (`indoor replay` rejects a venue with a repeated id).
     ///   - nodes: The venue's nodes, so that a sighting naming a node id matches a zone beacon given by
     ///     identity and the other way round.
-    public init(zones: [Zone], nodes: [Node] = []) {
+    ///   - configuration: Time rules and memory bounds.
+    public init(zones: [Zone], nodes: [Node] = [], configuration: Configuration = Configuration()) {
         self.zones = zones
+        self.configuration = configuration
+        self.clock = DataClock(horizon: configuration.horizon)
         var beaconsByNode: [String: BeaconID] = [:]
         var nodesByBeacon: [BeaconID: String] = [:]
         for node in nodes {
@@ -243,6 +295,18 @@ public struct ZoneEngine: Sendable {
         }
     }
 
+    /// The number of devices whose last fix is remembered (bounded by ``Configuration/maximumDevices``).
+    public var rememberedDevices: Int { lastFixes.count }
+
+    /// Hands over the activity log's visits, in the order they were logged, and empties it: a server calls it
+    /// (after each batch, say) and persists what it gets, so the log does not grow without end.
+    /// - Returns: The closed visits and check-ins without check-out logged since the last drain.
+    public mutating func drainActivity() -> [ZoneVisit] {
+        let visits = activity.visits
+        activity = ActivityLog()
+        return visits
+    }
+
     /// Enables or disables the zone with id `zone`.
     /// - Returns: whether such a zone exists.
     @discardableResult
@@ -254,15 +318,23 @@ public struct ZoneEngine: Sendable {
 
     /// Takes one fix: fences and geolines.
     ///
-    /// A fix with a non-finite time or position is ignored, and so is a fix older than the device's last
-    /// fix (a late fix): it would move the device back in time, so it never checks anyone in or out.
-    /// A NaN accuracy counts as infinite (never confidently outside), a negative one as 0 m.
+    /// A fix with a non-finite time or position is ignored, and so is a fix up to
+    /// ``Configuration/lateFixLimit`` seconds older than the device's last fix (a late fix): it would move the
+    /// device back in time, so it never checks anyone in or out. An even older fix restarts the device's time
+    /// from it (its clock was set back). A fix further than ``Configuration/horizon`` from the engine's present
+    /// is refused (``clock``). A NaN accuracy counts as infinite (never confidently outside), a negative one as 0 m.
     /// - Returns: The events due up to and at the fix's time, in time order.
     public mutating func update(with fix: Fix) -> [ZoneEvent] {
         guard fix.time.isFinite, fix.position.x.isFinite, fix.position.y.isFinite else { return [] }
-        let previous = lastFixes[fix.device]
-        if let previous, fix.time < previous.time { return [] }
-        var events = advance(to: fix.time)
+        var previous = lastFixes[fix.device]
+        var clockSetBack = false
+        if let last = previous, fix.time < last.time {
+            guard last.time - fix.time > configuration.lateFixLimit else { return [] }
+            clockSetBack = true
+            previous = nil
+        }
+        if case .outlier = clock.observe(fix.time, source: fix.device) { return [] }
+        var events = fire(upTo: fix.time)
         let point = fix.position.horizontal
         let accuracy = fix.accuracy.isNaN ? Double.infinity : max(0, fix.accuracy)
         // Every other zone is left as it is by this fix: its fences are out of reach and the device is not
@@ -289,6 +361,7 @@ public struct ZoneEngine: Sendable {
                 }
                 let distance = nearest ?? .infinity
                 var state = states[key] ?? Presence()
+                if clockSetBack, let since = state.outsideSince, since > fix.time { state.outsideSince = nil }
                 if distance <= 0 {
                     state.outsideSince = nil
                     if !state.fenceInside {
@@ -328,16 +401,47 @@ public struct ZoneEngine: Sendable {
                 }
             }
         }
-        lastFixes[fix.device] = fix
-        events += advance(to: fix.time)
+        remember(fix)
+        events += fire(upTo: fix.time)
         return events
+    }
+
+    /// Keeps `fix` as its device's last fix, forgets the last fixes of devices idle for
+    /// ``Configuration/idleTime`` seconds before the present, and keeps at most
+    /// ``Configuration/maximumDevices``.
+    private mutating func remember(_ fix: Fix) {
+        if lastFixes.updateValue(fix, forKey: fix.device) == nil {
+            idleQueue.insert(due: fix.time + configuration.idleTime, key: fix.device)
+        }
+        forgetIdleDevices(before: clock.present)
+        while lastFixes.count > configuration.maximumDevices, idleQueue.count > 0 {
+            forgetIdleDevices(before: .infinity, atMost: 1)
+        }
+    }
+
+    /// Pops idle-queue entries due by `time` seconds: a device whose last fix is that old is forgotten, one
+    /// fixed since is queued again at its new due time.
+    private mutating func forgetIdleDevices(before time: Double, atMost limit: Int = .max) {
+        var forgotten = 0
+        while forgotten < limit, let entry = idleQueue.first, entry.due <= time {
+            _ = idleQueue.removeFirst()
+            guard let last = lastFixes[entry.key] else { continue }
+            let due = last.time + configuration.idleTime
+            if due > entry.due {
+                idleQueue.insert(due: due, key: entry.key)
+            } else {
+                lastFixes[entry.key] = nil
+                forgotten += 1
+            }
+        }
     }
 
     /// Takes one ranging update: zone beacons.
     /// - Returns: The events due up to and at its time, in time order.
     public mutating func update(with ranging: RangedBeacon) -> [ZoneEvent] {
         guard ranging.time.isFinite else { return [] }
-        var events = advance(to: ranging.time)
+        if case .outlier = clock.observe(ranging.time, source: ranging.device) { return [] }
+        var events = fire(upTo: ranging.time)
         let node: String?
         let beacon: BeaconID?
         switch ranging.source {
@@ -384,14 +488,25 @@ public struct ZoneEngine: Sendable {
             }
             store(state, at: key)
         }
-        events += advance(to: ranging.time)
+        events += fire(upTo: ranging.time)
         return events
     }
 
     /// Moves time on to `time` seconds: ends fence and beacon presence whose time ran out, checks out visits
     /// that have ended, and fires dwell events.
+    ///
+    /// A time more than ``Configuration/horizon`` after the engine's present (a tick from a clock that jumped)
+    /// is refused: nothing happens, and ``DataClock/outliers`` counts it.
     /// - Returns: The events due, in time order.
     public mutating func advance(to time: Double) -> [ZoneEvent] {
+        guard clock.advance(to: time) else { return [] }
+        forgetIdleDevices(before: clock.present)
+        return fire(upTo: time)
+    }
+
+    /// Applies every timer due by `time` seconds.
+    /// - Returns: The events due, in time order.
+    private mutating func fire(upTo time: Double) -> [ZoneEvent] {
         var events: [ZoneEvent] = []
         var due: [Key] = []
         while let entry = queue.first, entry.due <= time {
@@ -439,6 +554,9 @@ public struct ZoneEngine: Sendable {
             state.beaconLeftAt = state.beaconLastHeard
             state.admitted = []
             reason = .left
+        case .forget:
+            state.retriggerFrom = nil
+            return nil
         }
         guard !state.isPresent, let visit = state.visit else { return nil }
         // The departure is the last time the device was known to be in: the first confidently-outside fix, the

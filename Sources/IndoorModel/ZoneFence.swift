@@ -108,27 +108,66 @@ extension ZoneFence: Codable {
         }
     }
 
-    /// Why `polygon` cannot be a fence, or `nil` when it can: it needs at least 3 distinct vertices, a
-    /// non-zero area and edges that do not cross or touch except where neighbours meet (a simple polygon).
-    /// Repeated consecutive vertices, such as a closing vertex equal to the first, are allowed.
+    /// The most vertices a polygon fence may have (10 000): the check that its edges do not cross is a
+    /// sweep over the edges sorted by x, which stays near O(n log n) for ordinary outlines but can reach
+    /// O(n²) for outlines whose edges all overlap in x (about 0.4 s at this bound).
+    public static let maximumVertices = 10_000
+
+    /// Why `polygon` cannot be a fence, or `nil` when it can: it needs at least 3 distinct vertices (at most
+    /// ``maximumVertices``), a non-zero area and edges that do not cross or touch except where neighbours meet
+    /// (a simple polygon). Repeated consecutive vertices, such as a closing vertex equal to the first, are
+    /// allowed. When edges cross, the first crossing pair in edge order is named.
     static func problem(with polygon: Polygon) -> String? {
+        guard polygon.vertices.count <= maximumVertices else {
+            return
+                "a polygon fence may have at most \(maximumVertices) vertices, not \(polygon.vertices.count): simplify the outline"
+        }
         var corners: [Point2D] = []
         for vertex in polygon.vertices where corners.last != vertex { corners.append(vertex) }
         if corners.count > 1, corners.first == corners.last { corners.removeLast() }
         guard corners.count >= 3 else { return "a polygon fence needs at least 3 distinct vertices" }
-        let edges = Polygon(corners).edges
-        for i in edges.indices {
-            // Neighbouring edges share a vertex; every other pair must stay apart.
-            for j in stride(from: i + 2, to: edges.count, by: 1) where !(i == 0 && j == edges.count - 1) {
-                if edges[i].intersects(edges[j]) {
-                    return "a polygon fence must not cross itself (edges \(i + 1) and \(j + 1) meet)"
-                }
-            }
+        if let (i, j) = firstCrossing(Polygon(corners).edges) {
+            return "a polygon fence must not cross itself (edges \(i + 1) and \(j + 1) meet)"
         }
         guard Polygon(corners).area > 0 else {
             return "a polygon fence must enclose an area (its vertices lie on one line)"
         }
         return nil
+    }
+
+    /// The first pair (i, j), i < j, in lexicographic order, of edges that are not neighbours and cross or
+    /// touch; `nil` when there is none.
+    ///
+    /// A sweep in x: edges sorted by their least x, each tested only against the edges whose x range (and y
+    /// range) overlaps its own; every such pair is tested, so the answer is that of testing all pairs.
+    static func firstCrossing(_ edges: [Segment]) -> (Int, Int)? {
+        let count = edges.count
+        let order = edges.indices.sorted {
+            let a = min(edges[$0].start.x, edges[$0].end.x)
+            let b = min(edges[$1].start.x, edges[$1].end.x)
+            return a != b ? a < b : $0 < $1
+        }
+        var active: [Int] = []
+        var best: (Int, Int)?
+        for index in order {
+            let edge = edges[index]
+            let minX = min(edge.start.x, edge.end.x)
+            let minY = min(edge.start.y, edge.end.y)
+            let maxY = max(edge.start.y, edge.end.y)
+            active.removeAll { max(edges[$0].start.x, edges[$0].end.x) < minX }
+            for other in active {
+                let (i, j) = other < index ? (other, index) : (index, other)
+                // Neighbouring edges share a vertex; every other pair must stay apart.
+                guard j - i != 1, !(i == 0 && j == count - 1) else { continue }
+                if let current = best, !((i, j) < current) { continue }
+                let candidate = edges[other]
+                guard max(candidate.start.y, candidate.end.y) >= minY, min(candidate.start.y, candidate.end.y) <= maxY
+                else { continue }
+                if edge.intersects(candidate) { best = (i, j) }
+            }
+            active.append(index)
+        }
+        return best
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -37,6 +37,10 @@ public struct PositioningEngine: Sendable {
         /// When set, each device's fixes are smoothed by a ``PositionTrack`` with this tuning, and every ``Fix/method``
         /// is the method's name followed by `+track` (``MethodCatalog/trackSuffix``); `nil` (default): no tracking.
         public var tracking: PositionTrack.Configuration?
+        /// Seconds: a sighting further than this from the engine's present (``PositioningEngine/clock``) drives only
+        /// its own device's state and does not move the present, unless a second device confirms the new time
+        /// (``DataClock``). Default 3600.
+        public var horizon: Double
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -49,12 +53,14 @@ public struct PositioningEngine: Sendable {
         ///   - maximumNodesPerDevice: Memory bound on nodes tracked per device (default 32).
         ///   - plausibleArea: The sanity guard on every fix (default: 10 m or half the heard nodes' box diagonal).
         ///   - tracking: The position tracker's tuning, or `nil` for no tracking (default).
+        ///   - horizon: Seconds a sighting may lie from the engine's present without a second device agreeing
+        ///     (default 3600; see ``DataClock``).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
             proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
             maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea(),
-            tracking: PositionTrack.Configuration? = nil
+            tracking: PositionTrack.Configuration? = nil, horizon: Double = 3600
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -66,6 +72,7 @@ public struct PositioningEngine: Sendable {
             self.maximumNodesPerDevice = max(1, maximumNodesPerDevice)
             self.plausibleArea = plausibleArea
             self.tracking = tracking
+            self.horizon = horizon.isFinite && horizon > 0 ? horizon : 3600
         }
     }
 
@@ -95,6 +102,11 @@ public struct PositioningEngine: Sendable {
     private var lastDevice: String?
     private var lastSlot = 0
     private var lastSweep = -Double.infinity
+    /// The engine's present: what expires devices. One device's clock cannot move it by more than
+    /// ``Configuration/horizon`` (``DataClock``); ``DataClock/outliers`` counts the sightings too far from it.
+    public private(set) var clock: DataClock
+    /// How many expiry sweeps (each a pass over the devices) have run; tests check it stays small.
+    private(set) var sweeps = 0
     /// Places fixes on WGS84, when the engine was made from a venue with an anchor.
     public private(set) var anchor: GeoAnchor?
 
@@ -106,6 +118,10 @@ public struct PositioningEngine: Sendable {
         /// entry's sightings; NaN when none.
         var advertised: [Double] = []
         var lastHeard: Double
+        /// The engine's present (``PositioningEngine/clock``) when the device was last heard, seconds: what it
+        /// expires by, so a device whose own clock is far off still expires after ``Configuration/deviceExpiry``
+        /// seconds of silence, and never because of its own timestamps.
+        var seenAt: Double
         /// The device's position track, when the engine tracks.
         var track: PositionTrack?
         /// The sighting time from which the next fix is fed to the track.
@@ -191,6 +207,7 @@ public struct PositioningEngine: Sendable {
         }
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
         self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
+        self.clock = DataClock(horizon: configuration.horizon)
     }
 
     /// An engine over the nodes of `venue`; its fixes carry WGS84 coordinates when the venue has an anchor.
@@ -219,6 +236,14 @@ public struct PositioningEngine: Sendable {
     }
 
     /// Takes one sighting. Sightings of unknown nodes or with non-finite RSSI or time are ignored.
+    ///
+    /// Time: each device's own sightings drive its filters and track; a sighting more than
+    /// ``Configuration/deviceExpiry`` seconds before the device's latest (its clock was set back, or its latest
+    /// was stamped ahead) restarts the device from it. Devices expire by the engine's present (``clock``): a
+    /// device is forgotten once the present has moved ``Configuration/deviceExpiry`` seconds past the moment it
+    /// was last heard. A sighting further than ``Configuration/horizon`` from the present (counted in
+    /// ``DataClock/outliers``) is used for its own device but does not move the present, unless a second device
+    /// confirms the new time; then devices stamped on the old time line are forgotten.
     /// - Returns: whether the sighting was used.
     @discardableResult
     public mutating func ingest(_ sighting: Sighting) -> Bool {
@@ -226,14 +251,19 @@ public struct PositioningEngine: Sendable {
             return false
         }
         let time = sighting.time
-        // Sweep every expiry period of sighting time; also when time jumps back more than that (a clock reset or
-        // one bogus future timestamp), or expiry would stop until time caught up with the jump.
-        if time > lastSweep + configuration.deviceExpiry || time < lastSweep - configuration.deviceExpiry {
-            sweep(before: time - configuration.deviceExpiry, now: time)
-        }
         let rssi = hasOffsets ? sighting.rssi - calibration.offset(device: sighting.device) : sighting.rssi
         // A non-finite offset (a calibration built in code) or an overflowing difference: not a usable sighting.
         guard rssi.isFinite else { return false }
+        switch clock.observe(time, source: sighting.device) {
+        case .outlier:
+            break
+        case .jumped:
+            // Time moved on (or back) by more than the horizon: devices stamped on the old time line go.
+            sweep(byOwnTime: true)
+        case .accepted:
+            // Sweep once per expiry period of the present.
+            if clock.present > lastSweep + configuration.deviceExpiry { sweep(byOwnTime: false) }
+        }
         let slot: Int
         if let lastDevice, lastDevice == sighting.device {
             slot = lastSlot
@@ -243,8 +273,14 @@ public struct PositioningEngine: Sendable {
             if slots.count >= configuration.maximumDevices { evictOldestHalf() }
             slot = allocateSlot(device: sighting.device, at: time)
         }
+        states[slot].seenAt = clock.present
         lastDevice = sighting.device
         lastSlot = slot
+        if time < states[slot].lastHeard - configuration.deviceExpiry {
+            // The device's clock went back further than the expiry: what it heard on the old time line is void.
+            states[slot].clear()
+            states[slot].lastHeard = time
+        }
         if let tracking, time > states[slot].nextTrack {
             feedTrack(slot: slot, device: sighting.device, at: time, configuration: tracking)
         }
@@ -285,7 +321,7 @@ public struct PositioningEngine: Sendable {
             states[slot].lastHeard = time
         } else {
             slot = states.count
-            states.append(DeviceState(lastHeard: time))
+            states.append(DeviceState(lastHeard: time, seenAt: clock.present))
         }
         slots[device] = slot
         return slot
@@ -315,21 +351,37 @@ public struct PositioningEngine: Sendable {
         return used
     }
 
-    private mutating func sweep(before cutoff: Double, now: Double) {
+    /// Forgets the devices last heard more than ``Configuration/deviceExpiry`` seconds before the present.
+    ///
+    /// - Parameter byOwnTime: After a jump of the present, the moments devices were heard are on the old time
+    ///   line: then a device is judged by its own time, forgotten when stamped more than the expiry before the
+    ///   present or more than ``Configuration/horizon`` after it, and kept (as heard now) otherwise.
+    private mutating func sweep(byOwnTime: Bool) {
+        sweeps += 1
+        let now = clock.present
         lastSweep = now
-        release { $0.lastHeard < cutoff }
+        let cutoff = now - configuration.deviceExpiry
+        if byOwnTime {
+            let ahead = now + configuration.horizon
+            release { $0.lastHeard < cutoff || $0.lastHeard > ahead }
+            for slot in slots.values { states[slot].seenAt = now }
+        } else {
+            release { $0.seenAt < cutoff }
+        }
     }
 
     private mutating func evictOldestHalf() {
-        let times = slots.values.map { states[$0].lastHeard }.sorted()
+        let times = slots.values.map { states[$0].seenAt }.sorted()
         guard !times.isEmpty else { return }
         let median = times[times.count / 2]
-        release { $0.lastHeard <= median }
+        release { $0.seenAt <= median }
     }
 
     /// The current readings of `device` at `time`, strongest first (ties by node id).
     ///
-    /// A node counts when its filter has a value heard in the last ``Configuration/window`` seconds.
+    /// A node counts when its filter has a value and was last heard within ``Configuration/window`` seconds of
+    /// `time`: up to a window before it, or (a query about a moment just before the latest sightings) up to a
+    /// window after it, never further ahead.
     public func readings(device: String, at time: Double) -> [NodeReading] {
         guard let slot = slots[device] else { return [] }
         return readings(slot: slot, device: device, at: time)
@@ -342,10 +394,12 @@ public struct PositioningEngine: Sendable {
             ? configuration.distanceModel : configuration.deviceModels[device] ?? configuration.distanceModel
         var result: [NodeReading] = []
         let cutoff = time - configuration.window
+        let ahead = time + configuration.window
         state.filters.withUnsafeBufferPointer { filters in
             for entry in 0..<filters.count {
                 let index = state.nodes[entry]
-                guard let last = filters[entry].lastTime, last >= cutoff, let rssi = filters[entry].value(at: time),
+                guard let last = filters[entry].lastTime, last >= cutoff, last <= ahead,
+                    let rssi = filters[entry].value(at: time),
                     rssi.isFinite
                 else { continue }
                 let calibration = RSSIAtOneMeter.calibration(

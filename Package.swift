@@ -58,7 +58,8 @@ let package = Package(
         .testTarget(
             name: "IndoorGeofencingTests", dependencies: ["IndoorRanging", "IndoorGeofencing"], swiftSettings: strict),
         .testTarget(
-            name: "IndoorSessionTests", dependencies: ["IndoorSession", "IndoorRanging", "IndoorEvaluation"],
+            name: "IndoorSessionTests",
+            dependencies: ["IndoorSession", "IndoorRanging", "IndoorPositioning", "IndoorEvaluation"],
             swiftSettings: strict),
         .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
         .testTarget(

@@ -40,8 +40,7 @@ let package = Package(
         // platform-free (built and tested everywhere); the CoreLocation shell compiles only where CoreLocation
         // exists, and on Linux in IndoorCoreLocationShellTests against CoreLocationShim.
         .target(
-            name: "IndoorCoreLocation", dependencies: ["IndoorModel", "IndoorSession"],
-            exclude: ["IndoorCoreLocation.docc"], swiftSettings: strict),
+            name: "IndoorCoreLocation", dependencies: ["IndoorModel", "IndoorSession"], swiftSettings: strict),
         // Dataset reader, simulator, scoring, plots.
         .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
         // The command-line front end as a library, so its output can be tested in-process.

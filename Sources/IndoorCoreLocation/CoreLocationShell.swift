@@ -37,14 +37,19 @@
             manager.delegate = self
         }
 
-        /// A new stream of sightings; ranging runs while at least one stream is open.
-        public func sightings() -> AsyncStream<Sighting> {
+        /// A new stream of sightings; ranging runs while at least one stream is open. Callable from any context
+        /// (the scanner opens its source off the main actor).
+        nonisolated public func sightings() -> AsyncStream<Sighting> {
             let (stream, continuation) = AsyncStream.makeStream(of: Sighting.self)
             let id = UUID()
-            streams[id] = continuation
             continuation.onTermination = { _ in Task { @MainActor [weak self] in self?.close(id) } }
-            if streams.count == 1, authorization?.allowsScanning == true { startRanging() }
+            Task { @MainActor in self.open(id, continuation) }
             return stream
+        }
+
+        private func open(_ id: UUID, _ continuation: AsyncStream<Sighting>.Continuation) {
+            streams[id] = continuation
+            if streams.count == 1, authorization?.allowsScanning == true { startRanging() }
         }
 
         private func close(_ id: UUID) {

@@ -46,3 +46,16 @@ struct ScanResultTests {
         }
     }
 }
+
+@Suite("docs/SCAN.md example")
+struct ScanDocumentationTests {
+    @Test func theExampleIsWhatTheCodeWrites() throws {
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/SCAN.md")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        let marker = try #require(text.range(of: "<!-- example: scan.json -->\n```json\n"))
+        let end = try #require(text.range(of: "\n```", range: marker.upperBound..<text.endIndex))
+        let example = String(text[marker.upperBound..<end.lowerBound])
+        #expect(try ScanResult.decodeJSON(example).json() == example)
+    }
+}

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "IndoorGeofencing", targets: ["IndoorGeofencing"]),
         .library(name: "IndoorSession", targets: ["IndoorSession"]),
         .library(name: "IndoorEvaluation", targets: ["IndoorEvaluation"]),
+        .library(name: "IndoorCoreLocation", targets: ["IndoorCoreLocation"]),
         .executable(name: "indoor", targets: ["indoor"]),
     ],
     dependencies: [
@@ -35,6 +36,11 @@ let package = Package(
             name: "IndoorSession",
             dependencies: ["IndoorModel", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing"],
             swiftSettings: strict),
+        // The Apple adapter: CoreLocation ranging and monitoring in, the session's answers out. Its decisions are
+        // platform-free (built and tested everywhere); the CoreLocation shell compiles only where CoreLocation
+        // exists, and on Linux in IndoorCoreLocationShellTests against CoreLocationShim.
+        .target(
+            name: "IndoorCoreLocation", dependencies: ["IndoorModel", "IndoorSession"], swiftSettings: strict),
         // Dataset reader, simulator, scoring, plots.
         .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
         // The command-line front end as a library, so its output can be tested in-process.
@@ -58,8 +64,20 @@ let package = Package(
         .testTarget(
             name: "IndoorGeofencingTests", dependencies: ["IndoorRanging", "IndoorGeofencing"], swiftSettings: strict),
         .testTarget(
-            name: "IndoorSessionTests", dependencies: ["IndoorSession", "IndoorRanging", "IndoorEvaluation"],
+            name: "IndoorSessionTests",
+            dependencies: ["IndoorSession", "IndoorRanging", "IndoorPositioning", "IndoorEvaluation"],
             swiftSettings: strict),
+        .testTarget(
+            name: "IndoorCoreLocationTests", dependencies: ["IndoorCoreLocation", "IndoorSession"],
+            swiftSettings: strict),
+        // Exactly the CoreLocation API the shell uses, so that Linux CI type-checks it (test-only; not a product).
+        .target(name: "CoreLocationShim", path: "Tests/CoreLocationShim", swiftSettings: strict),
+        // The shell's source (a symbolic link to Sources/IndoorCoreLocation/CoreLocationShell.swift) compiled
+        // against the shim.
+        .testTarget(
+            name: "IndoorCoreLocationShellTests",
+            dependencies: ["IndoorCoreLocation", "IndoorSession", "IndoorModel", "CoreLocationShim"],
+            swiftSettings: strict + [.define("INDOOR_CORELOCATION_SHIM")]),
         .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
         .testTarget(
             name: "IndoorCommandsTests",

@@ -14,11 +14,14 @@ public struct Venue: Hashable, Sendable, Identifiable {
     public var zones: [Zone]
     /// Places the local frame on WGS84; `nil` when the venue has no known location.
     public var anchor: GeoAnchor?
+    /// The ids of the geofences (of a location SDK) this venue serves: a building, or a part of it. An indoor scan
+    /// of one of these ids runs over this venue. Empty (the default) for a venue that serves none.
+    public var geofences: [String]
 
     /// A venue; floors, nodes and zones in the local frame (metres).
     public init(
         id: String, name: String, floors: [Floor] = [], nodes: [Node] = [], zones: [Zone] = [],
-        anchor: GeoAnchor? = nil
+        anchor: GeoAnchor? = nil, geofences: [String] = []
     ) {
         self.id = id
         self.name = name
@@ -26,6 +29,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
         self.nodes = nodes
         self.zones = zones
         self.anchor = anchor
+        self.geofences = geofences
     }
 
     /// The floor with `level`, if the venue has it.
@@ -36,7 +40,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
 
 extension Venue: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, name, floors, nodes, zones, anchor
+        case id, name, floors, nodes, zones, anchor, geofences
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,7 +51,23 @@ extension Venue: Codable {
             floors: try container.decodeIfPresent([Floor].self, forKey: .floors) ?? [],
             nodes: try container.decodeIfPresent([Node].self, forKey: .nodes) ?? [],
             zones: try container.decodeIfPresent([Zone].self, forKey: .zones) ?? [],
-            anchor: try container.decodeIfPresent(GeoAnchor.self, forKey: .anchor))
+            anchor: try container.decodeIfPresent(GeoAnchor.self, forKey: .anchor),
+            geofences: try container.decodeIfPresent([String].self, forKey: .geofences) ?? [])
+        var fences = Set<String>()
+        for (index, geofence) in geofences.enumerated() {
+            guard !geofence.isEmpty else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [CodingKeys.geofences, IndexKey(index)],
+                        debugDescription: "a geofence id must not be empty"))
+            }
+            guard fences.insert(geofence).inserted else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [CodingKeys.geofences, IndexKey(index)],
+                        debugDescription: "geofence id '\(geofence)' is listed twice"))
+            }
+        }
         var levels = Set<Int>()
         for (index, floor) in floors.enumerated() where !levels.insert(floor.level).inserted {
             throw DecodingError.dataCorrupted(
@@ -74,6 +94,18 @@ extension Venue: Codable {
             }
             firstZone[zone.id] = index
         }
+    }
+
+    /// Writes the venue; `geofences` only when it has some, so venues without them keep their bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(floors, forKey: .floors)
+        try container.encode(nodes, forKey: .nodes)
+        try container.encode(zones, forKey: .zones)
+        try container.encodeIfPresent(anchor, forKey: .anchor)
+        if !geofences.isEmpty { try container.encode(geofences, forKey: .geofences) }
     }
 
     /// Reads a venue from its JSON document, refusing values no venue can have.

@@ -163,6 +163,28 @@ public struct LocationSession: Sendable {
         return finish(events)
     }
 
+    /// The position of `device` at `time` seconds from what has been ingested so far, without reporting it.
+    ///
+    /// With a tracked method (``SessionConfiguration/method`` with `tracking`) this is the tracker's state moved on
+    /// to `time` and updated with the current estimate, not just the latest snapshot. The fallback answers where
+    /// the method cannot (``FallbackPolicy``), and the fix carries latitude and longitude when the venue has an
+    /// anchor. Nothing is counted in ``statistics`` and no event is produced: the scan provider asks this once, at
+    /// the end of a scan.
+    /// - Returns: The fix, or why there is none.
+    public func locate(device: String, at time: Double) -> Result<Fix, NoFix> {
+        locator.locate(device: device, at: time).result.map { fix in
+            var located = fix
+            located.coordinate = configuration.venue.anchor?.coordinate(of: fix.position.horizontal)
+            return located
+        }
+    }
+
+    /// The nodes `device` has been heard from within the positioning window before `time` seconds, strongest
+    /// first: the readings a fix at `time` is made from.
+    public func readings(device: String, at time: Double) -> [NodeReading] {
+        locator.readings(device: device, at: time)
+    }
+
     // MARK: - Parts
 
     /// Ranging of a beacon for the monitor of the device that heard it (started on its first beacon).

@@ -42,6 +42,11 @@ struct SessionLocator: Sendable {
         return primary.ingest(sighting)
     }
 
+    /// The readings of `device` at `time` seconds that the session's method sees, strongest first.
+    func readings(device: String, at time: Double) -> [NodeReading] {
+        primary.readings(device: device, at: time)
+    }
+
     /// Locates `device` at `time` seconds.
     func locate(device: String, at time: Double) -> Outcome {
         let first = primary.locate(device: device, at: time)

@@ -57,6 +57,13 @@ struct FormatsDocumentationTests {
         #expect(venue.nodes[0].calibration == NodeCalibration(rssiAtOneMeter: -61.5, pathLossExponent: 2.2))
         #expect(venue.zones == [Zone(id: "lobby", name: "Lobby")])
         #expect(venue.anchor?.bearingDegrees == 20)
+        #expect(venue.geofences == ["hq-building-a"])
+        // Written back with the geofences; a venue without them is written without the key.
+        #expect(String(decoding: try venue.encodeJSON(), as: UTF8.self).contains(#""geofences""#))
+        var plain = venue
+        plain.geofences = []
+        #expect(!String(decoding: try plain.encodeJSON(), as: UTF8.self).contains("geofences"))
+        #expect(try Venue.decodeJSON(try plain.encodeJSON()) == plain)
     }
 
     @Test func fix() throws {

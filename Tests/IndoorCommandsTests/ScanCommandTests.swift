@@ -1,0 +1,88 @@
+import Foundation
+import IndoorModel
+import IndoorSession
+import Testing
+
+@testable import IndoorCommands
+
+/// A 20 m square hall with four corner nodes, serving the geofence `hall`.
+private let venueJSON = #"""
+    {"id":"hall","name":"Hall","anchor":{"latitude":52.5,"longitude":13.4},"geofences":["hall","campus"],
+     "nodes":[{"id":"a","x":0,"y":0},{"id":"b","x":20,"y":0},{"id":"c","x":0,"y":20},{"id":"d","x":20,"y":20}]}
+    """#
+
+/// A phone at (5, 5): every node each second for 12 s (log-distance, −59 dBm at 1 m, exponent 2); line 3 is bad.
+private func sightingsCSV() -> String {
+    var text = "t,device,node,rssi\n"
+    text += "0,phone,a,abc\n"
+    let nodes = [("a", 0.0, 0.0), ("b", 20.0, 0.0), ("c", 0.0, 20.0), ("d", 20.0, 20.0)]
+    for second in 0..<12 {
+        for (id, x, y) in nodes {
+            let distance = ((5 - x) * (5 - x) + (5 - y) * (5 - y)).squareRoot()
+            text += "\(second),phone,\(id),\(Int((-59 - 20 * log10(distance)).rounded()))\n"
+        }
+    }
+    return text
+}
+
+@Suite("indoor scan")
+struct ScanCommandTests {
+    /// Writes the venue and the sightings to a new temporary folder and returns their paths.
+    private func files() throws -> (venue: String, sightings: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let venue = folder.appendingPathComponent("venue.json")
+        let sightings = folder.appendingPathComponent("walk.csv")
+        try Data(venueJSON.utf8).write(to: venue)
+        try Data(sightingsCSV().utf8).write(to: sightings)
+        return (venue.path, sightings.path)
+    }
+
+    @Test func printsTheResultJSONAndReportsBadRowsWithFileAndLine() throws {
+        let (venue, sightings) = try files()
+        let command = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", "--seconds", "10", sightings])
+        let (json, problems) = try command.answer()
+        #expect(problems.map(\.description) == ["\(sightings):2: rssi 'abc' is not a number"])
+        let result = try ScanResult.decodeJSON(json)
+        #expect(result.duration == 10 && result.timestamp == 10 && result.beacons == 4)
+        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 5, y: 5)) < 1.5)
+        #expect(result.geofenceId == "hall" && result.venueId == "hall" && result.latitude != nil)
+    }
+
+    @Test func anUnknownGeofenceIsOneLine() throws {
+        let (venue, sightings) = try files()
+        let command = try ScanCommand.parse(["--venue", venue, "--geofence", "moon", sightings])
+        #expect(throws: CommandFailure.self) { try command.answer() }
+        do {
+            _ = try command.answer()
+        } catch {
+            #expect("\(error)" == "no venue serves geofence 'moon' (known: campus, hall)")
+        }
+    }
+
+    @Test func aBadVenueNamesTheFileAndField() throws {
+        let (_, sightings) = try files()
+        let folder = URL(fileURLWithPath: sightings).deletingLastPathComponent()
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"{"id":"x","geofences":["a","a"]}"#.utf8).write(to: bad)
+        let command = try ScanCommand.parse(["--venue", bad.path, "--geofence", "a", sightings])
+        do {
+            _ = try command.answer()
+            Issue.record("expected a FormatError")
+        } catch {
+            #expect("\(error)" == "\(bad.path): geofences[1]: geofence id 'a' is listed twice")
+        }
+    }
+
+    @Test func argumentsAreChecked() {
+        #expect(throws: (any Error).self) { try ScanCommand.parse(["--simulate", "--seconds", "0"]) }
+        #expect(throws: (any Error).self) { try ScanCommand.parse(["--sweep"]) }
+        #expect(throws: (any Error).self) { try ScanCommand.parse(["--geofence", "a", "x.csv"]) }
+    }
+
+    @Test func theSimulatedOfficeAnswers() throws {
+        let command = try ScanCommand.parse(["--simulate", "--seconds", "5", "--from", "30"])
+        let result = try ScanResult.decodeJSON(try command.answer().json)
+        #expect(result.geofenceId == "office" && result.venueId == "sim-office" && result.duration == 5)
+    }
+}

@@ -14,7 +14,7 @@ import IndoorSession
 /// ``run(_:write:)`` replays an array.
 public struct ReplayRun {
     public var venue: Venue
-    /// A positioning method name from ``MethodCatalog/names``; `nil` for ``defaultMethod(calibrated:)``, with
+    /// A positioning method name from ``MethodCatalog/names``; `nil` for ``IndoorSession/SessionConfiguration/defaultMethod(calibrated:)``, with
     /// weighted-centroid answering where a trilaterating method lacks the nodes or geometry (``FallbackPolicy``).
     public var method: String?
     /// Seconds of data time between fixes of one device; 0 locates after every sighting.
@@ -26,20 +26,6 @@ public struct ReplayRun {
     public var calibration: Calibration?
     /// Seconds of data time a streamed sighting waits for earlier ones (``ReplayReorderWindow``).
     public var reorderWindow: Double
-
-    /// The method replay uses without `--method` and without a calibration: weighted centroid, measured the most
-    /// accurate survey-free method on simulated offices without a calibration (docs/GEOFENCING.md, "Choosing the
-    /// default method"); it answers from one node.
-    public static let defaultMethod = MethodCatalog.Method.weightedCentroid
-
-    /// The method replay uses without `--method` but with a calibration: nonlinear least squares (weighted
-    /// centroid falling back), measured the most accurate once path loss is calibrated.
-    public static let calibratedDefaultMethod = MethodCatalog.Method.nonlinear
-
-    /// The default method for a replay with or without a calibration.
-    public static func defaultMethod(calibrated: Bool) -> MethodCatalog.Method {
-        calibrated ? calibratedDefaultMethod : defaultMethod
-    }
 
     /// The default ``reorderWindow``, seconds.
     public static let defaultReorderWindow = 10.0
@@ -73,7 +59,7 @@ public struct ReplayRun {
         }
         return SessionConfiguration(
             venue: venue,
-            method: selection ?? MethodCatalog.Selection(Self.defaultMethod(calibrated: calibration != nil)),
+            method: selection,
             fallback: method == nil ? .weightedCentroid : .none, calibration: calibration, fixInterval: interval,
             ranger: rssiFilter.ranger(nodes: venue.nodes))
     }

@@ -68,6 +68,10 @@ public struct LocationSession: Sendable {
     /// The closed visits and the check-ins without check-out so far, in the order they happened.
     public var activity: ActivityLog { zones.activity }
 
+    /// Takes the closed visits and the check-ins without check-out so far out of the session's activity log
+    /// (oldest first), so that a long-running server keeps it bounded: store them, then they are gone from here.
+    public mutating func drainActivity() -> [ZoneVisit] { zones.drainActivity() }
+
     /// The peers known now, by key; empty without ``SessionConfiguration/peers``.
     public var knownPeers: [Peer] { peers?.peers ?? [] }
 
@@ -83,9 +87,10 @@ public struct LocationSession: Sendable {
             statistics.refused += 1
             return []
         }
-        var events = sweep(to: sighting.time)
         let ranging = ranger.range(sighting)
-        events += zones.update(with: ranging).map(SessionEvent.zone)
+        var events = zones.update(with: ranging).map(SessionEvent.zone)
+        // Monitors and peers move on to the zones' present, which one device's far-off clock cannot move.
+        events += sweep(to: zones.clock.present.isFinite ? zones.clock.present : sighting.time)
         if !configuration.monitoring.isEmpty, case .beacon = sighting.source {
             events += monitor(ranging)
         }
@@ -223,6 +228,7 @@ public struct LocationSession: Sendable {
 
     /// Counts `events` and puts them in time order (events of the same time keep their order).
     private mutating func finish(_ events: [SessionEvent]) -> [SessionEvent] {
+        statistics.clockOutliers = zones.clock.outliers
         for event in events {
             switch event {
             case .fix: break

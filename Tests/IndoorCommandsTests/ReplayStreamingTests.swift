@@ -224,9 +224,10 @@ struct ReplayStreamingTests {
         }
         let replayDefault = try median(nil)
         #expect(replayDefault < 3)
-        // The session's default (nonlinear, weighted-centroid falling back), replay's default before: well above.
-        let sessionDefault = try median(SessionConfiguration(venue: simulated.venue))
-        #expect(sessionDefault > 3)
+        // Uncalibrated nonlinear with weighted-centroid falling back, replay's default before: well above.
+        let previousDefault = try median(
+            SessionConfiguration(venue: simulated.venue, method: MethodCatalog.Selection(.nonlinear)))
+        #expect(previousDefault > 3)
         // With a calibration fitted on the survey (train/, not the scored test/), the default is nonlinear and
         // better still.
         let survey = try #require(simulated.dataset.train)

@@ -33,11 +33,12 @@ let tinyWalk = [
 @Suite("LocationSession")
 struct LocationSessionTests {
     @Test func fixesCarryCoordinatesAndTheFenceChecksInAndOut() throws {
-        var session = try LocationSession(SessionConfiguration(venue: tinyVenue))
+        var session = try LocationSession(
+            SessionConfiguration(venue: tinyVenue, method: MethodCatalog.Selection(.nonlinear)))
         let events = session.ingest(tinyWalk)
         let fixes = events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
         let zones = events.compactMap { if case .zone(let zone) = $0 { zone } else { nil } }
-        // Two nodes are too few for the default method: every fix comes from the fallback.
+        // Two nodes are too few for nonlinear: every fix comes from the fallback.
         #expect(fixes.map(\.method) == Array(repeating: "weighted-centroid", count: fixes.count))
         #expect(fixes.map(\.time) == [0, 1, 10, 11, 20, 22])
         let first = try #require(fixes.first?.coordinate)
@@ -68,10 +69,18 @@ struct LocationSessionTests {
     }
 
     @Test func withoutAFallbackTooFewNodesGiveNoFix() throws {
-        var session = try LocationSession(SessionConfiguration(venue: tinyVenue, fallback: .none))
+        var session = try LocationSession(
+            SessionConfiguration(venue: tinyVenue, method: MethodCatalog.Selection(.nonlinear), fallback: .none))
         let events = session.ingest(tinyWalk)
         #expect(events.isEmpty)
         #expect(session.statistics.noFix["tooFewNodes"] == 6)
+    }
+
+    @Test func theDefaultMethodIsWeightedCentroidUncalibratedAndNonlinearCalibrated() throws {
+        #expect(SessionConfiguration(venue: tinyVenue).method == MethodCatalog.Selection(.weightedCentroid))
+        let calibrated = SessionConfiguration(venue: tinyVenue, calibration: .uncalibrated)
+        #expect(calibrated.method == MethodCatalog.Selection(.nonlinear))
+        #expect(calibrated.fallback == .weightedCentroid)
     }
 
     @Test func aMethodWithoutItsSurveyOrABadIntervalIsAClearError() {

@@ -34,6 +34,18 @@ struct BenchZonesCommand: ParsableCommand {
     @Option(help: "Timed runs; the best is reported.")
     var `repeat` = 1
 
+    @Flag(
+        help: ArgumentHelp(
+            "Measure memory instead: a stream of short-lived devices (--arrivals new ones a second, each heard for "
+                + "--lifetime seconds) over --seconds of data; run under /usr/bin/time -v."))
+    var churn = false
+
+    @Option(help: "With --churn: new devices a second.")
+    var arrivals = 1000
+
+    @Option(help: "With --churn: seconds each device is heard.")
+    var lifetime = 10
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -72,6 +84,24 @@ struct BenchZonesCommand: ParsableCommand {
     static let maximumFixes = 100_000_000
 
     func run() throws {
+        if churn {
+            guard arrivals > 0, lifetime > 0 else {
+                throw ValidationError("--arrivals and --lifetime must be positive")
+            }
+            let result = BenchZonesChurn(
+                zones: zones, seconds: seconds, arrivals: arrivals, lifetime: lifetime, seed: seed
+            ).run()
+            if json {
+                print(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
+            } else {
+                print(
+                    "zones churn: \(result.devices) devices, \(result.fixes) fixes, \(result.events) events "
+                        + "(\(result.drainedVisits) visits drained) in " + String(format: "%.1f s", result.seconds)
+                        + "; \(result.rememberedDevices) devices remembered, \(result.openVisits) visits open at the end"
+                )
+            }
+            return
+        }
         let workload = ZoneWorkload(devices: devices, zones: zones, seconds: seconds, seed: seed)
         let bySecond = workload.fixesBySecond()
         let fixes = bySecond.reduce(0) { $0 + $1.count }

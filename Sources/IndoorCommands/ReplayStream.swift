@@ -25,7 +25,10 @@ public struct ReplayStream {
     public mutating func ingest(_ sighting: Sighting, write: (String) -> Void) throws {
         if sighting.time.isFinite { end = max(end ?? sighting.time, sighting.time) }
         for ready in window.push(sighting) {
-            try self.write(session.ingest(ready), to: write)
+            // Ingest first, then write: `self.write(session.ingest(…))` holds a copy of `self` across the call,
+            // so every mutation of the session's state copied its dictionaries (a quarter of replay's time).
+            let events = session.ingest(ready)
+            try self.write(events, to: write)
         }
     }
 
@@ -34,7 +37,10 @@ public struct ReplayStream {
     /// - Throws: Encoding errors.
     public mutating func finish(write: (String) -> Void) throws -> ReplaySummary {
         for ready in window.drain() {
-            try self.write(session.ingest(ready), to: write)
+            // Ingest first, then write: `self.write(session.ingest(…))` holds a copy of `self` across the call,
+            // so every mutation of the session's state copied its dictionaries (a quarter of replay's time).
+            let events = session.ingest(ready)
+            try self.write(events, to: write)
         }
         var summary = ReplaySummary(session.statistics, fallbackMethod: session.fallbackMethod)
         summary.method = session.configuration.method.name

@@ -14,21 +14,23 @@ struct ReplayReorderWindow {
     let maximumRows: Int
     /// Sightings handed on after one with a later time.
     private(set) var late = 0
-    private var heap: [Entry] = []
+    private var heap = MinHeap<Entry>()
     private var sequence = 0
     private var newest = -Double.infinity
     private var lastReleased = -Double.infinity
 
     /// A waiting sighting, ordered by time, then by arrival.
-    private struct Entry {
+    private struct Entry: Comparable {
         var sighting: Sighting
         var sequence: Int
-        func precedes(_ other: Entry) -> Bool {
-            (sighting.time, sequence) < (other.sighting.time, other.sequence)
+
+        static func < (a: Entry, b: Entry) -> Bool {
+            (a.sighting.time, a.sequence) < (b.sighting.time, b.sequence)
         }
+
+        static func == (a: Entry, b: Entry) -> Bool { a.sequence == b.sequence }
     }
 
-    /// A window of `seconds` (≥ 0; `.infinity` sorts everything) holding at most `maximumRows` sightings.
     init(seconds: Double, maximumRows: Int = 1_000_000) {
         self.seconds = seconds
         self.maximumRows = max(1, maximumRows)
@@ -42,11 +44,13 @@ struct ReplayReorderWindow {
         }
         if sighting.time < lastReleased { late += 1 }
         newest = max(newest, sighting.time)
-        insert(Entry(sighting: sighting, sequence: sequence))
+        heap.insert(Entry(sighting: sighting, sequence: sequence))
         sequence += 1
         var ready: [Sighting] = []
-        while let first = heap.first, heap.count > maximumRows || first.sighting.time <= newest - seconds {
-            ready.append(popFirst())
+        while let first = heap.first, heap.count > maximumRows || first.sighting.time <= newest - seconds,
+            let released = release()
+        {
+            ready.append(released)
         }
         return ready
     }
@@ -55,40 +59,13 @@ struct ReplayReorderWindow {
     mutating func drain() -> [Sighting] {
         var ready: [Sighting] = []
         ready.reserveCapacity(heap.count)
-        while !heap.isEmpty { ready.append(popFirst()) }
+        while let released = release() { ready.append(released) }
         return ready
     }
 
-    // MARK: - Binary heap
-
-    private mutating func insert(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func popFirst() -> Sighting {
-        let first = heap[0].sighting
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
-                if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
-                guard smallest != parent else { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
+    /// The earliest waiting sighting, taken out of the window; `nil` when none waits.
+    private mutating func release() -> Sighting? {
+        guard let first = heap.popFirst()?.sighting else { return nil }
         lastReleased = max(lastReleased, first.time)
         return first
     }

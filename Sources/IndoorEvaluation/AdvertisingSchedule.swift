@@ -15,8 +15,16 @@ struct AdvertisingSchedule {
     private let end: Double
     /// Per node: the generator positioned at that node's next draw.
     private var generators: [SplitMix64]
-    /// Pending events (time in seconds, node index), a binary min-heap by (time, node).
-    private var heap: [(time: Double, node: Int)] = []
+    /// Pending events (time in seconds, node index), least (time, node) first.
+    private var heap = MinHeap<Event>()
+
+    /// An advertising event: `node` advertises at `time` seconds; ordered by (time, node).
+    private struct Event: Comparable {
+        var time: Double
+        var node: Int
+
+        static func < (a: Event, b: Event) -> Bool { (a.time, a.node) < (b.time, b.node) }
+    }
 
     /// The schedule of `nodes` nodes advertising every `interval` seconds from 0 to `end` seconds.
     ///
@@ -41,48 +49,15 @@ struct AdvertisingSchedule {
         heap.reserveCapacity(nodes)
         for node in 0..<nodes {
             let time = self.generators[node].uniform(0...interval)
-            if time <= end { push((time, node)) }
+            if time <= end { heap.insert(Event(time: time, node: node)) }
         }
     }
 
     /// The next event in (time, node) order, or nil after the last.
     mutating func next() -> (time: Double, node: Int)? {
-        guard let first = heap.first else { return nil }
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            siftDown(0)
-        }
+        guard let first = heap.popFirst() else { return nil }
         let time = first.time + (interval + generators[first.node].uniform(0...0.01))
-        if time <= end { push((time, first.node)) }
-        return first
-    }
-
-    private static func less(_ a: (time: Double, node: Int), _ b: (time: Double, node: Int)) -> Bool {
-        (a.time, a.node) < (b.time, b.node)
-    }
-
-    private mutating func push(_ event: (time: Double, node: Int)) {
-        heap.append(event)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard Self.less(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            var smallest = left
-            if left + 1 < heap.count, Self.less(heap[left + 1], heap[left]) { smallest = left + 1 }
-            guard Self.less(heap[smallest], heap[parent]) else { return }
-            heap.swapAt(smallest, parent)
-            parent = smallest
-        }
+        if time <= end { heap.insert(Event(time: time, node: first.node)) }
+        return (first.time, first.node)
     }
 }

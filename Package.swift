@@ -81,7 +81,9 @@ let package = Package(
         .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
         .testTarget(
             name: "IndoorCommandsTests",
-            dependencies: ["IndoorCommands", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing"],
+            dependencies: [
+                "IndoorCommands", "IndoorAdvertising", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing",
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import IndoorAdvertising
 import IndoorModel
 import IndoorSession
 import Testing
@@ -28,6 +29,7 @@ private func sightingsCSV() -> String {
 @Suite("indoor scan")
 struct ScanCommandTests {
     /// Writes the venue and the sightings to a new temporary folder and returns their paths.
+    /// (The folder is under the system's temporary directory, named `indoor-scan-UUID`.)
     private func files() throws -> (venue: String, sightings: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-scan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -47,6 +49,40 @@ struct ScanCommandTests {
         #expect(result.duration == 10 && result.timestamp == 10 && result.beacons == 4)
         #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 5, y: 5)) < 1.5)
         #expect(result.geofenceId == "hall" && result.venueId == "hall" && result.latitude != nil)
+    }
+
+    @Test func aBtsnoopCaptureIsScannedLikeTheSameSightingsInACSV() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The hall's nodes advertise as iBeacons; the capture holds what the phone heard of them.
+        let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
+        let beaconVenue = venueJSON.replacingOccurrences(
+            of: #"{"id":"a","#, with: #"{"id":"a","beacon":"\#(uuid)/1/1","#
+        )
+        .replacingOccurrences(of: #"{"id":"b","#, with: #"{"id":"b","beacon":"\#(uuid)/1/2","#)
+        .replacingOccurrences(of: #"{"id":"c","#, with: #"{"id":"c","beacon":"\#(uuid)/1/3","#)
+        .replacingOccurrences(of: #"{"id":"d","#, with: #"{"id":"d","beacon":"\#(uuid)/1/4","#)
+        let venue = folder.appendingPathComponent("venue.json")
+        try Data(beaconVenue.utf8).write(to: venue)
+        let minors: [String: UInt16] = ["a": 1, "b": 2, "c": 3, "d": 4]
+        let rows = try DatasetCSV.parseSightings(sightingsCSV(), file: "walk.csv").rows.map { row -> Sighting in
+            guard case .node(let id) = row.source, let minor = minors[id], let beaconUUID = UUID(uuidString: uuid)
+            else { return row }
+            return Sighting(
+                time: row.time + 1_700_000_000, device: "phone",
+                source: .beacon(BeaconID(uuid: beaconUUID, major: 1, minor: minor)), rssi: row.rssi)
+        }
+        let capture = folder.appendingPathComponent("phone.btsnoop")
+        try Data(try BeaconCapture.btsnoop(sightings: rows)).write(to: capture)
+        let command = try ScanCommand.parse([
+            "--venue", venue.path, "--geofence", "hall", "--seconds", "10", capture.path,
+        ])
+        let (json, problems) = try command.answer()
+        #expect(problems.isEmpty)
+        let result = try ScanResult.decodeJSON(json)
+        #expect(result.beacons == 4 && result.duration == 10)
+        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 5, y: 5)) < 1.5)
     }
 
     @Test func anUnknownGeofenceIsOneLine() throws {

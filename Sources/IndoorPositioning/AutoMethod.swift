@@ -10,7 +10,7 @@ import IndoorModel
 public struct AutoMethod: PositioningMethod {
     public let name: String
     /// The method doing the work.
-    public let inner: PosteriorGrid
+    public let inner: any PositioningMethod
     /// What the cross-validation found, `nil` when none was run (no survey, or too small a one).
     public let selection: RadioMapCrossValidation.Outcome?
 
@@ -43,7 +43,15 @@ public struct AutoMethod: PositioningMethod {
                 let map = RadioMap.surveyed(
                     nodes: nodes, fingerprints: fingerprints, calibration: calibration, grid: grid,
                     configuration: outcome.best.map)
-                self.inner = PosteriorGrid(map: map, configuration: outcome.best.posterior, name: name)
+                let posterior = PosteriorGrid(map: map, configuration: outcome.best.posterior, name: name)
+                if outcome.knnShare > 0 {
+                    let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
+                    self.inner = Blend(
+                        [.init(posterior, trust: 1 - outcome.knnShare), .init(knn, trust: outcome.knnShare)],
+                        name: name)
+                } else {
+                    self.inner = posterior
+                }
                 self.selection = outcome
                 return
             }

@@ -53,9 +53,11 @@ public struct PosteriorGrid: PositioningMethod {
         self.name = name
     }
 
-    /// The log-posterior of every grid point given `readings` (unnormalised, tempered), or `nil` when no reading
-    /// names a mapped node.
-    public func logPosterior(_ readings: [NodeReading]) -> [Double]? {
+    /// The log-likelihood terms of every grid point given `readings`, untempered: how well the heard readings fit
+    /// (`fit`, with the receiver offset estimated per point) and the log chance of not hearing the mapped nodes that
+    /// were not heard (`unheard`); `nil` when no reading names a mapped node. The log-posterior is
+    /// `temperature × (fit + missingWeight × unheard)`.
+    public func likelihoodTerms(_ readings: [NodeReading]) -> (fit: [Double], unheard: [Double])? {
         let n = map.nodeCount
         var columns: [Int] = []
         var values: [Double] = []
@@ -69,13 +71,12 @@ public struct PosteriorGrid: PositioningMethod {
         }
         guard !columns.isEmpty else { return nil }
         let cellCount = map.cells.count
-        var result = [Double](repeating: 0, count: cellCount)
+        var fit = [Double](repeating: 0, count: cellCount)
+        var unheard = fit
         let tau2 = configuration.offsetSigma * configuration.offsetSigma
         let priorPrecision = tau2 > 0 ? 1 / tau2 : .infinity
         let nu = configuration.degreesOfFreedom
         let tail = 0.5 * (nu + 1)
-        let missing = configuration.missingWeight
-        let temperature = configuration.temperature
         map.mean.withUnsafeBufferPointer { mean in
             map.inverseVariance.withUnsafeBufferPointer { precision in
                 map.halfLogVariance.withUnsafeBufferPointer { halfLog in
@@ -94,28 +95,40 @@ public struct PosteriorGrid: PositioningMethod {
                                 offset = sum / weight
                             }
                             var log = priorPrecision.isFinite ? -0.5 * offset * offset * priorPrecision : 0
-                            var unheard = map.missSum[c]
+                            var missing = map.missSum[c]
                             for (k, column) in columns.enumerated() {
                                 let e = values[k] - mean[base + column] - offset
                                 log -= tail * log1p(e * e * precision[base + column] / nu) + halfLog[base + column]
-                                unheard -= missLog[base + column]
+                                missing -= missLog[base + column]
                             }
-                            result[c] = temperature * (log + missing * unheard)
+                            fit[c] = log
+                            unheard[c] = missing
                         }
                     }
                 }
             }
         }
-        return result
+        return (fit, unheard)
     }
 
     /// The posterior mean (metres, venue frame) on the floor holding most of the posterior; `notHeard` when no
     /// reading names a mapped node.
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         guard !map.cells.isEmpty else { return .failure(NoFix(.noSolution, "the radio map has no grid points")) }
-        guard let log = logPosterior(readings) else {
+        guard let terms = likelihoodTerms(readings) else {
             return .failure(NoFix(.notHeard, "none of the nodes heard is in the radio map"))
         }
+        return estimate(
+            fit: terms.fit, unheard: terms.unheard, temperature: configuration.temperature,
+            missingWeight: configuration.missingWeight)
+    }
+
+    /// The posterior mean from ``likelihoodTerms(_:)`` weighted by `temperature` and `missingWeight`.
+    func estimate(fit: [Double], unheard: [Double], temperature: Double, missingWeight: Double)
+        -> Result<Estimate, NoFix>
+    {
+        var log = [Double](repeating: 0, count: fit.count)
+        for c in 0..<fit.count { log[c] = temperature * (fit[c] + missingWeight * unheard[c]) }
         guard let peak = log.max(), peak.isFinite else {
             return .failure(NoFix(.noSolution, "the readings fit no grid point (absurd RSSI?)"))
         }

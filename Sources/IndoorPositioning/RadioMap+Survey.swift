@@ -10,12 +10,17 @@ extension RadioMap {
         public var binSize: Double
         /// How much kernel weight a grid point needs before the survey outweighs the model (the prior's strength).
         public var priorWeight: Double
+        /// Variance added everywhere, dB²: how much live readings (a moving, turning carrier) stray from the survey's
+        /// static means beyond the survey's own noise.
+        public var modelVariance: Double
 
         /// - Parameters:
         ///   - lengthScale: Metres a residual carries (default 2; non-positive or non-finite: 2).
         ///   - binSize: Metres of the squares fingerprints are pooled in (default 0.5).
         ///   - priorWeight: The model's weight against the survey's kernel weights (default 0.25).
-        public init(lengthScale: Double = 2, binSize: Double = 0.5, priorWeight: Double = 0.25) {
+        ///   - modelVariance: dB² added to every variance (default 4).
+        public init(lengthScale: Double = 2, binSize: Double = 0.5, priorWeight: Double = 0.25, modelVariance: Double = 4) {
+            self.modelVariance = modelVariance.isFinite && modelVariance >= 0 ? modelVariance : 4
             self.lengthScale = lengthScale.isFinite && lengthScale > 0 ? lengthScale : 2
             self.binSize = binSize.isFinite && binSize > 0 ? binSize : 0.5
             self.priorWeight = priorWeight.isFinite && priorWeight > 0 ? priorWeight : 0.25
@@ -145,6 +150,7 @@ extension RadioMap {
         let twoL2 = 2 * configuration.lengthScale * configuration.lengthScale
         let reach = 9 * configuration.lengthScale * configuration.lengthScale
         let prior = configuration.priorWeight
+        let extraVariance = configuration.modelVariance
         var weights = [Double](repeating: 0, count: bins.count)
         for (c, cell) in cells.enumerated() {
             for (b, bin) in bins.enumerated() {
@@ -173,7 +179,7 @@ extension RadioMap {
                     node: nodes[j], calibration: calibrations[j], cell: cell, floor: floors[c], height: grid.height)
                 let m = model + residual / (prior + residualWeight)
                 mean[c * n + j] = m
-                variance[c * n + j] = noise[j] + spread[j] * prior / (prior + residualWeight)
+                variance[c * n + j] = noise[j] + spread[j] * prior / (prior + residualWeight) + extraVariance
                 heardProbability[c * n + j] = (rate + prior * detection.probability(dBm: m)) / (rateWeight + prior)
             }
         }

@@ -25,6 +25,8 @@ public struct RadioMapCrossValidation: Sendable {
 
     /// The candidates compared, in order.
     public var candidates: [Candidate]
+    /// The shares of k-NN fingerprinting blended into each candidate's answer compared (0: the posterior alone).
+    public var knnShares: [Double]
     /// How many folds.
     public var folds: Int
     /// Side of the blocks dealt into folds, metres.
@@ -38,16 +40,20 @@ public struct RadioMapCrossValidation: Sendable {
 
     /// - Parameters:
     ///   - candidates: The candidates (default ``standardCandidates``).
+    ///   - knnShares: Shares of k-NN blended in (default 0, ¼ and ⅓; values outside 0…1 are left out).
     ///   - folds: Number of folds (default 5, at least 2).
     ///   - blockSize: Metres of the blocks (default 1).
     ///   - samplesPerFold: Located fingerprints per fold (default 80).
     ///   - spacing: The folds' grid spacing, metres (default 0.5).
     ///   - seed: The shuffle's seed (default 1).
     public init(
-        candidates: [Candidate] = RadioMapCrossValidation.standardCandidates, folds: Int = 5, blockSize: Double = 1,
+        candidates: [Candidate] = RadioMapCrossValidation.standardCandidates, knnShares: [Double] = [0, 0.25, 1.0 / 3],
+        folds: Int = 5, blockSize: Double = 1,
         samplesPerFold: Int = 80, spacing: Double = 0.5, seed: UInt64 = 1
     ) {
         self.candidates = candidates
+        let shares = knnShares.filter { $0.isFinite && $0 >= 0 && $0 <= 1 }
+        self.knnShares = shares.isEmpty ? [0] : shares
         self.folds = max(2, folds)
         self.blockSize = blockSize.isFinite && blockSize > 0 ? blockSize : 1
         self.samplesPerFold = max(1, samplesPerFold)
@@ -59,18 +65,19 @@ public struct RadioMapCrossValidation: Sendable {
     /// term on or off.
     public static let standardCandidates: [Candidate] = {
         var result: [Candidate] = []
-        for length in [1.0, 2, 4] {
-            for temperature in [0.25, 0.5, 1] {
+        for length in [1.0, 2, 4] { for variance in [0.0, 4, 16] {
+            for temperature in [0.25, 0.5, 1, 2] {
                 for offset in [2.0, 6] {
                     for missing in [1.0, 0] {
                         result.append(
                             Candidate(
-                                map: RadioMap.SurveyConfiguration(lengthScale: length),
+                                map: RadioMap.SurveyConfiguration(lengthScale: length, modelVariance: variance),
                                 posterior: PosteriorGrid.Configuration(
                                     temperature: temperature, offsetSigma: offset, missingWeight: missing)))
                     }
                 }
             }
+        }
         }
         return result
     }()
@@ -79,7 +86,9 @@ public struct RadioMapCrossValidation: Sendable {
     public struct Outcome: Hashable, Sendable {
         /// The winning candidate.
         public var best: Candidate
-        /// The median held-out error of each candidate, metres, in candidate order (`nil`: nothing located).
+        /// The winning share of k-NN blended in (0…1).
+        public var knnShare: Double
+        /// The median held-out error of each (candidate, share), metres, candidate-major (`nil`: nothing located).
         public var medians: [Double?]
         /// Fingerprints located per candidate.
         public var located: Int
@@ -126,7 +135,8 @@ public struct RadioMapCrossValidation: Sendable {
         var coarse = grid
         coarse.spacing = max(grid.spacing, spacing)
         let lengths = Array(Set(candidates.map(\.map))).sorted { ($0.lengthScale, $0.priorWeight) < ($1.lengthScale, $1.priorWeight) }
-        var errors = [[Double]](repeating: [], count: candidates.count)
+        let shareCount = knnShares.count
+        var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
         for fold in 0..<foldCount {
             let training = fingerprints.indices.filter { foldOf[$0] != fold }.map { fingerprints[$0] }
             let held = fingerprints.indices.filter { foldOf[$0] == fold }
@@ -141,15 +151,43 @@ public struct RadioMapCrossValidation: Sendable {
                     return NodeReading(node: node, rssi: rssi, distance: 1, distanceVariance: 1, lastHeard: 0)
                 }.sorted { $0.rssi > $1.rssi }
             }
+            let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(training), k: 3)
+            let neighbours = queries.map { query -> Point2D? in
+                guard !query.isEmpty, case .success(let estimate) = knn.estimate(from: query) else { return nil }
+                return estimate.position.horizontal
+            }
             for length in lengths {
                 let map = RadioMap.surveyed(
                     nodes: nodes, fingerprints: training, calibration: calibration, grid: coarse,
                     configuration: length)
+                // Candidates differing only in temperature and the unheard term share the likelihood terms.
+                var groups: [PosteriorGrid.Configuration: [Int]] = [:]
+                var groupOrder: [PosteriorGrid.Configuration] = []
                 for (c, candidate) in candidates.enumerated() where candidate.map == length {
-                    let method = PosteriorGrid(map: map, configuration: candidate.posterior)
-                    for (query, truth) in zip(queries, tested) where !query.isEmpty {
-                        guard case .success(let estimate) = method.estimate(from: query) else { continue }
-                        errors[c].append(estimate.position.horizontal.distance(to: truth.position.horizontal))
+                    var key = candidate.posterior
+                    key.temperature = 1
+                    key.missingWeight = 0
+                    if groups[key] == nil { groupOrder.append(key) }
+                    groups[key, default: []].append(c)
+                }
+                for key in groupOrder {
+                    let method = PosteriorGrid(map: map, configuration: key)
+                    for (q, query) in queries.enumerated() where !query.isEmpty {
+                        guard let terms = method.likelihoodTerms(query) else { continue }
+                        let truth = tested[q].position.horizontal
+                        for c in groups[key] ?? [] {
+                            let posterior = candidates[c].posterior
+                            guard
+                                case .success(let estimate) = method.estimate(
+                                    fit: terms.fit, unheard: terms.unheard, temperature: posterior.temperature,
+                                    missingWeight: posterior.missingWeight)
+                            else { continue }
+                            let p = estimate.position.horizontal
+                            for (s, share) in knnShares.enumerated() {
+                                let blended = neighbours[q].map { p.interpolated(to: $0, fraction: share) } ?? p
+                                errors[c * shareCount + s].append(blended.distance(to: truth))
+                            }
+                        }
                     }
                 }
             }
@@ -160,11 +198,13 @@ public struct RadioMapCrossValidation: Sendable {
             return sorted[(sorted.count - 1) / 2]
         }
         var best = 0
-        for c in candidates.indices {
+        for c in medians.indices {
             guard let m = medians[c] else { continue }
             if medians[best] == nil || m < (medians[best] ?? .infinity) { best = c }
         }
         guard medians[best] != nil else { return nil }
-        return Outcome(best: candidates[best], medians: medians, located: errors[best].count)
+        return Outcome(
+            best: candidates[best / shareCount], knnShare: knnShares[best % shareCount], medians: medians,
+            located: errors[best].count)
     }
 }

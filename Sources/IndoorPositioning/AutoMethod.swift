@@ -14,9 +14,10 @@ public struct AutoMethod: PositioningMethod {
     /// What the cross-validation found, `nil` when none was run (no survey, or too small a one).
     public let selection: RadioMapCrossValidation.Outcome?
 
-    /// Generic weighting without a survey.
+    /// Generic weighting without a survey: plain Bayes (temperature 1), a receiver offset prior of 6 dB (phones differ
+    /// by up to 13 dB), unheard nodes counted.
     public static let genericConfiguration = PosteriorGrid.Configuration(
-        temperature: 0.5, offsetSigma: 6, missingWeight: 1)
+        temperature: 1, offsetSigma: 6, missingWeight: 1)
 
     /// The method for `nodes`, learning from `survey` when given.
     /// - Parameters:

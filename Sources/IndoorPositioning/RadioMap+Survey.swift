@@ -19,7 +19,9 @@ extension RadioMap {
         ///   - binSize: Metres of the squares fingerprints are pooled in (default 0.5).
         ///   - priorWeight: The model's weight against the survey's kernel weights (default 0.25).
         ///   - modelVariance: dB² added to every variance (default 4).
-        public init(lengthScale: Double = 2, binSize: Double = 0.5, priorWeight: Double = 0.25, modelVariance: Double = 4) {
+        public init(
+            lengthScale: Double = 2, binSize: Double = 0.5, priorWeight: Double = 0.25, modelVariance: Double = 4
+        ) {
             self.modelVariance = modelVariance.isFinite && modelVariance >= 0 ? modelVariance : 4
             self.lengthScale = lengthScale.isFinite && lengthScale > 0 ? lengthScale : 2
             self.binSize = binSize.isFinite && binSize > 0 ? binSize : 0.5

@@ -100,7 +100,9 @@ extension RadioMap {
             high = Point2D(x: high.x + margin, y: high.y + margin)
             var step = spacing.isFinite && spacing > 0 ? spacing : 0.25
             let area = (high.x - low.x) * (high.y - low.y)
-            if area / (step * step) > Double(max(1, maximumCells)) { step = (area / Double(max(1, maximumCells))).squareRoot() }
+            if area / (step * step) > Double(max(1, maximumCells)) {
+                step = (area / Double(max(1, maximumCells))).squareRoot()
+            }
             var floors = Array(Set(nodes.compactMap(\.floor))).sorted().map { Optional($0) }
             if floors.isEmpty { floors = [nil] }
             return Grid(

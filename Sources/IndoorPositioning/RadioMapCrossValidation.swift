@@ -65,19 +65,20 @@ public struct RadioMapCrossValidation: Sendable {
     /// term on or off.
     public static let standardCandidates: [Candidate] = {
         var result: [Candidate] = []
-        for length in [1.0, 2, 4] { for variance in [0.0, 4, 16] {
-            for temperature in [0.25, 0.5, 1, 2] {
-                for offset in [2.0, 6] {
-                    for missing in [1.0, 0] {
-                        result.append(
-                            Candidate(
-                                map: RadioMap.SurveyConfiguration(lengthScale: length, modelVariance: variance),
-                                posterior: PosteriorGrid.Configuration(
-                                    temperature: temperature, offsetSigma: offset, missingWeight: missing)))
+        for length in [1.0, 2, 4] {
+            for variance in [0.0, 4, 16] {
+                for temperature in [0.25, 0.5, 1, 2] {
+                    for offset in [2.0, 6] {
+                        for missing in [1.0, 0] {
+                            result.append(
+                                Candidate(
+                                    map: RadioMap.SurveyConfiguration(lengthScale: length, modelVariance: variance),
+                                    posterior: PosteriorGrid.Configuration(
+                                        temperature: temperature, offsetSigma: offset, missingWeight: missing)))
+                        }
                     }
                 }
             }
-        }
         }
         return result
     }()
@@ -134,7 +135,9 @@ public struct RadioMapCrossValidation: Sendable {
         }
         var coarse = grid
         coarse.spacing = max(grid.spacing, spacing)
-        let lengths = Array(Set(candidates.map(\.map))).sorted { ($0.lengthScale, $0.priorWeight) < ($1.lengthScale, $1.priorWeight) }
+        let lengths = Array(Set(candidates.map(\.map))).sorted {
+            ($0.lengthScale, $0.priorWeight) < ($1.lengthScale, $1.priorWeight)
+        }
         let shareCount = knnShares.count
         var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
         for fold in 0..<foldCount {

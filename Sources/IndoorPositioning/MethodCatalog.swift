@@ -24,6 +24,13 @@ public enum MethodCatalog {
         case knn
         /// ``Blend`` of nonlinear, weighted-centroid and, with a survey, knn.
         case blend
+        /// ``PosteriorGrid`` over the path-loss model of the calibration (fitted on the survey when there is one).
+        case posterior
+        /// ``PosteriorGrid`` over a ``RadioMap`` learned from the survey (needs a survey).
+        case radioMap = "radio-map"
+        /// ``AutoMethod``: the radio map when there is a survey, else the path-loss posterior; tuned on the survey
+        /// by cross-validation.
+        case auto
 
         /// Whether the method learns from a survey (`train/`) and cannot work without one.
         public var needsSurvey: Bool { entry.needsSurvey }
@@ -53,6 +60,26 @@ public enum MethodCatalog {
                     if context.survey != nil { members.append(Blend.Member(context.fingerprints(), trust: 2)) }
                     return Blend(members)
                 }
+            case .posterior:
+                Entry(needsSurvey: false, listsTracking: false) { context in
+                    PosteriorGrid(
+                        map: RadioMap.pathLoss(
+                            nodes: context.nodes, calibration: context.calibration, grid: context.grid()))
+                }
+            case .radioMap:
+                Entry(needsSurvey: true, listsTracking: false) { context in
+                    PosteriorGrid(
+                        map: RadioMap.surveyed(
+                            nodes: context.nodes, fingerprints: context.surveyFingerprints(),
+                            calibration: context.calibration, grid: context.grid()),
+                        name: "radio-map")
+                }
+            case .auto:
+                Entry(needsSurvey: false, listsTracking: true) { context in
+                    AutoMethod(
+                        nodes: context.nodes, survey: context.survey, calibration: context.calibration,
+                        configuration: context.configuration)
+                }
             }
         }
 
@@ -75,6 +102,20 @@ public enum MethodCatalog {
         var calibration: Calibration
         /// The calibrated device height, metres (`nil` when the survey gave no heights).
         var height: Double? { calibration.deviceHeight }
+
+        /// The survey's fingerprints through the engine's filters, without the survey receivers' offsets; none
+        /// without a survey.
+        func surveyFingerprints() -> [Fingerprint] {
+            guard let survey else { return [] }
+            return MethodCatalog.surveyFingerprints(
+                nodes: nodes, survey: survey, configuration: configuration, calibration: calibration)
+        }
+
+        /// The grid of the posterior methods: around the nodes and the surveyed positions.
+        func grid() -> RadioMap.Grid {
+            RadioMap.Grid.around(
+                nodes: nodes, extra: survey?.truth.map(\.point) ?? [], height: calibration.deviceHeight)
+        }
 
         /// k-NN over the survey's fingerprints; an empty one without a survey.
         func fingerprints() -> FingerprintKNN {
@@ -100,6 +141,10 @@ public enum MethodCatalog {
         /// The selection called `name`: a ``Method`` name, optionally followed once by ``MethodCatalog/trackSuffix``
         /// (`knn+track`); `nil` for anything else (`knn+track+track`, `+track`, `magic`).
         public init?(_ name: String) {
+            if name == MethodCatalog.defaultAlias {
+                self.init(MethodCatalog.recommended)
+                return
+            }
             if let method = Method(rawValue: name) {
                 self.init(method)
                 return
@@ -134,6 +179,13 @@ public enum MethodCatalog {
 
     /// The default method for new users: the nonlinear least-squares solver (needs no survey).
     public static let defaultMethod = Method.nonlinear
+
+    /// The method `--method default` names: ``AutoMethod`` (`auto`), the one configuration measured best overall
+    /// (docs/ACCURACY.md). ``defaultMethod`` stays what existing front ends start with.
+    public static let recommended = Method.auto
+
+    /// The name that selects ``recommended`` (`default`).
+    public static let defaultAlias = "default"
 
     /// The name of ``defaultMethod``.
     public static let defaultName = defaultMethod.rawValue
@@ -193,10 +245,17 @@ extension MethodCatalog {
     static func fingerprintMethod(
         nodes: [Node], survey: Recording, configuration: PositioningEngine.Configuration, calibration: Calibration
     ) -> FingerprintKNN {
+        let fingerprints = surveyFingerprints(
+            nodes: nodes, survey: survey, configuration: configuration, calibration: calibration)
+        return FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
+    }
+
+    /// The survey's fingerprints through the engine's filters, taken without the survey devices' receiver offsets.
+    static func surveyFingerprints(
+        nodes: [Node], survey: Recording, configuration: PositioningEngine.Configuration, calibration: Calibration
+    ) -> [Fingerprint] {
         var plain = calibration
         plain.deviceOffsets = [:]
-        let fingerprints = FingerprintKNN.survey(
-            nodes: nodes, recording: survey, configuration: configuration, calibration: plain)
-        return FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
+        return FingerprintKNN.survey(nodes: nodes, recording: survey, configuration: configuration, calibration: plain)
     }
 }

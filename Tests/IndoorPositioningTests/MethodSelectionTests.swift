@@ -13,10 +13,12 @@ import Testing
         #expect(
             MethodCatalog.Method.allCases.map(\.rawValue) == [
                 "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
-                "knn", "blend",
+                "knn", "blend", "posterior", "radio-map", "auto",
             ])
-        #expect(MethodCatalog.names == MethodCatalog.Method.allCases.map(\.rawValue) + ["knn+track", "blend+track"])
-        #expect(MethodCatalog.Method.allCases.filter(\.needsSurvey) == [.knn])
+        #expect(
+            MethodCatalog.names
+                == MethodCatalog.Method.allCases.map(\.rawValue) + ["knn+track", "blend+track", "auto+track"])
+        #expect(MethodCatalog.Method.allCases.filter(\.needsSurvey) == [.knn, .radioMap])
         #expect(MethodCatalog.defaultMethod == .nonlinear && MethodCatalog.defaultName == "nonlinear")
     }
 
@@ -27,6 +29,13 @@ import Testing
     func aSelectionParsesAndPrintsItsName(name: String, expected: MethodCatalog.Selection) {
         #expect(MethodCatalog.Selection(name) == expected)
         #expect(expected.name == name && expected.description == name)
+    }
+
+    @Test func defaultNamesTheRecommendedMethod() throws {
+        #expect(MethodCatalog.Selection("default") == MethodCatalog.Selection(.auto))
+        #expect(MethodCatalog.isKnown("default") && MethodCatalog.recommended == .auto)
+        let engine = try MethodCatalog.engine(method: "default", nodes: Self.nodes)
+        #expect(engine.methodName == "auto")
     }
 
     @Test(arguments: ["knn+track+track", "+track", "magic", "magic+track", "Blend", "blend+"])

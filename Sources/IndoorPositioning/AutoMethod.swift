@@ -1,0 +1,69 @@
+import IndoorModel
+
+/// The one method that adapts to what a venue has: a survey, a calibration, many nodes or a few.
+///
+/// With a survey it locates by the posterior mean over a ``RadioMap`` learned from the survey (path loss from the
+/// calibration plus interpolated residuals), its kernel and weighting chosen on the survey alone by
+/// ``RadioMapCrossValidation``; without one (or with a survey too small to cross-validate) by the posterior mean over
+/// the calibration's path-loss model with generic weighting. One or two nodes heard still give a fix (the posterior
+/// over the rings around them), and floors come from the grid's floors.
+public struct AutoMethod: PositioningMethod {
+    public let name: String
+    /// The method doing the work.
+    public let inner: any PositioningMethod
+    /// What the cross-validation found, `nil` when none was run (no survey, or too small a one).
+    public let selection: RadioMapCrossValidation.Outcome?
+
+    /// Generic weighting without a survey: plain Bayes (temperature 1), a receiver offset prior of 6 dB (phones differ
+    /// by up to 13 dB), unheard nodes counted.
+    public static let genericConfiguration = PosteriorGrid.Configuration(
+        temperature: 1, offsetSigma: 6, missingWeight: 1)
+
+    /// The method for `nodes`, learning from `survey` when given.
+    /// - Parameters:
+    ///   - nodes: The fixed radios.
+    ///   - survey: Sightings with truth (`train/`), or `nil`.
+    ///   - calibration: The path-loss model (fitted on the survey, or given).
+    ///   - configuration: The engine tuning live data will see (the survey passes through its filters).
+    ///   - validation: How parameters are chosen on the survey.
+    ///   - name: The name in reports (default `auto`).
+    public init(
+        nodes: [Node], survey: Recording?, calibration: Calibration,
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
+        validation: RadioMapCrossValidation = RadioMapCrossValidation(), name: String = "auto"
+    ) {
+        self.name = name
+        let grid = RadioMap.Grid.around(
+            nodes: nodes, extra: survey?.truth.map(\.point) ?? [], height: calibration.deviceHeight)
+        if let survey {
+            let fingerprints = MethodCatalog.surveyFingerprints(
+                nodes: nodes, survey: survey, configuration: configuration, calibration: calibration)
+            if let outcome = validation.choose(
+                nodes: nodes, fingerprints: fingerprints, calibration: calibration, grid: grid)
+            {
+                let map = RadioMap.surveyed(
+                    nodes: nodes, fingerprints: fingerprints, calibration: calibration, grid: grid,
+                    configuration: outcome.best.map)
+                let posterior = PosteriorGrid(map: map, configuration: outcome.best.posterior, name: name)
+                if outcome.knnShare > 0 {
+                    let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
+                    self.inner = Blend(
+                        [.init(posterior, trust: 1 - outcome.knnShare), .init(knn, trust: outcome.knnShare)],
+                        name: name)
+                } else {
+                    self.inner = posterior
+                }
+                self.selection = outcome
+                return
+            }
+        }
+        self.inner = PosteriorGrid(
+            map: RadioMap.pathLoss(nodes: nodes, calibration: calibration, grid: grid),
+            configuration: Self.genericConfiguration, name: name)
+        self.selection = nil
+    }
+
+    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        inner.estimate(from: readings)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import IndoorModel
+
+/// What each node's signal should look like at every point of a grid over the venue: the mean RSSI (dBm), its
+/// spread (dB) and the chance the node is heard at all.
+///
+/// Two sources: the path-loss model of a ``Calibration`` alone (``pathLoss(nodes:calibration:grid:detection:)``),
+/// or that model corrected by a survey (``surveyed(nodes:fingerprints:calibration:grid:configuration:)``): the
+/// survey's residuals about the path-loss model are interpolated over the grid by a Gaussian kernel, shrunk towards
+/// zero where the survey is thin, and the spread grows with the distance to the nearest surveyed point (as a
+/// Gaussian process's would). ``PosteriorGrid`` uses it as the likelihood of each grid point.
+///
+/// Tables are cell-major: the entry of cell `c` and node `j` is at `c × nodeCount + j`.
+public struct RadioMap: Hashable, Sendable {
+    /// The ids of the mapped nodes, in column order.
+    public let nodeIDs: [String]
+    /// The grid points, metres in the venue frame (`z` the device height assumed).
+    public let cells: [Point3D]
+    /// The floor of each grid point (`nil` in a venue without floors).
+    public let floors: [Int?]
+    /// The grid spacing, metres.
+    public let spacing: Double
+    /// Mean RSSI of each (cell, node), dBm.
+    public let mean: [Double]
+    /// 1 / variance of RSSI of each (cell, node), 1/dB².
+    public let inverseVariance: [Double]
+    /// ½ ln(variance) of each (cell, node) (the Gaussian's normalising term).
+    public let halfLogVariance: [Double]
+    /// ln P(node not heard) at each (cell, node).
+    public let missLog: [Double]
+    /// Σ over nodes of ``missLog`` per cell: the log chance that nothing is heard there.
+    public let missSum: [Double]
+    let nodeIndex: [String: Int]
+
+    /// The number of mapped nodes.
+    public var nodeCount: Int { nodeIDs.count }
+
+    /// The column of node `id`, or `nil` when the map does not know it.
+    public func column(of id: String) -> Int? { nodeIndex[id] }
+
+    /// A map from its tables (each `cells.count × nodeIDs.count`, cell-major).
+    init(
+        nodeIDs: [String], cells: [Point3D], floors: [Int?], spacing: Double, mean: [Double], variance: [Double],
+        heardProbability: [Double]
+    ) {
+        self.nodeIDs = nodeIDs
+        self.cells = cells
+        self.floors = floors
+        self.spacing = spacing
+        self.mean = mean
+        self.inverseVariance = variance.map { 1 / $0 }
+        self.halfLogVariance = variance.map { 0.5 * log($0) }
+        let missLog = heardProbability.map { log(1 - min(max($0, 0.01), 0.95)) }
+        self.missLog = missLog
+        let n = nodeIDs.count
+        self.missSum = (0..<cells.count).map { cell in
+            var total = 0.0
+            for j in 0..<n { total += missLog[cell * n + j] }
+            return total
+        }
+        var index: [String: Int] = [:]
+        for (column, id) in nodeIDs.enumerated() { index[id] = column }
+        self.nodeIndex = index
+    }
+}
+
+extension RadioMap {
+    /// Where the grid lies: a horizontal box, the floors and the device height.
+    public struct Grid: Hashable, Sendable {
+        /// Lower corner, metres.
+        public var minimum: Point2D
+        /// Upper corner, metres.
+        public var maximum: Point2D
+        /// Distance between grid points, metres.
+        public var spacing: Double
+        /// The floors with a grid (`[nil]` in a venue without floors).
+        public var floors: [Int?]
+        /// The height of the located device, metres in the venue frame (`nil`: ranges are horizontal).
+        public var height: Double?
+
+        /// The box around `nodes` and `extra` points, widened by `margin` metres, at `spacing` metres or coarser so
+        /// that each floor has at most `maximumCells` points.
+        /// - Parameters:
+        ///   - nodes: The fixed radios (their floors are the grid's floors).
+        ///   - extra: Further points the grid must cover (surveyed positions).
+        ///   - height: The device height (metres) or `nil`.
+        ///   - spacing: The preferred spacing, metres (default 0.25).
+        ///   - margin: Metres added on each side (default 1).
+        ///   - maximumCells: Cap on grid points per floor (default 12 000).
+        public static func around(
+            nodes: [Node], extra: [Point2D] = [], height: Double?, spacing: Double = 0.25, margin: Double = 1,
+            maximumCells: Int = 12_000
+        ) -> Grid {
+            let points =
+                nodes.map(\.position.horizontal).filter { $0.x.isFinite && $0.y.isFinite }
+                + extra.filter { $0.x.isFinite && $0.y.isFinite }
+            var low = Point2D(x: points.map(\.x).min() ?? 0, y: points.map(\.y).min() ?? 0)
+            var high = Point2D(x: points.map(\.x).max() ?? 0, y: points.map(\.y).max() ?? 0)
+            low = Point2D(x: low.x - margin, y: low.y - margin)
+            high = Point2D(x: high.x + margin, y: high.y + margin)
+            var step = spacing.isFinite && spacing > 0 ? spacing : 0.25
+            let area = (high.x - low.x) * (high.y - low.y)
+            if area / (step * step) > Double(max(1, maximumCells)) {
+                step = (area / Double(max(1, maximumCells))).squareRoot()
+            }
+            var floors = Array(Set(nodes.compactMap(\.floor))).sorted().map { Optional($0) }
+            if floors.isEmpty { floors = [nil] }
+            return Grid(
+                minimum: low, maximum: high, spacing: step, floors: floors,
+                height: height.flatMap { $0.isFinite ? $0 : nil })
+        }
+
+        /// The grid points and their floors.
+        func points() -> (cells: [Point3D], floors: [Int?]) {
+            var cells: [Point3D] = []
+            var cellFloors: [Int?] = []
+            let columns = max(1, Int(((maximum.x - minimum.x) / spacing).rounded(.down)) + 1)
+            let rows = max(1, Int(((maximum.y - minimum.y) / spacing).rounded(.down)) + 1)
+            for floor in floors {
+                for row in 0..<rows {
+                    for column in 0..<columns {
+                        cells.append(
+                            Point3D(
+                                x: minimum.x + Double(column) * spacing, y: minimum.y + Double(row) * spacing,
+                                z: height ?? 0))
+                        cellFloors.append(floor)
+                    }
+                }
+            }
+            return (cells, cellFloors)
+        }
+    }
+
+    /// The RSSI level under which nodes go unheard: `level` dBm, with a soft edge of `spread` dB.
+    public struct Detection: Hashable, Sendable {
+        /// The RSSI at which a node is heard half the time, dBm.
+        public var level: Double
+        /// How gradually hearing fades around ``level``, dB.
+        public var spread: Double
+
+        /// Hearing fades around `level` dBm over `spread` dB.
+        public init(level: Double, spread: Double) {
+            self.level = level.isFinite ? level : -100
+            self.spread = spread.isFinite && spread > 0 ? spread : 6
+        }
+
+        /// No survey: −100 dBm, 6 dB (a node is taken as unheard only when the model puts it far below what phones hear).
+        public static let generic = Detection(level: -100, spread: 6)
+
+        /// The chance of hearing a node whose mean RSSI is `dBm`.
+        func probability(dBm: Double) -> Double { 0.5 * erfc((level - dBm) / (spread * 2.0.squareRoot())) }
+    }
+
+    /// Attenuation assumed per floor between a node and a grid point on another floor, dB.
+    static let floorLoss = 15.0
+
+    /// The path-loss model's RSSI of `node` (with its calibration `calibration`) at `cell` on `floor`, dBm.
+    static func pathLoss(node: Node, calibration: NodeCalibration, cell: Point3D, floor: Int?, height: Double?)
+        -> Double
+    {
+        let dx = cell.x - node.position.x
+        let dy = cell.y - node.position.y
+        let dz = height.map { node.position.z - $0 } ?? 0
+        let distance = max(0.5, (dx * dx + dy * dy + dz * dz).squareRoot())
+        var rssi = calibration.rssiAtOneMeter - 10 * calibration.pathLossExponent * log10(distance)
+        if let floor, let other = node.floor { rssi -= floorLoss * Double(abs(floor - other)) }
+        return rssi
+    }
+
+    /// The path-loss model of `calibration` alone: mean from each node's calibration, spread the shadowing σ.
+    /// - Parameters:
+    ///   - nodes: The fixed radios (later duplicates of an id and non-finite positions are left out).
+    ///   - calibration: Per-node path loss and the shadowing σ.
+    ///   - grid: Where the grid lies.
+    ///   - detection: When nodes go unheard.
+    public static func pathLoss(nodes: [Node], calibration: Calibration, grid: Grid, detection: Detection = .generic)
+        -> RadioMap
+    {
+        let nodes = usable(nodes)
+        let (cells, floors) = grid.points()
+        let n = nodes.count
+        var mean = [Double](repeating: 0, count: cells.count * n)
+        var heard = mean
+        let sigma = calibration.shadowingSigma
+        for (c, cell) in cells.enumerated() {
+            for (j, node) in nodes.enumerated() {
+                let m = pathLoss(
+                    node: node, calibration: calibration.calibration(for: node), cell: cell, floor: floors[c],
+                    height: grid.height)
+                mean[c * n + j] = m
+                heard[c * n + j] = detection.probability(dBm: m)
+            }
+        }
+        return RadioMap(
+            nodeIDs: nodes.map(\.id), cells: cells, floors: floors, spacing: grid.spacing, mean: mean,
+            variance: [Double](repeating: sigma * sigma, count: mean.count), heardProbability: heard)
+    }
+
+    /// Nodes with finite positions, first of each id.
+    static func usable(_ nodes: [Node]) -> [Node] {
+        var seen: Set<String> = []
+        return nodes.filter {
+            $0.position.x.isFinite && $0.position.y.isFinite && $0.position.z.isFinite && seen.insert($0.id).inserted
+        }
+    }
+}

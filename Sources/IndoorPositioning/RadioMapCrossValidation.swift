@@ -1,0 +1,213 @@
+import Foundation
+import IndoorModel
+
+/// Chooses a radio map's kernel and a ``PosteriorGrid``'s weighting on a survey alone, by cross-validation.
+///
+/// The survey's fingerprints are pooled into square blocks of ``blockSize`` metres; the blocks are dealt into
+/// ``folds`` folds in a seeded shuffle (``SplitMix64``). For each fold a map is learned from the other folds and the
+/// held-out fingerprints (at most ``samplesPerFold``, evenly spaced) are located with every candidate; the candidate
+/// with the lowest median error over all folds wins (ties to the earlier candidate). Nothing outside the survey is
+/// looked at, so the choice can be reported honestly as made on `train/`.
+public struct RadioMapCrossValidation: Sendable {
+    /// One candidate: a map kernel and a weighting.
+    public struct Candidate: Hashable, Sendable {
+        /// The map's kernel.
+        public var map: RadioMap.SurveyConfiguration
+        /// The posterior's weighting.
+        public var posterior: PosteriorGrid.Configuration
+
+        /// A candidate of `map` and `posterior`.
+        public init(map: RadioMap.SurveyConfiguration, posterior: PosteriorGrid.Configuration) {
+            self.map = map
+            self.posterior = posterior
+        }
+    }
+
+    /// The candidates compared, in order.
+    public var candidates: [Candidate]
+    /// The shares of k-NN fingerprinting blended into each candidate's answer compared (0: the posterior alone).
+    public var knnShares: [Double]
+    /// How many folds.
+    public var folds: Int
+    /// Side of the blocks dealt into folds, metres.
+    public var blockSize: Double
+    /// Held-out fingerprints located per fold, at most.
+    public var samplesPerFold: Int
+    /// Grid spacing of the maps learned in the folds, metres (coarser than the final map's, for speed).
+    public var spacing: Double
+    /// The seed of the shuffle of blocks.
+    public var seed: UInt64
+
+    /// - Parameters:
+    ///   - candidates: The candidates (default ``standardCandidates``).
+    ///   - knnShares: Shares of k-NN blended in (default 0, ¼ and ⅓; values outside 0…1 are left out).
+    ///   - folds: Number of folds (default 5, at least 2).
+    ///   - blockSize: Metres of the blocks (default 1).
+    ///   - samplesPerFold: Located fingerprints per fold (default 80).
+    ///   - spacing: The folds' grid spacing, metres (default 0.5).
+    ///   - seed: The shuffle's seed (default 1).
+    public init(
+        candidates: [Candidate] = RadioMapCrossValidation.standardCandidates, knnShares: [Double] = [0, 0.25, 1.0 / 3],
+        folds: Int = 5, blockSize: Double = 1,
+        samplesPerFold: Int = 80, spacing: Double = 0.5, seed: UInt64 = 1
+    ) {
+        self.candidates = candidates
+        let shares = knnShares.filter { $0.isFinite && $0 >= 0 && $0 <= 1 }
+        self.knnShares = shares.isEmpty ? [0] : shares
+        self.folds = max(2, folds)
+        self.blockSize = blockSize.isFinite && blockSize > 0 ? blockSize : 1
+        self.samplesPerFold = max(1, samplesPerFold)
+        self.spacing = spacing.isFinite && spacing > 0 ? spacing : 0.5
+        self.seed = seed
+    }
+
+    /// Kernel lengths 1, 2 and 4 m × temperatures 0.25, 0.5 and 1 × offset priors 2 and 6 dB × the unheard nodes'
+    /// term on or off.
+    public static let standardCandidates: [Candidate] = {
+        var result: [Candidate] = []
+        for length in [1.0, 2, 4] {
+            for variance in [0.0, 4, 16] {
+                for temperature in [0.25, 0.5, 1, 2] {
+                    for offset in [2.0, 6] {
+                        for missing in [1.0, 0] {
+                            result.append(
+                                Candidate(
+                                    map: RadioMap.SurveyConfiguration(lengthScale: length, modelVariance: variance),
+                                    posterior: PosteriorGrid.Configuration(
+                                        temperature: temperature, offsetSigma: offset, missingWeight: missing)))
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }()
+
+    /// What the cross-validation found.
+    public struct Outcome: Hashable, Sendable {
+        /// The winning candidate.
+        public var best: Candidate
+        /// The winning share of k-NN blended in (0…1).
+        public var knnShare: Double
+        /// The median held-out error of each (candidate, share), metres, candidate-major (`nil`: nothing located).
+        public var medians: [Double?]
+        /// Fingerprints located per candidate.
+        public var located: Int
+    }
+
+    /// The best candidate for `fingerprints`, or `nil` when the survey has fewer than two blocks.
+    /// - Parameters:
+    ///   - nodes: The fixed radios.
+    ///   - fingerprints: The survey's fingerprints.
+    ///   - calibration: The path-loss model the maps correct.
+    ///   - grid: The final grid (the folds use it at ``spacing``).
+    public func choose(nodes: [Node], fingerprints: [Fingerprint], calibration: Calibration, grid: RadioMap.Grid)
+        -> Outcome?
+    {
+        struct Key: Hashable {
+            var floor: Int?
+            var x: Int
+            var y: Int
+        }
+        var blockOf: [Key: Int] = [:]
+        var blocks: [[Int]] = []
+        for (i, fingerprint) in fingerprints.enumerated() {
+            let p = fingerprint.position
+            guard p.x.isFinite, p.y.isFinite, abs(p.x) < 1e9, abs(p.y) < 1e9 else { continue }
+            let key = Key(
+                floor: fingerprint.floor, x: Int((p.x / blockSize).rounded(.down)),
+                y: Int((p.y / blockSize).rounded(.down)))
+            if let b = blockOf[key] {
+                blocks[b].append(i)
+            } else {
+                blockOf[key] = blocks.count
+                blocks.append([i])
+            }
+        }
+        guard blocks.count >= 2 else { return nil }
+        var random = SplitMix64(seed: seed)
+        var order = Array(blocks.indices)
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, random.index(below: i + 1)) }
+        let foldCount = min(folds, blocks.count)
+        var foldOf = [Int](repeating: 0, count: fingerprints.count)
+        for (rank, b) in order.enumerated() {
+            for i in blocks[b] { foldOf[i] = rank % foldCount }
+        }
+        var coarse = grid
+        coarse.spacing = max(grid.spacing, spacing)
+        let lengths = Array(Set(candidates.map(\.map))).sorted {
+            ($0.lengthScale, $0.priorWeight) < ($1.lengthScale, $1.priorWeight)
+        }
+        let shareCount = knnShares.count
+        var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
+        for fold in 0..<foldCount {
+            let training = fingerprints.indices.filter { foldOf[$0] != fold }.map { fingerprints[$0] }
+            let held = fingerprints.indices.filter { foldOf[$0] == fold }
+            guard !training.isEmpty, !held.isEmpty else { continue }
+            let stride = max(1, held.count / samplesPerFold)
+            let tested = Swift.stride(from: 0, to: held.count, by: stride).map { fingerprints[held[$0]] }
+            let queries = tested.map { fingerprint -> [NodeReading] in
+                fingerprint.rssi.keys.sorted().compactMap { id in
+                    guard let rssi = fingerprint.rssi[id], let node = nodes.first(where: { $0.id == id }) else {
+                        return nil
+                    }
+                    return NodeReading(node: node, rssi: rssi, distance: 1, distanceVariance: 1, lastHeard: 0)
+                }.sorted { $0.rssi > $1.rssi }
+            }
+            let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(training), k: 3)
+            let neighbours = queries.map { query -> Point2D? in
+                guard !query.isEmpty, case .success(let estimate) = knn.estimate(from: query) else { return nil }
+                return estimate.position.horizontal
+            }
+            for length in lengths {
+                let map = RadioMap.surveyed(
+                    nodes: nodes, fingerprints: training, calibration: calibration, grid: coarse,
+                    configuration: length)
+                // Candidates differing only in temperature and the unheard term share the likelihood terms.
+                var groups: [PosteriorGrid.Configuration: [Int]] = [:]
+                var groupOrder: [PosteriorGrid.Configuration] = []
+                for (c, candidate) in candidates.enumerated() where candidate.map == length {
+                    var key = candidate.posterior
+                    key.temperature = 1
+                    key.missingWeight = 0
+                    if groups[key] == nil { groupOrder.append(key) }
+                    groups[key, default: []].append(c)
+                }
+                for key in groupOrder {
+                    let method = PosteriorGrid(map: map, configuration: key)
+                    for (q, query) in queries.enumerated() where !query.isEmpty {
+                        guard let terms = method.likelihoodTerms(query) else { continue }
+                        let truth = tested[q].position.horizontal
+                        for c in groups[key] ?? [] {
+                            let posterior = candidates[c].posterior
+                            guard
+                                case .success(let estimate) = method.estimate(
+                                    fit: terms.fit, unheard: terms.unheard, temperature: posterior.temperature,
+                                    missingWeight: posterior.missingWeight)
+                            else { continue }
+                            let p = estimate.position.horizontal
+                            for (s, share) in knnShares.enumerated() {
+                                let blended = neighbours[q].map { p.interpolated(to: $0, fraction: share) } ?? p
+                                errors[c * shareCount + s].append(blended.distance(to: truth))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let medians = errors.map { list -> Double? in
+            guard !list.isEmpty else { return nil }
+            let sorted = list.sorted()
+            return sorted[(sorted.count - 1) / 2]
+        }
+        var best = 0
+        for c in medians.indices {
+            guard let m = medians[c] else { continue }
+            if medians[best] == nil || m < (medians[best] ?? .infinity) { best = c }
+        }
+        guard medians[best] != nil else { return nil }
+        return Outcome(
+            best: candidates[best / shareCount], knnShare: knnShares[best % shareCount], medians: medians,
+            located: errors[best].count)
+    }
+}

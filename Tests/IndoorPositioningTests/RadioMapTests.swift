@@ -1,0 +1,164 @@
+import Foundation
+import IndoorModel
+import IndoorRanging
+import Testing
+
+@testable import IndoorPositioning
+
+/// ``SeededVenue`` with a wall: the nodes east of x = 12 m read 12 dB weaker south of y = 8 m.
+enum WalledVenue {
+    static func rssi(node: Node, at device: Point2D) -> Double {
+        let position = Point3D(x: device.x, y: device.y, z: 1.2)
+        var rssi = LogDistance.rssi(meters: node.position.distance(to: position), calibration: .typical)
+        if node.position.x > 12, device.y < 8 { rssi -= 12 }
+        return rssi
+    }
+
+    static func readings(at device: Point2D, sigma: Double, random: inout SplitMix64) -> [NodeReading] {
+        SeededVenue.nodes.map { node in
+            NodeReading(
+                node: node, rssi: rssi(node: node, at: device) + sigma * random.standardNormal(), distance: 1,
+                distanceVariance: 1, lastHeard: 0)
+        }.sorted { $0.rssi > $1.rssi }
+    }
+
+    /// Survey fingerprints on a 1.5 m lattice, `repeats` noisy samples per point.
+    static func fingerprints(sigma: Double = 2, repeats: Int = 3, seed: UInt64 = 5) -> [Fingerprint] {
+        var random = SplitMix64(seed: seed)
+        var result: [Fingerprint] = []
+        for i in 0..<15 {
+            for j in 0..<9 {
+                let point = Point2D(x: 1.5 + Double(i) * 1.5, y: 1.5 + Double(j) * 1.5)
+                for _ in 0..<repeats {
+                    var rssi: [String: Double] = [:]
+                    for node in SeededVenue.nodes {
+                        rssi[node.id] = self.rssi(node: node, at: point) + sigma * random.standardNormal()
+                    }
+                    result.append(Fingerprint(position: Point3D(x: point.x, y: point.y, z: 1.2), rssi: rssi))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The median error of `method` over seeded devices in the walled venue.
+    static func medianError(_ method: any PositioningMethod, count: Int = 120, seed: UInt64 = 9) -> Double {
+        var random = SplitMix64(seed: seed)
+        var errors: [Double] = []
+        for device in SeededVenue.devices(count, random: &random) {
+            let list = readings(at: device, sigma: 3, random: &random)
+            guard case .success(let estimate) = method.estimate(from: list) else { continue }
+            errors.append(estimate.position.horizontal.distance(to: device))
+        }
+        errors.sort()
+        return errors.isEmpty ? .infinity : errors[(errors.count - 1) / 2]
+    }
+}
+
+@Suite struct RadioMapTests {
+    let calibration = Calibration(shadowingSigma: 4, deviceHeight: 1.2)
+    let grid = RadioMap.Grid.around(nodes: SeededVenue.nodes, height: 1.2, spacing: 0.5)
+
+    @Test func theSurveyedMapLearnsTheWallThePathLossModelMisses() throws {
+        let map = RadioMap.surveyed(
+            nodes: SeededVenue.nodes, fingerprints: WalledVenue.fingerprints(), calibration: calibration, grid: grid)
+        let east = try #require(map.column(of: "n3"))
+        // A grid point south of the wall, between surveyed points.
+        let cell = try #require(
+            map.cells.indices.min { a, b in
+                map.cells[a].horizontal.distance(to: Point2D(x: 18.25, y: 4.25))
+                    < map.cells[b].horizontal.distance(to: Point2D(x: 18.25, y: 4.25))
+            })
+        let truth = WalledVenue.rssi(node: SeededVenue.nodes[3], at: map.cells[cell].horizontal)
+        #expect(abs(map.mean[cell * map.nodeCount + east] - truth) < 3)
+        let surveyed = WalledVenue.medianError(PosteriorGrid(map: map))
+        let pathLoss = WalledVenue.medianError(
+            PosteriorGrid(map: RadioMap.pathLoss(nodes: SeededVenue.nodes, calibration: calibration, grid: grid)))
+        #expect(surveyed < 0.8 * pathLoss, "surveyed \(surveyed) m, path loss \(pathLoss) m")
+    }
+
+    @Test func crossValidationIsDeterministicAndPicksAWorkingCandidate() throws {
+        let validation = RadioMapCrossValidation(
+            candidates: [
+                .init(
+                    map: RadioMap.SurveyConfiguration(lengthScale: 0.1),
+                    posterior: PosteriorGrid.Configuration(temperature: 0.01)),
+                .init(map: RadioMap.SurveyConfiguration(lengthScale: 2), posterior: PosteriorGrid.Configuration()),
+            ], knnShares: [0, 0.5], samplesPerFold: 20)
+        let fingerprints = WalledVenue.fingerprints(repeats: 1)
+        let first = try #require(
+            validation.choose(
+                nodes: SeededVenue.nodes, fingerprints: fingerprints, calibration: calibration, grid: grid))
+        let second = validation.choose(
+            nodes: SeededVenue.nodes, fingerprints: fingerprints, calibration: calibration, grid: grid)
+        #expect(first == second)
+        // A nearly flat posterior (temperature 0.01) answers the middle of the venue: clearly worse.
+        #expect(first.best.map.lengthScale == 2)
+        #expect(first.medians.count == 4 && first.located > 0)
+    }
+
+    @Test func tooSmallASurveyIsNoChoice() {
+        let one = [Fingerprint(position: Point3D(x: 3, y: 3, z: 1.2), rssi: ["n0": -60])]
+        #expect(
+            RadioMapCrossValidation().choose(
+                nodes: SeededVenue.nodes, fingerprints: one, calibration: calibration, grid: grid) == nil)
+    }
+}
+
+@Suite struct AutoMethodTests {
+    /// A survey of the walled venue: one static device per lattice point, three scans a second apart.
+    static func survey() -> Recording {
+        var random = SplitMix64(seed: 21)
+        var sightings: [Sighting] = []
+        var truth: [TruthPoint] = []
+        var time = 0.0
+        for i in 0..<8 {
+            for j in 0..<5 {
+                let point = Point2D(x: 1.5 + Double(i) * 3, y: 1.5 + Double(j) * 3)
+                let device = "survey-\(i)-\(j)"
+                truth.append(TruthPoint(time: time, device: device, point: point, z: 1.2))
+                for scan in 0..<3 {
+                    for node in SeededVenue.nodes {
+                        let rssi = WalledVenue.rssi(node: node, at: point) + 2 * random.standardNormal()
+                        sightings.append(
+                            Sighting(time: time + Double(scan), device: device, node: node.id, rssi: rssi))
+                    }
+                }
+                time += 10
+            }
+        }
+        return Recording(sightings: sightings, truth: truth)
+    }
+
+    @Test func withASurveyTheChoiceIsMadeOnItAndRepeatable() {
+        let validation = RadioMapCrossValidation(
+            candidates: [
+                .init(map: RadioMap.SurveyConfiguration(lengthScale: 2), posterior: PosteriorGrid.Configuration()),
+                .init(
+                    map: RadioMap.SurveyConfiguration(lengthScale: 4),
+                    posterior: PosteriorGrid.Configuration(temperature: 1)),
+            ], samplesPerFold: 10)
+        let survey = Self.survey()
+        let calibration = CalibrationFitter().fit(nodes: SeededVenue.nodes, survey: survey)
+        let first = AutoMethod(
+            nodes: SeededVenue.nodes, survey: survey, calibration: calibration, validation: validation)
+        let second = AutoMethod(
+            nodes: SeededVenue.nodes, survey: survey, calibration: calibration, validation: validation)
+        #expect(first.selection != nil && first.selection == second.selection)
+        let auto = WalledVenue.medianError(first)
+        let centroid = WalledVenue.medianError(WeightedCentroid())
+        #expect(auto < 0.6 * centroid, "auto \(auto) m, weighted centroid \(centroid) m")
+    }
+
+    @Test func withoutASurveyItStillLocatesAndSaysNoChoiceWasMade() throws {
+        let method = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: Calibration(deviceHeight: 1.2))
+        #expect(method.selection == nil && method.name == "auto")
+        let error = SeededVenue.medianError(method)
+        let centroid = SeededVenue.medianError(WeightedCentroid())
+        #expect(error < 0.9 * centroid, "auto \(error) m, weighted centroid \(centroid) m")
+        var engine = try MethodCatalog.engine(method: "auto", nodes: SeededVenue.nodes)
+        engine.ingest(Sighting(time: 0, device: "p", node: "n5", rssi: -62))
+        let fix = try engine.locate(device: "p", at: 0).get()
+        #expect(fix.position.horizontal.distance(to: SeededVenue.nodes[5].position.horizontal) < 6)
+    }
+}

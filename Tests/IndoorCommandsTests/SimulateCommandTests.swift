@@ -37,7 +37,9 @@ struct SimulateCommandTests {
             .writeDataset()
         #expect(try Self.contents(of: other)["test/sightings.csv"] != a["test/sightings.csv"])
 
-        let evaluation = try EvaluateCommand.parse([first.path, "--json"]).output()
+        let evaluation = try EvaluateCommand.parse(
+            [first.path, "--json", "--method", "weighted-centroid", "--method", "knn"]
+        ).output()
         #expect(evaluation.hasPrefix(#"{"method":"#))
         #expect(evaluation.contains(#""count":82,"#))  // 2 walkers × 41 truth rows (0…40 s)
     }

@@ -14,6 +14,7 @@ public struct IndoorCommand: ParsableCommand {
             DecodeCommand.self,
             BenchCommand.self,
             ReplayCommand.self,
+            ServeCommand.self,
         ]
     )
 

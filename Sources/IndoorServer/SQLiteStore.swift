@@ -40,8 +40,8 @@ public final class SQLiteStore: LocationStore {
         }
         configuration.busyMode = .timeout(10)
         do {
+            if exists { try Self.checkOwnership(path: path) }
             pool = try DatabasePool(path: path, configuration: configuration)
-            if exists { try Self.checkOwnership(pool, path: path) }
             try SQLiteMigrations.migrator.migrate(pool)
         } catch let error as StoreError {
             throw error
@@ -51,7 +51,12 @@ public final class SQLiteStore: LocationStore {
     }
 
     /// Refuses a database that holds tables but not Indoor's migrations.
-    private static func checkOwnership(_ pool: DatabasePool, path: String) throws {
+    /// Opened read-only, so that a file that is not ours is left byte for byte as it was.
+    private static func checkOwnership(path: String) throws {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let pool = try DatabaseQueue(path: path, configuration: readOnly)
+        defer { try? pool.close() }
         let tables = try pool.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         }

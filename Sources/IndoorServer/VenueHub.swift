@@ -202,12 +202,15 @@ final class VenueRuntime: Sendable {
         try state.withLock { try body(&$0) }
     }
 
+    /// Hands `events` to every subscriber. Called under the venue's state lock (so events go out in the order
+    /// they were stored), but never under the subscribers' lock: a yield resumes a task, which takes the task's
+    /// own lock, while a cancelled task holds that lock when it calls `onTermination`, which takes the
+    /// subscribers' lock; yielding under it would deadlock.
     func publish(_ events: [StoredEvent]) {
         guard !events.isEmpty else { return }
-        subscribers.withLock { subscribers in
-            for continuation in subscribers.all.values {
-                for event in events { continuation.yield(event) }
-            }
+        let continuations = subscribers.withLock { Array($0.all.values) }
+        for continuation in continuations {
+            for event in events { continuation.yield(event) }
         }
     }
 

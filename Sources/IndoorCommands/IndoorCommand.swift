@@ -15,6 +15,7 @@ public struct IndoorCommand: ParsableCommand {
             BenchCommand.self,
             ReplayCommand.self,
             ScanCommand.self,
+            ServeCommand.self,
         ]
     )
 

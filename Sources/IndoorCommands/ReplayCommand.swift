@@ -26,8 +26,8 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp(
             "The positioning method (\(ReplayRun.methodNames.joined(separator: ", "))).",
             discussion: """
-                Default: \(SessionConfiguration.defaultMethod(calibrated: false).name); with --calibration, \
-                \(SessionConfiguration.defaultMethod(calibrated: true).name) with \(SessionConfiguration.defaultMethod(calibrated: false).name) where it has \
+                Default: \(SessionConfiguration.defaultMethod(survey: false, calibrated: false).name); with --calibration, \
+                \(SessionConfiguration.defaultMethod(survey: false, calibrated: true).name) with \(SessionConfiguration.defaultMethod(survey: false, calibrated: false).name) where it has \
                 too few nodes or they lie on a line (the most accurate on simulated offices; see \
                 docs/GEOFENCING.md). A named method runs alone, with no fallback. knn needs a survey and is not offered.
                 """))
@@ -108,7 +108,7 @@ struct ReplayCommand: ParsableCommand {
 
     /// What a replay is asked to do, besides its files.
     struct Options {
-        /// A catalogue method; `nil` for ``IndoorSession/SessionConfiguration/defaultMethod(calibrated:)`` with its fallback (``FallbackPolicy``).
+        /// A catalogue method; `nil` for ``IndoorSession/SessionConfiguration/defaultMethod(survey:calibrated:)`` with its fallback (``FallbackPolicy``).
         var method: String?
         /// Seconds of data time between fixes of one device.
         var interval: Double = 1
@@ -124,7 +124,7 @@ struct ReplayCommand: ParsableCommand {
     ///
     /// - Parameters:
     ///   - sightingsFile: The name for errors; a name ending in `.jsonl` selects JSON Lines, anything else CSV.
-    ///   - method: A catalogue method; `nil` for ``IndoorSession/SessionConfiguration/defaultMethod(calibrated:)`` with its fallback (``FallbackPolicy``).
+    ///   - method: A catalogue method; `nil` for ``IndoorSession/SessionConfiguration/defaultMethod(survey:calibrated:)`` with its fallback (``FallbackPolicy``).
     ///   - write: Receives each output line, without a newline.
     /// - Returns: The sightings lines that could not be read (the rest was replayed), and the summary.
     /// - Throws: ``FormatError`` for an empty or unreadable venue, zones sharing an id, or a CSV without the

@@ -76,11 +76,13 @@ struct LocationSessionTests {
         #expect(session.statistics.noFix["tooFewNodes"] == 6)
     }
 
-    @Test func theDefaultMethodIsWeightedCentroidUncalibratedAndNonlinearCalibrated() throws {
+    @Test func theDefaultMethodIsWeightedCentroidUncalibratedNonlinearCalibratedAndAutoWithASurvey() throws {
         #expect(SessionConfiguration(venue: tinyVenue).method == MethodCatalog.Selection(.weightedCentroid))
         let calibrated = SessionConfiguration(venue: tinyVenue, calibration: .uncalibrated)
         #expect(calibrated.method == MethodCatalog.Selection(.nonlinear))
         #expect(calibrated.fallback == .weightedCentroid)
+        let surveyed = SessionConfiguration(venue: tinyVenue, survey: Recording(sightings: [], truth: []))
+        #expect(surveyed.method == MethodCatalog.Selection(.auto))
     }
 
     @Test func aMethodWithoutItsSurveyOrABadIntervalIsAClearError() {

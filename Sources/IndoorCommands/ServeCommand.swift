@@ -1,0 +1,216 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Hummingbird
+import IndoorServer
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// `indoor serve`: the location server (HTTP API, SQLite store, live stream, map).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the location server: HTTP API, SQLite store, live event stream and map.",
+        discussion: """
+            Gateways and phones POST sightings to /v1/sightings; the server answers with the fixes and zone \
+            events they caused, keeps the zone activity log with dwell times, streams fixes and events as \
+            Server-Sent Events and shows the devices on a live map at /. Every option can also be set by the \
+            environment variable named in its help; a flag wins over the environment. Stop with Ctrl-C or \
+            SIGTERM: the server finishes the requests in flight and closes the database.
+            Keys: an admin key (venues, keys), ingest keys (sightings), read keys (API, stream, map). Keys are \
+            stored hashed in the database, so they stay valid after a restart. When the database has no admin \
+            key and none is given, one is made and printed once.
+            """
+    )
+
+    @Option(help: "The address to listen on (INDOOR_HOST).")
+    var host: String?
+
+    @Option(help: "The TCP port; 0 picks a free one (INDOOR_PORT; default 8080).")
+    var port: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite database file, created when missing (INDOOR_DATABASE; default ./indoor.sqlite).",
+            discussion: "An existing file must be an Indoor database; it is never deleted or replaced.",
+            valueName: "path"))
+    var database: String?
+
+    @Option(
+        help:
+            "How hard a commit waits for the disk: normal (survives a killed process) or full (survives a power cut too) (INDOOR_DURABILITY)."
+    )
+    var durability: String?
+
+    @Option(help: "An admin key to accept, stored hashed (INDOOR_ADMIN_KEY).")
+    var adminKey: String?
+
+    @Option(help: "An ingest key to accept (repeatable; INDOOR_INGEST_KEYS, comma-separated).")
+    var ingestKey: [String] = []
+
+    @Option(help: "A read key to accept (repeatable; INDOOR_READ_KEYS, comma-separated).")
+    var readKey: [String] = []
+
+    @Option(help: "The most sightings in one batch; more is answered 413 (INDOOR_MAX_BATCH; default 10000).")
+    var maxBatch: Int?
+
+    @Option(help: "The largest request body in bytes; more is answered 413 (INDOOR_MAX_BODY_BYTES; default 8388608).")
+    var maxBodyBytes: Int?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    @Flag(help: "Serve a simulated office with walkers moving through the real ingest path, and print its keys.")
+    var demo = false
+
+    func validate() throws {
+        if let port = try resolvedPort(), !(0...65535).contains(port) {
+            throw ValidationError("--port \(port) is not in 0...65535")
+        }
+        if let maxBatch = try resolvedInt(maxBatch, "INDOOR_MAX_BATCH"), maxBatch < 1 {
+            throw ValidationError("--max-batch must be at least 1")
+        }
+        if let bytes = try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES"), bytes < 1024 {
+            throw ValidationError("--max-body-bytes must be at least 1024")
+        }
+        if let text = durability ?? Self.environment("INDOOR_DURABILITY"), SQLiteStore.Durability(rawValue: text) == nil
+        {
+            throw ValidationError("--durability '\(text)' is not normal or full")
+        }
+        if let text = logLevel ?? Self.environment("INDOOR_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
+            throw ValidationError("--log-level '\(text)' is not one of trace, debug, info, notice, warning, error")
+        }
+    }
+
+    func run() throws {
+        let outcome = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let command = self
+        Task {
+            do {
+                try await command.serve()
+            } catch {
+                outcome.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    private func serve() async throws {
+        var logger = Logger(label: "indoor.serve") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel =
+            (logLevel ?? Self.environment("INDOOR_LOG_LEVEL")).flatMap { Logger.Level(rawValue: $0) } ?? .info
+
+        var path = database ?? Self.environment("INDOOR_DATABASE")
+        var temporaryFolder: URL?
+        if demo && path == nil {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "indoor-demo-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            temporaryFolder = folder
+            path = folder.appendingPathComponent("demo.sqlite").path
+        }
+        defer {
+            // Only the demo's own temporary folder, which this run created, is removed.
+            if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
+        }
+        let databasePath = path ?? "indoor.sqlite"
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore(
+                path: databasePath,
+                durability: (durability ?? Self.environment("INDOOR_DURABILITY")).flatMap(SQLiteStore.Durability.init)
+                    ?? .normal)
+        } catch let error as StoreError {
+            throw CommandFailure(error.message)
+        }
+        let configuration = ServerConfiguration(
+            host: host ?? Self.environment("INDOOR_HOST") ?? "127.0.0.1",
+            port: try resolvedPort() ?? 8080,
+            maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
+            maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20)
+        let server = try LocationServer(store: store, configuration: configuration)
+
+        var printed: [String] = []
+        if let key = adminKey ?? Self.environment("INDOOR_ADMIN_KEY") {
+            try server.keys.add(key, kind: .admin, label: "admin (command line)")
+        }
+        for key in ingestKey + Self.list("INDOOR_INGEST_KEYS") {
+            try server.keys.add(key, kind: .ingest, label: "ingest (command line)")
+        }
+        for key in readKey + Self.list("INDOOR_READ_KEYS") {
+            try server.keys.add(key, kind: .read, label: "read (command line)")
+        }
+        var demoVenue: DemoVenue?
+        var readKeyForMap: String?
+        if demo {
+            let venue = try DemoVenue()
+            let json = try venue.venue.encodeJSON()
+            _ = try server.hub.putVenue(id: venue.venue.id, json: json)
+            demoVenue = venue
+            for kind in KeyKind.allCases {
+                let key = KeyRing.generate(kind: kind)
+                try server.keys.add(key, kind: kind, label: "\(kind) (demo)")
+                printed.append("  \(kind) key: \(key)")
+                if kind == .read { readKeyForMap = key }
+            }
+        } else if !server.keys.hasKey(of: .admin) {
+            let key = KeyRing.generate(kind: .admin)
+            try server.keys.add(key, kind: .admin, label: "admin (generated)")
+            printed.append("  admin key: \(key)   (made now and shown only this once; keep it)")
+        }
+
+        let demoID = demoVenue?.venue.id
+        let shownHost = configuration.host
+        let banner = printed
+        let mapKey = readKeyForMap
+        let app = Application(
+            router: server.router(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                var lines = ["Indoor server listening on http://\(shownHost):\(port) (database \(databasePath))"]
+                lines += banner
+                if let demoID, let mapKey {
+                    lines.append("  map: http://\(shownHost):\(port)/?venue=\(demoID)&key=\(mapKey)")
+                }
+                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            },
+            logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: app),
+                    .init(service: HubService(hub: server.hub, demo: demoVenue, logger: logger)),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+
+    private func resolvedPort() throws -> Int? {
+        try resolvedInt(port, "INDOOR_PORT")
+    }
+
+    private func resolvedInt(_ flag: Int?, _ variable: String) throws -> Int? {
+        if let flag { return flag }
+        guard let text = Self.environment(variable) else { return nil }
+        guard let value = Int(text) else { throw ValidationError("\(variable) '\(text)' is not an integer") }
+        return value
+    }
+
+    private static func environment(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    private static func list(_ name: String) -> [String] {
+        (environment(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
+    }
+}

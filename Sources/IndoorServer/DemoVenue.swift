@@ -1,0 +1,53 @@
+import IndoorEvaluation
+import IndoorModel
+
+/// The demo: the simulated office of `IndoorEvaluation`'s ``Simulator``, with a zone per room, and its walkers'
+/// sightings in time order.
+public struct DemoVenue: Sendable {
+    /// The venue, zones added.
+    public var venue: Venue
+    /// Every walker's sightings, sorted by time (seconds from 0).
+    public var sightings: [Sighting]
+    /// Seconds of data the walk covers; the driver loops after it.
+    public var duration: Double
+
+    /// Simulates `devices` walkers for `duration` seconds (seeded: the same demo every run).
+    public init(devices: Int = 6, duration: Double = 600, seed: UInt64 = 1) throws {
+        var options = SimulatorOptions()
+        options.devices = devices
+        options.duration = duration
+        options.seed = seed
+        let simulated = try Simulator(options: options).run()
+        var venue = simulated.venue
+        venue.id = "demo"
+        venue.name = "Demo office (simulated)"
+        venue.zones = Self.rooms(options: options, floors: venue.floors.map(\.level))
+        self.venue = venue
+        self.sightings = simulated.dataset.test.sightings.sorted { $0.time < $1.time }
+        self.duration = duration
+    }
+
+    /// One zone per room: south rooms along y 0…depth, north rooms beyond the corridor (the simulator's plan).
+    static func rooms(options: SimulatorOptions, floors: [Int]) -> [Zone] {
+        var zones: [Zone] = []
+        let north = options.roomDepth + options.corridorWidth
+        for level in floors {
+            for index in 0..<options.roomsPerSide {
+                let x0 = Double(index) * options.roomWidth
+                let x1 = x0 + options.roomWidth
+                for (side, y0, y1) in [("S", 0.0, options.roomDepth), ("N", north, north + options.roomDepth)] {
+                    let polygon = Polygon([
+                        Point2D(x: x0, y: y0), Point2D(x: x1, y: y0), Point2D(x: x1, y: y1), Point2D(x: x0, y: y1),
+                    ])
+                    let name = "Room \(side)\(index + 1)" + (floors.count > 1 ? " (floor \(level))" : "")
+                    zones.append(
+                        Zone(
+                            id: "room-\(level)-\(side.lowercased())\(index + 1)", name: name,
+                            fences: [.polygon(polygon, floor: floors.count > 1 ? level : nil)], checkOutTime: 3,
+                            lostTimeout: 30))
+                }
+            }
+        }
+        return zones
+    }
+}

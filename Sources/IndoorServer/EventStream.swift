@@ -1,0 +1,102 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IndoorGeofencing
+import IndoorModel
+import NIOCore
+import ServiceLifecycle
+
+/// One event as JSON: on the stream (`data:`), and in the stream's backlog.
+struct EventEnvelope: Encodable {
+    var id: Int64
+    var venue: String
+    var type: String
+    var fix: Fix?
+    var zone: ZoneEvent?
+
+    init(_ stored: StoredEvent) {
+        id = stored.id
+        venue = stored.venue
+        type = stored.event.type
+        switch stored.event {
+        case .fix(let fix): self.fix = fix
+        case .zone(let zone): self.zone = zone
+        }
+    }
+}
+
+extension LocationServer {
+    /// `GET /v1/stream?venue=ID`: the venue's fixes and zone events as Server-Sent Events.
+    ///
+    /// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``).
+    /// A client that sends `Last-Event-ID` (or `?lastEventId=`) first gets the stored events after that id (at
+    /// most ``ServerConfiguration/streamBacklog``), then the live ones, without a gap or a repeat: the stream
+    /// subscribes before it reads the backlog and skips ids it already sent. An idle stream gets a comment line
+    /// every ``ServerConfiguration/heartbeatSeconds``; it ends when the venue is replaced or deleted, or at
+    /// shutdown.
+    func stream(_ request: Request) throws -> Response {
+        guard let venue = request.uri.queryParameters.get("venue"), !venue.isEmpty else {
+            throw APIError.badRequest(field: "venue", "the query needs venue=ID")
+        }
+        var resume: Int64?
+        let lastEventName = HTTPField.Name("Last-Event-ID")
+        if let text = lastEventName.flatMap({ request.headers[$0] }) ?? request.uri.queryParameters.get("lastEventId") {
+            guard let id = Int64(text), id >= 0 else {
+                throw APIError.badRequest(field: "Last-Event-ID", "Last-Event-ID '\(text)' is not an event id")
+            }
+            resume = id
+        }
+        guard let live = hub.subscribe(venue: venue) else { throw Self.unknownVenue(venue) }
+        let backlog = try resume.map { try store.events(venue: venue, after: $0, limit: configuration.streamBacklog) }
+        let heartbeat = configuration.heartbeatSeconds
+        let resumeID = resume
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        let body = ResponseBody { writer in
+            var lastSent = resumeID ?? 0
+            try await writer.write(ByteBuffer(string: ": venue \(venue)\nretry: 2000\n\n"))
+            for event in backlog ?? [] {
+                try await writer.write(Self.frame(event))
+                lastSent = event.id
+            }
+            let (items, continuation) = AsyncStream<StoredEvent?>.makeStream()
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await event in live { continuation.yield(event) }
+                        continuation.finish()
+                    }
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try await Task.sleep(for: .seconds(heartbeat))
+                            continuation.yield(nil)
+                        }
+                    }
+                    for await item in items {
+                        guard let event = item else {
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                            continue
+                        }
+                        guard event.id > lastSent else { continue }
+                        try await writer.write(Self.frame(event))
+                        lastSent = event.id
+                    }
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    static func frame(_ event: StoredEvent) -> ByteBuffer {
+        let data = (try? JSONFormat.encoder().encode(EventEnvelope(event))) ?? Data("{}".utf8)
+        var text = "id: \(event.id)\nevent: \(event.event.type)\ndata: "
+        text += String(decoding: data, as: UTF8.self)
+        text += "\n\n"
+        return ByteBuffer(string: text)
+    }
+}

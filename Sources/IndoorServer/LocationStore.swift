@@ -1,0 +1,236 @@
+import Foundation
+import IndoorGeofencing
+import IndoorModel
+
+/// Everything the server keeps: venues, sightings, the events they caused, devices' latest fixes, zone visits
+/// and hashed keys.
+///
+/// The handlers see only this protocol, so another database (PostgreSQL, say) can follow as a second conforming
+/// type without touching them. ``SQLiteStore`` is the embedded one. Every method may block for a database round
+/// trip; ``commit(_:)`` returns only once what it was given is durable (committed), so the server answers a batch
+/// after it is stored.
+public protocol LocationStore: Sendable {
+    /// The stored venues, as the JSON they were put with, by id.
+    func venues() throws -> [StoredVenue]
+    /// One stored venue, or `nil`.
+    func venue(id: String) throws -> StoredVenue?
+    /// Creates or replaces a venue.
+    /// - Returns: `true` when the venue is new.
+    @discardableResult func putVenue(_ venue: StoredVenue) throws -> Bool
+    /// Deletes a venue and its devices' latest fixes; its sightings, events and visits stay in the log.
+    /// - Returns: `true` when there was such a venue.
+    @discardableResult func deleteVenue(id: String) throws -> Bool
+
+    /// Stores a batch in one transaction: its sightings, the fixes and zone events they caused, the devices'
+    /// latest fixes and the zone visits. Returns after the transaction is committed.
+    /// - Returns: The events with the ids they were stored under, in the order given.
+    func commit(_ batch: IngestBatch) throws -> [StoredEvent]
+
+    /// The latest fix of `device` in `venue`, or `nil`.
+    func latestFix(venue: String, device: String) throws -> Fix?
+    /// The latest fix of every device of `venue` whose fix is at or after `since` (data time, seconds).
+    func devices(venue: String, since: Double) throws -> [Fix]
+    /// Zone visits matching `query`, newest first, one page.
+    func visits(_ query: VisitQuery) throws -> VisitPage
+    /// The events of `venue` stored after id `after`, oldest first, at most `limit`.
+    func events(venue: String, after: Int64, limit: Int) throws -> [StoredEvent]
+    /// The id of the newest stored event (of any venue), 0 when there is none.
+    func latestEventID() throws -> Int64
+    /// How many sightings are stored for `venue`.
+    func sightingCount(venue: String) throws -> Int
+
+    /// The stored keys (hashes and kinds; never the keys themselves).
+    func keys() throws -> [StoredKey]
+    /// Stores a key's hash, unless that hash is already stored.
+    func addKey(_ key: StoredKey) throws
+
+    /// Answers when the database can be read (for `/health`); throws otherwise.
+    func ping() throws
+}
+
+/// A venue as stored: its id and the venue JSON of docs/FORMATS.md.
+public struct StoredVenue: Hashable, Sendable {
+    /// The venue's id.
+    public var id: String
+    /// The venue JSON (pretty-printed, sorted keys).
+    public var json: Data
+
+    /// A stored venue.
+    public init(id: String, json: Data) {
+        self.id = id
+        self.json = json
+    }
+}
+
+/// What one ingest call stores, in one transaction.
+public struct IngestBatch: Sendable {
+    /// The venue the sightings are for.
+    public var venue: String
+    /// The sightings that were accepted.
+    public var sightings: [Sighting]
+    /// The fixes and zone events they caused, in time order.
+    public var events: [ServerEvent]
+    /// Wall-clock time of arrival, seconds since 1970 (kept beside each sighting).
+    public var receivedAt: Double
+
+    /// A batch for `venue`.
+    public init(venue: String, sightings: [Sighting], events: [ServerEvent], receivedAt: Double) {
+        self.venue = venue
+        self.sightings = sightings
+        self.events = events
+        self.receivedAt = receivedAt
+    }
+}
+
+/// An event the server keeps and streams: a fix or a zone event.
+public enum ServerEvent: Hashable, Sendable {
+    /// A position of a device.
+    case fix(Fix)
+    /// A check-in, check-out or dwell.
+    case zone(ZoneEvent)
+
+    /// `fix` or `zone`.
+    public var type: String {
+        switch self {
+        case .fix: "fix"
+        case .zone: "zone"
+        }
+    }
+
+    /// Data time, seconds.
+    public var time: Double {
+        switch self {
+        case .fix(let fix): fix.time
+        case .zone(let event): event.time
+        }
+    }
+
+    /// The device the event is about.
+    public var device: String {
+        switch self {
+        case .fix(let fix): fix.device
+        case .zone(let event): event.device
+        }
+    }
+}
+
+/// An event with the id it is stored under (the Server-Sent Events id).
+public struct StoredEvent: Hashable, Sendable {
+    /// Increasing id, never reused.
+    public var id: Int64
+    /// The venue.
+    public var venue: String
+    /// The event.
+    public var event: ServerEvent
+
+    /// A stored event.
+    public init(id: Int64, venue: String, event: ServerEvent) {
+        self.id = id
+        self.venue = venue
+        self.event = event
+    }
+}
+
+/// A filter over the zone visits.
+public struct VisitQuery: Hashable, Sendable {
+    /// The venue (required).
+    public var venue: String
+    /// Only this zone.
+    public var zone: String?
+    /// Only this device.
+    public var device: String?
+    /// Only visits still open at or after this data time (seconds).
+    public var from: Double?
+    /// Only visits that began before this data time (seconds).
+    public var to: Double?
+    /// Page size.
+    public var limit: Int
+    /// Only visits older than this visit id (from the previous page's cursor).
+    public var before: Int64?
+
+    /// A query over `venue`'s visits.
+    public init(
+        venue: String, zone: String? = nil, device: String? = nil, from: Double? = nil, to: Double? = nil,
+        limit: Int = 100, before: Int64? = nil
+    ) {
+        self.venue = venue
+        self.zone = zone
+        self.device = device
+        self.from = from
+        self.to = to
+        self.limit = limit
+        self.before = before
+    }
+}
+
+/// One page of zone visits.
+public struct VisitPage: Hashable, Sendable {
+    /// The visits, newest first.
+    public var visits: [Visit]
+    /// The id to continue after, when there may be more.
+    public var nextBefore: Int64?
+
+    /// A page.
+    public init(visits: [Visit], nextBefore: Int64?) {
+        self.visits = visits
+        self.nextBefore = nextBefore
+    }
+}
+
+/// A zone visit: check-in, and check-out with the dwell time once it ended.
+public struct Visit: Hashable, Sendable, Codable {
+    /// The visit's id.
+    public var id: Int64
+    /// The venue.
+    public var venue: String
+    /// The zone's id and name.
+    public var zone: String
+    /// The zone's name.
+    public var zoneName: String
+    /// The device.
+    public var device: String
+    /// What checked the device in: `fence`, `beacon` or `geoline`.
+    public var trigger: String
+    /// Check-in time, seconds (data time).
+    public var checkIn: Double
+    /// Check-out time, seconds, when the visit has ended.
+    public var checkOut: Double?
+    /// When the device was last inside, seconds, once checked out.
+    public var departure: Double?
+    /// Seconds inside, once checked out.
+    public var dwell: Double?
+    /// `left` or `lost`, once checked out; `crossing` for a check-in that has no check-out (a geoline).
+    public var reason: String?
+}
+
+/// A key's hash and what it may do.
+public struct StoredKey: Hashable, Sendable {
+    /// Lower-case hex SHA-256 of the key's UTF-8 bytes.
+    public var hash: String
+    /// What the key may do.
+    public var kind: KeyKind
+    /// A label for people (never the key).
+    public var label: String
+
+    /// A stored key.
+    public init(hash: String, kind: KeyKind, label: String) {
+        self.hash = hash
+        self.kind = kind
+        self.label = label
+    }
+}
+
+/// What a key may do: `admin` everything, `ingest` post sightings, `read` read the API, the stream and the map.
+public enum KeyKind: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Venue changes, keys, and everything the other kinds may do.
+    case admin
+    /// Posting sightings.
+    case ingest
+    /// Reading venues, devices, activity, the stream and the map.
+    case read
+
+    /// Whether a key of this kind may do what `required` allows.
+    public func allows(_ required: KeyKind) -> Bool {
+        self == .admin || self == required
+    }
+}

@@ -1,0 +1,243 @@
+// swift-format-ignore-file
+/// The map page and its script and style, served by the server itself (no CDN, no build step).
+///
+/// The page takes `?venue=ID&key=READ_KEY` (the key is kept in the browser's local storage), draws the venue's
+/// floor plan as SVG (outline, walls, nodes, zones) for the chosen floor, moves the devices live from
+/// `/v1/stream` with their accuracy circles, and lists the zone activity with dwell times.
+enum MapAssets {
+    static let html = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Indoor – live map</title>
+        <link rel="stylesheet" href="/assets/map.css">
+        </head>
+        <body>
+        <header>
+          <strong>Indoor</strong>
+          <label>Venue <select id="venue"></select></label>
+          <label>Floor <select id="floor"></select></label>
+          <span id="status">connecting…</span>
+          <span id="count"></span>
+        </header>
+        <main>
+          <svg id="map" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet"></svg>
+          <aside>
+            <h2>Activity</h2>
+            <ol id="feed"></ol>
+          </aside>
+        </main>
+        <script src="/assets/map.js"></script>
+        </body>
+        </html>
+        """
+
+    static let style = """
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 14px system-ui, sans-serif; color: #222; background: #f4f5f7; height: 100vh;
+          display: flex; flex-direction: column; }
+        header { display: flex; gap: 16px; align-items: center; padding: 8px 16px; background: #1f2a44; color: #fff; }
+        header select { margin-left: 4px; }
+        #status { margin-left: auto; font-size: 12px; opacity: .8; }
+        main { flex: 1; display: flex; min-height: 0; }
+        #map { flex: 1; background: #fff; margin: 8px; border-radius: 6px; box-shadow: 0 1px 3px rgba(0,0,0,.15); }
+        aside { width: 340px; overflow-y: auto; padding: 8px 12px; }
+        aside h2 { font-size: 15px; margin: 4px 0 8px; }
+        #feed { list-style: none; padding: 0; margin: 0; }
+        #feed li { background: #fff; margin-bottom: 6px; padding: 6px 8px; border-radius: 4px; border-left: 4px solid #999; }
+        #feed li.checkIn { border-color: #2e9d57; }
+        #feed li.checkOut { border-color: #c0392b; }
+        #feed li.dwell { border-color: #d68910; }
+        #feed small { color: #666; display: block; }
+        .outline { fill: #fafafa; stroke: #333; stroke-width: .25; }
+        .wall { stroke: #555; stroke-width: .2; stroke-linecap: round; }
+        .zone { fill: rgba(52, 152, 219, .12); stroke: #2980b9; stroke-width: .1; stroke-dasharray: .4 .3; }
+        .zone.occupied { fill: rgba(46, 157, 87, .22); }
+        .geoline { stroke: #8e44ad; stroke-width: .2; fill: none; }
+        .node { fill: #f39c12; stroke: #7d5100; stroke-width: .08; }
+        .label { font-size: .9px; fill: #2c3e50; text-anchor: middle; pointer-events: none; }
+        .device .accuracy { fill: rgba(231, 76, 60, .15); stroke: rgba(231, 76, 60, .6); stroke-width: .08; }
+        .device .dot { fill: #e74c3c; stroke: #fff; stroke-width: .12; }
+        .device text { font-size: .8px; fill: #c0392b; }
+        .device { transition: transform .6s linear; }
+        """
+
+    static let script = """
+        "use strict";
+        const params = new URLSearchParams(location.search);
+        const key = params.get("key") || localStorage.getItem("indoorKey") || "";
+        if (params.get("key")) localStorage.setItem("indoorKey", params.get("key"));
+        const svgNS = "http://www.w3.org/2000/svg";
+        const map = document.getElementById("map");
+        const feed = document.getElementById("feed");
+        const statusLine = document.getElementById("status");
+        let venue = null, level = null, source = null;
+        const devices = new Map();   // device id -> latest fix
+        const inside = new Map();    // zone id -> Set of devices
+
+        async function api(path) {
+          const response = await fetch(path, { headers: { "Authorization": "Bearer " + key } });
+          if (!response.ok) {
+            const body = await response.json().catch(() => ({}));
+            throw new Error(response.status + " " + (body.message || response.statusText));
+          }
+          return response.json();
+        }
+
+        function el(name, attributes, parent) {
+          const node = document.createElementNS(svgNS, name);
+          for (const [k, v] of Object.entries(attributes || {})) node.setAttribute(k, v);
+          if (parent) parent.appendChild(node);
+          return node;
+        }
+
+        const onFloor = (floor) => floor === undefined || floor === null || level === null || floor === level;
+        const pts = (points) => points.map(([x, y]) => x + "," + (-y)).join(" ");
+
+        function bounds() {
+          const xs = [], ys = [];
+          const add = ([x, y]) => { xs.push(x); ys.push(y); };
+          for (const f of venue.floors || []) (f.outline || []).forEach(add);
+          for (const n of venue.nodes || []) add([n.x, n.y]);
+          for (const z of venue.zones || []) for (const fence of z.fences || []) {
+            if (fence.polygon) fence.polygon.forEach(add);
+            if (fence.center) { add([fence.center[0] - fence.radius, fence.center[1] - fence.radius]);
+                                add([fence.center[0] + fence.radius, fence.center[1] + fence.radius]); }
+          }
+          if (!xs.length) return [-10, -10, 20, 20];
+          const minX = Math.min(...xs) - 2, maxX = Math.max(...xs) + 2, minY = Math.min(...ys) - 2, maxY = Math.max(...ys) + 2;
+          return [minX, -maxY, maxX - minX, maxY - minY];
+        }
+
+        function drawPlan() {
+          map.innerHTML = "";
+          map.setAttribute("viewBox", bounds().join(" "));
+          const plan = el("g", { id: "plan" }, map);
+          const floor = (venue.floors || []).find((f) => f.level === level);
+          if (floor) {
+            if (floor.outline && floor.outline.length) el("polygon", { class: "outline", points: pts(floor.outline) }, plan);
+            for (const [[x1, y1], [x2, y2]] of floor.walls || [])
+              el("line", { class: "wall", x1, y1: -y1, x2, y2: -y2 }, plan);
+          }
+          for (const z of venue.zones || []) {
+            for (const fence of z.fences || []) {
+              if (!onFloor(fence.floor)) continue;
+              let shape;
+              if (fence.polygon) shape = el("polygon", { class: "zone", points: pts(fence.polygon) }, plan);
+              else if (fence.center) shape = el("circle", { class: "zone", cx: fence.center[0], cy: -fence.center[1], r: fence.radius }, plan);
+              if (shape) {
+                shape.dataset.zone = z.id;
+                const c = fence.polygon ? fence.polygon.reduce(([a, b], [x, y]) => [a + x / fence.polygon.length, b + y / fence.polygon.length], [0, 0]) : fence.center;
+                el("text", { class: "label", x: c[0], y: -c[1] }, plan).textContent = z.name;
+              }
+            }
+            for (const line of z.geolines || []) if (onFloor(line.floor)) el("polyline", { class: "geoline", points: pts(line.points) }, plan);
+          }
+          for (const n of venue.nodes || []) {
+            if (!onFloor(n.floor)) continue;
+            const node = el("circle", { class: "node", cx: n.x, cy: -n.y, r: .35 }, plan);
+            el("title", {}, node).textContent = n.id;
+          }
+          el("g", { id: "devices" }, map);
+          for (const fix of devices.values()) drawDevice(fix);
+          markZones();
+        }
+
+        function drawDevice(fix) {
+          const layer = document.getElementById("devices");
+          if (!layer) return;
+          let group = layer.querySelector('[data-device="' + CSS.escape(fix.device) + '"]');
+          if (!onFloor(fix.floor)) { if (group) group.remove(); return; }
+          if (!group) {
+            group = el("g", { class: "device" }, layer);
+            group.dataset.device = fix.device;
+            el("circle", { class: "accuracy", r: 1 }, group);
+            el("circle", { class: "dot", r: .45 }, group);
+            el("text", { x: .6, y: -.6 }, group).textContent = fix.device;
+          }
+          group.querySelector(".accuracy").setAttribute("r", Math.max(.3, fix.accuracy || 1));
+          group.setAttribute("transform", "translate(" + fix.x + "," + (-fix.y) + ")");
+          group.dataset.x = fix.x; group.dataset.y = fix.y;
+          document.getElementById("count").textContent = devices.size + " devices";
+        }
+
+        function markZones() {
+          for (const shape of map.querySelectorAll(".zone"))
+            shape.classList.toggle("occupied", (inside.get(shape.dataset.zone) || new Set()).size > 0);
+        }
+
+        const seconds = (s) => s === undefined || s === null ? "" : s < 90 ? s.toFixed(0) + " s" : (s / 60).toFixed(1) + " min";
+
+        function addFeed(kind, zoneName, device, t, dwell, prepend) {
+          const item = document.createElement("li");
+          item.className = kind;
+          const words = { checkIn: "checked in to", checkOut: "checked out of", dwell: "is dwelling in" }[kind] || kind;
+          item.textContent = device + " " + words + " " + zoneName;
+          const small = document.createElement("small");
+          small.textContent = "t = " + t.toFixed(1) + " s" + (dwell !== undefined && dwell !== null ? " · dwell " + seconds(dwell) : "");
+          item.appendChild(small);
+          if (prepend) feed.prepend(item); else feed.appendChild(item);
+          while (feed.children.length > 200) feed.lastChild.remove();
+        }
+
+        function onZone(event) {
+          const set = inside.get(event.zone) || new Set();
+          if (event.event === "checkIn" && event.willCheckOut !== false) set.add(event.device);
+          if (event.event === "checkOut") set.delete(event.device);
+          inside.set(event.zone, set);
+          markZones();
+          addFeed(event.event, event.zoneName, event.device, event.t, event.dwell, true);
+        }
+
+        function connect() {
+          if (source) source.close();
+          source = new EventSource("/v1/stream?venue=" + encodeURIComponent(venue.id) + "&key=" + encodeURIComponent(key));
+          source.onopen = () => { statusLine.textContent = "live"; };
+          source.onerror = () => { statusLine.textContent = "reconnecting…"; };
+          source.addEventListener("fix", (message) => {
+            const fix = JSON.parse(message.data).fix;
+            devices.set(fix.device, fix);
+            drawDevice(fix);
+          });
+          source.addEventListener("zone", (message) => onZone(JSON.parse(message.data).zone));
+        }
+
+        async function openVenue(id) {
+          venue = await api("/v1/venues/" + encodeURIComponent(id));
+          const floors = document.getElementById("floor");
+          floors.innerHTML = "";
+          for (const f of venue.floors || []) floors.add(new Option(f.name || "Level " + f.level, f.level));
+          level = (venue.floors || []).length ? venue.floors[0].level : null;
+          devices.clear(); inside.clear(); feed.innerHTML = "";
+          for (const fix of (await api("/v1/venues/" + encodeURIComponent(id) + "/devices")).devices) devices.set(fix.device, fix);
+          const activity = await api("/v1/activity?venue=" + encodeURIComponent(id) + "&limit=50");
+          for (const v of activity.visits) {
+            if (v.checkOut === undefined || v.checkOut === null) {
+              const set = inside.get(v.zone) || new Set(); set.add(v.device); inside.set(v.zone, set);
+              addFeed("checkIn", v.zoneName, v.device, v.checkIn, undefined, false);
+            } else {
+              addFeed(v.reason === "crossing" ? "crossing" : "checkOut", v.zoneName, v.device, v.checkOut, v.dwell, false);
+            }
+          }
+          drawPlan();
+          connect();
+        }
+
+        document.getElementById("floor").addEventListener("change", (e) => { level = Number(e.target.value); drawPlan(); });
+        document.getElementById("venue").addEventListener("change", (e) => openVenue(e.target.value).catch(fail));
+
+        function fail(error) { statusLine.textContent = String(error.message || error); }
+
+        (async () => {
+          const list = await api("/v1/venues");
+          const select = document.getElementById("venue");
+          for (const v of list.venues) select.add(new Option(v.name || v.id, v.id));
+          const wanted = params.get("venue") || (list.venues[0] && list.venues[0].id);
+          if (!wanted) { statusLine.textContent = "no venue yet: PUT /v1/venues/{id}"; return; }
+          select.value = wanted;
+          await openVenue(wanted);
+        })().catch(fail);
+        """
+}

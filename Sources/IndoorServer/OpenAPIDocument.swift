@@ -1,0 +1,1416 @@
+// swift-format-ignore-file
+/// The OpenAPI 3.1 document of the API, served at `/openapi.json`; the same bytes as `docs/openapi.json` (a test
+/// checks both, and that every route of the router is in it).
+public enum OpenAPIDocument {
+    /// The document.
+    public static let json = #"""
+{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Indoor location server",
+    "version": "1.0.0",
+    "description": "Venues, sightings in; fixes, zone events and visits out; a live stream and a map. Keys: admin (everything), ingest (POST /v1/sightings), read (GET routes, stream, map). Send 'Authorization: Bearer KEY', 'X-API-Key: KEY' or '?key=KEY'. Errors are JSON naming the field."
+  },
+  "components": {
+    "securitySchemes": {
+      "bearer": {
+        "type": "http",
+        "scheme": "bearer"
+      },
+      "apiKeyHeader": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-API-Key"
+      },
+      "apiKeyQuery": {
+        "type": "apiKey",
+        "in": "query",
+        "name": "key"
+      }
+    },
+    "schemas": {
+      "Error": {
+        "type": "object",
+        "required": [
+          "status",
+          "code",
+          "message"
+        ],
+        "properties": {
+          "status": {
+            "type": "integer"
+          },
+          "code": {
+            "type": "string"
+          },
+          "field": {
+            "type": "string"
+          },
+          "message": {
+            "type": "string"
+          }
+        }
+      },
+      "Venue": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "description": "The venue JSON of docs/FORMATS.md (floors, nodes, zones, anchor).",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1
+          },
+          "name": {
+            "type": "string"
+          },
+          "floors": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "nodes": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "zones": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "anchor": {
+            "type": "object"
+          }
+        }
+      },
+      "VenueList": {
+        "type": "object",
+        "required": [
+          "venues"
+        ],
+        "properties": {
+          "venues": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "name": {
+                  "type": "string"
+                },
+                "floors": {
+                  "type": "array",
+                  "items": {
+                    "type": "integer"
+                  }
+                },
+                "nodes": {
+                  "type": "integer"
+                },
+                "zones": {
+                  "type": "integer"
+                }
+              }
+            }
+          }
+        }
+      },
+      "Sighting": {
+        "type": "object",
+        "required": [
+          "t",
+          "device",
+          "rssi"
+        ],
+        "description": "One of node and beacon is required.",
+        "properties": {
+          "t": {
+            "type": "number"
+          },
+          "device": {
+            "type": "string",
+            "minLength": 1
+          },
+          "node": {
+            "type": "string",
+            "minLength": 1
+          },
+          "beacon": {
+            "type": "string",
+            "description": "UUID/major/minor"
+          },
+          "rssi": {
+            "type": "number",
+            "minimum": -130,
+            "maximum": 20
+          },
+          "tx": {
+            "type": "number",
+            "minimum": -128,
+            "maximum": 127
+          }
+        }
+      },
+      "SightingBatch": {
+        "type": "object",
+        "required": [
+          "venue",
+          "sightings"
+        ],
+        "properties": {
+          "venue": {
+            "type": "string"
+          },
+          "sightings": {
+            "type": "array",
+            "maxItems": 10000,
+            "items": {
+              "$ref": "#/components/schemas/Sighting"
+            }
+          }
+        }
+      },
+      "Fix": {
+        "type": "object",
+        "required": [
+          "t",
+          "device",
+          "x",
+          "y",
+          "z",
+          "accuracy",
+          "confidence",
+          "method"
+        ],
+        "properties": {
+          "t": {
+            "type": "number"
+          },
+          "device": {
+            "type": "string"
+          },
+          "x": {
+            "type": "number"
+          },
+          "y": {
+            "type": "number"
+          },
+          "z": {
+            "type": "number"
+          },
+          "floor": {
+            "type": "integer"
+          },
+          "accuracy": {
+            "type": "number"
+          },
+          "confidence": {
+            "type": "number"
+          },
+          "method": {
+            "type": "string"
+          },
+          "latitude": {
+            "type": "number"
+          },
+          "longitude": {
+            "type": "number"
+          }
+        }
+      },
+      "ZoneEvent": {
+        "type": "object",
+        "required": [
+          "event",
+          "t",
+          "zone",
+          "zoneName",
+          "device",
+          "trigger"
+        ],
+        "properties": {
+          "event": {
+            "type": "string",
+            "enum": [
+              "checkIn",
+              "checkOut",
+              "dwell"
+            ]
+          },
+          "t": {
+            "type": "number"
+          },
+          "zone": {
+            "type": "string"
+          },
+          "zoneName": {
+            "type": "string"
+          },
+          "device": {
+            "type": "string"
+          },
+          "trigger": {
+            "type": "string",
+            "enum": [
+              "fence",
+              "beacon",
+              "geoline"
+            ]
+          },
+          "dwell": {
+            "type": "number"
+          },
+          "checkIn": {
+            "type": "number"
+          },
+          "departure": {
+            "type": "number"
+          },
+          "reason": {
+            "type": "string",
+            "enum": [
+              "left",
+              "lost"
+            ]
+          },
+          "data": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "IngestResponse": {
+        "type": "object",
+        "required": [
+          "venue",
+          "accepted",
+          "rejected",
+          "fixes",
+          "events",
+          "errors"
+        ],
+        "properties": {
+          "venue": {
+            "type": "string"
+          },
+          "accepted": {
+            "type": "integer"
+          },
+          "rejected": {
+            "type": "integer"
+          },
+          "fixes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Fix"
+            }
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ZoneEvent"
+            }
+          },
+          "lastEventId": {
+            "type": "integer"
+          },
+          "errors": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "index",
+                "field",
+                "message"
+              ],
+              "properties": {
+                "index": {
+                  "type": "integer"
+                },
+                "field": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "Visit": {
+        "type": "object",
+        "required": [
+          "id",
+          "venue",
+          "zone",
+          "zoneName",
+          "device",
+          "trigger",
+          "checkIn"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          },
+          "venue": {
+            "type": "string"
+          },
+          "zone": {
+            "type": "string"
+          },
+          "zoneName": {
+            "type": "string"
+          },
+          "device": {
+            "type": "string"
+          },
+          "trigger": {
+            "type": "string"
+          },
+          "checkIn": {
+            "type": "number"
+          },
+          "checkOut": {
+            "type": "number"
+          },
+          "departure": {
+            "type": "number"
+          },
+          "dwell": {
+            "type": "number"
+          },
+          "reason": {
+            "type": "string",
+            "enum": [
+              "left",
+              "lost",
+              "crossing"
+            ]
+          }
+        }
+      },
+      "ActivityPage": {
+        "type": "object",
+        "required": [
+          "visits"
+        ],
+        "properties": {
+          "visits": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Visit"
+            }
+          },
+          "nextCursor": {
+            "type": "string"
+          }
+        }
+      },
+      "DeviceList": {
+        "type": "object",
+        "required": [
+          "venue",
+          "devices"
+        ],
+        "properties": {
+          "venue": {
+            "type": "string"
+          },
+          "devices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Fix"
+            }
+          }
+        }
+      },
+      "Health": {
+        "type": "object",
+        "required": [
+          "status",
+          "database",
+          "venues"
+        ],
+        "properties": {
+          "status": {
+            "type": "string"
+          },
+          "database": {
+            "type": "string"
+          },
+          "venues": {
+            "type": "integer"
+          }
+        }
+      },
+      "NewKey": {
+        "type": "object",
+        "required": [
+          "kind"
+        ],
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "admin",
+              "ingest",
+              "read"
+            ]
+          },
+          "label": {
+            "type": "string"
+          }
+        }
+      },
+      "Key": {
+        "type": "object",
+        "required": [
+          "key",
+          "kind",
+          "label"
+        ],
+        "properties": {
+          "key": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "label": {
+            "type": "string"
+          }
+        }
+      }
+    }
+  },
+  "paths": {
+    "/": {
+      "get": {
+        "summary": "The live map page (HTML)",
+        "operationId": "map",
+        "responses": {
+          "200": {
+            "description": "The page",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/assets/map.js": {
+      "get": {
+        "summary": "The map's script",
+        "operationId": "mapScript",
+        "responses": {
+          "200": {
+            "description": "Script",
+            "content": {
+              "text/javascript": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/assets/map.css": {
+      "get": {
+        "summary": "The map's style",
+        "operationId": "mapStyle",
+        "responses": {
+          "200": {
+            "description": "Style",
+            "content": {
+              "text/css": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/openapi.json": {
+      "get": {
+        "summary": "This document",
+        "operationId": "openapi",
+        "responses": {
+          "200": {
+            "description": "OpenAPI 3.1",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/health": {
+      "get": {
+        "summary": "Liveness and database reachability",
+        "operationId": "health",
+        "responses": {
+          "200": {
+            "description": "Up, database reachable",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Health"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "Database unreachable",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Health"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/metrics": {
+      "get": {
+        "summary": "Prometheus metrics (text format)",
+        "operationId": "metrics",
+        "responses": {
+          "200": {
+            "description": "Metrics",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/venues": {
+      "get": {
+        "summary": "List venues",
+        "operationId": "listVenues",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Venues",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/VenueList"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/venues/{venue}": {
+      "parameters": [
+        {
+          "name": "venue",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "summary": "Get a venue",
+        "operationId": "getVenue",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The venue",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Venue"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such venue",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "put": {
+        "summary": "Create or replace a venue (admin)",
+        "operationId": "putVenue",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Venue"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Replaced",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Venue"
+                }
+              }
+            }
+          },
+          "201": {
+            "description": "Created",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Venue"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not a valid venue; field names the JSON path",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body over the limit",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "summary": "Delete a venue (admin); its activity stays",
+        "operationId": "deleteVenue",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted"
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such venue",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/venues/{venue}/devices": {
+      "parameters": [
+        {
+          "name": "venue",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "summary": "Active devices of a venue: latest fixes within a window of the newest",
+        "operationId": "activeDevices",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "within",
+            "in": "query",
+            "schema": {
+              "type": "number"
+            },
+            "description": "Seconds of data time (default 300)"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Devices",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeviceList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Bad parameter",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such venue",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/venues/{venue}/devices/{device}": {
+      "parameters": [
+        {
+          "name": "venue",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "device",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "summary": "Latest fix of a device",
+        "operationId": "latestFix",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The fix",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Fix"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such venue or no fix",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/sightings": {
+      "post": {
+        "summary": "Ingest a batch of sightings (ingest key); answers after they and their events are stored",
+        "operationId": "postSightings",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SightingBatch"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Fixes, zone events and per-item errors",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/IngestResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Malformed JSON, or every sighting refused",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown venue",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Batch or body over the limit",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/activity": {
+      "get": {
+        "summary": "Zone visits (check-in, check-out, dwell), newest first, paginated",
+        "operationId": "activity",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "venue",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "zone",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "device",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "from",
+            "in": "query",
+            "schema": {
+              "type": "number"
+            },
+            "description": "Visits open at or after (data time, s)"
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "schema": {
+              "type": "number"
+            },
+            "description": "Visits begun before (data time, s)"
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            },
+            "description": "nextCursor of the previous page"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of visits",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ActivityPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Bad parameter",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown venue",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/stream": {
+      "get": {
+        "summary": "Fixes and zone events as Server-Sent Events (id = event id; Last-Event-ID resumes)",
+        "operationId": "stream",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "venue",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "lastEventId",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The event stream",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Bad parameter",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Unknown venue",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/keys": {
+      "post": {
+        "summary": "Make a key (admin); the key is shown only in this answer",
+        "operationId": "newKey",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewKey"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The new key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Key"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Bad kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+"""#
+}

@@ -1,0 +1,73 @@
+import GRDB
+
+/// The schema of ``SQLiteStore``, as append-only migrations written in SQL.
+///
+/// A migration, once shipped, is never changed: a new schema change is a new migration appended at the end.
+enum SQLiteMigrations {
+    /// The identifier of the first migration; a database that has it is an Indoor database.
+    static let first = "v1-venues-sightings-events-visits-keys"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(first) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE venue (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        json BLOB NOT NULL,
+                        updatedAt REAL NOT NULL
+                    );
+                    CREATE TABLE sighting (
+                        id INTEGER PRIMARY KEY,
+                        venue TEXT NOT NULL,
+                        t REAL NOT NULL,
+                        device TEXT NOT NULL,
+                        node TEXT,
+                        beacon TEXT,
+                        rssi REAL NOT NULL,
+                        tx REAL,
+                        receivedAt REAL NOT NULL
+                    );
+                    CREATE INDEX sighting_venue_t ON sighting (venue, t);
+                    CREATE TABLE event (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        venue TEXT NOT NULL,
+                        type TEXT NOT NULL,
+                        t REAL NOT NULL,
+                        device TEXT NOT NULL,
+                        json BLOB NOT NULL
+                    );
+                    CREATE INDEX event_venue_id ON event (venue, id);
+                    CREATE TABLE device (
+                        venue TEXT NOT NULL,
+                        device TEXT NOT NULL,
+                        t REAL NOT NULL,
+                        fix BLOB NOT NULL,
+                        PRIMARY KEY (venue, device)
+                    );
+                    CREATE TABLE visit (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        venue TEXT NOT NULL,
+                        zone TEXT NOT NULL,
+                        zoneName TEXT NOT NULL,
+                        device TEXT NOT NULL,
+                        trigger TEXT NOT NULL,
+                        checkIn REAL NOT NULL,
+                        checkOut REAL,
+                        departure REAL,
+                        dwell REAL,
+                        reason TEXT
+                    );
+                    CREATE INDEX visit_venue_id ON visit (venue, id);
+                    CREATE INDEX visit_open ON visit (venue, zone, device) WHERE checkOut IS NULL;
+                    CREATE TABLE apiKey (
+                        hash TEXT PRIMARY KEY NOT NULL,
+                        kind TEXT NOT NULL,
+                        label TEXT NOT NULL,
+                        createdAt REAL NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

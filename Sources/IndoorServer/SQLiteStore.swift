@@ -1,0 +1,326 @@
+import Foundation
+import GRDB
+import IndoorGeofencing
+import IndoorModel
+
+/// The embedded store: one SQLite file in WAL mode, through GRDB.
+///
+/// Schema changes are append-only migrations (``SQLiteMigrations``). A batch is one transaction; in WAL mode with
+/// `synchronous = NORMAL` (the default here) a committed transaction survives the process being killed, and with
+/// `synchronous = FULL` (``Durability/full``) a power cut as well, at the price of an fsync per batch.
+public final class SQLiteStore: LocationStore {
+    /// How hard a commit waits for the disk.
+    public enum Durability: String, Sendable, CaseIterable {
+        /// Survives the process being killed (SQLite `synchronous = NORMAL` in WAL mode).
+        case normal
+        /// Survives a power cut too (`synchronous = FULL`): an fsync per committed batch.
+        case full
+    }
+
+    private let pool: DatabasePool
+    /// The path of the database file.
+    public let path: String
+
+    /// Opens (or creates) the database at `path` and brings its schema up to date.
+    ///
+    /// An existing file must be an Indoor database (or empty): the store never adds its tables to another
+    /// program's SQLite file, and never deletes or replaces a file.
+    /// - Throws: ``StoreError`` naming the path when it is a folder, not SQLite, or another program's database.
+    public init(path: String, durability: Durability = .normal) throws {
+        self.path = path
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if exists && isFolder.boolValue {
+            throw StoreError("'\(path)' is a folder; expected a database file path")
+        }
+        var configuration = Configuration()
+        let synchronous = durability == .full ? "FULL" : "NORMAL"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
+        configuration.busyMode = .timeout(10)
+        do {
+            if exists { try Self.checkOwnership(path: path) }
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try SQLiteMigrations.migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError("'\(path)': \(error.message ?? "\(error)")")
+        }
+    }
+
+    /// Refuses a database that holds tables but not Indoor's migrations.
+    /// Opened read-only, so that a file that is not ours is left byte for byte as it was.
+    private static func checkOwnership(path: String) throws {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let pool = try DatabaseQueue(path: path, configuration: readOnly)
+        defer { try? pool.close() }
+        let tables = try pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        guard !tables.isEmpty else { return }
+        let ours = try pool.read { db -> Bool in
+            guard tables.contains("grdb_migrations") else { return false }
+            return try Bool.fetchOne(
+                db, sql: "SELECT COUNT(*) > 0 FROM grdb_migrations WHERE identifier = ?",
+                arguments: [SQLiteMigrations.first]) ?? false
+        }
+        guard ours else {
+            throw StoreError(
+                "'\(path)' is a database of another program (tables: \(tables.sorted().prefix(5).joined(separator: ", ")));"
+                    + " choose another --database path")
+        }
+    }
+
+    public func venues() throws -> [StoredVenue] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, json FROM venue ORDER BY id").map {
+                StoredVenue(id: $0["id"], json: $0["json"])
+            }
+        }
+    }
+
+    public func venue(id: String) throws -> StoredVenue? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, json FROM venue WHERE id = ?", arguments: [id]).map {
+                StoredVenue(id: $0["id"], json: $0["json"])
+            }
+        }
+    }
+
+    @discardableResult public func putVenue(_ venue: StoredVenue) throws -> Bool {
+        try pool.write { db in
+            let existed =
+                try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM venue WHERE id = ?", arguments: [venue.id])
+                ?? false
+            try db.execute(
+                sql: """
+                    INSERT INTO venue (id, json, updatedAt) VALUES (?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET json = excluded.json, updatedAt = excluded.updatedAt
+                    """,
+                arguments: [venue.id, venue.json, Date().timeIntervalSince1970])
+            return !existed
+        }
+    }
+
+    @discardableResult public func deleteVenue(id: String) throws -> Bool {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM venue WHERE id = ?", arguments: [id])
+            let deleted = db.changesCount > 0
+            try db.execute(sql: "DELETE FROM device WHERE venue = ?", arguments: [id])
+            return deleted
+        }
+    }
+
+    public func commit(_ batch: IngestBatch) throws -> [StoredEvent] {
+        let encoder = JSONFormat.encoder()
+        let encoded = try batch.events.map { event -> Data in
+            switch event {
+            case .fix(let fix): try encoder.encode(fix)
+            case .zone(let zone): try encoder.encode(zone)
+            }
+        }
+        return try pool.write { db in
+            let sightingInsert = try db.cachedStatement(
+                sql:
+                    "INSERT INTO sighting (venue, t, device, node, beacon, rssi, tx, receivedAt) VALUES (?,?,?,?,?,?,?,?)"
+            )
+            for sighting in batch.sightings {
+                var node: String?
+                var beacon: String?
+                switch sighting.source {
+                case .node(let id): node = id
+                case .beacon(let id): beacon = id.description
+                }
+                try sightingInsert.execute(arguments: [
+                    batch.venue, sighting.time, sighting.device, node, beacon, sighting.rssi, sighting.txPower,
+                    batch.receivedAt,
+                ])
+            }
+            let eventInsert = try db.cachedStatement(
+                sql: "INSERT INTO event (venue, type, t, device, json) VALUES (?,?,?,?,?)")
+            var stored: [StoredEvent] = []
+            stored.reserveCapacity(batch.events.count)
+            var latest: [String: (Fix, Data)] = [:]
+            for (event, json) in zip(batch.events, encoded) {
+                try eventInsert.execute(arguments: [batch.venue, event.type, event.time, event.device, json])
+                stored.append(StoredEvent(id: db.lastInsertedRowID, venue: batch.venue, event: event))
+                switch event {
+                case .fix(let fix):
+                    if let known = latest[fix.device], known.0.time > fix.time { break }
+                    latest[fix.device] = (fix, json)
+                case .zone(let zone):
+                    try Self.record(zone, venue: batch.venue, in: db)
+                }
+            }
+            let deviceUpsert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO device (venue, device, t, fix) VALUES (?,?,?,?)
+                    ON CONFLICT(venue, device) DO UPDATE SET t = excluded.t, fix = excluded.fix
+                    WHERE excluded.t >= device.t
+                    """)
+            for (device, (fix, json)) in latest {
+                try deviceUpsert.execute(arguments: [batch.venue, device, fix.time, json])
+            }
+            return stored
+        }
+    }
+
+    /// Keeps the visit log: a check-in opens a visit, a check-out closes the device's open visit of that zone.
+    private static func record(_ zone: ZoneEvent, venue: String, in db: Database) throws {
+        switch zone.kind {
+        case .checkIn where zone.willCheckOut == false:
+            // A crossing (a geoline, or a zone without check-out): a visit that ends where it begins.
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn, checkOut, dwell, reason)
+                    VALUES (?,?,?,?,?,?,?,0,'crossing')
+                    """
+            ).execute(arguments: [
+                venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue, zone.time, zone.time,
+            ])
+        case .checkIn:
+            try db.cachedStatement(
+                sql: "INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn) VALUES (?,?,?,?,?,?)"
+            ).execute(arguments: [venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue, zone.time])
+        case .checkOut:
+            let openID = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM visit WHERE venue = ? AND zone = ? AND device = ? AND checkOut IS NULL
+                    ORDER BY id DESC LIMIT 1
+                    """,
+                arguments: [venue, zone.zone, zone.device])
+            if let openID {
+                try db.execute(
+                    sql: "UPDATE visit SET checkOut = ?, departure = ?, dwell = ?, reason = ? WHERE id = ?",
+                    arguments: [zone.time, zone.departure, zone.dwell, zone.reason?.rawValue, openID])
+            } else {
+                // The check-in happened before a restart of the server (its session started afresh): keep the
+                // visit with what the check-out event says.
+                try db.execute(
+                    sql: """
+                        INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn, checkOut, departure, dwell,
+                        reason) VALUES (?,?,?,?,?,?,?,?,?,?)
+                        """,
+                    arguments: [
+                        venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue,
+                        zone.checkIn ?? zone.time, zone.time, zone.departure, zone.dwell, zone.reason?.rawValue,
+                    ])
+            }
+        case .dwell:
+            break
+        }
+    }
+
+    public func latestFix(venue: String, device: String) throws -> Fix? {
+        let data = try pool.read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT fix FROM device WHERE venue = ? AND device = ?", arguments: [venue, device])
+        }
+        return try data.map { try JSONDecoder().decode(Fix.self, from: $0) }
+    }
+
+    public func devices(venue: String, since: Double) throws -> [Fix] {
+        let rows = try pool.read { db in
+            try Data.fetchAll(
+                db, sql: "SELECT fix FROM device WHERE venue = ? AND t >= ? ORDER BY device", arguments: [venue, since])
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { try decoder.decode(Fix.self, from: $0) }
+    }
+
+    public func visits(_ query: VisitQuery) throws -> VisitPage {
+        var sql = "SELECT * FROM visit WHERE venue = ?"
+        var arguments: StatementArguments = [query.venue]
+        if let zone = query.zone {
+            sql += " AND zone = ?"
+            arguments += [zone]
+        }
+        if let device = query.device {
+            sql += " AND device = ?"
+            arguments += [device]
+        }
+        if let from = query.from {
+            sql += " AND (checkOut IS NULL OR checkOut >= ?)"
+            arguments += [from]
+        }
+        if let to = query.to {
+            sql += " AND checkIn < ?"
+            arguments += [to]
+        }
+        if let before = query.before {
+            sql += " AND id < ?"
+            arguments += [before]
+        }
+        sql += " ORDER BY id DESC LIMIT ?"
+        arguments += [query.limit + 1]
+        let rows = try pool.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
+        let visits = rows.prefix(query.limit).map { row in
+            Visit(
+                id: row["id"], venue: row["venue"], zone: row["zone"], zoneName: row["zoneName"],
+                device: row["device"], trigger: row["trigger"], checkIn: row["checkIn"], checkOut: row["checkOut"],
+                departure: row["departure"], dwell: row["dwell"], reason: row["reason"])
+        }
+        return VisitPage(visits: visits, nextBefore: rows.count > query.limit ? visits.last?.id : nil)
+    }
+
+    public func events(venue: String, after: Int64, limit: Int) throws -> [StoredEvent] {
+        let rows = try pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, type, json FROM event WHERE venue = ? AND id > ? ORDER BY id LIMIT ?",
+                arguments: [venue, after, limit])
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { row in
+            let type: String = row["type"]
+            let json: Data = row["json"]
+            let event: ServerEvent =
+                type == "fix"
+                ? .fix(try decoder.decode(Fix.self, from: json)) : .zone(try decoder.decode(ZoneEvent.self, from: json))
+            return StoredEvent(id: row["id"], venue: venue, event: event)
+        }
+    }
+
+    public func latestEventID() throws -> Int64 {
+        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") ?? 0 }
+    }
+
+    public func sightingCount(venue: String) throws -> Int {
+        try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sighting WHERE venue = ?", arguments: [venue]) ?? 0
+        }
+    }
+
+    public func keys() throws -> [StoredKey] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT hash, kind, label FROM apiKey ORDER BY createdAt").compactMap { row in
+                guard let kind = KeyKind(rawValue: row["kind"]) else { return nil }
+                return StoredKey(hash: row["hash"], kind: kind, label: row["label"])
+            }
+        }
+    }
+
+    public func addKey(_ key: StoredKey) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO apiKey (hash, kind, label, createdAt) VALUES (?,?,?,?) ON CONFLICT(hash) DO NOTHING",
+                arguments: [key.hash, key.kind.rawValue, key.label, Date().timeIntervalSince1970])
+        }
+    }
+
+    public func ping() throws {
+        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+}
+
+/// A problem with the store: the path, and what is wrong.
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong and how to fix it.
+    public var message: String
+    /// A store error saying `message`.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

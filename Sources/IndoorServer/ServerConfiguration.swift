@@ -1,0 +1,32 @@
+/// The server's settings: where it listens and what it takes.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host: String
+    /// The TCP port; 0 picks a free one (printed at start).
+    public var port: Int
+    /// The most sightings one `POST /v1/sightings` may carry; more is answered 413.
+    public var maxBatch: Int
+    /// The largest request body, bytes; more is answered 413.
+    public var maxBodyBytes: Int
+    /// A device is active when its latest fix is at most this many seconds (data time) older than the venue's
+    /// newest fix.
+    public var activeWindow: Double
+    /// The most stored events a resuming stream (`Last-Event-ID`) is sent before it goes live.
+    public var streamBacklog: Int
+    /// Seconds between two comment lines on an idle stream (keeps proxies from closing it).
+    public var heartbeatSeconds: Double
+
+    /// The default settings, listening on `host`:`port`.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxBatch: Int = 10_000, maxBodyBytes: Int = 8 << 20,
+        activeWindow: Double = 300, streamBacklog: Int = 10_000, heartbeatSeconds: Double = 15
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBatch = maxBatch
+        self.maxBodyBytes = maxBodyBytes
+        self.activeWindow = activeWindow
+        self.streamBacklog = streamBacklog
+        self.heartbeatSeconds = heartbeatSeconds
+    }
+}

@@ -1,0 +1,56 @@
+import CoreMetrics
+import Prometheus
+
+/// The server's metrics, made through swift-metrics on a Prometheus registry of their own, so that two servers
+/// in one process (tests) count apart; `/metrics` prints the registry in the Prometheus text format.
+public struct ServerMetrics: Sendable {
+    /// The registry `/metrics` prints.
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    /// Sightings accepted into a session and stored.
+    let sightingsIngested: CoreMetrics.Counter
+    /// Sightings refused at the edge (per-item errors).
+    let sightingsRejected: CoreMetrics.Counter
+    /// Fixes stored and streamed.
+    let fixes: CoreMetrics.Counter
+    /// Zone events stored and streamed.
+    let zoneEvents: CoreMetrics.Counter
+    /// Devices heard since the sessions started, over all venues.
+    let devicesTracked: CoreMetrics.Gauge
+    /// Venues served.
+    let venues: CoreMetrics.Gauge
+
+    /// Metrics on a new registry.
+    public init() {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .seconds(2.5), .seconds(5),
+        ]
+        self.registry = registry
+        self.factory = factory
+        sightingsIngested = CoreMetrics.Counter(label: "indoor_sightings_ingested_total", factory: factory)
+        sightingsRejected = CoreMetrics.Counter(label: "indoor_sightings_rejected_total", factory: factory)
+        fixes = CoreMetrics.Counter(
+            label: "indoor_events_emitted_total", dimensions: [("type", "fix")], factory: factory)
+        zoneEvents = CoreMetrics.Counter(
+            label: "indoor_events_emitted_total", dimensions: [("type", "zone")], factory: factory)
+        devicesTracked = CoreMetrics.Gauge(label: "indoor_devices_tracked", factory: factory)
+        venues = CoreMetrics.Gauge(label: "indoor_venues", factory: factory)
+    }
+
+    /// Counts one answered request and its latency.
+    func recordRequest(method: String, route: String, status: Int, nanoseconds: Int64) {
+        let dimensions = [("method", method), ("route", route), ("status", String(status))]
+        CoreMetrics.Counter(label: "indoor_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        CoreMetrics.Timer(
+            label: "indoor_http_request_duration_seconds", dimensions: [("method", method), ("route", route)],
+            factory: factory
+        ).recordNanoseconds(nanoseconds)
+    }
+
+    /// The Prometheus text of every metric.
+    public func text() -> String { registry.emitToString() }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import IndoorGeofencing
+import IndoorModel
+
+/// The body of `POST /v1/sightings`: `{"venue": "hq", "sightings": [ … ]}`, each sighting in the JSON Lines
+/// object form of docs/FORMATS.md. Each item is read on its own, so a bad item is reported by index and field and
+/// the good ones are kept.
+struct SightingBatch: Decodable {
+    var venue: String
+    var items: [Item]
+
+    struct Item: Decodable {
+        var result: Result<Sighting, ItemError>
+
+        init(from decoder: any Decoder) throws {
+            do {
+                result = .success(try Sighting(from: decoder))
+            } catch let error as DecodingError {
+                let message = JSONFormat.describe(error)
+                let index = decoder.codingPath.last?.intValue ?? 0
+                result = .failure(ItemError(index: index, field: Self.field(message, index: index), message: message))
+            }
+        }
+
+        /// `sightings[3].rssi` from `sightings[3].rssi: rssi 'x' is …`; `sightings[3]` otherwise.
+        static func field(_ message: String, index: Int) -> String {
+            let head = VenueHub.field(of: message)
+            return head == "venue" ? "sightings[\(index)]" : head
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case venue
+        case items = "sightings"
+    }
+
+    /// Reads a batch, answering 400 naming the field for a body that is not such an object.
+    static func decode(_ data: Data) throws -> SightingBatch {
+        do {
+            return try JSONDecoder().decode(SightingBatch.self, from: data)
+        } catch let error as DecodingError {
+            let message = JSONFormat.describe(error)
+            let field: String
+            switch error {
+            case .keyNotFound(let key, _): field = key.stringValue
+            case .dataCorrupted(let context) where context.codingPath.isEmpty: field = "body"
+            default: field = VenueHub.field(of: message) == "venue" ? "body" : VenueHub.field(of: message)
+            }
+            throw APIError.badRequest(field: field, message, code: "invalidJSON")
+        }
+    }
+}
+
+/// A sighting of a batch that was refused: its index, the field and why.
+struct ItemError: Error, Codable, Hashable, Sendable {
+    var index: Int
+    var field: String
+    var message: String
+}
+
+/// The answer to `POST /v1/sightings`.
+struct IngestResponse: Encodable {
+    var venue: String
+    /// Sightings accepted and stored.
+    var accepted: Int
+    /// Sightings refused (see `errors`).
+    var rejected: Int
+    /// The fixes the batch caused.
+    var fixes: [Fix]
+    /// The zone events the batch caused.
+    var events: [ZoneEvent]
+    /// The id of the last stored event, for `Last-Event-ID`.
+    var lastEventId: Int64?
+    /// One entry per refused sighting.
+    var errors: [ItemError]
+}

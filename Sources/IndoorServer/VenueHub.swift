@@ -1,0 +1,239 @@
+import Foundation
+import IndoorModel
+import IndoorSession
+import Synchronization
+
+/// The venues the server serves, each with its `LocationSession`, and the live subscribers of its events.
+///
+/// Every sighting goes through the venue's session (the server holds no positioning, ranging or zone rules):
+/// a batch is ingested, the fixes and zone events it caused are committed to the store with the sightings in
+/// one transaction, and only then handed to the stream's subscribers and returned to the caller. One venue's
+/// batches are serialised (its session is one value), so its events are stored and streamed in the order they
+/// arose; different venues proceed in parallel.
+public final class VenueHub: Sendable {
+    /// The store everything is committed to.
+    public let store: any LocationStore
+    let metrics: ServerMetrics
+    private let runtimes: Mutex<[String: VenueRuntime]>
+    private let wallClock: @Sendable () -> Double
+
+    /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
+    /// - Parameter wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
+    /// - Throws: A stored venue that no longer decodes or makes no session.
+    public init(
+        store: any LocationStore, metrics: ServerMetrics,
+        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws {
+        self.store = store
+        self.metrics = metrics
+        self.wallClock = wallClock
+        var runtimes: [String: VenueRuntime] = [:]
+        for stored in try store.venues() {
+            let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
+            runtimes[venue.id] = try VenueRuntime(venue: venue)
+        }
+        self.runtimes = Mutex(runtimes)
+        metrics.venues.record(runtimes.count)
+    }
+
+    /// The ids of the served venues, sorted.
+    public var venueIDs: [String] { runtimes.withLock { $0.keys.sorted() } }
+
+    /// The venue with `id`, or `nil`.
+    public func venue(id: String) -> Venue? { runtimes.withLock { $0[id]?.venue } }
+
+    /// Creates or replaces the venue `id` from its JSON (docs/FORMATS.md), and starts its session afresh.
+    /// - Returns: The venue and whether it is new.
+    /// - Throws: ``APIError`` (400) naming the field when the JSON is not a valid venue or its `id` differs.
+    public func putVenue(id: String, json: Data) throws -> (venue: Venue, created: Bool) {
+        let venue: Venue
+        do {
+            venue = try Venue.decodeJSON(json, file: "venue")
+        } catch let error as FormatError {
+            throw APIError.badRequest(field: Self.field(of: error.message), error.message)
+        }
+        guard venue.id == id else {
+            throw APIError.badRequest(
+                field: "id", "id '\(venue.id)' differs from the path's venue id '\(id)'; they must be equal")
+        }
+        let runtime: VenueRuntime
+        do {
+            runtime = try VenueRuntime(venue: venue)
+        } catch {
+            throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
+        }
+        let created = try store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
+        let old = runtimes.withLock { runtimes in
+            let old = runtimes[id]
+            runtimes[id] = runtime
+            return old
+        }
+        old?.finishSubscribers()
+        metrics.venues.record(venueIDs.count)
+        return (venue, created)
+    }
+
+    /// Deletes the venue `id`; its activity stays in the store.
+    /// - Returns: Whether there was such a venue.
+    public func deleteVenue(id: String) throws -> Bool {
+        let deleted = try store.deleteVenue(id: id)
+        let old = runtimes.withLock { $0.removeValue(forKey: id) }
+        old?.finishSubscribers()
+        metrics.venues.record(venueIDs.count)
+        return deleted || old != nil
+    }
+
+    /// Ingests `sightings` for `venue`: the session, then the store, then the subscribers.
+    /// - Returns: The stored events the batch caused, in time order.
+    /// - Throws: ``APIError`` (404) for an unknown venue; the store's error when the commit fails.
+    public func ingest(venue: String, sightings: [Sighting]) throws -> [StoredEvent] {
+        guard let runtime = runtimes.withLock({ $0[venue] }) else {
+            throw APIError.notFound(
+                field: "venue", "venue '\(venue)' does not exist; create it with PUT /v1/venues/\(venue)")
+        }
+        let now = wallClock()
+        let stored = try runtime.locked { state in
+            let events = state.session.ingest(sightings)
+            if let last = sightings.map(\.time).max() {
+                state.lastDataTime = max(state.lastDataTime ?? last, last)
+                state.lastArrival = now
+            }
+            let serverEvents = Self.serverEvents(events)
+            let stored = try store.commit(
+                IngestBatch(venue: venue, sightings: sightings, events: serverEvents, receivedAt: now))
+            for sighting in sightings { state.devices.insert(sighting.device) }
+            runtime.publish(stored)
+            return stored
+        }
+        metrics.sightingsIngested.increment(by: sightings.count)
+        metrics.devicesTracked.record(runtimes.withLock { $0.values.reduce(0) { $0 + $1.deviceCount } })
+        record(stored)
+        return stored
+    }
+
+    /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
+    /// last sighting, so that devices no longer heard check out (`lost`); stores and streams what falls due.
+    public func tick(quiet: Double = 1) throws {
+        let now = wallClock()
+        let all = runtimes.withLock { Array($0.values) }
+        for runtime in all {
+            let stored = try runtime.locked { state -> [StoredEvent] in
+                guard let lastData = state.lastDataTime, let lastArrival = state.lastArrival,
+                    now - lastArrival >= quiet
+                else { return [] }
+                let events = Self.serverEvents(state.session.advance(to: lastData + (now - lastArrival)))
+                guard !events.isEmpty else { return [] }
+                let stored = try store.commit(
+                    IngestBatch(venue: runtime.venue.id, sightings: [], events: events, receivedAt: now))
+                runtime.publish(stored)
+                return stored
+            }
+            record(stored)
+        }
+    }
+
+    /// A live feed of `venue`'s stored events, from now on; `nil` for an unknown venue.
+    /// The stream finishes when the venue is replaced or deleted, or on ``finishSubscribers()``.
+    public func subscribe(venue: String) -> AsyncStream<StoredEvent>? {
+        guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
+        return runtime.subscribe()
+    }
+
+    /// Ends every live feed (at shutdown).
+    public func finishSubscribers() {
+        for runtime in runtimes.withLock({ Array($0.values) }) { runtime.finishSubscribers() }
+    }
+
+    private func record(_ stored: [StoredEvent]) {
+        guard !stored.isEmpty else { return }
+        var fixes = 0
+        for event in stored {
+            switch event.event {
+            case .fix: fixes += 1
+            case .zone: metrics.zoneEvents.increment()
+            }
+        }
+        metrics.fixes.increment(by: fixes)
+    }
+
+    private static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
+        events.compactMap { event in
+            switch event {
+            case .fix(let fix): .fix(fix)
+            case .zone(let zone): .zone(zone)
+            case .monitor, .peer: nil
+            }
+        }
+    }
+
+    /// `nodes[2].x` from `nodes[2].x: expected a number`; `venue` when the message names no field.
+    static func field(of message: String) -> String {
+        guard let colon = message.range(of: ": ") else { return "venue" }
+        let head = message[..<colon.lowerBound]
+        guard !head.contains(" ") else { return "venue" }
+        return String(head)
+    }
+}
+
+/// One venue's session and subscribers.
+final class VenueRuntime: Sendable {
+    struct State: Sendable {
+        var session: LocationSession
+        /// The latest data time seen, seconds.
+        var lastDataTime: Double?
+        /// Wall-clock time of the latest sighting, seconds since 1970.
+        var lastArrival: Double?
+        /// The devices heard since the session started.
+        var devices: Set<String> = []
+    }
+
+    let venue: Venue
+    private let state: Mutex<State>
+    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<StoredEvent>.Continuation])>((0, [:]))
+
+    init(venue: Venue) throws {
+        self.venue = venue
+        state = Mutex(State(session: try LocationSession(SessionConfiguration(venue: venue))))
+    }
+
+    var deviceCount: Int { state.withLock { $0.devices.count } }
+
+    func locked<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        try state.withLock { try body(&$0) }
+    }
+
+    /// Hands `events` to every subscriber. Called under the venue's state lock (so events go out in the order
+    /// they were stored), but never under the subscribers' lock: a yield resumes a task, which takes the task's
+    /// own lock, while a cancelled task holds that lock when it calls `onTermination`, which takes the
+    /// subscribers' lock; yielding under it would deadlock.
+    func publish(_ events: [StoredEvent]) {
+        guard !events.isEmpty else { return }
+        let continuations = subscribers.withLock { Array($0.all.values) }
+        for continuation in continuations {
+            for event in events { continuation.yield(event) }
+        }
+    }
+
+    func subscribe() -> AsyncStream<StoredEvent> {
+        let (stream, continuation) = AsyncStream<StoredEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let token = subscribers.withLock { subscribers in
+            let token = subscribers.next
+            subscribers.next += 1
+            subscribers.all[token] = continuation
+            return token
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.all.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    func finishSubscribers() {
+        let all = subscribers.withLock { subscribers in
+            let all = Array(subscribers.all.values)
+            subscribers.all = [:]
+            return all
+        }
+        for continuation in all { continuation.finish() }
+    }
+}

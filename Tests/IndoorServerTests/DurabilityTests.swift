@@ -1,0 +1,177 @@
+import Foundation
+import IndoorServer
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `indoor serve` killed with SIGKILL under load keeps every batch it acknowledged.
+@Suite(.serialized) struct DurabilityTests {
+    /// The built `indoor` binary beside the test bundle, or in the package's `.build/debug`.
+    static var binary: URL? {
+        var candidates: [URL] = []
+        if let first = ProcessInfo.processInfo.arguments.first {
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("indoor"))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/indoor"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// A running `indoor serve` child process and its port.
+    final class Child: Sendable {
+        let process: Process
+        let port: Int
+
+        init(binary: URL, database: String) throws {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--admin-key", "a-key",
+                "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            self.process = process
+            // The first line names the address; wait for it at most 60 s.
+            let found = Mutex<Int?>(nil)
+            let reader = output.fileHandleForReading
+            let deadline = Date().addingTimeInterval(60)
+            let thread = Thread {
+                var text = ""
+                while found.withLock({ $0 }) == nil {
+                    let data = reader.availableData
+                    if data.isEmpty { break }
+                    text += String(decoding: data, as: UTF8.self)
+                    if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                        let port = Int(text[range].split(separator: ":").last ?? "")
+                        found.withLock { $0 = port }
+                    }
+                }
+            }
+            thread.start()
+            while found.withLock({ $0 }) == nil && Date() < deadline && process.isRunning {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            guard let port = found.withLock({ $0 }) else {
+                process.terminate()
+                throw ChildError(message: "indoor serve printed no address within 60 s")
+            }
+            self.port = port
+        }
+
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    struct ChildError: Error { var message: String }
+
+    static func request(
+        _ port: Int, _ method: String, _ path: String, key: String, body: String? = nil
+    ) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        request.timeoutInterval = 10
+        if let body { request.httpBody = Data(body.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+
+    final class Log: Sendable {
+        let entries = Mutex<[Acknowledged]>([])
+    }
+
+    struct Acknowledged: Sendable {
+        var device: String
+        var sightings: Int
+        var eventIDs: [Int]
+    }
+
+    @Test func everyAcknowledgedBatchSurvivesSIGKILL() async throws {
+        guard let binary = Self.binary else {
+            print("DurabilityTests skipped: the indoor binary was not found beside the tests or in .build/debug")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("indoor.sqlite").path
+
+        let child = try Child(binary: binary, database: database)
+        defer { child.stop() }
+        let port = child.port
+        let (created, _) = try await Self.request(
+            port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+        #expect(created == 201)
+
+        let acknowledged = Log()
+        let stopAt = Date().addingTimeInterval(1.5)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var batch = 0
+                    while Date() < stopAt && batch < 10_000 {
+                        batch += 1
+                        let device = "w\(worker)-b\(batch)"
+                        let items = (0..<50).map { i in
+                            #"{"t": \#(Double(i) * 0.1), "device": "\#(device)", "node": "n\#(i % 2 + 1)", "rssi": -6\#(i % 10)}"#
+                        }
+                        let body = #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#
+                        guard
+                            let (status, json) = try? await Self.request(
+                                port, "POST", "/v1/sightings", key: "i-key", body: body),
+                            status == 200
+                        else { continue }
+                        let fixes = (json["fixes"] as? [Any])?.count ?? 0
+                        let events = (json["events"] as? [Any])?.count ?? 0
+                        let last = json["lastEventId"] as? Int ?? 0
+                        let ids = Array((last - fixes - events + 1)...last)
+                        acknowledged.entries.withLock {
+                            $0.append(
+                                Acknowledged(device: device, sightings: json["accepted"] as? Int ?? 0, eventIDs: ids))
+                        }
+                    }
+                }
+            }
+            // Kill while the workers are still posting.
+            try await Task.sleep(for: .milliseconds(1000))
+            child.kill()
+            try await group.waitForAll()
+        }
+        let acked = acknowledged.entries.withLock { $0 }
+        #expect(!acked.isEmpty, "no batch was acknowledged before the kill")
+        print("DurabilityTests: \(acked.count) batches acknowledged before SIGKILL")
+
+        // Restart on the same database: the server carries on and answers for every acknowledged batch.
+        let again = try Child(binary: binary, database: database)
+        defer { again.stop() }
+        for ack in acked {
+            let (status, fix) = try await Self.request(
+                again.port, "GET", "/v1/venues/tiny/devices/\(ack.device)", key: "r-key")
+            #expect(status == 200, "device \(ack.device) of an acknowledged batch has no fix after the restart")
+            #expect(fix["device"] as? String == ack.device)
+        }
+        again.stop()
+
+        let store = try SQLiteStore(path: database)
+        #expect(try store.sightingCount(venue: "tiny") >= acked.reduce(0) { $0 + $1.sightings })
+        let stored = Set(try store.events(venue: "tiny", after: 0, limit: 10_000_000).map { Int($0.id) })
+        for ack in acked {
+            #expect(ack.eventIDs.allSatisfy(stored.contains), "events of \(ack.device) are missing")
+        }
+    }
+}

@@ -24,9 +24,11 @@ trap 'rm -rf "$work"' EXIT
 
 # One markdown table from the JSON lines of `indoor evaluate --json`.
 table() {
-    echo "| method | count | misses | median m | p90 m | mean m | max m | floor |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-    sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),"mean_m":([^,]*),"median_m":([^,]*),"p90_m":([^,]*),"max_m":([^,]*),"floor_accuracy":([^}]*)\}$/| \1 | \2 | \3 | \5 | \6 | \4 | \7 | \8 |/; s/\| null \|$/| - |/'
+    echo "| method | count | misses | median m | p90 m | mean m | max m | floor | in radius | floor flips/h |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    sed -E -e 's/,"floor_accuracy":([^,]*),"radius_coverage":([^,]*),"floor_flips_per_hour":([^}]*)\}$/ | \1 | \2 | \3 |/' \
+        -e 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),"mean_m":([^,]*),"median_m":([^,]*),"p90_m":([^,]*),"max_m":([^ ]*) \|/| \1 | \2 | \3 | \5 | \6 | \4 | \7 |/' \
+        -e 's/null/-/g'
 }
 
 # Score every dataset first (JSON lines in $work/<name>.jsonl).

@@ -6,7 +6,8 @@ import IndoorPositioning
 /// For each device, in time order, every truth row is answered by `locate(device:at:)` after the engine has
 /// ingested that device's sightings with a time at or before the row's time, and no later ones. A row with
 /// no position is a miss. The error of a row is the horizontal (x, y) distance in metres; where the truth
-/// row has a floor, the fix's floor is right or wrong.
+/// row has a floor, the fix's floor is right or wrong. A located row counts as covered when its error is within the
+/// fix's accuracy radius; a device's floor flips when the floor of one located row differs from its previous one.
 public enum Evaluator {
     /// Scores `engine` on `recording`.
     ///
@@ -40,6 +41,9 @@ public enum Evaluator {
             let truth = (truthByDevice[device] ?? []).enumerated()
                 .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
             var next = 0
+            var lastFloor: Int?
+            var firstLocated: Double?
+            var lastLocated: Double?
             for row in truth {
                 while next < sightings.count, sightings[next].time <= row.time {
                     engine.ingest(sightings[next])
@@ -50,6 +54,13 @@ public enum Evaluator {
                     let error = fix.position.horizontal.distance(to: row.point)
                     if error.isFinite {
                         score.errors.append(error)
+                        if error <= fix.accuracy { score.coveredRows += 1 }
+                        if let floor = fix.floor {
+                            if let lastFloor, lastFloor != floor { score.floorFlips += 1 }
+                            lastFloor = floor
+                        }
+                        firstLocated = firstLocated ?? row.time
+                        lastLocated = row.time
                         if let floor = row.floor {
                             score.floorRows += 1
                             if fix.floor == floor { score.floorHits += 1 }
@@ -63,6 +74,7 @@ public enum Evaluator {
                 done += 1
                 progress(done, total)
             }
+            if let firstLocated, let lastLocated { score.trackedSeconds += lastLocated - firstLocated }
         }
         return score
     }

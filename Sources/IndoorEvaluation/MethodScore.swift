@@ -12,14 +12,37 @@ public struct MethodScore: Hashable, Sendable {
     public var floorHits: Int
     /// Located rows whose truth has a floor.
     public var floorRows: Int
+    /// Located rows whose error is within the fix's accuracy radius.
+    public var coveredRows: Int
+    /// Times a device's located floor changed from one located row to its next.
+    public var floorFlips: Int
+    /// Seconds from each device's first located row to its last, summed over devices.
+    public var trackedSeconds: Double
 
     /// A score: `errors` in metres, one per located truth row.
-    public init(method: String, errors: [Double], misses: Int, floorHits: Int = 0, floorRows: Int = 0) {
+    public init(
+        method: String, errors: [Double], misses: Int, floorHits: Int = 0, floorRows: Int = 0, coveredRows: Int = 0,
+        floorFlips: Int = 0, trackedSeconds: Double = 0
+    ) {
         self.method = method
         self.errors = errors
         self.misses = misses
         self.floorHits = floorHits
         self.floorRows = floorRows
+        self.coveredRows = coveredRows
+        self.floorFlips = floorFlips
+        self.trackedSeconds = trackedSeconds
+    }
+
+    /// The share (0…1) of located rows whose truth lies within the fix's accuracy radius: how honest the radius
+    /// is. `nil` without located rows.
+    public var radiusCoverage: Double? {
+        errors.isEmpty ? nil : Double(coveredRows) / Double(errors.count)
+    }
+
+    /// Floor changes per device-hour of located rows; `nil` when no device was located twice.
+    public var floorFlipsPerHour: Double? {
+        trackedSeconds > 0 ? Double(floorFlips) / (trackedSeconds / 3600) : nil
     }
 
     /// Count, misses, mean, median, p90, max and floor accuracy.

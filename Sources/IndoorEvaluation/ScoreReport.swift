@@ -2,13 +2,16 @@
 public enum ScoreReport {
     /// The keys of one JSON line, in the order they are written.
     public static let jsonKeys = [
-        "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy",
+        "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy", "radius_coverage",
+        "floor_flips_per_hour",
     ]
 
     /// One JSON object per method, one per line, with exactly the keys of ``jsonKeys``.
     ///
-    /// Distances are metres rounded to the millimetre, `floor_accuracy` is a fraction 0…1 rounded to 4 decimals;
-    /// a statistic that does not exist (no located rows, no floors) is `null`.
+    /// Distances are metres rounded to the millimetre, `floor_accuracy` and `radius_coverage` (the share of located
+    /// rows within the fix's accuracy radius) are fractions 0…1 rounded to 4 decimals, `floor_flips_per_hour` is
+    /// floor changes per device-hour (2 decimals); a statistic that does not exist (no located rows, no floors)
+    /// is `null`.
     public static func jsonLines(_ scores: [MethodScore]) -> String {
         var text = ""
         for score in scores {
@@ -22,15 +25,21 @@ public enum ScoreReport {
                 "\"p90_m\":" + jsonNumber(summary.p90Meters, decimals: 3),
                 "\"max_m\":" + jsonNumber(summary.maxMeters, decimals: 3),
                 "\"floor_accuracy\":" + jsonNumber(summary.floorAccuracy, decimals: 4),
+                "\"radius_coverage\":" + jsonNumber(score.radiusCoverage, decimals: 4),
+                "\"floor_flips_per_hour\":"
+                    + jsonNumber(summary.floorAccuracy == nil ? nil : score.floorFlipsPerHour, decimals: 2),
             ]
             text += "{" + fields.joined(separator: ",") + "}\n"
         }
         return text
     }
 
-    /// A fixed-width table: one row per method, errors in metres with two decimals, floor hit rate in percent.
+    /// A fixed-width table: one row per method, errors in metres with two decimals, floor hit rate and the share
+    /// of rows within the accuracy radius in percent, floor flips per device-hour where truth has floors.
     public static func table(_ scores: [MethodScore]) -> String {
-        let header = ["method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor"]
+        let header = [
+            "method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor", "flips/h", "in radius",
+        ]
         var rows: [[String]] = [header]
         for score in scores {
             let summary = score.summary
@@ -38,6 +47,8 @@ public enum ScoreReport {
                 score.method, "\(summary.count)", "\(summary.misses)", fixed(summary.meanMeters, 2),
                 fixed(summary.medianMeters, 2), fixed(summary.p90Meters, 2), fixed(summary.maxMeters, 2),
                 summary.floorAccuracy.map { fixed($0 * 100, 1) + "%" } ?? "-",
+                summary.floorAccuracy == nil ? "-" : fixed(score.floorFlipsPerHour, 1),
+                score.radiusCoverage.map { fixed($0 * 100, 1) + "%" } ?? "-",
             ])
         }
         var widths = Array(repeating: 0, count: header.count)

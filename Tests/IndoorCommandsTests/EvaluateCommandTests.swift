@@ -1,4 +1,5 @@
 import Foundation
+import IndoorEvaluation
 import IndoorModel
 import Testing
 
@@ -28,7 +29,16 @@ struct EvaluateCommandTests {
         #expect(line.hasPrefix(#"{"method":"weighted-centroid","count":120,"misses":"#))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(
-            Set(object.keys) == ["method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy"])
+            Set(object.keys) == Set(ScoreReport.jsonKeys))
+        #expect(
+            ScoreReport.jsonKeys == [
+                "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy",
+                "radius_coverage",
+                "floor_flips_per_hour",
+            ])
+        let coverage = try #require(object["radius_coverage"] as? Double)
+        #expect(coverage > 0 && coverage <= 1)
+        #expect(object["floor_flips_per_hour"] is NSNull)  // kolakowski-flat has no floors
         #expect(object["floor_accuracy"] is NSNull)
         let mean = try #require(object["mean_m"] as? Double)
         let median = try #require(object["median_m"] as? Double)
@@ -51,7 +61,10 @@ struct EvaluateCommandTests {
         #expect(lines[1].hasPrefix("method"))
         #expect(
             lines[1].split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                == ["method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor"])
+                == [
+                    "method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor", "flips/h",
+                    "in radius",
+                ])
         #expect(lines[2].hasPrefix("weighted-centroid"))
         #expect(lines.last == "plot: \(plot.path)")
         let svg = try String(contentsOf: plot, encoding: .utf8)

@@ -83,6 +83,11 @@ struct ScoringTests {
         #expect(score.misses == 2)
         #expect(score.floorRows == 3)
         #expect(score.floorHits == 2)
+        // Accuracy radius 1 m: only the 1 m error is inside it. Floors 0, 1, 0: two flips in 2 s of located rows.
+        #expect(score.coveredRows == 1)
+        #expect(score.floorFlips == 2)
+        #expect(score.trackedSeconds == 2)
+        #expect(score.floorFlipsPerHour == 3600)
         let summary = score.summary
         #expect(summary.count == 5)
         #expect(summary.meanMeters == 3)
@@ -103,20 +108,22 @@ struct ScoringTests {
 
     @Test func reportFormats() throws {
         let scores = [
-            MethodScore(method: "strongest-node", errors: [1, 3, 5], misses: 2, floorHits: 2, floorRows: 3),
+            MethodScore(
+                method: "strongest-node", errors: [1, 3, 5], misses: 2, floorHits: 2, floorRows: 3, coveredRows: 1,
+                floorFlips: 2, trackedSeconds: 2),
             MethodScore(method: "none", errors: [], misses: 5),
         ]
         #expect(
             ScoreReport.jsonLines(scores) == """
-                {"method":"strongest-node","count":5,"misses":2,"mean_m":3,"median_m":3,"p90_m":4.6,"max_m":5,"floor_accuracy":0.6667}
-                {"method":"none","count":5,"misses":5,"mean_m":null,"median_m":null,"p90_m":null,"max_m":null,"floor_accuracy":null}
+                {"method":"strongest-node","count":5,"misses":2,"mean_m":3,"median_m":3,"p90_m":4.6,"max_m":5,"floor_accuracy":0.6667,"radius_coverage":0.3333,"floor_flips_per_hour":3600}
+                {"method":"none","count":5,"misses":5,"mean_m":null,"median_m":null,"p90_m":null,"max_m":null,"floor_accuracy":null,"radius_coverage":null,"floor_flips_per_hour":null}
 
                 """)
         #expect(
             ScoreReport.table(scores) == """
-                method          count  misses  mean m  median m  p90 m  max m  floor
-                strongest-node      5       2    3.00      3.00   4.60   5.00  66.7%
-                none                5       5       -         -      -      -      -
+                method          count  misses  mean m  median m  p90 m  max m  floor  flips/h  in radius
+                strongest-node      5       2    3.00      3.00   4.60   5.00  66.7%   3600.0      33.3%
+                none                5       5       -         -      -      -      -        -          -
 
                 """)
     }
@@ -142,7 +149,7 @@ struct ScoringTests {
         let scores = [MethodScore(method: "m", errors: [1, 1e20], misses: 0)]
         #expect(
             ScoreReport.jsonLines(scores)
-                == #"{"method":"m","count":2,"misses":0,"mean_m":5e+19,"median_m":5e+19,"p90_m":9e+19,"max_m":1e+20,"floor_accuracy":null}"#
+                == #"{"method":"m","count":2,"misses":0,"mean_m":5e+19,"median_m":5e+19,"p90_m":9e+19,"max_m":1e+20,"floor_accuracy":null,"radius_coverage":0,"floor_flips_per_hour":null}"#
                 + "\n")
         #expect(ScoreReport.table(scores).contains("  1e+20  "))
         #expect(ScoreReport.fixed(-2.5e16, 2) == "-2.5e+16")

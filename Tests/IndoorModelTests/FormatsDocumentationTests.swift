@@ -76,10 +76,13 @@ struct FormatsDocumentationTests {
     @Test func evaluateLine() throws {
         let line = try Self.example("evaluate.jsonl")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(object.count == 8)
-        let order = ["method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy"]
+        #expect(object.count == 10)
+        let order = [
+            "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy", "radius_coverage",
+            "floor_flips_per_hour",
+        ]
         let positions = order.compactMap { line.range(of: "\"\($0)\":")?.lowerBound }
-        #expect(positions.count == 8)
+        #expect(positions.count == 10)
         #expect(positions == positions.sorted())
     }
 }

@@ -69,10 +69,13 @@ wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s scripts/benc
     -- "$work/venue/test/sightings.csv" "$venue" "$batch" "$ingest" > "$work/wrk.out"
 cat "$work/wrk.out"
 result=$(grep '^result:' "$work/wrk.out")
-ingested=$(curl -sf "$address/metrics" | sed -n 's/^indoor_sightings_ingested_total \([0-9.e+]*\).*/\1/p')
+curl -sf "$address/metrics" > "$work/metrics.txt"
+ingested=$(sed -n 's/^indoor_sightings_ingested_total \([0-9.e+]*\).*/\1/p' "$work/metrics.txt")
 requests=$(sed -n 's/.*requests=\([0-9]*\).*/\1/p' <<< "$result")
 failed=$(sed -n 's/.* failed=\([0-9]*\).*/\1/p' <<< "$result")
-echo "server: indoor_sightings_ingested_total ${ingested:-?}; acknowledged by wrk: $(((requests - failed) * batch))"
+echo "server: indoor_sightings_ingested_total ${ingested:-?}; acknowledged by wrk: $(((requests - failed) * batch))" \
+    "(the server counts the batches still in flight when wrk stopped too)"
+grep -E '^indoor_(events_emitted_total|devices_tracked|sightings_rejected_total)' "$work/metrics.txt" | sed 's/^/server: /' || true
 if [ "$failed" != 0 ]; then
     echo "bench-serve: $failed requests failed" >&2
     exit 1

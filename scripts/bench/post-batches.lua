@@ -6,7 +6,9 @@
 -- Prints one line `result: requests=… non2xx=… sightings_per_s=… p50_ms=… p99_ms=…` at the end.
 
 local rows = {}
-local venue, batch, key
+local venue, key
+-- A global, so that done() (in wrk's main Lua state) can read it with thread:get.
+batch = 0
 local index, lap, span = 1, 0, 1
 local non2xx = 0
 local threads = {}

@@ -53,7 +53,8 @@ def start_server(binary, log_folder):
         stop_server(process)
         with open(os.path.join(log_folder, "server.err")) as log:
             tail = log.read()[-2000:]
-        fail(f"the server printed no map address within 60 s (exit status {process.returncode}); stderr:\n{tail}")
+        what = "within 60 s" if process.returncode is None else f"and exited with status {process.returncode}"
+        fail(f"the server printed no map address {what}; its stderr:\n{tail}")
     return process, found["url"]
 
 
@@ -111,7 +112,7 @@ return out;
 
 def run(driver, url, timeout, screenshot):
     deadline = time.monotonic() + timeout
-    driver.set_page_load_timeout(timeout)
+    driver.set_page_load_timeout(max(timeout, 30))
     driver.get(url)
     plan = None
     while time.monotonic() < deadline:
@@ -182,6 +183,11 @@ def main():
     try:
         driver = browser(os.path.join(folder, "profile"))
         run(driver, url, arguments.timeout, arguments.screenshot)
+    except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
+        if driver is not None:
+            problem(driver, arguments.screenshot)
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        fail(f"the browser failed: {error.__class__.__name__}: {first}")
     finally:
         if driver is not None:
             driver.quit()

@@ -3,10 +3,12 @@ import Hummingbird
 import NIOCore
 
 /// Counts every request in the metrics and answers every error as JSON naming the field: the handlers'
-/// ``APIError``s, a body over the limit (413), an unknown route (404) and anything unexpected (500, logged
-/// without the request's keys).
+/// ``APIError``s, a body over the limit (413), an unknown route (404), a known path asked with a method it does not
+/// answer (405 with `Allow`) and anything unexpected (500, logged without the request's keys).
 struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
+    /// The methods of each route path, for 405 answers.
+    let routes: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -20,6 +22,16 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch is NIOTooManyBytesError {
             response = try APIError.tooLarge(field: "body", "the body is larger than the server takes")
                 .response(from: request, context: context)
+        } catch let error as HTTPError
+            where error.status == .notFound && !routes.allowed(path: request.uri.path).isEmpty
+        {
+            let allowed = routes.allowed(path: request.uri.path)
+            response = try APIError(
+                status: .methodNotAllowed, code: "methodNotAllowed", field: "method",
+                message: "\(request.method) is not allowed on \(request.uri.path); allowed: "
+                    + allowed.joined(separator: ", ")
+            ).response(from: request, context: context)
+            response.headers[.allow] = allowed.joined(separator: ", ")
         } catch let error as HTTPError {
             let field: String? = error.status == .notFound ? "path" : nil
             let message =

@@ -40,7 +40,8 @@ public struct LocationServer: Sendable {
     /// The router with every route of the API (the OpenAPI document lists the same).
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: APIMiddleware(metrics: metrics))
+        let methods = RouteMethods()
+        router.add(middleware: APIMiddleware(metrics: metrics, routes: methods))
         router.get("/") { _, _ in Self.asset(MapAssets.html, type: "text/html; charset=utf-8") }
         router.get("/assets/map.js") { _, _ in Self.asset(MapAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/assets/map.css") { _, _ in Self.asset(MapAssets.style, type: "text/css; charset=utf-8") }
@@ -101,6 +102,7 @@ public struct LocationServer: Sendable {
             try self.authorize(request, .admin)
             return try await self.newKey(request)
         }
+        methods.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
         return router
     }
 

@@ -84,7 +84,29 @@ public enum OpenAPIDocument {
             }
           },
           "anchor": {
-            "type": "object"
+            "type": "object",
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "description": "Where the local frame sits on the Earth: the local origin in WGS84 degrees, and the direction of the local +y axis clockwise from true north (default 0).",
+            "properties": {
+              "latitude": {
+                "type": "number",
+                "minimum": -90,
+                "maximum": 90
+              },
+              "longitude": {
+                "type": "number",
+                "minimum": -180,
+                "maximum": 180
+              },
+              "bearingDegrees": {
+                "type": "number",
+                "minimum": -360,
+                "maximum": 360
+              }
+            }
           }
         }
       },
@@ -1143,7 +1165,8 @@ public enum OpenAPIDocument {
             "in": "query",
             "required": true,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1
             }
           },
           {
@@ -1189,7 +1212,8 @@ public enum OpenAPIDocument {
             "name": "cursor",
             "in": "query",
             "schema": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1
             },
             "description": "nextCursor of the previous page"
           }

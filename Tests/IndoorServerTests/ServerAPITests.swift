@@ -193,4 +193,30 @@ import Testing
             #expect(missing.json["field"] as? String == "path")
         }
     }
+
+    /// A known path asked with a method it does not answer is 405 with `Allow` (found by schemathesis'
+    /// `unsupported_method` check: it was 404); an unknown path stays 404.
+    @Test(arguments: [
+        ("/health", HTTPRequest.Method.delete, "GET"),
+        ("/v1/keys", .get, "POST"),
+        ("/v1/venues/tiny", .post, "DELETE, GET, PUT"),
+        ("/v1/venues/tiny/devices/p", .trace, "GET"),
+    ])
+    func aKnownPathWithAnotherMethodIs405WithAllow(path: String, method: HTTPRequest.Method, allow: String)
+        async throws
+    {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.test { client in
+            let response = try await client.execute(
+                uri: path, method: method, headers: ServerFixture.headers(ServerFixture.admin))
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == allow)
+            #expect(response.json["code"] as? String == "methodNotAllowed")
+            #expect(response.json["field"] as? String == "method")
+            let unknown = try await client.execute(
+                uri: "/v1/nothing/here", method: method, headers: ServerFixture.headers(ServerFixture.admin))
+            #expect(unknown.status == .notFound)
+        }
+    }
 }

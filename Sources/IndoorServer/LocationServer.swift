@@ -90,6 +90,10 @@ public struct LocationServer: Sendable {
             try self.authorize(request, .ingest)
             return try await self.ingest(request)
         }
+        router.post("/v1/scans") { request, _ in
+            try self.authorize(request, .ingest)
+            return try await self.scan(request)
+        }
         router.get("/v1/activity") { request, _ in
             try self.authorize(request, .read)
             return try self.activity(request)
@@ -250,6 +254,20 @@ public struct LocationServer: Sendable {
             IngestResponse(
                 venue: batch.venue, accepted: sightings.count, rejected: errors.count, fixes: fixes, events: events,
                 lastEventId: stored.last?.id, errors: errors))
+    }
+
+    /// `POST /v1/scans`: the indoor provider's scan over the sightings of the request (``ScanRequest``), answered
+    /// with the provider's result JSON (docs/SCAN.md). Nothing is stored: a scan is a question, not an ingest.
+    private func scan(_ request: Request) async throws -> Response {
+        let body = try await self.body(of: request)
+        let scan = try ScanRequest.decode(Data(buffer: body))
+        guard scan.items.count <= configuration.maxBatch else {
+            throw APIError.tooLarge(
+                field: "sightings",
+                "\(scan.items.count) sightings in one scan; the limit is \(configuration.maxBatch)")
+        }
+        let venues = hub.venueIDs.compactMap { hub.venue(id: $0) }
+        return Self.raw(Data(try scan.run(venues: venues).json().utf8), type: "application/json")
     }
 
     private func errorsSuffix(_ more: Int) -> String {

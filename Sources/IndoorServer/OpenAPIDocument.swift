@@ -9,7 +9,7 @@ public enum OpenAPIDocument {
   "info": {
     "title": "Indoor location server",
     "version": "1.0.0",
-    "description": "Venues, sightings in; fixes, zone events and visits out; a live stream and a map. Keys: admin (everything), ingest (POST /v1/sightings), read (GET routes, stream, map). Send 'Authorization: Bearer KEY', 'X-API-Key: KEY' or '?key=KEY'. Errors are JSON naming the field."
+    "description": "Venues, sightings in; fixes, zone events and visits out; a live stream and a map. Keys: admin (everything), ingest (POST /v1/sightings, POST /v1/scans), read (GET routes, stream, map). Send 'Authorization: Bearer KEY', 'X-API-Key: KEY' or '?key=KEY'. Errors are JSON naming the field."
   },
   "components": {
     "securitySchemes": {
@@ -510,6 +510,148 @@ public enum OpenAPIDocument {
           },
           "label": {
             "type": "string"
+          }
+        }
+      },
+      "ScanRequest": {
+        "type": "object",
+        "required": [
+          "geofence",
+          "sightings"
+        ],
+        "properties": {
+          "geofence": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A geofence id a venue lists in its geofences"
+          },
+          "sightings": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 10000,
+            "items": {
+              "$ref": "#/components/schemas/Sighting"
+            }
+          },
+          "duration": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 300,
+            "description": "Seconds of data time from the first sighting; all the sightings given when absent"
+          },
+          "knownLocation": {
+            "type": "object",
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "properties": {
+              "latitude": {
+                "type": "number",
+                "minimum": -90,
+                "maximum": 90
+              },
+              "longitude": {
+                "type": "number",
+                "minimum": -180,
+                "maximum": 180
+              },
+              "horizontalAccuracy": {
+                "type": "number",
+                "minimum": 0
+              },
+              "floor": {
+                "type": "integer"
+              },
+              "timestamp": {
+                "type": "number"
+              }
+            }
+          },
+          "device": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The device to locate; the one heard most often when absent"
+          }
+        }
+      },
+      "ScanResult": {
+        "type": "object",
+        "required": [
+          "floor",
+          "latitude",
+          "longitude",
+          "x",
+          "y",
+          "accuracy",
+          "confidence",
+          "timestamp",
+          "provider",
+          "geofenceId",
+          "venueId",
+          "method",
+          "beacons",
+          "duration"
+        ],
+        "properties": {
+          "floor": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "latitude": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "longitude": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "x": {
+            "type": "number",
+            "description": "metres, venue frame"
+          },
+          "y": {
+            "type": "number",
+            "description": "metres, venue frame"
+          },
+          "accuracy": {
+            "type": "number",
+            "description": "metres"
+          },
+          "confidence": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          },
+          "timestamp": {
+            "type": "number",
+            "description": "Unix seconds (the sightings' clock)"
+          },
+          "provider": {
+            "type": "string"
+          },
+          "geofenceId": {
+            "type": "string"
+          },
+          "venueId": {
+            "type": "string"
+          },
+          "method": {
+            "type": "string"
+          },
+          "beacons": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "duration": {
+            "type": "number",
+            "description": "seconds"
           }
         }
       }
@@ -1423,6 +1565,105 @@ public enum OpenAPIDocument {
           },
           "403": {
             "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/scans": {
+      "post": {
+        "summary": "Scan a geofence over the sightings given (ingest key): the indoor provider's result JSON",
+        "operationId": "postScans",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "apiKeyHeader": []
+          },
+          {
+            "apiKeyQuery": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ScanRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The scan's result",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ScanResult"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Malformed JSON, a bad sighting, no sightings, or a duration out of range",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No key, or an unknown key",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "A key of the wrong kind",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No venue serves the geofence",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "Body over the limit",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "The scan has no answer: nothing of the venue heard (nothingHeard), or too few beacons (tooFewBeacons)",
             "content": {
               "application/json": {
                 "schema": {

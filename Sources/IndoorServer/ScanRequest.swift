@@ -25,18 +25,7 @@ struct ScanRequest: Decodable {
 
     /// Reads a request, answering 400 naming the field for a body that is not such an object.
     static func decode(_ data: Data) throws -> ScanRequest {
-        do {
-            return try JSONDecoder().decode(ScanRequest.self, from: data)
-        } catch let error as DecodingError {
-            let message = JSONFormat.describe(error)
-            let field: String
-            switch error {
-            case .keyNotFound(let key, _): field = key.stringValue
-            case .dataCorrupted(let context) where context.codingPath.isEmpty: field = "body"
-            default: field = VenueHub.field(of: message) == "venue" ? "body" : VenueHub.field(of: message)
-            }
-            throw APIError.badRequest(field: field, message, code: "invalidJSON")
-        }
+        try decodeBody(ScanRequest.self, from: data)
     }
 
     /// The scan this request asks for over `venues`, run to its end: the provider's result.

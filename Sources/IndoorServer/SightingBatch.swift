@@ -36,18 +36,24 @@ struct SightingBatch: Decodable {
 
     /// Reads a batch, answering 400 naming the field for a body that is not such an object.
     static func decode(_ data: Data) throws -> SightingBatch {
-        do {
-            return try JSONDecoder().decode(SightingBatch.self, from: data)
-        } catch let error as DecodingError {
-            let message = JSONFormat.describe(error)
-            let field: String
-            switch error {
-            case .keyNotFound(let key, _): field = key.stringValue
-            case .dataCorrupted(let context) where context.codingPath.isEmpty: field = "body"
-            default: field = VenueHub.field(of: message) == "venue" ? "body" : VenueHub.field(of: message)
-            }
-            throw APIError.badRequest(field: field, message, code: "invalidJSON")
+        try decodeBody(SightingBatch.self, from: data)
+    }
+}
+
+/// Reads a request body of type `T`, answering 400 naming the field (`body` for text that is not JSON or not an
+/// object, the key for a missing one, the path for a wrong value).
+func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    do {
+        return try JSONDecoder().decode(T.self, from: data)
+    } catch let error as DecodingError {
+        let message = JSONFormat.describe(error)
+        let field: String
+        switch error {
+        case .keyNotFound(let key, _): field = key.stringValue
+        case .dataCorrupted(let context) where context.codingPath.isEmpty: field = "body"
+        default: field = VenueHub.field(of: message) == "venue" ? "body" : VenueHub.field(of: message)
         }
+        throw APIError.badRequest(field: field, message, code: "invalidJSON")
     }
 }
 

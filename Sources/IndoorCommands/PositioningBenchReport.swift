@@ -22,6 +22,8 @@ struct PositioningBenchReport: Codable {
     var nonlinearRMSEMeters: Double
     var nonlinearToCRBRatio: Double
     var nonlinearMisses: Int
+    /// The particle filter's updates and the recommended method's fixes per second.
+    var particleFilter: ParticleFilterBench
 
     static func measure(devices: Int, seed: UInt64, seconds: Double, solvers measureSolvers: Bool = true)
         -> PositioningBenchReport
@@ -125,7 +127,9 @@ struct PositioningBenchReport: Codable {
             devices: devices, nodesHeard: 8, sigmaDB: workload.sigma, solvers: solvers,
             engineSightingsPerSecond: engineRate, engineIngestSightingsPerSecond: ingestRate,
             crbRMSMeters: crbRMS, nonlinearRMSEMeters: rmse, nonlinearToCRBRatio: rmse / crbRMS,
-            nonlinearMisses: misses)
+            nonlinearMisses: misses,
+            particleFilter: ParticleFilterBench.measure(
+                workload: workload, readings: readings, seconds: measureSolvers ? seconds : 0.01))
     }
 
     var text: String {
@@ -148,6 +152,7 @@ struct PositioningBenchReport: Codable {
             String(
                 format: "Cramér–Rao: bound RMS %.3f m, nonlinear RMSE %.3f m, ratio %.3f (goal ≤ 1.2), misses %d",
                 crbRMSMeters, nonlinearRMSEMeters, nonlinearToCRBRatio, nonlinearMisses))
+        lines.append(particleFilter.text)
         return lines.joined(separator: "\n")
     }
 }

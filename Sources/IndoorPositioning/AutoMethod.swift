@@ -11,6 +11,9 @@ public struct AutoMethod: PositioningMethod {
     public let name: String
     /// The method doing the work.
     public let inner: any PositioningMethod
+    /// The posterior over the chosen radio map (with or without the k-NN share blended in by ``inner``): what a
+    /// ``ParticleFilter`` weighs its particles by.
+    public let posterior: PosteriorGrid
     /// What the cross-validation found, `nil` when none was run (no survey, or too small a one).
     public let selection: RadioMapCrossValidation.Outcome?
 
@@ -45,6 +48,7 @@ public struct AutoMethod: PositioningMethod {
                     nodes: nodes, fingerprints: fingerprints, calibration: calibration, grid: grid,
                     configuration: outcome.best.map)
                 let posterior = PosteriorGrid(map: map, configuration: outcome.best.posterior, name: name)
+                self.posterior = posterior
                 if outcome.knnShare > 0 {
                     let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
                     self.inner = Blend(
@@ -57,9 +61,11 @@ public struct AutoMethod: PositioningMethod {
                 return
             }
         }
-        self.inner = PosteriorGrid(
+        let posterior = PosteriorGrid(
             map: RadioMap.pathLoss(nodes: nodes, calibration: calibration, grid: grid),
             configuration: Self.genericConfiguration, name: name)
+        self.posterior = posterior
+        self.inner = posterior
         self.selection = nil
     }
 

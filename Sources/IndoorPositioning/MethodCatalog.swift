@@ -31,6 +31,8 @@ public enum MethodCatalog {
         /// ``AutoMethod``: the radio map when there is a survey, else the path-loss posterior; tuned on the survey
         /// by cross-validation.
         case auto
+        /// ``ParticleFilter`` weighed by ``AutoMethod``'s posterior (its radio map and weighting).
+        case particleFilter = "particle-filter"
 
         /// Whether the method learns from a survey (`train/`) and cannot work without one.
         public var needsSurvey: Bool { entry.needsSurvey }
@@ -79,6 +81,13 @@ public enum MethodCatalog {
                     AutoMethod(
                         nodes: context.nodes, survey: context.survey, calibration: context.calibration,
                         configuration: context.configuration)
+                }
+            case .particleFilter:
+                Entry(needsSurvey: false, listsTracking: false) { context in
+                    let auto = AutoMethod(
+                        nodes: context.nodes, survey: context.survey, calibration: context.calibration,
+                        configuration: context.configuration)
+                    return ParticleFilter(posterior: auto.posterior, name: "particle-filter")
                 }
             }
         }
@@ -214,6 +223,8 @@ public enum MethodCatalog {
         let fitted = calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
         var tuned = configuration
         tuned.tracking = selection.tracking ? configuration.tracking ?? PositionTrack.Configuration() : nil
+        // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
+        if selection.method == .particleFilter { tuned.filter = ParticleFilter.readingFilter }
         let method = selection.method.make(
             Context(nodes: nodes, survey: survey, configuration: tuned, calibration: fitted))
         return PositioningEngine(nodes: nodes, method: method, configuration: tuned, calibration: fitted)

@@ -78,6 +78,8 @@ public struct PositioningEngine: Sendable {
 
     /// The method fixes are made with.
     public let method: any PositioningMethod
+    /// ``method`` when it keeps a belief per device (a ``SequentialPositioningMethod``), else `nil`.
+    private let sequential: (any SequentialPositioningMethod)?
     /// The name each ``Fix/method`` carries: the method's name, followed by `+track` when the engine tracks.
     public let methodName: String
     /// The tracker's tuning (``Configuration/tracking``), `nil` without tracking.
@@ -126,6 +128,10 @@ public struct PositioningEngine: Sendable {
         var track: PositionTrack?
         /// The sighting time from which the next fix is fed to the track.
         var nextTrack = -Double.infinity
+        /// The belief of a ``SequentialPositioningMethod`` about the device, `nil` before its first update.
+        var belief: (any Sendable)?
+        /// The sighting time from which the next update of ``belief`` is due.
+        var nextBelief = -Double.infinity
 
         @inline(__always)
         mutating func record(
@@ -167,6 +173,8 @@ public struct PositioningEngine: Sendable {
             advertised.removeAll(keepingCapacity: true)
             track = nil
             nextTrack = -.infinity
+            belief = nil
+            nextBelief = -.infinity
         }
     }
 
@@ -182,6 +190,7 @@ public struct PositioningEngine: Sendable {
         calibration: Calibration = .uncalibrated
     ) {
         self.method = method
+        self.sequential = method as? any SequentialPositioningMethod
         self.tracking = configuration.tracking
         self.methodName = configuration.tracking == nil ? method.name : method.name + MethodCatalog.trackSuffix
         self.configuration = configuration
@@ -284,6 +293,9 @@ public struct PositioningEngine: Sendable {
         if let tracking, time > states[slot].nextTrack {
             feedTrack(slot: slot, device: sighting.device, at: time, configuration: tracking)
         }
+        if let sequential, time > states[slot].nextBelief {
+            feedBelief(of: sequential, slot: slot, device: sighting.device, at: time)
+        }
         states[slot].record(
             node: node, dBm: rssi, txPower: sighting.txPower, at: time, fresh: emptyFilter,
             capacity: configuration.maximumNodesPerDevice)
@@ -312,6 +324,42 @@ public struct PositioningEngine: Sendable {
         } else {
             states[slot].track?.update(with: estimate, at: due, configuration: settings)
         }
+    }
+
+    /// Updates the belief of the device in `slot` at the step time that a sighting at `time` has just passed, from the
+    /// sightings before it (causal; the first update comes one ``SequentialPositioningMethod/step`` after the device is
+    /// first heard, so that its first belief rests on a full step of sightings).
+    private mutating func feedBelief<Method: SequentialPositioningMethod>(
+        of method: Method, slot: Int, device: String, at time: Double
+    ) {
+        let due = states[slot].nextBelief
+        guard due.isFinite else {
+            states[slot].nextBelief = time + method.step
+            return
+        }
+        states[slot].nextBelief = max(due + method.step, time)
+        let current = readings(slot: slot, device: device, at: due)
+        guard !current.isEmpty else { return }
+        if var belief = Method.belief(in: states[slot].belief) {
+            // Emptied first so that the belief's storage is not shared while it is updated in place.
+            states[slot].belief = nil
+            method.update(&belief, readings: current, at: due)
+            states[slot].belief = belief
+        } else {
+            states[slot].belief = method.start(device: device, readings: current, at: due)
+        }
+    }
+
+    /// The estimate of a sequential method at `time`: the device's belief (or one started now) moved on to `time` and
+    /// weighed by `current`, on a copy.
+    private func sequentialEstimate<Method: SequentialPositioningMethod>(
+        of method: Method, slot: Int, device: String, readings current: [NodeReading], at time: Double
+    ) -> Result<Estimate, NoFix> {
+        guard var belief = Method.belief(in: states[slot].belief) else {
+            return method.estimate(from: current)
+        }
+        method.update(&belief, readings: current, at: time)
+        return method.estimate(from: belief)
     }
 
     private mutating func allocateSlot(device: String, at time: Double) -> Int {
@@ -445,7 +493,11 @@ public struct PositioningEngine: Sendable {
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        return method.estimate(from: current).flatMap { estimate in
+        let answer =
+            sequential.map {
+                sequentialEstimate(of: $0, slot: slot, device: device, readings: current, at: time)
+            } ?? method.estimate(from: current)
+        return answer.flatMap { estimate in
             if let invalid = Self.nonFinite(estimate, method: method.name) { return .failure(invalid) }
             if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
                 return .failure(implausible)

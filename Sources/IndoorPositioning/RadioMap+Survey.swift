@@ -186,7 +186,6 @@ extension RadioMap {
             }
         }
         return RadioMap(
-            nodeIDs: nodes.map(\.id), cells: cells, floors: floors, spacing: grid.spacing, mean: mean,
-            variance: variance, heardProbability: heardProbability)
+            nodeIDs: nodes.map(\.id), grid: grid, mean: mean, variance: variance, heardProbability: heardProbability)
     }
 }

@@ -31,6 +31,9 @@ public struct RadioMap: Hashable, Sendable {
     /// Σ over nodes of ``missLog`` per cell: the log chance that nothing is heard there.
     public let missSum: [Double]
     let nodeIndex: [String: Int]
+    /// Where the grid lies: ``cells`` are its points floor by floor (in ``Grid/floors`` order), row by row (south to
+    /// north), column by column (west to east).
+    public let grid: Grid
 
     /// The number of mapped nodes.
     public var nodeCount: Int { nodeIDs.count }
@@ -40,13 +43,14 @@ public struct RadioMap: Hashable, Sendable {
 
     /// A map from its tables (each `cells.count × nodeIDs.count`, cell-major).
     init(
-        nodeIDs: [String], cells: [Point3D], floors: [Int?], spacing: Double, mean: [Double], variance: [Double],
-        heardProbability: [Double]
+        nodeIDs: [String], grid: Grid, mean: [Double], variance: [Double], heardProbability: [Double]
     ) {
+        let (cells, floors) = grid.points()
         self.nodeIDs = nodeIDs
+        self.grid = grid
         self.cells = cells
         self.floors = floors
-        self.spacing = spacing
+        self.spacing = grid.spacing
         self.mean = mean
         self.inverseVariance = variance.map { 1 / $0 }
         self.halfLogVariance = variance.map { 0.5 * log($0) }
@@ -110,12 +114,28 @@ extension RadioMap {
                 height: height.flatMap { $0.isFinite ? $0 : nil })
         }
 
+        /// Grid points per row (west to east).
+        public var columns: Int { max(1, Int(((maximum.x - minimum.x) / spacing).rounded(.down)) + 1) }
+        /// Rows of grid points per floor (south to north).
+        public var rows: Int { max(1, Int(((maximum.y - minimum.y) / spacing).rounded(.down)) + 1) }
+
+        /// The index (into ``RadioMap/cells``) of the grid point nearest to `point` on the floor at `floorIndex` (an
+        /// index into ``floors``); a point outside the box takes the nearest point of the box's edge.
+        @inline(__always)
+        public func cell(nearest point: Point2D, floorIndex: Int) -> Int {
+            let columns = self.columns
+            let rows = self.rows
+            let column = min(max(Int(((point.x - minimum.x) / spacing).rounded()), 0), columns - 1)
+            let row = min(max(Int(((point.y - minimum.y) / spacing).rounded()), 0), rows - 1)
+            return (floorIndex * rows + row) * columns + column
+        }
+
         /// The grid points and their floors.
         func points() -> (cells: [Point3D], floors: [Int?]) {
             var cells: [Point3D] = []
             var cellFloors: [Int?] = []
-            let columns = max(1, Int(((maximum.x - minimum.x) / spacing).rounded(.down)) + 1)
-            let rows = max(1, Int(((maximum.y - minimum.y) / spacing).rounded(.down)) + 1)
+            let columns = self.columns
+            let rows = self.rows
             for floor in floors {
                 for row in 0..<rows {
                     for column in 0..<columns {
@@ -192,7 +212,7 @@ extension RadioMap {
             }
         }
         return RadioMap(
-            nodeIDs: nodes.map(\.id), cells: cells, floors: floors, spacing: grid.spacing, mean: mean,
+            nodeIDs: nodes.map(\.id), grid: grid, mean: mean,
             variance: [Double](repeating: sigma * sigma, count: mean.count), heardProbability: heard)
     }
 

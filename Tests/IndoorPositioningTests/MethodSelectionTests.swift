@@ -13,7 +13,7 @@ import Testing
         #expect(
             MethodCatalog.Method.allCases.map(\.rawValue) == [
                 "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
-                "knn", "blend", "posterior", "radio-map", "auto",
+                "knn", "blend", "posterior", "radio-map", "auto", "particle-filter",
             ])
         #expect(
             MethodCatalog.names

@@ -1,0 +1,175 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorPositioning
+
+@Suite("Particle filter")
+struct ParticleFilterTests {
+    /// Nodes 5 m apart on a 5 × 3 grid over 20 m × 10 m, on each of `floors` floors (ids `f<floor>-<k>`).
+    static func nodes(floors: Int = 1) -> [Node] {
+        var nodes: [Node] = []
+        for floor in 0..<floors {
+            for k in 0..<15 {
+                nodes.append(
+                    Node(
+                        id: "f\(floor)-\(k)", position: Point3D(x: Double(k % 5) * 5, y: Double(k / 5) * 5, z: 0),
+                        floor: floors > 1 ? floor : nil))
+            }
+        }
+        return nodes
+    }
+
+    /// Two sightings per second from every node within 12 m of `position` on `floor` (one floor through the slab
+    /// loses 15 dB), typical path loss with 3 dB of seeded noise.
+    static func sightings(
+        at time: Double, device: String, position: Point2D, floor: Int?, nodes: [Node], random: inout SplitMix64
+    ) -> [Sighting] {
+        var result: [Sighting] = []
+        for half in 0..<2 {
+            for node in nodes {
+                let distance = max(0.5, node.position.horizontal.distance(to: position))
+                guard distance < 12 else { continue }
+                var rssi = -59 - 20 * log10(distance) + random.gaussian(deviation: 3)
+                if let floor, let other = node.floor { rssi -= 15 * Double(abs(floor - other)) }
+                result.append(
+                    Sighting(time: time + 0.5 * Double(half), device: device, node: node.id, rssi: rssi.rounded()))
+            }
+        }
+        return result
+    }
+
+    /// A walker along the corridor y = 5 at 1 m/s from x = 2 to x = 18 and back, one position per second.
+    static func walk(seconds: Int) -> [Point2D] {
+        (0..<seconds).map { t in
+            let lap = Double(t % 32)
+            return Point2D(x: lap < 16 ? 2 + lap : 18 - (lap - 16), y: 5)
+        }
+    }
+
+    /// The fixes of `engine` for a walker, one per second after each second's sightings (or only at `asked` seconds).
+    static func track(
+        _ engine: inout PositioningEngine, path: [Point2D], floor: Int? = nil, seed: UInt64 = 3, asked: Set<Int>? = nil
+    ) -> [Int: Fix] {
+        var random = SplitMix64(seed: seed)
+        var fixes: [Int: Fix] = [:]
+        let nodes = Self.nodes(floors: floor == nil ? 1 : 2)
+        for (second, position) in path.enumerated() {
+            engine.ingest(
+                sightings(
+                    at: Double(second), device: "walker", position: position, floor: floor, nodes: nodes,
+                    random: &random))
+            guard asked?.contains(second) ?? true else { continue }
+            if case .success(let fix) = engine.locate(device: "walker", at: Double(second) + 0.6) {
+                fixes[second] = fix
+            }
+        }
+        return fixes
+    }
+
+    @Test func followsAWalkerTheSameWayEveryRun() throws {
+        let path = Self.walk(seconds: 64)
+        var first = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        var second = first
+        let fixes = Self.track(&first, path: path)
+        #expect(fixes.count == path.count)
+        // Seeded: the same sightings give the same fixes, bit for bit.
+        #expect(Self.track(&second, path: path) == fixes)
+        let errors = fixes.map { $0.value.position.horizontal.distance(to: path[$0.key]) }.sorted()
+        let median = errors[errors.count / 2]
+        #expect(median < 1.5, "median \(median) m")
+        #expect(fixes.values.allSatisfy { $0.method == "particle-filter" && $0.accuracy > 0 })
+    }
+
+    @Test func askingDoesNotChangeTheBelief() throws {
+        let path = Self.walk(seconds: 40)
+        var everySecond = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        var rarely = everySecond
+        let all = Self.track(&everySecond, path: path)
+        let some = Self.track(&rarely, path: path, asked: [10, 25, 39])
+        #expect(some.count == 3)
+        for (second, fix) in some { #expect(all[second] == fix) }
+    }
+
+    @Test func beatsItsOwnSnapshotOnAWalker() throws {
+        // The same radio map and weighting without history (a cloud drawn afresh each time) against the filter.
+        let path = Self.walk(seconds: 96)
+        var filter = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        let method = try #require(filter.method as? ParticleFilter)
+        var snapshot = PositioningEngine(
+            nodes: Self.nodes(), method: Snapshot(filter: method), configuration: filter.configuration)
+        func median(_ fixes: [Int: Fix]) -> Double {
+            let errors = fixes.map { $0.value.position.horizontal.distance(to: path[$0.key]) }.sorted()
+            return errors[errors.count / 2]
+        }
+        let tracked = median(Self.track(&filter, path: path))
+        let alone = median(Self.track(&snapshot, path: path))
+        #expect(tracked < alone, "filter \(tracked) m, snapshot \(alone) m")
+    }
+
+    /// A ``ParticleFilter``'s answer from the readings alone, as a plain method.
+    struct Snapshot: PositioningMethod {
+        let filter: ParticleFilter
+        var name: String { "snapshot" }
+        func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> { filter.estimate(from: readings) }
+    }
+
+    @Test func oneStrongReadingThroughTheSlabDoesNotSwitchFloors() throws {
+        let nodes = Self.nodes(floors: 2)
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: nodes)
+        var random = SplitMix64(seed: 5)
+        var floors: [Int?] = []
+        for second in 0..<40 {
+            let position = Point2D(x: 10, y: 5)
+            var batch = Self.sightings(
+                at: Double(second), device: "d", position: position, floor: 0, nodes: nodes, random: &random)
+            if second == 20 {
+                // A door opens above: the node overhead reads as if on this floor, twice.
+                batch += [0.2, 0.7].map { Sighting(time: Double(second) + $0, device: "d", node: "f1-7", rssi: -50) }
+            }
+            engine.ingest(batch.sorted { $0.time < $1.time })
+            if second >= 5, case .success(let fix) = engine.locate(device: "d", at: Double(second) + 0.9) {
+                floors.append(fix.floor)
+            }
+        }
+        #expect(floors.count == 35)
+        #expect(floors.allSatisfy { $0 == 0 }, "\(floors)")
+        // Going upstairs for real does switch the floor, after a few seconds of evidence.
+        var upstairs: [Int?] = []
+        for second in 40..<70 {
+            engine.ingest(
+                Self.sightings(
+                    at: Double(second), device: "d", position: Point2D(x: 10, y: 5), floor: 1, nodes: nodes,
+                    random: &random))
+            if case .success(let fix) = engine.locate(device: "d", at: Double(second) + 0.9) {
+                upstairs.append(fix.floor)
+            }
+        }
+        #expect(upstairs.last == 1)
+        #expect(upstairs.suffix(20).allSatisfy { $0 == 1 }, "\(upstairs)")
+    }
+
+    @Test func resamplingKeepsTheCloudAndItsWeightsWhole() throws {
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        let method = try #require(engine.method as? ParticleFilter)
+        var random = SplitMix64(seed: 9)
+        let batch = Self.sightings(
+            at: 0, device: "d", position: Point2D(x: 7, y: 3), floor: nil, nodes: Self.nodes(), random: &random)
+        engine.ingest(batch)
+        let readings = engine.readings(device: "d", at: 0.6)
+        var belief = try #require(method.start(device: "d", readings: readings, at: 0.6))
+        #expect(belief.count == 1000)
+        for second in 1...20 { method.update(&belief, readings: readings, at: 0.6 + Double(second)) }
+        #expect(belief.count == 1000)
+        #expect(abs(belief.weight.reduce(0, +) - 1) < 1e-9)
+        #expect(belief.effectiveSize >= 1 && belief.effectiveSize <= 1000)
+        // Readings 8 dB above the map's everywhere: the offset estimate moves towards them.
+        let loud = readings.map {
+            NodeReading(
+                node: $0.node, rssi: $0.rssi + 8, distance: $0.distance, distanceVariance: $0.distanceVariance,
+                lastHeard: $0.lastHeard)
+        }
+        for second in 21...40 { method.update(&belief, readings: loud, at: 0.6 + Double(second)) }
+        #expect(belief.offset > 4, "offset \(belief.offset) dB")
+    }
+}

@@ -13,7 +13,9 @@ struct CalibrateCommand: ParsableCommand {
             Uses train/ (sightings with truth); a dataset without train/ is calibrated on test/. The fit is a \
             robust (Huber) regression of RSSI on log10 distance to the interpolated true position, within \
             −110…−20 dBm and exponent 1…6; nodes with little data take the pooled exponent. Writes the \
-            Calibration JSON the engine reads, and prints a summary.
+            Calibration JSON the engine reads, and prints a summary. The survey's sightings are read one at a \
+            time; only their (node, device, log distance, RSSI) samples, 24 bytes each, and the survey's truth \
+            rows are held for the fit.
             """)
 
     @Argument(help: "A dataset folder (nodes.csv, train/ or test/).")
@@ -43,72 +45,48 @@ struct CalibrateCommand: ParsableCommand {
     /// - Throws: ``CommandFailure`` naming the output path, or a dataset ``FormatError``.
     func run(emit: (String) -> Void) throws {
         let file = try OutputFile(path: output, force: force, inputs: OutputFile.datasetInputs(folder: dataset))
-        let data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset))
-        let (calibration, summary) = Self.calibrate(data)
+        let (calibration, survey) = try Self.calibrate(folder: URL(fileURLWithPath: dataset))
         if calibration.samples.values.reduce(0, +) == 0 {
-            throw CommandFailure(Self.noSamplesMessage(data, folder: dataset))
+            throw CommandFailure(survey.noSamplesMessage(folder: dataset))
         }
-        emit(summary)
+        emit(survey.summary(calibration))
         try file.write(try Self.json(calibration))
         emit("written: \(output)\n")
     }
 
-    /// The calibration of `data` and the summary the command prints.
-    static func calibrate(_ data: Dataset) -> (Calibration, String) {
-        let split = data.train == nil ? "test" : "train"
-        let survey = data.train ?? data.test
-        let calibration = CalibrationFitter().fit(nodes: data.nodes, survey: survey)
-        var lines = [
-            "\(data.name): calibrated on \(split)/ (\(survey.sightings.count) sightings, \(survey.truth.count) truth rows)",
-            String(
-                format: "pooled: %.1f dBm at 1 m, exponent %.2f; shadowing σ %.1f dB",
-                calibration.pooled.rssiAtOneMeter,
-                calibration.pooled.pathLossExponent, calibration.shadowingSigma),
-        ]
-        if let height = calibration.deviceHeight { lines.append(String(format: "device height %.2f m", height)) }
-        lines.append("node          samples  rssi@1m  exponent")
-        var listed: Set<String> = []
-        // A duplicate id is one node to the fitter and the engine (the first); list it once.
-        for node in data.nodes where listed.insert(node.id).inserted {
-            let samples = calibration.samples[node.id] ?? 0
-            let id = node.id.padding(toLength: 12, withPad: " ", startingAt: 0)
-            if let fit = calibration.nodes[node.id] {
-                lines.append(
-                    id + String(format: "  %7d  %7.1f  %8.2f", samples, fit.rssiAtOneMeter, fit.pathLossExponent))
-            } else {
-                lines.append(id + String(format: "  %7d  (pooled)", samples))
-            }
+    /// The calibration of the dataset at `folder` and what was read of its survey, with the survey's sightings
+    /// streamed: each becomes a compact sample (``CalibrationFitter/Samples``) as it is read.
+    ///
+    /// The survey is `train/`, else `test/`; when `train/` is there, `test/` is not read (its files' headers are
+    /// checked). The survey's truth rows are read whole first: a sighting is placed by interpolating its device's
+    /// truth.
+    /// - Throws: ``FormatError`` naming the missing path, or the bad file, line and field.
+    static func calibrate(folder: URL) throws -> (Calibration, Survey) {
+        let nodes = try DatasetReader.nodes(folder: folder)
+        _ = try DatasetReader.sightings(folder: folder, split: "test")
+        _ = try DatasetReader.truth(folder: folder, split: "test")
+        let split = DatasetReader.hasSplit(folder: folder, "train") ? "train" : "test"
+        var sightings = try DatasetReader.sightings(folder: folder, split: split)
+        var truthRows = try DatasetReader.truth(folder: folder, split: split)
+        let truth = try truthRows.readAll()
+        let fitter = CalibrationFitter()
+        var samples = fitter.samples(nodes: nodes, truth: truth)
+        var survey = Survey(name: folder.lastPathComponent, split: split, nodes: nodes, truth: truth)
+        while let sighting = try sightings.next() {
+            samples.add(sighting)
+            survey.count(sighting)
         }
-        if !calibration.deviceOffsets.isEmpty {
-            let values = calibration.deviceOffsets.values
-            lines.append(
-                String(
-                    format: "receiver offsets for %d devices, %.1f … %.1f dB", values.count, values.min() ?? 0,
-                    values.max() ?? 0))
-        }
-        return (calibration, lines.joined(separator: "\n") + "\n")
+        return (fitter.fit(samples), survey)
     }
 
-    /// Why `data` gave no usable survey sample, in one line naming the dataset folder and the split.
-    static func noSamplesMessage(_ data: Dataset, folder: String) -> String {
+    /// The calibration of `data`, held in memory, and the summary the command prints.
+    static func calibrate(_ data: Dataset) -> (Calibration, String) {
         let split = data.train == nil ? "test" : "train"
-        let survey = data.train ?? data.test
-        let ids = Set(data.nodes.map(\.id))
-        let devices = Set(survey.truth.map(\.device))
-        let reason: String
-        if survey.sightings.isEmpty {
-            reason = "\(split)/sightings.csv has no rows"
-        } else if survey.truth.isEmpty {
-            reason = "\(split)/truth.csv has no rows"
-        } else if !survey.sightings.contains(where: { ids.contains($0.source.text) }) {
-            reason = "no sighting names a node of nodes.csv"
-        } else if !survey.sightings.contains(where: { devices.contains($0.device) }) {
-            reason = "no sighting's device has rows in \(split)/truth.csv"
-        } else {
-            reason = "no sighting of a known node has a finite RSSI in −200…50 dBm within its device's truth rows"
-        }
-        return "\(folder): no usable survey samples in \(split)/ (\(survey.sightings.count) sightings, "
-            + "\(survey.truth.count) truth rows): \(reason); nothing to calibrate, no file written"
+        let recording = data.train ?? data.test
+        var survey = Survey(name: data.name, split: split, nodes: data.nodes, truth: recording.truth)
+        for sighting in recording.sightings { survey.count(sighting) }
+        let calibration = CalibrationFitter().fit(nodes: data.nodes, survey: recording)
+        return (calibration, survey.summary(calibration))
     }
 
     /// The calibration as pretty, key-sorted JSON.

@@ -10,11 +10,16 @@ struct EvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "Score positioning methods on a dataset in the shared layout.",
         discussion: """
-            For each row of test/truth.csv, in time order per device, the engine ingests that device's \
-            sightings up to the row's time and states a position (online and causal). Reports the number \
-            of truth rows (count), the rows without a position (misses), the mean, median, 90th percentile \
-            and largest horizontal error in metres over the located rows, and the floor hit rate where the \
-            truth has floors. Without --method every catalogued method is scored.
+            For each row of test/truth.csv, the engine ingests the sightings up to the row's time and states \
+            the position of the row's device (online and causal). Reports the number of truth rows (count), \
+            the rows without a position (misses), the mean, median, 90th percentile and largest horizontal \
+            error in metres over the located rows, and the floor hit rate where the truth has floors. Without \
+            --method every catalogued method is scored.
+
+            test/ is read once, sightings and truth merged by time, every method fed in the same pass, so \
+            memory stays small however long the recording (train/ is read whole: the methods learn from it). \
+            When a test file is not sorted by time, that is noted on standard error and test/ is read whole \
+            and scored device by device instead, with the same scores.
             """)
 
     @Argument(help: "A dataset folder (nodes.csv, test/, optional train/ and venue.json).")
@@ -45,7 +50,9 @@ struct EvaluateCommand: ParsableCommand {
                 """))
     var force = false
 
-    @Option(parsing: .unconditional, help: "Score only the first N rows of test/truth.csv.")
+    @Option(
+        parsing: .unconditional,
+        help: "Score only the first N rows of test/truth.csv (test/ is read no further than they need).")
     var limit: Int?
 
     @Flag(help: "Ignore train/: methods get no survey to calibrate or learn from.")
@@ -75,7 +82,7 @@ struct EvaluateCommand: ParsableCommand {
 
     /// Everything the command prints on standard output; writes the plot when asked.
     ///
-    /// - Parameter progress: Told after each truth row (method, rows done, rows in all).
+    /// - Parameter progress: Told after each truth row (see ``output(progress:emit:)``).
     /// - Throws: ``CommandFailure`` when the plot cannot be written (the text is lost: use
     ///   ``output(progress:emit:)`` to see it first).
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }) throws -> String {
@@ -90,7 +97,8 @@ struct EvaluateCommand: ParsableCommand {
     /// plot is written, so a write that fails (a full disk) loses no result.
     ///
     /// - Parameters:
-    ///   - progress: Told after each truth row (method, rows done, rows in all).
+    ///   - progress: Told after each truth row (the method, or `N methods`; then megabytes of test/ read and in
+    ///     all, or with --limit the truth rows scored and the limit).
     ///   - emit: Told the report, then `plot: PATH` once the plot is written.
     /// - Throws: ``CommandFailure`` or a dataset ``FormatError``, naming the path.
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }, emit: (String) -> Void) throws {
@@ -99,43 +107,83 @@ struct EvaluateCommand: ParsableCommand {
                 path: $0, force: force,
                 inputs: OutputFile.datasetInputs(folder: dataset) + (calibration.map { [$0] } ?? []))
         }
-        var data = try DatasetReader.read(folder: URL(fileURLWithPath: dataset), includeSurvey: !noSurvey)
-        if let limit, limit < data.test.truth.count {
-            data.test.truth = Array(data.test.truth.prefix(limit))
-        }
+        let folder = URL(fileURLWithPath: dataset)
+        var opened = try DatasetReader.open(folder: folder, includeSurvey: !noSurvey)
         let names = methods.isEmpty ? MethodCatalog.names : methods
         let given = try calibration.map(Self.readCalibration)
-        if let given, let calibration { try Self.checkOverlap(given, path: calibration, dataset: data) }
+        if let given, let calibration {
+            try Self.checkOverlap(given, path: calibration, nodes: opened.nodes, dataset: opened.name)
+        }
         // Every catalogued method by default: one that cannot run on this dataset is noted and left out.
         var skipped: [String] = []
         // With --no-survey, say so when a method needs the survey that was left unread.
         let surveyNote = noSurvey ? " (--no-survey leaves train/ unread)" : ""
-        let scores: [MethodScore]
+        let unavailable: ((String, any Error) -> Void)? =
+            methods.isEmpty ? { name, error in skipped.append("\(name): \(error)\(surveyNote)") } : nil
+        var unknown = UnknownNodeCount(nodes: opened.nodes)
+        var scores: [MethodScore]
+        var rows: Int
+        // Without --limit, every test sighting is read (and counted for the note).
+        var wholeFile = limit == nil
         do {
-            scores = try MethodComparison.run(
-                dataset: data, methods: names, calibration: given,
-                unavailable: methods.isEmpty
-                    ? { name, error in skipped.append("\(name): \(error)\(surveyNote)") } : nil,
+            // One pass over test/: every method's engine is fed each sighting as it is read.
+            let task = names.count == 1 ? names[0] : "\(names.count) methods"
+            let megabyte = 1_000_000
+            let megabytes = ((opened.sightings.size ?? 0) + (opened.truth.size ?? 0) + megabyte - 1) / megabyte
+            (scores, rows) = try MethodComparison.run(
+                streaming: &opened, methods: names, calibration: given, limit: limit, unavailable: unavailable,
+                observe: { unknown.count($0) },
+                progress: { rows, bytes in
+                    if let limit { progress(task, rows, limit) } else { progress(task, bytes / megabyte, megabytes) }
+                })
+        } catch let error as FormatError where error.code == .unsorted {
+            // Rows not in time order cannot be merged in one pass: read test/ whole and score device by device.
+            FileHandle.standardError.write(Data("evaluate: \(error); scoring in memory instead\n".utf8))
+            skipped = []
+            var data = try DatasetReader.read(folder: folder, includeSurvey: !noSurvey)
+            if let limit, limit < data.test.truth.count { data.test.truth = Array(data.test.truth.prefix(limit)) }
+            scores = try Self.scoreInMemory(
+                data, methods: names, calibration: given, unavailable: unavailable, surveyNote: surveyNote,
                 progress: progress)
-        } catch  where noSurvey {
+            rows = data.test.truth.count
+            unknown = UnknownNodeCount(nodes: data.nodes)
+            for sighting in data.test.sightings { unknown.count(sighting) }
+            wholeFile = true
+        } catch  where noSurvey && !(error is FormatError) {
             throw CommandFailure("\(error)\(surveyNote)")
         }
         var notes = skipped.map { "skipped \($0)" }
-        if let unknown = Self.unknownNodesNote(data) { notes.insert(unknown, at: 0) }
+        if let note = unknown.note(wholeFile: wholeFile) { notes.insert(note, at: 0) }
         for note in notes {
             FileHandle.standardError.write(Data("evaluate: \(note)\n".utf8))
         }
         if json {
             emit(ScoreReport.jsonLines(scores))
         } else {
-            var text = "\(data.name): \(data.nodes.count) nodes, \(data.test.truth.count) truth rows scored"
-            text += data.train.map { ", survey of \($0.truth.count) truth rows" } ?? ", no survey"
+            var text = "\(opened.name): \(opened.nodes.count) nodes, \(rows) truth rows scored"
+            text += opened.train.map { ", survey of \($0.truth.count) truth rows" } ?? ", no survey"
             emit(text + "\n" + ScoreReport.table(scores))
         }
         if let plotFile {
-            let svg = ErrorCDFPlot(title: "\(data.name): horizontal error CDF", scores: scores).svg()
+            let svg = ErrorCDFPlot(title: "\(opened.name): horizontal error CDF", scores: scores).svg()
             try plotFile.write(Data(svg.utf8))
             if !json { emit("plot: \(plotFile.path)\n") }
+        }
+    }
+
+    /// Scores `methods` on `data` held in memory, device by device: for test files whose rows are not in time order.
+    ///
+    /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:unavailable:progress:)`` throws; with
+    ///   `--no-survey`, a ``CommandFailure`` that says so.
+    private static func scoreInMemory(
+        _ data: Dataset, methods names: [String], calibration: Calibration?,
+        unavailable: ((String, any Error) -> Void)?, surveyNote: String, progress: (String, Int, Int) -> Void
+    ) throws -> [MethodScore] {
+        do {
+            return try MethodComparison.run(
+                dataset: data, methods: names, calibration: calibration, unavailable: unavailable, progress: progress)
+        } catch  where !surveyNote.isEmpty {
+            throw CommandFailure("\(error)\(surveyNote)")
         }
     }
 
@@ -173,8 +221,8 @@ struct EvaluateCommand: ParsableCommand {
     /// Refuses a calibration that names no node of the dataset: it would score as if uncalibrated.
     ///
     /// - Throws: ``CommandFailure`` naming the calibration file and a few node ids of each side.
-    static func checkOverlap(_ calibration: Calibration, path: String, dataset data: Dataset) throws {
-        let ids = Set(data.nodes.map(\.id))
+    static func checkOverlap(_ calibration: Calibration, path: String, nodes: [Node], dataset name: String) throws {
+        let ids = Set(nodes.map(\.id))
         let calibrated = Set(calibration.nodes.keys).union(calibration.samples.keys)
         guard calibrated.isDisjoint(with: ids) else { return }
         func some(_ names: some Collection<String>) -> String {
@@ -184,27 +232,14 @@ struct EvaluateCommand: ParsableCommand {
         }
         let theirs = calibrated.isEmpty ? "it calibrates no node" : "it calibrates \(some(calibrated))"
         throw CommandFailure(
-            "calibration '\(path)' shares no node with dataset '\(data.name)' (\(theirs); the dataset has "
+            "calibration '\(path)' shares no node with dataset '\(name)' (\(theirs); the dataset has "
                 + "\(some(ids))); calibrate this dataset with `indoor calibrate`")
     }
 
     /// A note when test sightings name nodes that `nodes.csv` lacks (a mismatch of ids scores as misses), else nil.
     static func unknownNodesNote(_ data: Dataset) -> String? {
-        let ids = Set(data.nodes.map(\.id))
-        let beacons = Set(data.nodes.compactMap(\.beacon))
-        var unknown = 0
-        var first: String?
-        for sighting in data.test.sightings {
-            switch sighting.source {
-            case .node(let id) where ids.contains(id): continue
-            case .beacon(let beacon) where beacons.contains(beacon) || ids.contains(beacon.text): continue
-            default:
-                unknown += 1
-                first = first ?? sighting.source.text
-            }
-        }
-        guard unknown > 0, let first else { return nil }
-        return "\(unknown) of \(data.test.sightings.count) sightings in test/sightings.csv name a node that "
-            + "nodes.csv lacks (first: '\(first)'); they are ignored"
+        var count = UnknownNodeCount(nodes: data.nodes)
+        for sighting in data.test.sightings { count.count(sighting) }
+        return count.note()
     }
 }

@@ -1,18 +1,17 @@
 import Foundation
 import IndoorModel
 
-/// Reads a CSV file of the dataset layout in pieces: the header first (a wrong file is refused after reading its
-/// first bytes), then the rows 1 MiB at a time, so that the file's text is never held whole.
+/// Opens a CSV file of the dataset layout: checks the header first (a wrong file is refused after reading its
+/// first bytes), then hands out the rows one at a time (``CSVRowStream``), reading the file 1 MiB at a time, so
+/// that the file's text is never held whole.
 ///
-/// Each piece is parsed by the same ``DatasetCSV`` reader as a whole file (with the header line put in front);
-/// line numbers in problems are those of the file. The rows are the same as parsing the whole text.
+/// Each line is read by the same ``CSVLayout`` (``DatasetCSV``) as a whole file; line numbers in problems are
+/// those of the file. The rows are the same as parsing the whole text.
 struct CSVFileReader {
     /// The file's name in messages (`test/sightings.csv`).
     let name: String
     /// Where the file is.
     let url: URL
-    /// The header the file should start with (`t,device,node,rssi`), for messages.
-    let expectedHeader: String
 
     /// Bytes read at a time.
     static let chunkSize = 1 << 20
@@ -23,11 +22,21 @@ struct CSVFileReader {
 
     /// The rows of the file, or the first problem (saying how many more rows are bad).
     ///
-    /// - Parameter parse: the ``DatasetCSV`` reader of this kind of file, given the text and ``name``.
-    /// - Throws: ``FormatError`` naming the file: not a file (a folder), missing, not text or a wrong header
-    ///   (after reading at most 64 KiB), a line over 16 MiB, or the first bad row.
+    /// - Parameter layout: The kind of file (``DatasetCSV/sightingsLayout``, say).
+    /// - Throws: ``FormatError`` naming the file, as ``stream(_:)`` and ``CSVRowStream/next()`` do.
     /// - Complexity: O(file size) time; memory O(rows) plus about 1 MiB of text.
-    func rows<Row>(_ parse: (String, String) throws -> Parsed<Row>) throws -> [Row] {
+    func rows<Row>(_ layout: CSVLayout<Row>) throws -> [Row] {
+        var stream = try stream(layout)
+        return try stream.readAll()
+    }
+
+    /// The file opened for reading its rows one at a time, its header checked.
+    ///
+    /// - Parameter layout: The kind of file (``DatasetCSV/sightingsLayout``, say).
+    /// - Throws: ``FormatError`` naming the file: not a file (a folder), missing, not text or a wrong header
+    ///   (after reading at most 64 KiB).
+    func stream<Row>(_ layout: CSVLayout<Row>) throws -> CSVRowStream<Row> {
+        let expectedHeader = layout.header
         switch Self.kind(url) {
         case nil: throw FormatError(code: .missingFile, message: "missing file '\(url.path)'")
         case .some(true):
@@ -42,16 +51,22 @@ struct CSVFileReader {
         } catch {
             throw FormatError(code: .missingFile, file: name, message: "cannot read '\(url.path)': \(error)")
         }
-        defer { try? handle.close() }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
 
         // The first 64 KiB (or the whole file, when shorter); a read may return fewer bytes than asked.
         var pending = Data()
         var atEnd = false
-        while !atEnd, pending.count < Self.headerLimit {
-            let piece = try read(handle, upTo: Self.headerLimit - pending.count)
-            atEnd = piece.isEmpty
-            pending.append(piece)
+        do {
+            while !atEnd, pending.count < Self.headerLimit {
+                let piece = try read(handle, upTo: Self.headerLimit - pending.count)
+                atEnd = piece.isEmpty
+                pending.append(piece)
+            }
+        } catch {
+            try? handle.close()
+            throw error
         }
+        let bytesRead = pending.count
         // A byte-order mark (spreadsheets write one) is not part of the header.
         if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending = Data(pending.dropFirst(3)) }
         // The header is the first line that is not blank, as for a whole file.
@@ -60,7 +75,10 @@ struct CSVFileReader {
         while true {
             let end = pending.firstIndex(of: UInt8(ascii: "\n"))
             if end == nil, !atEnd {
-                throw headerProblem(pending.prefix(64), line: linesBefore + 1, why: "no line end in its first 64 KiB")
+                try? handle.close()
+                throw headerProblem(
+                    pending.prefix(64), line: linesBefore + 1, why: "no line end in its first 64 KiB",
+                    expectedHeader: expectedHeader)
             }
             let line = pending[pending.startIndex..<(end ?? pending.endIndex)]
             linesBefore += 1
@@ -70,59 +88,38 @@ struct CSVFileReader {
             break
         }
         if header.contains(0) || String(data: header, encoding: .utf8) == nil {
-            throw headerProblem(header.prefix(64), line: linesBefore, why: "it is not text")
+            try? handle.close()
+            throw headerProblem(
+                header.prefix(64), line: linesBefore, why: "it is not text", expectedHeader: expectedHeader)
         }
-        let headerText = String(decoding: header, as: UTF8.self)
         // Checks the header's columns now, before reading further (throws missingColumn naming the file).
+        let checked: CSVHeader
         do {
-            _ = try parse(headerText + "\n", name)
+            let text = String(decoding: header, as: UTF8.self)[...]
+            if CSVHeader.isBlank(text.utf8) {
+                // A file of blank lines: as for a whole file, it has no header row.
+                _ = try layout.parse("", file: name)
+            }
+            checked = try CSVHeader(line: text.utf8, file: name, number: linesBefore, required: layout.required)
         } catch var error as FormatError {
+            try? handle.close()
             error.line = linesBefore
             throw error
         }
-
-        var rows: [Row] = []
-        var firstProblem: FormatError?
-        var problems = 0
-        while true {
-            if !atEnd {
-                let chunk = try read(handle, upTo: Self.chunkSize)
-                atEnd = chunk.isEmpty
-                pending.append(chunk)
-            }
-            // Whole lines only; the rest waits for the next piece (or is the last line, at the end).
-            let cut = atEnd ? pending.endIndex : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 })
-            guard let cut else {
-                if pending.count > Self.lineLimit {
-                    throw FormatError(
-                        code: .invalidValue, file: name, line: linesBefore + 1,
-                        message: "line is longer than 16 MiB: not a row of \(expectedHeader)")
-                }
-                continue
-            }
-            let piece = pending[pending.startIndex..<cut]
-            if !piece.isEmpty {
-                let parsed = try parse(headerText + "\n" + String(decoding: piece, as: UTF8.self), name)
-                rows.append(contentsOf: parsed.rows)
-                if firstProblem == nil, var first = parsed.problems.first {
-                    first.line = first.line.map { $0 - 1 + linesBefore }
-                    firstProblem = first
-                }
-                problems += parsed.problems.count
-                linesBefore += piece.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            }
-            pending = Data(pending[cut...])
-            if atEnd { break }
-        }
-        if var first = firstProblem {
-            let more = problems - 1
-            if more > 0 { first.message += " (and \(more) more bad row\(more == 1 ? "" : "s") in this file)" }
-            throw first
-        }
-        return rows
+        return CSVRowStream(
+            file: name, url: url, handle: handle, header: checked, expectedHeader: expectedHeader,
+            makeRow: layout.rowReader(), pending: pending, atEnd: atEnd, linesRead: linesBefore, bytesRead: bytesRead,
+            size: size)
     }
 
     private func read(_ handle: FileHandle, upTo count: Int) throws -> Data {
+        try Self.read(handle, upTo: count, name: name, url: url)
+    }
+
+    /// Up to `count` bytes of `handle` (none at the end of the file).
+    ///
+    /// - Throws: ``FormatError`` naming the file `name` at `url` when the read fails.
+    static func read(_ handle: FileHandle, upTo count: Int, name: String, url: URL) throws -> Data {
         do {
             return try handle.read(upToCount: count) ?? Data()
         } catch {
@@ -131,7 +128,7 @@ struct CSVFileReader {
     }
 
     /// `'PATH' does not start with the header …: <why>`.
-    private func headerProblem(_ start: Data, line: Int, why: String) -> FormatError {
+    private func headerProblem(_ start: Data, line: Int, why: String, expectedHeader: String) -> FormatError {
         FormatError(
             code: .missingColumn, file: name, line: line,
             message:

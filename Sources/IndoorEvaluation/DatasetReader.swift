@@ -2,6 +2,10 @@ import Foundation
 import IndoorModel
 
 /// Reads a dataset folder in the shared layout (`nodes.csv`, optional `train/`, `test/`, optional `venue.json`).
+///
+/// ``read(folder:includeSurvey:)`` holds every row in memory; ``open(folder:includeSurvey:)`` reads the survey
+/// but hands out the test rows one at a time (``CSVRowStream``), as ``sightings(folder:split:)`` and
+/// ``truth(folder:split:)`` do for any split.
 public enum DatasetReader {
     /// Reads the dataset at `folder`.
     ///
@@ -10,6 +14,35 @@ public enum DatasetReader {
     /// - Parameter includeSurvey: false to leave `train/` unread (the dataset then has no survey).
     /// - Throws: ``FormatError`` naming the missing path or the first bad file, line and field.
     public static func read(folder: URL, includeSurvey: Bool = true) throws -> Dataset {
+        let nodes = try nodes(folder: folder)
+        let test = try recording(folder, "test")
+        var train: Recording?
+        if includeSurvey, hasSplit(folder: folder, "train") { train = try recording(folder, "train") }
+        return Dataset(name: folder.lastPathComponent, nodes: nodes, train: train, test: test)
+    }
+
+    /// Opens the dataset at `folder` for streaming: its nodes and survey (`train/`) read whole, its test rows
+    /// handed out one at a time.
+    ///
+    /// The headers of both test files are checked here, before the survey is read.
+    /// - Parameter includeSurvey: false to leave `train/` unread (the dataset then has no survey).
+    /// - Throws: ``FormatError`` naming the missing path or the first bad file, line and field (a bad test row
+    ///   is thrown by the stream, when it is reached).
+    public static func open(folder: URL, includeSurvey: Bool = true) throws -> StreamedDataset {
+        let nodes = try nodes(folder: folder)
+        let sightings = try sightings(folder: folder, split: "test")
+        let truth = try truth(folder: folder, split: "test")
+        var train: Recording?
+        if includeSurvey, hasSplit(folder: folder, "train") { train = try recording(folder, "train") }
+        return StreamedDataset(
+            name: folder.lastPathComponent, nodes: nodes, train: train, sightings: sightings, truth: truth)
+    }
+
+    /// The nodes of the dataset at `folder`: `nodes.csv`, with beacon identities and calibrations from
+    /// `venue.json` when there is one.
+    ///
+    /// - Throws: ``FormatError`` naming the missing path, or the bad file, line and field.
+    public static func nodes(folder: URL) throws -> [Node] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             throw FormatError(code: .missingFile, message: "dataset folder '\(folder.path)' does not exist")
@@ -19,7 +52,7 @@ public enum DatasetReader {
                 code: .missingFile,
                 message: "'\(folder.path)' is a file, not a dataset folder (nodes.csv, test/, optional train/)")
         }
-        var nodes = try reader(folder, "nodes.csv", DatasetCSV.nodesHeader).rows(DatasetCSV.parseNodes)
+        var nodes = try reader(folder, "nodes.csv").rows(DatasetCSV.nodesLayout)
         if let venue = try readVenue(folder: folder) {
             let venueNodes = Dictionary(venue.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for index in nodes.indices {
@@ -28,12 +61,28 @@ public enum DatasetReader {
                 nodes[index].calibration = nodes[index].calibration ?? match.calibration
             }
         }
-        let test = try recording(folder, "test")
-        var train: Recording?
-        if includeSurvey, CSVFileReader.kind(folder.appendingPathComponent("train")) != nil {
-            train = try recording(folder, "train")
-        }
-        return Dataset(name: folder.lastPathComponent, nodes: nodes, train: train, test: test)
+        return nodes
+    }
+
+    /// Whether the dataset at `folder` has the split `split` (`train`): something by that name.
+    public static func hasSplit(folder: URL, _ split: String) -> Bool {
+        CSVFileReader.kind(folder.appendingPathComponent(split)) != nil
+    }
+
+    /// The rows of `split/sightings.csv` (`split` is `test` or `train`), one at a time; the header is checked now.
+    ///
+    /// - Throws: ``FormatError`` when the split is not a folder, or the file is missing or has a wrong header.
+    public static func sightings(folder: URL, split: String) throws -> CSVRowStream<Sighting> {
+        try checkSplit(folder, split)
+        return try reader(folder, "\(split)/sightings.csv").stream(DatasetCSV.sightingsLayout)
+    }
+
+    /// The rows of `split/truth.csv` (`split` is `test` or `train`), one at a time; the header is checked now.
+    ///
+    /// - Throws: ``FormatError`` when the split is not a folder, or the file is missing or has a wrong header.
+    public static func truth(folder: URL, split: String) throws -> CSVRowStream<TruthPoint> {
+        try checkSplit(folder, split)
+        return try reader(folder, "\(split)/truth.csv").stream(DatasetCSV.truthLayout)
     }
 
     /// The folder's `venue.json`, or `nil` when it has none.
@@ -50,7 +99,7 @@ public enum DatasetReader {
         return try Venue.decodeJSON(data, file: "venue.json")
     }
 
-    private static func recording(_ folder: URL, _ split: String) throws -> Recording {
+    private static func checkSplit(_ folder: URL, _ split: String) throws {
         let url = folder.appendingPathComponent(split)
         switch CSVFileReader.kind(url) {
         case .some(false):
@@ -63,14 +112,17 @@ public enum DatasetReader {
                 message: "missing folder '\(url.path)' (with sightings.csv and truth.csv) in the dataset")
         case .some(true): break
         }
-        let sightings = try reader(folder, "\(split)/sightings.csv", DatasetCSV.sightingsHeader)
-            .rows(DatasetCSV.parseSightings)
-        let truth = try reader(folder, "\(split)/truth.csv", DatasetCSV.truthHeader).rows(DatasetCSV.parseTruth)
+    }
+
+    private static func recording(_ folder: URL, _ split: String) throws -> Recording {
+        try checkSplit(folder, split)
+        let sightings = try reader(folder, "\(split)/sightings.csv").rows(DatasetCSV.sightingsLayout)
+        let truth = try reader(folder, "\(split)/truth.csv").rows(DatasetCSV.truthLayout)
         return Recording(sightings: sightings, truth: truth)
     }
 
     /// The reader of the file `relative` in `folder`, named `relative` in messages.
-    private static func reader(_ folder: URL, _ relative: String, _ header: String) -> CSVFileReader {
-        CSVFileReader(name: relative, url: folder.appendingPathComponent(relative), expectedHeader: header)
+    private static func reader(_ folder: URL, _ relative: String) -> CSVFileReader {
+        CSVFileReader(name: relative, url: folder.appendingPathComponent(relative))
     }
 }

@@ -3,17 +3,21 @@ import IndoorPositioning
 
 /// Scores a positioning engine on a recording exactly as the shared dataset format says: online and causal.
 ///
-/// For each device, in time order, every truth row is answered by `locate(device:at:)` after the engine has
-/// ingested that device's sightings with a time at or before the row's time, and no later ones. A row with
-/// no position is a miss. The error of a row is the horizontal (x, y) distance in metres; where the truth
-/// row has a floor, the fix's floor is right or wrong. A located row counts as covered when its error is within the
-/// fix's accuracy radius; a device's floor flips when the floor of one located row differs from its previous one.
+/// Every truth row is answered by `locate(device:at:)` after the engine has ingested that device's sightings with a
+/// time at or before the row's time, and no later ones. A row with no position is a miss. The error of a row is
+/// the horizontal (x, y) distance in metres; where the truth row has a floor, the fix's floor is right or wrong. A
+/// located row counts as covered when its error is within the fix's accuracy radius; a device's floor flips when
+/// the floor of one located row differs from its previous one.
+///
+/// Two ways, with the same scores on time-sorted files: ``score(_:on:name:progress:)`` takes a recording in memory
+/// and feeds each device separately, in any row order; ``score(_:sightings:truth:limit:observe:progress:)`` reads
+/// the sightings and truth once, merged by time, feeding every engine in the same pass, and holds no rows.
 public enum Evaluator {
-    /// Scores `engine` on `recording`.
+    /// Scores `engine` on `recording`, device by device.
     ///
     /// - Parameters:
     ///   - engine: A fresh engine (it keeps per-device state; each device is fed separately).
-    ///   - recording: The sightings and truth to score on (a dataset's `test/`).
+    ///   - recording: The sightings and truth to score on (a dataset's `test/`), in any order.
     ///   - name: The name to report; the engine's method name when `nil`.
     ///   - progress: Called after each truth row with (rows done, rows in all).
     /// - Returns: Every located row's error, the misses and the floor hits.
@@ -31,7 +35,7 @@ public enum Evaluator {
         for row in recording.truth {
             truthByDevice[row.device, default: []].append(row)
         }
-        var score = MethodScore(method: name ?? engine.methodName, errors: [], misses: 0)
+        var tally = MethodTally(method: name ?? engine.methodName)
         let total = recording.truth.count
         var done = 0
         for device in truthByDevice.keys.sorted() {
@@ -41,41 +45,75 @@ public enum Evaluator {
             let truth = (truthByDevice[device] ?? []).enumerated()
                 .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
             var next = 0
-            var lastFloor: Int?
-            var firstLocated: Double?
-            var lastLocated: Double?
             for row in truth {
                 while next < sightings.count, sightings[next].time <= row.time {
                     engine.ingest(sightings[next])
                     next += 1
                 }
-                switch engine.locate(device: device, at: row.time) {
-                case .success(let fix):
-                    let error = fix.position.horizontal.distance(to: row.point)
-                    if error.isFinite {
-                        score.errors.append(error)
-                        if error <= fix.accuracy { score.coveredRows += 1 }
-                        if let floor = fix.floor {
-                            if let lastFloor, lastFloor != floor { score.floorFlips += 1 }
-                            lastFloor = floor
-                        }
-                        firstLocated = firstLocated ?? row.time
-                        lastLocated = row.time
-                        if let floor = row.floor {
-                            score.floorRows += 1
-                            if fix.floor == floor { score.floorHits += 1 }
-                        }
-                    } else {
-                        score.misses += 1
-                    }
-                case .failure:
-                    score.misses += 1
-                }
+                tally.record(engine.locate(device: device, at: row.time), for: row)
                 done += 1
                 progress(done, total)
             }
-            if let firstLocated, let lastLocated { score.trackedSeconds += lastLocated - firstLocated }
         }
-        return score
+        return tally.score
+    }
+
+    /// Scores several engines in one pass over a recording's sightings and truth, both read in time order.
+    ///
+    /// For each truth row in file order, every engine ingests the sightings up to the row's time (all devices',
+    /// in file order), then states the position of the row's device at the row's time. Memory: the engines, and
+    /// per method one error (8 bytes) per located row plus a few numbers per device; no sighting or truth row is
+    /// kept. On time-sorted files the scores are those of ``score(_:on:name:progress:)`` for each engine.
+    ///
+    /// - Parameters:
+    ///   - engines: Fresh engines and the names to report them by.
+    ///   - sightings: The recording's sightings (`test/sightings.csv`), sorted by time.
+    ///   - truth: The recording's truth rows (`test/truth.csv`), sorted by time.
+    ///   - limit: Score only the first `limit` truth rows, and read no further than they need (the rest of either
+    ///     file is not read, nor checked); `nil`: every row, and both files are read to their end.
+    ///   - observe: Told every sighting read, engines' use or not (to count the unknown nodes, say).
+    ///   - progress: Called after each truth row with (rows done, bytes of both files read).
+    /// - Returns: One score per engine, in the order given, and the number of truth rows scored.
+    /// - Throws: ``FormatError`` for a bad row of either file; one with the code ``FormatError/Code/unsorted``,
+    ///   naming the file and line, when a row's time is earlier than the row before it (score the recording in
+    ///   memory with ``score(_:on:name:progress:)`` instead).
+    /// - Complexity: O(s + r) rows read for s sightings and r truth rows, plus the engines' work.
+    public static func score(
+        _ engines: [(name: String, engine: PositioningEngine)], sightings: inout CSVRowStream<Sighting>,
+        truth: inout CSVRowStream<TruthPoint>, limit: Int? = nil, observe: (Sighting) -> Void = { _ in },
+        progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
+    ) throws -> (scores: [MethodScore], rows: Int) {
+        var models = engines.map(\.engine)
+        var tallies = engines.map { MethodTally(method: $0.name) }
+        var order = TimeOrder()
+        var waiting: Sighting?
+        var rows = 0
+        while limit.map({ rows < $0 }) ?? true, let row = try truth.next() {
+            try order.check(truth: row.time, file: truth.file, line: truth.line)
+            while true {
+                if waiting == nil, let next = try sightings.next() {
+                    try order.check(sighting: next.time, file: sightings.file, line: sightings.line)
+                    observe(next)
+                    waiting = next
+                }
+                guard let sighting = waiting, sighting.time <= row.time else { break }
+                for index in models.indices { models[index].ingest(sighting) }
+                waiting = nil
+            }
+            for index in models.indices {
+                tallies[index].record(models[index].locate(device: row.device, at: row.time), for: row)
+            }
+            rows += 1
+            progress(rows, sightings.bytesRead + truth.bytesRead)
+        }
+        if limit == nil {
+            // No truth row is left: the other sightings cannot change a score, but are read (and checked) as the
+            // whole-file reader would.
+            while let next = try sightings.next() {
+                try order.check(sighting: next.time, file: sightings.file, line: sightings.line)
+                observe(next)
+            }
+        }
+        return (tallies.map(\.score), rows)
     }
 }

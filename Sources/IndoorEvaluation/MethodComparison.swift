@@ -2,12 +2,14 @@ import IndoorModel
 import IndoorPositioning
 
 /// Runs several catalogued positioning methods on one dataset: what `indoor evaluate` and `indoor demo` do.
+///
+/// Each method's engine is built by ``MethodCatalog/engine(method:nodes:survey:calibration:configuration:)``
+/// with the dataset's nodes and its `train/` split as the survey (the calibration fitted on it once, by
+/// ``CalibrationFitter``, is shared), so every catalogued method is scored the same way.
 public enum MethodComparison {
-    /// Scores each method of `methods` (names from ``MethodCatalog``) on `dataset`'s test split.
+    /// Scores each method of `methods` (names from ``MethodCatalog``) on `dataset`'s test split, held in memory,
+    /// one method after the other (``Evaluator/score(_:on:name:progress:)``).
     ///
-    /// Each method's engine is built by ``MethodCatalog/engine(method:nodes:survey:calibration:configuration:)``
-    /// with the dataset's nodes and its `train/` split as the survey (the calibration fitted on it once, by
-    /// ``CalibrationFitter``, is shared), so every catalogued method is scored the same way.
     /// - Parameters:
     ///   - dataset: The dataset; only `test/` is scored.
     ///   - methods: Method names, in report order.
@@ -22,21 +24,60 @@ public enum MethodComparison {
         unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
-        var scores: [MethodScore] = []
-        // The calibration every engine would fit on the survey, fitted once for all of them.
-        let calibration = given ?? dataset.train.map { CalibrationFitter().fit(nodes: dataset.nodes, survey: $0) }
+        try engines(methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, unavailable: unavailable)
+            .map { name, engine in Evaluator.score(engine, on: dataset.test, name: name) { progress(name, $0, $1) } }
+    }
+
+    /// Scores each method of `methods` on the test split of a dataset opened for streaming, all in one pass over
+    /// its files (``Evaluator/score(_:sightings:truth:limit:observe:progress:)``), holding no test row.
+    ///
+    /// On time-sorted files the scores are those of ``run(dataset:methods:calibration:unavailable:progress:)``.
+    /// - Parameters:
+    ///   - dataset: The opened dataset; its test streams are read (the survey was read when it was opened).
+    ///   - methods: Method names, in report order.
+    ///   - calibration: A calibration to use instead of fitting one on the survey.
+    ///   - limit: Score only the first `limit` truth rows (reading no further than they need).
+    ///   - unavailable: When given, a method whose engine cannot be built is reported here and left out; when
+    ///     `nil`, the error is thrown (before any test row is read).
+    ///   - observe: Told every test sighting read.
+    ///   - progress: Called after each truth row with (rows done, bytes of both test files read).
+    /// - Returns: The scores, in the order of `methods`, and the number of truth rows scored.
+    /// - Throws: ``UnknownMethodError``, what building an engine throws, or the ``FormatError`` of a bad or
+    ///   unsorted test row (code ``FormatError/Code/unsorted``: score in memory instead).
+    public static func run(
+        streaming dataset: inout StreamedDataset, methods: [String], calibration given: Calibration? = nil,
+        limit: Int? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
+        observe: (Sighting) -> Void = { _ in }, progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
+    ) throws -> (scores: [MethodScore], rows: Int) {
+        let engines = try engines(
+            methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, unavailable: unavailable)
+        return try Evaluator.score(
+            engines, sightings: &dataset.sightings, truth: &dataset.truth, limit: limit, observe: observe,
+            progress: progress)
+    }
+
+    /// The engines of `methods` that can be built, with their names, in order; the others told to `unavailable`.
+    ///
+    /// The calibration every engine would fit on the survey is fitted once for all of them, unless `given`.
+    /// - Throws: What building an engine throws, when `unavailable` is `nil`.
+    private static func engines(
+        _ methods: [String], nodes: [Node], survey: Recording?, calibration given: Calibration?,
+        unavailable: ((_ method: String, _ error: any Error) -> Void)?
+    ) throws -> [(name: String, engine: PositioningEngine)] {
+        let calibration = given ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) }
+        var engines: [(name: String, engine: PositioningEngine)] = []
         for name in methods {
-            let engine: PositioningEngine
             do {
-                engine = try MethodCatalog.engine(
-                    method: name, nodes: dataset.nodes, survey: dataset.train, calibration: calibration)
+                engines.append(
+                    (
+                        name,
+                        try MethodCatalog.engine(method: name, nodes: nodes, survey: survey, calibration: calibration)
+                    ))
             } catch {
                 guard let unavailable else { throw error }
                 unavailable(name, error)
-                continue
             }
-            scores.append(Evaluator.score(engine, on: dataset.test, name: name) { progress(name, $0, $1) })
         }
-        return scores
+        return engines
     }
 }

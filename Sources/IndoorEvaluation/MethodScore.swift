@@ -4,7 +4,8 @@ import IndoorModel
 public struct MethodScore: Hashable, Sendable {
     /// The method's name, as in `indoor evaluate --method`.
     public var method: String
-    /// The horizontal error of each located truth row, metres, in the order the rows were scored.
+    /// The horizontal error of each located truth row, metres: device by device (ids in sorted order), each
+    /// device's rows in time order. The one part of a score that grows with the recording (8 bytes a located row).
     public var errors: [Double]
     /// Truth rows without a position.
     public var misses: Int

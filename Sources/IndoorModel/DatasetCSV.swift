@@ -18,8 +18,28 @@ public enum DatasetCSV {
     /// integer.
     /// - Throws: ``FormatError`` when the file has no header row or the header lacks a column, or repeats one.
     public static func parseNodes(_ text: String, file: String = "nodes.csv") throws -> Parsed<Node> {
+        try nodesLayout.parse(text, file: file)
+    }
+
+    /// Reads `sightings.csv`: `t,device,node,rssi`, and an optional `tx` column (dBm at 1 m).
+    ///
+    /// A row is refused (a problem naming its line; the other rows are kept) when a field is missing or not a
+    /// number, when `rssi` is outside ``Sighting/physicalRSSIRange`` (−130…20 dBm), or when `tx` is outside
+    /// ``Sighting/advertisedTxPowerRange`` (−128…127 dBm): the rows ``Sighting/problem`` refuses.
+    /// - Throws: ``FormatError`` when the file has no header row or the header lacks a column, or repeats one.
+    public static func parseSightings(_ text: String, file: String = "sightings.csv") throws -> Parsed<Sighting> {
+        try sightingsLayout.parse(text, file: file)
+    }
+
+    /// Reads `truth.csv`: `t,device,x,y,z,floor`.
+    public static func parseTruth(_ text: String, file: String = "truth.csv") throws -> Parsed<TruthPoint> {
+        try truthLayout.parse(text, file: file)
+    }
+
+    /// The layout of `nodes.csv` (see ``parseNodes(_:file:)``): a reader remembers the ids of one file's rows.
+    public static let nodesLayout = CSVLayout<Node>(header: nodesHeader, required: ["id", "x", "y"]) {
         var seen = Set<String>()
-        return try CSVTable.parse(text, file: file, required: ["id", "x", "y"]) { row in
+        return { row in
             let id = try row.string("id")
             guard seen.insert(id).inserted else { throw row.error("node id '\(id)' is used twice") }
             return Node(
@@ -31,6 +51,14 @@ public enum DatasetCSV {
         }
     }
 
+    /// The layout of `sightings.csv` (see ``parseSightings(_:file:)``).
+    public static let sightingsLayout = CSVLayout<Sighting>(
+        header: sightingsHeader, required: ["t", "device", "node", "rssi"], row: sighting)
+
+    /// The layout of `truth.csv` (see ``parseTruth(_:file:)``).
+    public static let truthLayout = CSVLayout<TruthPoint>(
+        header: truthHeader, required: ["t", "device", "x", "y"], row: truthPoint)
+
     /// A required coordinate in metres, finite and within ``LocalFrame/limitMeters`` of the origin.
     private static func coordinate(_ row: CSVRow, _ column: String) throws -> Double {
         let value = try row.double(column)
@@ -40,46 +68,36 @@ public enum DatasetCSV {
         return value
     }
 
-    /// Reads `sightings.csv`: `t,device,node,rssi`, and an optional `tx` column (dBm at 1 m).
-    ///
-    /// A row is refused (a problem naming its line; the other rows are kept) when a field is missing or not a
-    /// number, when `rssi` is outside ``Sighting/physicalRSSIRange`` (−130…20 dBm), or when `tx` is outside
-    /// ``Sighting/advertisedTxPowerRange`` (−128…127 dBm): the rows ``Sighting/problem`` refuses.
-    /// - Throws: ``FormatError`` when the file has no header row or the header lacks a column, or repeats one.
-    public static func parseSightings(_ text: String, file: String = "sightings.csv") throws -> Parsed<Sighting> {
-        try CSVTable.parse(text, file: file, required: ["t", "device", "node", "rssi"]) { row in
-            let node = row.text("node")
-            guard !node.isEmpty else { throw row.error("node is empty") }
-            let time = try row.double("t")
-            let device = try row.string("device")
-            let rssi = try row.double("rssi")
-            if let problem = Sighting.rangeProblem(
-                rssi, field: "rssi", text: row.text("rssi"), range: Sighting.physicalRSSIRange,
-                rangeName: "the physical range")
-            {
-                throw row.error(problem)
-            }
-            let txPower = try row.optionalDouble("tx")
-            if let txPower,
-                let problem = Sighting.rangeProblem(
-                    txPower, field: "tx", text: row.text("tx"), range: Sighting.advertisedTxPowerRange,
-                    rangeName: "the advertised power range")
-            {
-                throw row.error(problem)
-            }
-            return Sighting(
-                time: time, device: device, source: SightingSource(field: node), rssi: rssi, txPower: txPower)
+    /// One row of `sightings.csv`.
+    @Sendable private static func sighting(_ row: CSVRow) throws -> Sighting {
+        let node = row.text("node")
+        guard !node.isEmpty else { throw row.error("node is empty") }
+        let time = try row.double("t")
+        let device = try row.string("device")
+        let rssi = try row.double("rssi")
+        if let problem = Sighting.rangeProblem(
+            rssi, field: "rssi", text: row.text("rssi"), range: Sighting.physicalRSSIRange,
+            rangeName: "the physical range")
+        {
+            throw row.error(problem)
         }
+        let txPower = try row.optionalDouble("tx")
+        if let txPower,
+            let problem = Sighting.rangeProblem(
+                txPower, field: "tx", text: row.text("tx"), range: Sighting.advertisedTxPowerRange,
+                rangeName: "the advertised power range")
+        {
+            throw row.error(problem)
+        }
+        return Sighting(time: time, device: device, source: SightingSource(field: node), rssi: rssi, txPower: txPower)
     }
 
-    /// Reads `truth.csv`: `t,device,x,y,z,floor`.
-    public static func parseTruth(_ text: String, file: String = "truth.csv") throws -> Parsed<TruthPoint> {
-        try CSVTable.parse(text, file: file, required: ["t", "device", "x", "y"]) { row in
-            TruthPoint(
-                time: try row.double("t"), device: try row.string("device"),
-                point: Point2D(x: try row.double("x"), y: try row.double("y")),
-                z: try row.optionalDouble("z"), floor: try row.optionalInt("floor"))
-        }
+    /// One row of `truth.csv`.
+    @Sendable private static func truthPoint(_ row: CSVRow) throws -> TruthPoint {
+        TruthPoint(
+            time: try row.double("t"), device: try row.string("device"),
+            point: Point2D(x: try row.double("x"), y: try row.double("y")),
+            z: try row.optionalDouble("z"), floor: try row.optionalInt("floor"))
     }
 
     /// Writes `nodes.csv`.

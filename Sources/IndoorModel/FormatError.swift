@@ -25,6 +25,8 @@ public struct FormatError: Error, Hashable, Sendable {
         public static let invalidJSON = Code("invalidJSON")
         /// Bytes that do not follow a binary format's framing.
         public static let corruptData = Code("corruptData")
+        /// A row's time is earlier than the row before it, in a file read in one pass that must be sorted by time.
+        public static let unsorted = Code("unsorted")
     }
 
     /// What kind of problem this is.

@@ -60,50 +60,36 @@ public struct CalibrationFitter: Sendable {
     /// Later duplicates of a node id are ignored (the engine keeps the first too).
     /// With no usable sighting the answer is ``Calibration/uncalibrated``.
     public func fit(nodes listed: [Node], survey: Recording) -> Calibration {
-        // Later duplicates of an id are ignored, as the engine does.
-        var nodeIndex: [String: Int] = [:]
-        var nodes: [Node] = []
-        for node in listed where nodeIndex[node.id] == nil {
-            nodeIndex[node.id] = nodes.count
-            nodes.append(node)
-        }
-        let tracks = TruthTrack.tracks(survey.truth)
-        var deviceIndex: [String: Int] = [:]
-        var deviceNames: [String] = []
-        var samples: [Sample] = []
-        samples.reserveCapacity(survey.sightings.count)
-        for sighting in survey.sightings {
-            guard sighting.rssi.isFinite, configuration.sampleRange.contains(sighting.rssi),
-                let index = nodeIndex[sighting.source.text],
-                let truth = tracks[sighting.device]?.position(at: sighting.time)
-            else { continue }
-            let node = nodes[index]
-            let dz = (truth.z ?? node.position.z) - node.position.z
-            let dx = truth.point.x - node.position.x
-            let dy = truth.point.y - node.position.y
-            let meters = max((dx * dx + dy * dy + dz * dz).squareRoot(), configuration.minimumDistance)
-            // A truth row or node with a non-finite coordinate gives no distance (max keeps NaN), so no sample.
-            guard meters.isFinite, meters > 0 else { continue }
-            let device: Int
-            if let known = deviceIndex[sighting.device] {
-                device = known
-            } else {
-                device = deviceNames.count
-                deviceIndex[sighting.device] = device
-                deviceNames.append(sighting.device)
-            }
-            samples.append(Sample(node: index, device: device, logDistance: log10(meters), rssi: sighting.rssi))
-        }
+        var samples = samples(nodes: listed, truth: survey.truth)
+        for sighting in survey.sightings { samples.add(sighting) }
+        return fit(samples)
+    }
+
+    /// An empty set of survey samples for `nodes`, to fill with ``Samples/add(_:)`` one sighting at a time (a
+    /// survey read from a file without holding its sightings) and fit with ``fit(_:)``.
+    ///
+    /// - Parameters:
+    ///   - nodes: The fixed radios; later duplicates of an id are ignored.
+    ///   - truth: The survey's truth rows, in any order: where each device was (interpolated between rows).
+    public func samples(nodes: [Node], truth: [TruthPoint]) -> Samples {
+        Samples(nodes: nodes, truth: truth, configuration: configuration)
+    }
+
+    /// The calibration that best explains `samples` (see ``fit(nodes:survey:)``).
+    public func fit(_ gathered: Samples) -> Calibration {
+        let nodes = gathered.nodes
+        let deviceNames = gathered.deviceNames
+        let samples = gathered.samples
         guard !samples.isEmpty else { return .uncalibrated }
 
-        let heights = survey.truth.compactMap(\.z).sorted()
-        let deviceHeight = heights.isEmpty ? nil : heights[heights.count / 2]
+        let deviceHeight = gathered.deviceHeight
 
-        var perNode = [[Int]](repeating: [], count: nodes.count)
-        var perDevice = [[Int]](repeating: [], count: deviceNames.count)
+        // Sample indices per node and per device (32-bit: ``Samples`` holds fewer than 2³¹).
+        var perNode = [[Int32]](repeating: [], count: nodes.count)
+        var perDevice = [[Int32]](repeating: [], count: deviceNames.count)
         for (position, sample) in samples.enumerated() {
-            perNode[sample.node].append(position)
-            perDevice[sample.device].append(position)
+            perNode[Int(sample.node)].append(Int32(position))
+            perDevice[Int(sample.device)].append(Int32(position))
         }
         let offsetDevices = perDevice.indices.filter { perDevice[$0].count >= configuration.minimumDeviceSamples }
         var offsets = [Double](repeating: 0, count: deviceNames.count)
@@ -112,7 +98,7 @@ public struct CalibrationFitter: Sendable {
 
         let rounds = offsetDevices.count >= 2 ? 4 : 1
         for _ in 0..<rounds {
-            let all = Array(samples.indices)
+            let all = Int32(0)..<Int32(samples.count)
             pooled = robustLine(all, samples: samples, offsets: offsets, fixedExponent: nil) ?? .typical
             for index in nodes.indices {
                 let rows = perNode[index]
@@ -120,7 +106,7 @@ public struct CalibrationFitter: Sendable {
                     fitted[index] = nil
                     continue
                 }
-                let spread = standardDeviation(rows.map { samples[$0].logDistance })
+                let spread = standardDeviation(rows.map { samples[Int($0)].logDistance })
                 if rows.count >= configuration.minimumSamples && spread >= 0.08 {
                     fitted[index] = robustLine(rows, samples: samples, offsets: offsets, fixedExponent: nil)
                 } else if rows.count >= 5 {
@@ -135,8 +121,8 @@ public struct CalibrationFitter: Sendable {
             var raw: [Double] = []
             for device in offsetDevices {
                 let residuals = perDevice[device].map { row -> Double in
-                    let sample = samples[row]
-                    let model = fitted[sample.node] ?? pooled
+                    let sample = samples[Int(row)]
+                    let model = fitted[Int(sample.node)] ?? pooled
                     return sample.rssi - (model.rssiAtOneMeter - 10 * model.pathLossExponent * sample.logDistance)
                 }
                 raw.append(median(residuals))
@@ -151,13 +137,14 @@ public struct CalibrationFitter: Sendable {
         var residuals: [Double] = []
         residuals.reserveCapacity(samples.count)
         for sample in samples {
-            let model = fitted[sample.node] ?? pooled
+            let model = fitted[Int(sample.node)] ?? pooled
             residuals.append(
-                sample.rssi - offsets[sample.device]
+                sample.rssi - offsets[Int(sample.device)]
                     - (model.rssiAtOneMeter - 10 * model.pathLossExponent * sample.logDistance))
         }
-        let center = median(residuals)
-        let sigma = 1.4826 * median(residuals.map { abs($0 - center) })
+        let center = median(sorting: &residuals)
+        for index in residuals.indices { residuals[index] = abs(residuals[index] - center) }
+        let sigma = 1.4826 * median(sorting: &residuals)
 
         var byNode: [String: NodeCalibration] = [:]
         var counts: [String: Int] = [:]
@@ -174,20 +161,14 @@ public struct CalibrationFitter: Sendable {
             deviceHeight: deviceHeight, samples: counts)
     }
 
-    private struct Sample {
-        var node: Int
-        var device: Int
-        var logDistance: Double
-        var rssi: Double
-    }
-
     /// Huber IRLS fit of `rssi − offset = P₁ − 10 n · log10 d`, within bounds; `nil` without rows.
     ///
     /// The first pass is ordinary least squares; its residuals fix the robust scale (1.4826 · median |r|), and
     /// five reweighted passes follow with Huber's weights at 1.345 scales.
-    private func robustLine(_ rows: [Int], samples: [Sample], offsets: [Double], fixedExponent: Double?)
-        -> NodeCalibration?
-    {
+    private func robustLine(
+        _ rows: some RandomAccessCollection<Int32>, samples: [Samples.Sample], offsets: [Double],
+        fixedExponent: Double?
+    ) -> NodeCalibration? {
         guard !rows.isEmpty else { return nil }
         var weights = [Double](repeating: 1, count: rows.count)
         var residuals = [Double](repeating: 0, count: rows.count)
@@ -200,11 +181,11 @@ public struct CalibrationFitter: Sendable {
             var sy = 0.0
             var sxx = 0.0
             var sxy = 0.0
-            for position in rows.indices {
-                let sample = samples[rows[position]]
+            for (position, row) in rows.enumerated() {
+                let sample = samples[Int(row)]
                 let w = weights[position]
                 let x = -10 * sample.logDistance
-                let y = sample.rssi - offsets[sample.device]
+                let y = sample.rssi - offsets[Int(sample.device)]
                 sw += w
                 sx += w * x
                 sy += w * y
@@ -220,13 +201,17 @@ public struct CalibrationFitter: Sendable {
             }
             intercept = (sy - exponent * sx) / sw
             intercept = min(max(intercept, configuration.rssiRange.lowerBound), configuration.rssiRange.upperBound)
-            for position in rows.indices {
-                let sample = samples[rows[position]]
+            for (position, row) in rows.enumerated() {
+                let sample = samples[Int(row)]
                 residuals[position] = abs(
-                    sample.rssi - offsets[sample.device] - (intercept - 10 * exponent * sample.logDistance))
+                    sample.rssi - offsets[Int(sample.device)] - (intercept - 10 * exponent * sample.logDistance))
             }
-            if pass == 0 { threshold = 1.345 * max(1.4826 * median(residuals), 0.5) }
-            for position in rows.indices {
+            if pass == 0 {
+                // The weights are set from the residuals next: sort a copy of the residuals in their place.
+                weights = residuals
+                threshold = 1.345 * max(1.4826 * median(sorting: &weights), 0.5)
+            }
+            for position in residuals.indices {
                 let r = residuals[position]
                 weights[position] = r <= threshold ? 1 : threshold / r
             }
@@ -235,10 +220,16 @@ public struct CalibrationFitter: Sendable {
     }
 
     private func median(_ values: [Double]) -> Double {
+        var sorted = values
+        return median(sorting: &sorted)
+    }
+
+    /// The median of `values`, sorting them in place (no copy of a large array); 0 when empty.
+    private func median(sorting values: inout [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        values.sort()
+        let middle = values.count / 2
+        return values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
     }
 
     private func standardDeviation(_ values: [Double]) -> Double {

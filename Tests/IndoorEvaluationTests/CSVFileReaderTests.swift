@@ -14,7 +14,7 @@ struct CSVFileReaderTests {
     }
 
     static func reader(_ url: URL) -> CSVFileReader {
-        CSVFileReader(name: "test/sightings.csv", url: url, expectedHeader: DatasetCSV.sightingsHeader)
+        CSVFileReader(name: "test/sightings.csv", url: url)
     }
 
     @Test func aFileLargerThanOnePieceGivesTheSameRowsAsTheWholeText() throws {
@@ -27,7 +27,7 @@ struct CSVFileReaderTests {
         let url = try Self.temporaryFile(Data(text.utf8))
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(text.utf8.count > 2 * CSVFileReader.chunkSize)
-        let streamed = try Self.reader(url).rows(DatasetCSV.parseSightings)
+        let streamed = try Self.reader(url).rows(DatasetCSV.sightingsLayout)
         let whole = try DatasetCSV.parseSightings(text).get()
         #expect(streamed.count == 120_000)
         #expect(streamed == whole)
@@ -40,9 +40,9 @@ struct CSVFileReaderTests {
         lines[95_000] = "95000,phone"
         let url = try Self.temporaryFile(Data((lines.joined(separator: "\n") + "\n").utf8))
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(throws: FormatError.self) { try Self.reader(url).rows(DatasetCSV.parseSightings) }
+        #expect(throws: FormatError.self) { try Self.reader(url).rows(DatasetCSV.sightingsLayout) }
         do {
-            _ = try Self.reader(url).rows(DatasetCSV.parseSightings)
+            _ = try Self.reader(url).rows(DatasetCSV.sightingsLayout)
         } catch let error as FormatError {
             #expect(error.file == "test/sightings.csv")
             #expect(error.line == 90_001)
@@ -53,7 +53,7 @@ struct CSVFileReaderTests {
     @Test func aFileOfZeroBytesIsRefusedByItsHeader() throws {
         let url = try Self.temporaryFile(Data(count: 4 << 20))
         defer { try? FileManager.default.removeItem(at: url) }
-        let error = try #require(throws: FormatError.self) { try Self.reader(url).rows(DatasetCSV.parseSightings) }
+        let error = try #require(throws: FormatError.self) { try Self.reader(url).rows(DatasetCSV.sightingsLayout) }
         #expect(error.code == .missingColumn)
         #expect(
             error.description
@@ -65,12 +65,12 @@ struct CSVFileReaderTests {
         let binary = try Self.temporaryFile(Data([0, 1, 2, 0xFF, 0x0A, 0x31]))
         defer { try? FileManager.default.removeItem(at: binary) }
         let notText = try #require(throws: FormatError.self) {
-            try Self.reader(binary).rows(DatasetCSV.parseSightings)
+            try Self.reader(binary).rows(DatasetCSV.sightingsLayout)
         }
         #expect(notText.message.contains("(it is not text); expected the header row t,device,node,rssi"))
         let wrong = try Self.temporaryFile(Data("t,device,x,y,z,floor\n1,d,0,0,,\n".utf8))
         defer { try? FileManager.default.removeItem(at: wrong) }
-        let header = try #require(throws: FormatError.self) { try Self.reader(wrong).rows(DatasetCSV.parseSightings) }
+        let header = try #require(throws: FormatError.self) { try Self.reader(wrong).rows(DatasetCSV.sightingsLayout) }
         #expect(header.description == "test/sightings.csv:1: header has no 'node' column (expected t,device,node,rssi)")
     }
 
@@ -78,7 +78,7 @@ struct CSVFileReaderTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("csv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let error = try #require(throws: FormatError.self) { try Self.reader(folder).rows(DatasetCSV.parseSightings) }
+        let error = try #require(throws: FormatError.self) { try Self.reader(folder).rows(DatasetCSV.sightingsLayout) }
         #expect(
             error.description
                 == "test/sightings.csv: '\(folder.path)' is a folder; expected a CSV file starting with the header "

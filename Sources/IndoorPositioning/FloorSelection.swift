@@ -29,18 +29,24 @@ enum FloorSelection {
         return best.floor
     }
 
+    /// Whether the readings are on more than one floor (a node without a floor counts as one more floor).
+    static func areMixed(_ readings: [NodeReading]) -> Bool {
+        guard !readings.isEmpty else { return false }
+        // Indices rather than `first` and `for reading in`: those copied whole readings (136 bytes each) on a path
+        // every range solver takes on every fix.
+        let floor = readings[0].node.floor
+        for index in readings.indices where readings[index].node.floor != floor { return true }
+        return false
+    }
+
     /// `readings` (strongest first) restricted to the voted floor, when that leaves at least `minimum`; the floor
     /// the answer is on is ``vote(_:voters:)`` (or the strongest reading's, when the restriction was not possible).
     static func sameFloor(_ readings: [NodeReading], minimum: Int = 3) -> (readings: [NodeReading], floor: Int?) {
-        guard let first = readings.first else { return (readings, nil) }
-        var mixed = false
-        for reading in readings where reading.node.floor != first.node.floor {
-            mixed = true
-            break
-        }
-        guard mixed else { return (readings, first.node.floor) }
+        guard !readings.isEmpty else { return (readings, nil) }
+        let strongestFloor = readings[0].node.floor
+        guard areMixed(readings) else { return (readings, strongestFloor) }
         let floor = vote(readings)
         let kept = readings.filter { $0.node.floor == floor }
-        return kept.count >= minimum ? (kept, floor) : (readings, floor ?? first.node.floor)
+        return kept.count >= minimum ? (kept, floor) : (readings, floor ?? strongestFloor)
     }
 }

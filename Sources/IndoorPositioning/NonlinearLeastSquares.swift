@@ -33,22 +33,39 @@ public struct NonlinearLeastSquares: PositioningMethod {
 
     /// The weighted robust least-squares position (metres, venue frame) with accuracy in metres from the covariance.
     public func estimate(from all: [NodeReading]) -> Result<Estimate, NoFix> {
+        // Readings all on one floor (the usual case) go straight through: `sameFloor` would hand back the same
+        // array, and returning it cost a retain and a release per fix.
+        guard FloorSelection.areMixed(all) else {
+            return estimate(from: all, floor: all.isEmpty ? nil : all[0].node.floor)
+        }
         let (readings, floor) = FloorSelection.sameFloor(all)
+        return estimate(from: readings, floor: floor)
+    }
+
+    private func estimate(from readings: [NodeReading], floor: Int?) -> Result<Estimate, NoFix> {
         let n = readings.count
         guard n >= 3 else { return .failure(RangeCircles.validate(readings) ?? NoFix(.tooFewNodes, "too few nodes")) }
         guard (deviceHeight ?? 0).isFinite else {
             return .failure(NoFix(.invalidInput, "the device height \(deviceHeight ?? 0) m is not a finite number"))
         }
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * n) { buffer in
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 9 * n) { buffer in
             let cx = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
             let cy = UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)])
             let dz2 = UnsafeMutableBufferPointer(rebasing: buffer[(2 * n)..<(3 * n)])
             let logRange = UnsafeMutableBufferPointer(rebasing: buffer[(3 * n)..<(4 * n)])
             let weight = UnsafeMutableBufferPointer(rebasing: buffer[(4 * n)..<(5 * n)])
-            // One pass: copy out, check values, and start at the centroid weighted by 1 / d² (inside the hull).
+            // Scratch for ``Problem/evaluate(_:_:derivatives:)``.
+            let modelLogRange = UnsafeMutableBufferPointer(rebasing: buffer[(5 * n)..<(6 * n)])
+            let squared = UnsafeMutableBufferPointer(rebasing: buffer[(6 * n)..<(7 * n)])
+            let jacobianX = UnsafeMutableBufferPointer(rebasing: buffer[(7 * n)..<(8 * n)])
+            let jacobianY = UnsafeMutableBufferPointer(rebasing: buffer[(8 * n)..<(9 * n)])
+            // One pass: copy out, check values, sum the coordinates for the collinearity test, and start at the
+            // centroid weighted by 1 / d² (inside the hull).
             var px = 0.0
             var py = 0.0
             var total = 0.0
+            var sumX = 0.0
+            var sumY = 0.0
             var valid = true
             readings.withUnsafeBufferPointer { list in
                 for index in 0..<n {
@@ -73,9 +90,13 @@ public struct NonlinearLeastSquares: PositioningMethod {
                     px += w * x
                     py += w * y
                     total += w
+                    sumX += x
+                    sumY += y
                 }
             }
-            guard valid, Self.spansPlane(UnsafeBufferPointer(cx), UnsafeBufferPointer(cy)) else {
+            guard valid,
+                !pointsAreCollinear(count: n, sumX: sumX, sumY: sumY, x: { cx[$0] }, y: { cy[$0] })
+            else {
                 return .failure(
                     RangeCircles.validate(readings) ?? NoFix(.degenerateGeometry, "the nodes heard lie on one line"))
             }
@@ -83,8 +104,9 @@ public struct NonlinearLeastSquares: PositioningMethod {
             py /= total
             let problem = Problem(
                 cx: UnsafeBufferPointer(cx), cy: UnsafeBufferPointer(cy), dz2: UnsafeBufferPointer(dz2),
-                logRange: UnsafeBufferPointer(logRange), weight: UnsafeBufferPointer(weight), k: huberThreshold)
-            var current = problem.evaluate(px, py)
+                logRange: UnsafeBufferPointer(logRange), weight: UnsafeBufferPointer(weight), k: huberThreshold,
+                modelLogRange: modelLogRange, squared: squared, jacobianX: jacobianX, jacobianY: jacobianY)
+            var current = problem.evaluate(px, py, derivatives: true)
             var lambda = 1e-3
             var iterations = 0
             while iterations < maximumIterations {
@@ -94,7 +116,10 @@ public struct NonlinearLeastSquares: PositioningMethod {
                     let (sx, sy) = solveSymmetric2(
                         current.hxx * damping, current.hxy, current.hyy * damping, -current.gx, -current.gy)
                 else { break }
-                let trial = problem.evaluate(px + sx, py + sy)
+                // A trial that ends the search when accepted (the step is short, or this is the last iteration)
+                // needs no derivatives, only the cost, χ² and the information matrix for the covariance.
+                let last = iterations == maximumIterations || sx * sx + sy * sy < tolerance * tolerance
+                let trial = problem.evaluate(px + sx, py + sy, derivatives: !last)
                 if trial.cost <= current.cost {
                     px += sx
                     py += sy
@@ -109,8 +134,8 @@ public struct NonlinearLeastSquares: PositioningMethod {
             guard px.isFinite, py.isFinite else {
                 return .failure(NoFix(.noSolution, "the nonlinear solver did not reach a finite position"))
             }
-            // Covariance (JᵀWJ)⁻¹ with the plain (non-robust) weights.
-            let fisher = problem.information(px, py)
+            // Covariance (JᵀWJ)⁻¹ with the plain (non-robust) weights, at the final point.
+            let fisher = current.information ?? problem.information(px, py)
             let determinant = fisher.xx * fisher.yy - fisher.xy * fisher.xy
             var variance = determinant > 0 ? (fisher.xx + fisher.yy) / determinant : .infinity
             let freedom = n - 2
@@ -126,17 +151,14 @@ public struct NonlinearLeastSquares: PositioningMethod {
         }
     }
 
-    /// Whether the points are not all on one line (the same test as the other solvers' validation).
-    private static func spansPlane(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>) -> Bool {
-        !pointsAreCollinear(count: x.count, x: { x[$0] }, y: { y[$0] })
-    }
-
     /// The cost, gradient and (Gauss–Newton) Hessian at a point.
     private struct Evaluation {
         var cost = 0.0
         var chiSquare = 0.0
         var gx = 0.0, gy = 0.0
         var hxx = 0.0, hxy = 0.0, hyy = 0.0
+        /// The information matrix JᵀWJ with the plain weights, when evaluated without derivatives.
+        var information: (xx: Double, xy: Double, yy: Double)?
     }
 
     private struct Problem {
@@ -146,16 +168,40 @@ public struct NonlinearLeastSquares: PositioningMethod {
         let logRange: UnsafeBufferPointer<Double>
         let weight: UnsafeBufferPointer<Double>
         let k: Double
+        /// Scratch, per node, at the point being evaluated: the model's log-range (ln m), the squared 3-D range
+        /// (m², at least 1e-4) and the Jacobian of the log-range, ∂ ln ‖p − cᵢ‖ / ∂x and ∂y (1/m).
+        let modelLogRange: UnsafeMutableBufferPointer<Double>
+        let squared: UnsafeMutableBufferPointer<Double>
+        let jacobianX: UnsafeMutableBufferPointer<Double>
+        let jacobianY: UnsafeMutableBufferPointer<Double>
 
+        /// The cost and χ² at a point, with the robust gradient and Hessian when `derivatives` is true, or else
+        /// with the plain information matrix (the point is the final one).
         @inline(__always)
-        func evaluate(_ px: Double, _ py: Double) -> Evaluation {
-            var e = Evaluation()
+        func evaluate(_ px: Double, _ py: Double, derivatives: Bool) -> Evaluation {
+            // Three loops rather than one, for speed, each number computed as in one loop (so the same answers to
+            // the bit): first the ranges and the Jacobian, with no call, which the compiler vectorises (two
+            // divisions at a time); then the logarithms, calls into libm, alone; then the sums, in node order, with
+            // no call or division in the way (a call inside the loop sent every running sum to memory and back).
             for index in 0..<cx.count {
                 let dx = px - cx[index]
                 let dy = py - cy[index]
                 let s = max(dx * dx + dy * dy + dz2[index], 1e-4)
+                squared[index] = s
+                let inverse = 1 / s
+                jacobianX[index] = dx * inverse
+                jacobianY[index] = dy * inverse
+            }
+            for index in 0..<cx.count {
                 // The model's log-range in single precision: ~1e-7 relative, far below the noise, and faster.
-                let r = 0.5 * Double(log(Float(s))) - logRange[index]
+                modelLogRange[index] = Double(log(Float(squared[index])))
+            }
+            var e = Evaluation()
+            var ixx = 0.0
+            var ixy = 0.0
+            var iyy = 0.0
+            for index in 0..<cx.count {
+                let r = 0.5 * modelLogRange[index] - logRange[index]
                 let w = weight[index]
                 let u2 = w * r * r
                 e.chiSquare += u2
@@ -168,16 +214,22 @@ public struct NonlinearLeastSquares: PositioningMethod {
                 } else {
                     e.cost += 0.5 * u2
                 }
-                let inverse = 1 / s
-                let jx = dx * inverse
-                let jy = dy * inverse
-                let rw = robust * w
-                e.gx += rw * r * jx
-                e.gy += rw * r * jy
-                e.hxx += rw * jx * jx
-                e.hxy += rw * jx * jy
-                e.hyy += rw * jy * jy
+                let jx = jacobianX[index]
+                let jy = jacobianY[index]
+                if derivatives {
+                    let rw = robust * w
+                    e.gx += rw * r * jx
+                    e.gy += rw * r * jy
+                    e.hxx += rw * jx * jx
+                    e.hxy += rw * jx * jy
+                    e.hyy += rw * jy * jy
+                } else {
+                    ixx += w * jx * jx
+                    ixy += w * jx * jy
+                    iyy += w * jy * jy
+                }
             }
+            if !derivatives { e.information = (ixx, ixy, iyy) }
             return e
         }
 

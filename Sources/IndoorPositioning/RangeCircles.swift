@@ -139,15 +139,22 @@ func solveSymmetric2(_ a: Double, _ b: Double, _ d: Double, _ e: Double, _ f: Do
 /// covariance is below 1e-4 m², or below 1e-6 of its trace. Non-finite coordinates count as not collinear.
 @inline(__always)
 func pointsAreCollinear(count: Int, x: (Int) -> Double, y: (Int) -> Double) -> Bool {
-    let n = Double(count)
-    var mx = 0.0
-    var my = 0.0
+    var sumX = 0.0
+    var sumY = 0.0
     for index in 0..<count {
-        mx += x(index)
-        my += y(index)
+        sumX += x(index)
+        sumY += y(index)
     }
-    mx /= n
-    my /= n
+    return pointsAreCollinear(count: count, sumX: sumX, sumY: sumY, x: x, y: y)
+}
+
+/// ``pointsAreCollinear(count:x:y:)`` for a caller that has already summed the coordinates (metres), adding them
+/// in index order starting from 0 (so that the answer is the same to the last bit).
+@inline(__always)
+func pointsAreCollinear(count: Int, sumX: Double, sumY: Double, x: (Int) -> Double, y: (Int) -> Double) -> Bool {
+    let n = Double(count)
+    let mx = sumX / n
+    let my = sumY / n
     var sxx = 0.0
     var sxy = 0.0
     var syy = 0.0

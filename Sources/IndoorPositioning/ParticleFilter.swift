@@ -209,13 +209,28 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let top = configuration.maximumSpeed
         let floorCount = grid.floors.count
         let changeChance = floorCount > 1 ? 1 - exp(-configuration.floorChangeRate * seconds) : 0
+        let normals = Self.normals
+        var bits: UInt64 = 0
+        var left = 0
+        // Five 12-bit indices into the normal table per 64 random bits.
+        func normal(_ random: inout SplitMix64) -> Double {
+            if left == 0 {
+                bits = random.next()
+                left = 5
+            }
+            let index = Int(bits & 0xFFF)
+            bits >>= 12
+            left -= 1
+            return normals[index]
+        }
         for i in 0..<belief.count {
-            var vx = keep * belief.vx[i] + kick * belief.random.standardNormal()
-            var vy = keep * belief.vy[i] + kick * belief.random.standardNormal()
-            let speed = (vx * vx + vy * vy).squareRoot()
-            if speed > top {
-                vx *= top / speed
-                vy *= top / speed
+            var vx = keep * belief.vx[i] + kick * normal(&belief.random)
+            var vy = keep * belief.vy[i] + kick * normal(&belief.random)
+            let square = vx * vx + vy * vy
+            if square > top * top {
+                let factor = top / square.squareRoot()
+                vx *= factor
+                vy *= factor
             }
             var x = belief.x[i] + vx * seconds
             var y = belief.y[i] + vy * seconds
@@ -240,7 +255,17 @@ public struct ParticleFilter: SequentialPositioningMethod {
         }
     }
 
+    /// 4096 standard normal deviates (seeded, fixed): the motion noise draws from them, a table look-up instead of
+    /// a logarithm, a square root and a cosine per draw.
+    private static let normals: [Double] = {
+        var random = SplitMix64(seed: 0x9A27_1C1E)
+        return (0..<4096).map { _ in random.standardNormal() }
+    }()
+
     /// Weighs every particle by the readings' likelihood at its place, updates the offset and the reported floor.
+    ///
+    /// Particles share grid points (a cloud of 1000 spans a few hundred), so each point's likelihood is computed once
+    /// per update and kept in a small open-addressing table.
     private func weigh(_ belief: inout Belief, readings: [NodeReading]) {
         let (columns, values) = mapped(readings)
         guard !columns.isEmpty else { return }
@@ -256,21 +281,41 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let nu = settings.degreesOfFreedom
         let tail = 0.5 * (nu + 1)
         let count = belief.count
+        let gridColumns = grid.columns
+        let perFloor = grid.rows * gridColumns
+        let lastColumn = Double(gridColumns - 1)
+        let lastRow = Double(grid.rows - 1)
+        let inverseSpacing = 1 / grid.spacing
+        var capacity = 64
+        while capacity < 2 * count { capacity *= 2 }
+        let mask = capacity - 1
+        var keys = [Int](repeating: -1, count: capacity)
+        var cachedLog = [Double](repeating: 0, count: capacity)
+        var cachedOffset = [Double](repeating: 0, count: capacity)
         var log = [Double](repeating: 0, count: count)
         var offsets = [Double](repeating: 0, count: count)
+        let heard = columns.count
         map.mean.withUnsafeBufferPointer { mean in
             map.inverseVariance.withUnsafeBufferPointer { precision in
                 map.halfLogVariance.withUnsafeBufferPointer { halfLog in
                     map.missLog.withUnsafeBufferPointer { missLog in
                         for i in 0..<count {
-                            let c = grid.cell(
-                                nearest: Point2D(x: belief.x[i], y: belief.y[i]), floorIndex: belief.floor[i])
+                            let column = min(max((belief.x[i] - grid.minimum.x) * inverseSpacing, 0), lastColumn)
+                            let row = min(max((belief.y[i] - grid.minimum.y) * inverseSpacing, 0), lastRow)
+                            let c = belief.floor[i] * perFloor + Int(row + 0.5) * gridColumns + Int(column + 0.5)
+                            var slot = (c &* 0x9E37_79B1) & mask
+                            while keys[slot] != -1, keys[slot] != c { slot = (slot + 1) & mask }
+                            if keys[slot] == c {
+                                log[i] = cachedLog[slot]
+                                offsets[i] = cachedOffset[slot]
+                                continue
+                            }
                             let base = c * n
                             var offset = priorMean
                             if priorPrecision > 0 {
                                 var weight = priorPrecision
                                 var sum = priorPrecision * priorMean
-                                for k in 0..<columns.count {
+                                for k in 0..<heard {
                                     let w = precision[base + columns[k]]
                                     weight += w
                                     sum += w * (values[k] - mean[base + columns[k]])
@@ -280,13 +325,17 @@ public struct ParticleFilter: SequentialPositioningMethod {
                             let shift = offset - priorMean
                             var value = -0.5 * shift * shift * priorPrecision
                             var missing = map.missSum[c]
-                            for k in 0..<columns.count {
+                            for k in 0..<heard {
                                 let index = base + columns[k]
                                 let e = values[k] - mean[index] - offset
                                 value -= tail * log1p(e * e * precision[index] / nu) + halfLog[index]
                                 missing -= missLog[index]
                             }
-                            log[i] = scale * (value + missingWeight * missing)
+                            let result = scale * (value + missingWeight * missing)
+                            keys[slot] = c
+                            cachedLog[slot] = result
+                            cachedOffset[slot] = offset
+                            log[i] = result
                             offsets[i] = offset
                         }
                     }
@@ -307,8 +356,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
             return
         }
         var offset = 0.0
+        let inverseTotal = 1 / total
         for i in 0..<count {
-            belief.weight[i] /= total
+            belief.weight[i] *= inverseTotal
             offset += belief.weight[i] * offsets[i]
         }
         belief.offset = offset

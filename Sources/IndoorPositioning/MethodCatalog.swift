@@ -28,8 +28,8 @@ public enum MethodCatalog {
         case posterior
         /// ``PosteriorGrid`` over a ``RadioMap`` learned from the survey (needs a survey).
         case radioMap = "radio-map"
-        /// ``AutoMethod``: the radio map when there is a survey, else the path-loss posterior; tuned on the survey
-        /// by cross-validation.
+        /// ``AutoMethod``'s posterior: with a survey, the radio map tuned on it by cross-validation, tracked per device
+        /// by a ``ParticleFilter``; without one, the path-loss posterior with generic weighting, fix by fix.
         case auto
         /// ``ParticleFilter`` weighed by ``AutoMethod``'s posterior (its radio map and weighting).
         case particleFilter = "particle-filter"
@@ -78,9 +78,13 @@ public enum MethodCatalog {
                 }
             case .auto:
                 Entry(needsSurvey: false, listsTracking: true) { context in
-                    AutoMethod(
+                    let auto = AutoMethod(
                         nodes: context.nodes, survey: context.survey, calibration: context.calibration,
                         configuration: context.configuration)
+                    // With a survey, each device is tracked by a particle filter over the learned map; without one,
+                    // the snapshot posterior (the filter over the bare path-loss model was measured less reliable).
+                    guard context.survey != nil else { return auto }
+                    return ParticleFilter(posterior: auto.posterior, name: auto.name)
                 }
             case .particleFilter:
                 Entry(needsSurvey: false, listsTracking: false) { context in
@@ -224,7 +228,9 @@ public enum MethodCatalog {
         var tuned = configuration
         tuned.tracking = selection.tracking ? configuration.tracking ?? PositionTrack.Configuration() : nil
         // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
-        if selection.method == .particleFilter { tuned.filter = ParticleFilter.readingFilter }
+        if selection.method == .particleFilter || (selection.method == .auto && survey != nil) {
+            tuned.filter = ParticleFilter.readingFilter
+        }
         let method = selection.method.make(
             Context(nodes: nodes, survey: survey, configuration: tuned, calibration: fitted))
         return PositioningEngine(nodes: nodes, method: method, configuration: tuned, calibration: fitted)

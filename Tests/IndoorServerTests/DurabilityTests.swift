@@ -93,6 +93,8 @@ import Testing
 
     final class Log: Sendable {
         let entries = Mutex<[Acknowledged]>([])
+        /// Set once the server is killed: the workers stop posting.
+        let stopped = Mutex(false)
     }
 
     struct Acknowledged: Sendable {
@@ -119,12 +121,11 @@ import Testing
         #expect(created == 201)
 
         let acknowledged = Log()
-        let stopAt = Date().addingTimeInterval(1.5)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
                     var batch = 0
-                    while Date() < stopAt && batch < 10_000 {
+                    while !acknowledged.stopped.withLock({ $0 }) && batch < 10_000 {
                         batch += 1
                         let device = "w\(worker)-b\(batch)"
                         let items = (0..<50).map { i in
@@ -147,9 +148,14 @@ import Testing
                     }
                 }
             }
-            // Kill while the workers are still posting.
+            // Kill while the workers are still posting, once a batch was acknowledged (a loaded machine may take
+            // seconds for the first; give up after a minute).
             try await Task.sleep(for: .milliseconds(1000))
+            for _ in 0..<1200 where acknowledged.entries.withLock({ $0.isEmpty }) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
             child.kill()
+            acknowledged.stopped.withLock { $0 = true }
             try await group.waitForAll()
         }
         let acked = acknowledged.entries.withLock { $0 }

@@ -24,9 +24,9 @@ trap 'rm -rf "$work"' EXIT
 
 # One markdown table from the JSON lines of `indoor evaluate --json`.
 table() {
-    echo "| method | count | misses | median m | p90 m | mean m | max m | floor | in radius | floor flips/h |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    sed -E -e 's/,"floor_accuracy":([^,]*),"radius_coverage":([^,]*),"floor_flips_per_hour":([^}]*)\}$/ | \1 | \2 | \3 |/' \
+    echo "| method | count | misses | median m | p90 m | mean m | max m | floor | in radius | floor flips/h | wrong room | room changes/h | truth room changes/h |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    sed -E -e 's/,"floor_accuracy":([^,]*),"radius_coverage":([^,]*),"floor_flips_per_hour":([^,]*),"wrong_room_rate":([^,]*),"room_changes_per_hour":([^,]*),"truth_room_changes_per_hour":([^}]*)\}$/ | \1 | \2 | \3 | \4 | \5 | \6 |/' \
         -e 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),"mean_m":([^,]*),"median_m":([^,]*),"p90_m":([^,]*),"max_m":([^ ]*) \|/| \1 | \2 | \3 | \5 | \6 | \4 | \7 |/' \
         -e 's/null/-/g'
 }
@@ -61,6 +61,13 @@ best() {
     echo "(not in the error statistics). The engine refuses any estimate more than max(10 m, half the diagonal)"
     echo "outside the box of the nodes heard (a miss here); \`+track\` methods smooth each device's fixes with a"
     echo "constant-velocity Kalman filter (see POSITIONING.md)."
+    echo
+    echo "Rooms, where the venue has them (zones with polygon fences in \`venue.json\`: here the simulated office,"
+    echo "one zone per room and one for the corridor): *wrong room* is the share of located rows whose truth is in a"
+    echo "room where the fix is in another room or in none; *room changes/h* counts how often a device's fix moves"
+    echo "to another room (or into or out of no room) between consecutive located rows, per device-hour of located"
+    echo "rows: room flapping. *truth room changes/h* counts the same for the truth over the same rows, what a"
+    echo "method that never strays would score. \`-\` where the dataset has no rooms."
     echo
     echo "Reference medians of simple baselines (weighted centroid of the 3 strongest, k-NN k = 3, least-squares"
     echo "trilateration), best of the three: uji-library 1.71 m, danis-tetam 1.95 m, kolakowski-flat 1.23 m."
@@ -114,8 +121,7 @@ best() {
     echo
     echo "Without a survey (\`indoor evaluate DATASET --no-survey\`: no calibration, no fingerprints; medians, metres):"
     echo
-    echo "| method | count | misses | median m | p90 m | mean m | max m | floor |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    table < /dev/null
     for name in "${names[@]}"; do
         [ -f "$work/$name.nosurvey.jsonl" ] || continue
         table < "$work/$name.nosurvey.jsonl" | tail -n +3 | sed -E "s/^\| ([^ |]*) \|/| $name: \1 |/"

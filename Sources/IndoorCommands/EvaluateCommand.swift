@@ -13,8 +13,10 @@ struct EvaluateCommand: ParsableCommand {
             For each row of test/truth.csv, the engine ingests the sightings up to the row's time and states \
             the position of the row's device (online and causal). Reports the number of truth rows (count), \
             the rows without a position (misses), the mean, median, 90th percentile and largest horizontal \
-            error in metres over the located rows, and the floor hit rate where the truth has floors. Without \
-            --method every catalogued method is scored.
+            error in metres over the located rows, and the floor hit rate where the truth has floors. When \
+            venue.json has zones with polygon fences (rooms), also the share of rows whose truth is in a room \
+            and whose fix is not in that room, and the fix's and the truth's room changes per device-hour. \
+            Without --method every catalogued method is scored.
 
             test/ is read once, sightings and truth merged by time, every method fed in the same pass, so \
             memory stays small however long the recording (train/ is read whole: the methods learn from it). \
@@ -143,7 +145,8 @@ struct EvaluateCommand: ParsableCommand {
             var data = try DatasetReader.read(folder: folder, includeSurvey: !noSurvey)
             if let limit, limit < data.test.truth.count { data.test.truth = Array(data.test.truth.prefix(limit)) }
             scores = try Self.scoreInMemory(
-                data, methods: names, calibration: given, unavailable: unavailable, surveyNote: surveyNote,
+                data, methods: names, calibration: given, zones: opened.zones, unavailable: unavailable,
+                surveyNote: surveyNote,
                 progress: progress)
             rows = data.test.truth.count
             unknown = UnknownNodeCount(nodes: data.nodes)
@@ -173,15 +176,16 @@ struct EvaluateCommand: ParsableCommand {
 
     /// Scores `methods` on `data` held in memory, device by device: for test files whose rows are not in time order.
     ///
-    /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:unavailable:progress:)`` throws; with
+    /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:zones:unavailable:progress:)`` throws; with
     ///   `--no-survey`, a ``CommandFailure`` that says so.
     private static func scoreInMemory(
-        _ data: Dataset, methods names: [String], calibration: Calibration?,
+        _ data: Dataset, methods names: [String], calibration: Calibration?, zones: [Zone],
         unavailable: ((String, any Error) -> Void)?, surveyNote: String, progress: (String, Int, Int) -> Void
     ) throws -> [MethodScore] {
         do {
             return try MethodComparison.run(
-                dataset: data, methods: names, calibration: calibration, unavailable: unavailable, progress: progress)
+                dataset: data, methods: names, calibration: calibration, zones: zones, unavailable: unavailable,
+                progress: progress)
         } catch  where !surveyNote.isEmpty {
             throw CommandFailure("\(error)\(surveyNote)")
         }

@@ -21,8 +21,8 @@ public enum DatasetReader {
         return Dataset(name: folder.lastPathComponent, nodes: nodes, train: train, test: test)
     }
 
-    /// Opens the dataset at `folder` for streaming: its nodes and survey (`train/`) read whole, its test rows
-    /// handed out one at a time.
+    /// Opens the dataset at `folder` for streaming: its nodes, survey (`train/`) and venue zones read whole, its
+    /// test rows handed out one at a time.
     ///
     /// The headers of both test files are checked here, before the survey is read.
     /// - Parameter includeSurvey: false to leave `train/` unread (the dataset then has no survey).
@@ -35,7 +35,9 @@ public enum DatasetReader {
         var train: Recording?
         if includeSurvey, hasSplit(folder: folder, "train") { train = try recording(folder, "train") }
         return StreamedDataset(
-            name: folder.lastPathComponent, nodes: nodes, train: train, sightings: sightings, truth: truth)
+            name: folder.lastPathComponent, nodes: nodes, train: train,
+            zones: try readVenue(folder: folder)?.zones ?? [],
+            sightings: sightings, truth: truth)
     }
 
     /// The nodes of the dataset at `folder`: `nodes.csv`, with beacon identities and calibrations from

@@ -7,10 +7,11 @@ import IndoorPositioning
 /// time at or before the row's time, and no later ones. A row with no position is a miss. The error of a row is
 /// the horizontal (x, y) distance in metres; where the truth row has a floor, the fix's floor is right or wrong. A
 /// located row counts as covered when its error is within the fix's accuracy radius; a device's floor flips when
-/// the floor of one located row differs from its previous one.
+/// the floor of one located row differs from its previous one. When the venue has rooms (zones with polygon
+/// fences), the truth's and the fix's rooms are compared row by row, and each one's changes counted.
 ///
-/// Two ways, with the same scores on time-sorted files: ``score(_:on:name:progress:)`` takes a recording in memory
-/// and feeds each device separately, in any row order; ``score(_:sightings:truth:limit:observe:progress:)`` reads
+/// Two ways, with the same scores on time-sorted files: ``score(_:on:name:zones:progress:)`` takes a recording in memory
+/// and feeds each device separately, in any row order; ``score(_:sightings:truth:zones:limit:observe:progress:)`` reads
 /// the sightings and truth once, merged by time, feeding every engine in the same pass, and holds no rows.
 public enum Evaluator {
     /// Scores `engine` on `recording`, device by device.
@@ -19,11 +20,13 @@ public enum Evaluator {
     ///   - engine: A fresh engine (it keeps per-device state; each device is fed separately).
     ///   - recording: The sightings and truth to score on (a dataset's `test/`), in any order.
     ///   - name: The name to report; the engine's method name when `nil`.
+    ///   - zones: The venue's zones: those with polygon fences are the rooms scored (``MethodScore/rooms``);
+    ///     none (the default), or none with a polygon fence, leaves rooms unscored.
     ///   - progress: Called after each truth row with (rows done, rows in all).
-    /// - Returns: Every located row's error, the misses and the floor hits.
+    /// - Returns: Every located row's error, the misses, the floor hits and, with rooms, the room counts.
     /// - Complexity: O(s log s + r log r) for s sightings and r truth rows, plus the engine's work.
     public static func score(
-        _ engine: PositioningEngine, on recording: Recording, name: String? = nil,
+        _ engine: PositioningEngine, on recording: Recording, name: String? = nil, zones: [Zone] = [],
         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) -> MethodScore {
         var engine = engine
@@ -35,7 +38,7 @@ public enum Evaluator {
         for row in recording.truth {
             truthByDevice[row.device, default: []].append(row)
         }
-        var tally = MethodTally(method: name ?? engine.methodName)
+        var tally = MethodTally(method: name ?? engine.methodName, rooms: RoomMap(zones: zones))
         let total = recording.truth.count
         var done = 0
         for device in truthByDevice.keys.sorted() {
@@ -63,12 +66,13 @@ public enum Evaluator {
     /// For each truth row in file order, every engine ingests the sightings up to the row's time (all devices',
     /// in file order), then states the position of the row's device at the row's time. Memory: the engines, and
     /// per method one error (8 bytes) per located row plus a few numbers per device; no sighting or truth row is
-    /// kept. On time-sorted files the scores are those of ``score(_:on:name:progress:)`` for each engine.
+    /// kept. On time-sorted files the scores are those of ``score(_:on:name:zones:progress:)`` for each engine.
     ///
     /// - Parameters:
     ///   - engines: Fresh engines and the names to report them by.
     ///   - sightings: The recording's sightings (`test/sightings.csv`), sorted by time.
     ///   - truth: The recording's truth rows (`test/truth.csv`), sorted by time.
+    ///   - zones: The venue's zones: those with polygon fences are the rooms scored (``MethodScore/rooms``).
     ///   - limit: Score only the first `limit` truth rows, and read no further than they need (the rest of either
     ///     file is not read, nor checked); `nil`: every row, and both files are read to their end.
     ///   - observe: Told every sighting read, engines' use or not (to count the unknown nodes, say).
@@ -76,15 +80,17 @@ public enum Evaluator {
     /// - Returns: One score per engine, in the order given, and the number of truth rows scored.
     /// - Throws: ``FormatError`` for a bad row of either file; one with the code ``FormatError/Code/unsorted``,
     ///   naming the file and line, when a row's time is earlier than the row before it (score the recording in
-    ///   memory with ``score(_:on:name:progress:)`` instead).
+    ///   memory with ``score(_:on:name:zones:progress:)`` instead).
     /// - Complexity: O(s + r) rows read for s sightings and r truth rows, plus the engines' work.
     public static func score(
         _ engines: [(name: String, engine: PositioningEngine)], sightings: inout CSVRowStream<Sighting>,
-        truth: inout CSVRowStream<TruthPoint>, limit: Int? = nil, observe: (Sighting) -> Void = { _ in },
+        truth: inout CSVRowStream<TruthPoint>, zones: [Zone] = [], limit: Int? = nil,
+        observe: (Sighting) -> Void = { _ in },
         progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
     ) throws -> (scores: [MethodScore], rows: Int) {
         var models = engines.map(\.engine)
-        var tallies = engines.map { MethodTally(method: $0.name) }
+        let rooms = RoomMap(zones: zones)
+        var tallies = engines.map { MethodTally(method: $0.name, rooms: rooms) }
         var order = TimeOrder()
         var waiting: Sighting?
         var rows = 0

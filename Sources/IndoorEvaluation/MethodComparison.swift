@@ -8,32 +8,36 @@ import IndoorPositioning
 /// ``CalibrationFitter``, is shared), so every catalogued method is scored the same way.
 public enum MethodComparison {
     /// Scores each method of `methods` (names from ``MethodCatalog``) on `dataset`'s test split, held in memory,
-    /// one method after the other (``Evaluator/score(_:on:name:progress:)``).
+    /// one method after the other (``Evaluator/score(_:on:name:zones:progress:)``).
     ///
     /// - Parameters:
     ///   - dataset: The dataset; only `test/` is scored.
     ///   - methods: Method names, in report order.
     ///   - calibration: A calibration to use (for example from `indoor calibrate`) instead of fitting one on the
     ///     survey; fingerprinting methods still learn from the survey.
+    ///   - zones: The venue's zones, for the room scores (``MethodScore/rooms``); none by default.
     ///   - unavailable: When given, a method whose engine cannot be built (for example one that needs a
     ///     survey the dataset lacks) is reported here and left out; when `nil`, the error is thrown.
     ///   - progress: Called after each truth row with (method, rows done, rows in all for that method).
     /// - Throws: ``UnknownMethodError`` for a name the catalogue lacks, or what building the engine throws.
     public static func run(
-        dataset: Dataset, methods: [String], calibration given: Calibration? = nil,
+        dataset: Dataset, methods: [String], calibration given: Calibration? = nil, zones: [Zone] = [],
         unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
         try engines(methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, unavailable: unavailable)
-            .map { name, engine in Evaluator.score(engine, on: dataset.test, name: name) { progress(name, $0, $1) } }
+            .map { name, engine in
+                Evaluator.score(engine, on: dataset.test, name: name, zones: zones) { progress(name, $0, $1) }
+            }
     }
 
     /// Scores each method of `methods` on the test split of a dataset opened for streaming, all in one pass over
-    /// its files (``Evaluator/score(_:sightings:truth:limit:observe:progress:)``), holding no test row.
+    /// its files (``Evaluator/score(_:sightings:truth:zones:limit:observe:progress:)``), holding no test row.
     ///
-    /// On time-sorted files the scores are those of ``run(dataset:methods:calibration:unavailable:progress:)``.
+    /// On time-sorted files the scores are those of ``run(dataset:methods:calibration:zones:unavailable:progress:)``.
     /// - Parameters:
-    ///   - dataset: The opened dataset; its test streams are read (the survey was read when it was opened).
+    ///   - dataset: The opened dataset; its test streams are read (the survey was read when it was opened), its
+    ///     zones give the rooms scored.
     ///   - methods: Method names, in report order.
     ///   - calibration: A calibration to use instead of fitting one on the survey.
     ///   - limit: Score only the first `limit` truth rows (reading no further than they need).
@@ -52,7 +56,8 @@ public enum MethodComparison {
         let engines = try engines(
             methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, unavailable: unavailable)
         return try Evaluator.score(
-            engines, sightings: &dataset.sightings, truth: &dataset.truth, limit: limit, observe: observe,
+            engines, sightings: &dataset.sightings, truth: &dataset.truth, zones: dataset.zones, limit: limit,
+            observe: observe,
             progress: progress)
     }
 

@@ -19,11 +19,17 @@ public struct MethodScore: Hashable, Sendable {
     public var floorFlips: Int
     /// Seconds from each device's first located row to its last, summed over devices.
     public var trackedSeconds: Double
+    /// The room counts when the venue has rooms (zones with polygon fences), else `nil`.
+    ///
+    /// A row's room is the first zone, in venue order, with a polygon fence that holds the point (truth position
+    /// or fix position, boundary included) on the floor (truth floor or fix floor; a missing floor on either side
+    /// matches).
+    public var rooms: RoomCounts?
 
     /// A score: `errors` in metres, one per located truth row.
     public init(
         method: String, errors: [Double], misses: Int, floorHits: Int = 0, floorRows: Int = 0, coveredRows: Int = 0,
-        floorFlips: Int = 0, trackedSeconds: Double = 0
+        floorFlips: Int = 0, trackedSeconds: Double = 0, rooms: RoomCounts? = nil
     ) {
         self.method = method
         self.errors = errors
@@ -33,6 +39,7 @@ public struct MethodScore: Hashable, Sendable {
         self.coveredRows = coveredRows
         self.floorFlips = floorFlips
         self.trackedSeconds = trackedSeconds
+        self.rooms = rooms
     }
 
     /// The share (0…1) of located rows whose truth lies within the fix's accuracy radius: how honest the radius
@@ -44,6 +51,27 @@ public struct MethodScore: Hashable, Sendable {
     /// Floor changes per device-hour of located rows; `nil` when no device was located twice.
     public var floorFlipsPerHour: Double? {
         trackedSeconds > 0 ? Double(floorFlips) / (trackedSeconds / 3600) : nil
+    }
+
+    /// The share (0…1) of located rows whose truth lies in a room where the fix lies in another room, or in none;
+    /// `nil` without rooms or without such rows.
+    public var wrongRoomRate: Double? {
+        guard let rooms, rooms.rows > 0 else { return nil }
+        return Double(rooms.wrongRows) / Double(rooms.rows)
+    }
+
+    /// Fix room changes (into or out of no room included) per device-hour of located rows; `nil` without rooms or
+    /// when no device was located twice.
+    public var roomChangesPerHour: Double? {
+        guard let rooms, trackedSeconds > 0 else { return nil }
+        return Double(rooms.changes) / (trackedSeconds / 3600)
+    }
+
+    /// Truth room changes per device-hour over the same rows as ``roomChangesPerHour``: what a method that is
+    /// never in the wrong room would score.
+    public var truthRoomChangesPerHour: Double? {
+        guard let rooms, trackedSeconds > 0 else { return nil }
+        return Double(rooms.truthChanges) / (trackedSeconds / 3600)
     }
 
     /// Count, misses, mean, median, p90, max and floor accuracy.

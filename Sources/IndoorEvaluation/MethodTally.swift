@@ -2,10 +2,10 @@ import IndoorModel
 import IndoorPositioning
 
 /// One method's ``MethodScore`` being counted, truth row by truth row, with the little each device needs: its
-/// errors, its last located floor and its first and last located times.
+/// errors, its last located floor and rooms and its first and last located times.
 ///
-/// Rows may come device by device (``Evaluator/score(_:on:name:progress:)``) or all devices merged by time
-/// (``Evaluator/score(_:sightings:truth:limit:observe:progress:)``): ``score`` is the same either way, since it
+/// Rows may come device by device (``Evaluator/score(_:on:name:zones:progress:)``) or all devices merged by time
+/// (``Evaluator/score(_:sightings:truth:zones:limit:observe:progress:)``): ``score`` is the same either way, since it
 /// lists the errors device by device and sums the tracked time in that order.
 struct MethodTally {
     /// What one device has added up so far.
@@ -13,6 +13,9 @@ struct MethodTally {
         /// The horizontal error of each located row of the device, metres, in the order they were recorded.
         var errors: [Double] = []
         var lastFloor: Int?
+        /// The rooms (zone indices) of the fix and of the truth at the device's last located row.
+        var fixRoom: Int?
+        var truthRoom: Int?
         /// The time of the device's first and last located rows, seconds.
         var firstLocated: Double?
         var lastLocated: Double?
@@ -21,10 +24,12 @@ struct MethodTally {
     /// Everything but the errors and the tracked time (counted in ``devices`` until ``score`` is asked for).
     private var counts: MethodScore
     private var devices: [String: Device] = [:]
+    private let rooms: RoomMap?
 
-    /// A tally of nothing yet, reported as `method`.
-    init(method: String) {
-        counts = MethodScore(method: method, errors: [], misses: 0)
+    /// A tally of nothing yet, reported as `method`; it counts rooms when `rooms` is given.
+    init(method: String, rooms: RoomMap? = nil) {
+        counts = MethodScore(method: method, errors: [], misses: 0, rooms: rooms.map { _ in RoomCounts() })
+        self.rooms = rooms
     }
 
     /// Counts the answer `result` of the engine to the truth row `row` (the position of `row.device` at `row.time`).
@@ -32,7 +37,8 @@ struct MethodTally {
     /// A failure, or a fix at a non-finite error, is a miss. A located row's error is the horizontal (x, y)
     /// distance in metres; it is covered when within the fix's accuracy radius; where the truth has a floor, the
     /// fix's floor is right or wrong; the device's floor flips when a located row's floor differs from the
-    /// previous located row's.
+    /// previous located row's. With rooms, the truth's and the fix's rooms are compared, and each one's change
+    /// from the device's previous located row counted.
     mutating func record(_ result: Result<Fix, NoFix>, for row: TruthPoint) {
         guard case .success(let fix) = result else {
             counts.misses += 1
@@ -49,7 +55,19 @@ struct MethodTally {
             if fix.floor == floor { counts.floorHits += 1 }
         }
         var flipped = false
+        var roomChange: (fix: Bool, truth: Bool)?
+        let fixRoom = rooms?.room(at: fix.position.horizontal, floor: fix.floor)
+        let truthRoom = rooms?.room(at: row.point, floor: row.floor)
+        if rooms != nil, truthRoom != nil {
+            counts.rooms?.rows += 1
+            if fixRoom != truthRoom { counts.rooms?.wrongRows += 1 }
+        }
         update(row.device) { device in
+            if device.firstLocated != nil {
+                roomChange = (device.fixRoom != fixRoom, device.truthRoom != truthRoom)
+            }
+            device.fixRoom = fixRoom
+            device.truthRoom = truthRoom
             device.errors.append(error)
             if let floor = fix.floor {
                 if let lastFloor = device.lastFloor, lastFloor != floor { flipped = true }
@@ -59,6 +77,10 @@ struct MethodTally {
             device.lastLocated = row.time
         }
         if flipped { counts.floorFlips += 1 }
+        if rooms != nil, let roomChange {
+            if roomChange.fix { counts.rooms?.changes += 1 }
+            if roomChange.truth { counts.rooms?.truthChanges += 1 }
+        }
     }
 
     private mutating func update(_ id: String, _ change: (inout Device) -> Void) {

@@ -84,6 +84,31 @@ struct OfficeLayout: Sendable {
         Polygon.rectangle(from: Point2D(x: 0, y: 0), to: Point2D(x: length, y: width))
     }
 
+    /// The corridor's floor area: the full length of the building, between the two corridor walls.
+    var corridor: Polygon {
+        Polygon.rectangle(
+            from: Point2D(x: 0, y: options.roomDepth),
+            to: Point2D(x: length, y: options.roomDepth + options.corridorWidth))
+    }
+
+    /// The zones of floor `level`: one per room (`room-<level>-<k>`, `k` the room's ``Room/index``) fenced by the
+    /// room's rectangle, then the corridor (`corridor-<level>`), each a polygon fence on that floor.
+    ///
+    /// Neighbouring zones share their walls; a point on a wall is in each (the evaluator takes the first in this
+    /// order, a room before the corridor).
+    func zones(level: Int) -> [Zone] {
+        var zones = rooms.map { room in
+            Zone(
+                id: "room-\(level)-\(room.index)", name: "Room \(room.index) (floor \(level))",
+                fences: [.polygon(Polygon.rectangle(from: room.bounds.minimum, to: room.bounds.maximum), floor: level)])
+        }
+        zones.append(
+            Zone(
+                id: "corridor-\(level)", name: "Corridor (floor \(level))",
+                fences: [.polygon(corridor, floor: level)]))
+        return zones
+    }
+
     /// Where the beacons of one floor go: a share in rooms (on the outer wall, spread along the building,
     /// alternating sides) and the rest on the corridor walls, clear of the doors. 5 cm off the wall.
     func beaconMounts(count: Int) -> [Point2D] {

@@ -3,15 +3,17 @@ public enum ScoreReport {
     /// The keys of one JSON line, in the order they are written.
     public static let jsonKeys = [
         "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy", "radius_coverage",
-        "floor_flips_per_hour",
+        "floor_flips_per_hour", "wrong_room_rate", "room_changes_per_hour", "truth_room_changes_per_hour",
     ]
 
     /// One JSON object per method, one per line, with exactly the keys of ``jsonKeys``.
     ///
     /// Distances are metres rounded to the millimetre, `floor_accuracy` and `radius_coverage` (the share of located
     /// rows within the fix's accuracy radius) are fractions 0…1 rounded to 4 decimals, `floor_flips_per_hour` is
-    /// floor changes per device-hour (2 decimals); a statistic that does not exist (no located rows, no floors)
-    /// is `null`.
+    /// floor changes per device-hour (2 decimals); with rooms (``MethodScore/rooms``), `wrong_room_rate` is a
+    /// fraction 0…1 (4 decimals) and `room_changes_per_hour` and `truth_room_changes_per_hour` are the fix's and
+    /// the truth's room changes per device-hour (2 decimals). A statistic that does not exist (no located rows, no
+    /// floors, no rooms) is `null`.
     public static func jsonLines(_ scores: [MethodScore]) -> String {
         var text = ""
         for score in scores {
@@ -28,6 +30,9 @@ public enum ScoreReport {
                 "\"radius_coverage\":" + jsonNumber(score.radiusCoverage, decimals: 4),
                 "\"floor_flips_per_hour\":"
                     + jsonNumber(summary.floorAccuracy == nil ? nil : score.floorFlipsPerHour, decimals: 2),
+                "\"wrong_room_rate\":" + jsonNumber(score.wrongRoomRate, decimals: 4),
+                "\"room_changes_per_hour\":" + jsonNumber(score.roomChangesPerHour, decimals: 2),
+                "\"truth_room_changes_per_hour\":" + jsonNumber(score.truthRoomChangesPerHour, decimals: 2),
             ]
             text += "{" + fields.joined(separator: ",") + "}\n"
         }
@@ -35,21 +40,32 @@ public enum ScoreReport {
     }
 
     /// A fixed-width table: one row per method, errors in metres with two decimals, floor hit rate and the share
-    /// of rows within the accuracy radius in percent, floor flips per device-hour where truth has floors.
+    /// of rows within the accuracy radius in percent, floor flips per device-hour where truth has floors; when any
+    /// score has rooms, three more columns: the wrong-room rate in percent, and the fix's and the truth's room
+    /// changes per device-hour.
     public static func table(_ scores: [MethodScore]) -> String {
-        let header = [
+        let hasRooms = scores.contains { $0.rooms != nil }
+        var header = [
             "method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor", "flips/h", "in radius",
         ]
+        if hasRooms { header += ["wrong room", "rooms/h", "truth rooms/h"] }
         var rows: [[String]] = [header]
         for score in scores {
             let summary = score.summary
-            rows.append([
+            var row = [
                 score.method, "\(summary.count)", "\(summary.misses)", fixed(summary.meanMeters, 2),
                 fixed(summary.medianMeters, 2), fixed(summary.p90Meters, 2), fixed(summary.maxMeters, 2),
                 summary.floorAccuracy.map { fixed($0 * 100, 1) + "%" } ?? "-",
                 summary.floorAccuracy == nil ? "-" : fixed(score.floorFlipsPerHour, 1),
                 score.radiusCoverage.map { fixed($0 * 100, 1) + "%" } ?? "-",
-            ])
+            ]
+            if hasRooms {
+                row += [
+                    score.wrongRoomRate.map { fixed($0 * 100, 1) + "%" } ?? "-", fixed(score.roomChangesPerHour, 1),
+                    fixed(score.truthRoomChangesPerHour, 1),
+                ]
+            }
+            rows.append(row)
         }
         var widths = Array(repeating: 0, count: header.count)
         for row in rows {

@@ -92,7 +92,9 @@ public struct SimulatedDataset: Hashable, Sendable {
             each room with a 1 m door in the middle of its corridor wall; stairs at the west end of the corridor.
             Metres in the building's frame: x along the corridor, y across it, z above the node's or truth row's
             floor. `venue.json` holds the floors with their walls, the nodes with beacon identities and
-            calibration, and a geo anchor.
+            calibration, one zone per room (`room-<level>-<k>`, rooms numbered along the south side, then the
+            north) and one per corridor (`corridor-<level>`), each fenced by its rectangle on its floor, and a geo
+            anchor.
 
             ## Nodes
             \(o.beaconsPerFloor) beacons per floor, \(n(o.beaconHeight)) m above the floor, about 60% on the outer

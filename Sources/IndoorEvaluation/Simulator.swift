@@ -143,7 +143,8 @@ public struct Simulator: Sendable {
             options: options)
     }
 
-    /// The building alone: floors with walls, beacon nodes with identities and calibration, the geo anchor.
+    /// The building alone: floors with walls, beacon nodes with identities and calibration, one zone per room
+    /// and per corridor of each floor (polygon fences, see ``OfficeLayout/zones(level:)``), the geo anchor.
     ///
     /// The same venue as ``run(progress:)`` and ``stream(sighting:truth:progress:)`` return, known before any
     /// packet is simulated (to map node ids to beacon identities while rows stream).
@@ -160,7 +161,8 @@ public struct Simulator: Sendable {
         }
         return Venue(
             id: "sim-office", name: "Simulated office (seed \(options.seed))", floors: floors,
-            nodes: makeNodes(layout: layout), anchor: Self.anchor)
+            nodes: makeNodes(layout: layout), zones: (0..<options.floors).flatMap { layout.zones(level: $0) },
+            anchor: Self.anchor)
     }
 
     private func makeNodes(layout: OfficeLayout) -> [Node] {

@@ -9,6 +9,8 @@ public struct StreamedDataset {
     public var nodes: [Node]
     /// The survey (`train/`), when the dataset has one and it was read.
     public var train: Recording?
+    /// The zones of the dataset's `venue.json` (empty without one): those with polygon fences are the rooms scored.
+    public var zones: [Zone]
     /// The rows of `test/sightings.csv`.
     public var sightings: CSVRowStream<Sighting>
     /// The rows of `test/truth.csv`.

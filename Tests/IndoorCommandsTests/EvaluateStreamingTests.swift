@@ -21,7 +21,8 @@ struct EvaluateStreamingTests {
     static func inMemoryJSON(_ folder: URL, methods: [String], limit: Int? = nil) throws -> String {
         var data = try DatasetReader.read(folder: folder)
         if let limit { data.test.truth = Array(data.test.truth.prefix(limit)) }
-        return ScoreReport.jsonLines(try MethodComparison.run(dataset: data, methods: methods))
+        let zones = try DatasetReader.readVenue(folder: folder)?.zones ?? []
+        return ScoreReport.jsonLines(try MethodComparison.run(dataset: data, methods: methods, zones: zones))
     }
 
     static func evaluate(_ arguments: [String]) throws -> String {

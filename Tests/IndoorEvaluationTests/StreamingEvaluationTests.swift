@@ -36,7 +36,8 @@ struct StreamingEvaluationTests {
         let (streamed, rows) = try MethodComparison.run(streaming: &opened, methods: methods, limit: limit)
         var data = try DatasetReader.read(folder: folder, includeSurvey: includeSurvey)
         if let limit { data.test.truth = Array(data.test.truth.prefix(limit)) }
-        return (streamed, try MethodComparison.run(dataset: data, methods: methods), rows)
+        let zones = try DatasetReader.readVenue(folder: folder)?.zones ?? []
+        return (streamed, try MethodComparison.run(dataset: data, methods: methods, zones: zones), rows)
     }
 
     @Test(arguments: [("kolakowski-flat", true), ("uji-library", true), ("danis-tetam", false)])

@@ -1,0 +1,22 @@
+/// What a ``MethodScore`` counts about rooms when the venue has them (zones with polygon fences).
+///
+/// A row's room is the zone whose fence holds the point on the row's floor (see ``MethodScore/rooms``); "no
+/// room" is a room of its own for the changes.
+public struct RoomCounts: Hashable, Sendable {
+    /// Located rows whose truth lies in a room.
+    public var rows: Int
+    /// Of ``rows``, those whose fix lies in another room, or in none.
+    public var wrongRows: Int
+    /// Times a device's fix room changed from one located row to its next (into or out of no room included).
+    public var changes: Int
+    /// Times a device's truth room changed from one located row to its next: the changes a perfect method makes.
+    public var truthChanges: Int
+
+    /// Counts of rooms; all zero by default.
+    public init(rows: Int = 0, wrongRows: Int = 0, changes: Int = 0, truthChanges: Int = 0) {
+        self.rows = rows
+        self.wrongRows = wrongRows
+        self.changes = changes
+        self.truthChanges = truthChanges
+    }
+}

@@ -315,7 +315,8 @@ public struct PositioningEngine: Sendable {
         }
         states[slot].nextTrack = max(due + settings.step, time)
         let current = readings(slot: slot, device: device, at: due)
-        guard !current.isEmpty, case .success(let estimate) = method.estimate(from: current),
+        guard !current.isEmpty,
+            case .success(let estimate) = estimate(slot: slot, device: device, readings: current, at: due),
             Self.nonFinite(estimate, method: method.name) == nil,
             configuration.plausibleArea.check(estimate.position, readings: current) == nil
         else { return }
@@ -348,6 +349,15 @@ public struct PositioningEngine: Sendable {
         } else {
             states[slot].belief = method.start(device: device, readings: current, at: due)
         }
+    }
+
+    /// The method's estimate for the device in `slot` at `time` from its `current` readings: a sequential method's
+    /// belief moved on to `time`, any other method's answer from the readings alone. What fixes and the track are fed.
+    private func estimate(slot: Int, device: String, readings current: [NodeReading], at time: Double)
+        -> Result<Estimate, NoFix>
+    {
+        guard let sequential else { return method.estimate(from: current) }
+        return sequentialEstimate(of: sequential, slot: slot, device: device, readings: current, at: time)
     }
 
     /// The estimate of a sequential method at `time`: the device's belief (or one started now) moved on to `time` and
@@ -493,11 +503,7 @@ public struct PositioningEngine: Sendable {
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        let answer =
-            sequential.map {
-                sequentialEstimate(of: $0, slot: slot, device: device, readings: current, at: time)
-            } ?? method.estimate(from: current)
-        return answer.flatMap { estimate in
+        return estimate(slot: slot, device: device, readings: current, at: time).flatMap { estimate in
             if let invalid = Self.nonFinite(estimate, method: method.name) { return .failure(invalid) }
             if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
                 return .failure(implausible)

@@ -29,14 +29,14 @@ public enum DatasetReader {
     /// - Throws: ``FormatError`` naming the missing path or the first bad file, line and field (a bad test row
     ///   is thrown by the stream, when it is reached).
     public static func open(folder: URL, includeSurvey: Bool = true) throws -> StreamedDataset {
-        let nodes = try nodes(folder: folder)
+        let (nodes, venue) = try nodesAndVenue(folder: folder)
         let sightings = try sightings(folder: folder, split: "test")
         let truth = try truth(folder: folder, split: "test")
         var train: Recording?
         if includeSurvey, hasSplit(folder: folder, "train") { train = try recording(folder, "train") }
         return StreamedDataset(
             name: folder.lastPathComponent, nodes: nodes, train: train,
-            zones: try readVenue(folder: folder)?.zones ?? [],
+            zones: venue?.zones ?? [],
             sightings: sightings, truth: truth)
     }
 
@@ -45,6 +45,11 @@ public enum DatasetReader {
     ///
     /// - Throws: ``FormatError`` naming the missing path, or the bad file, line and field.
     public static func nodes(folder: URL) throws -> [Node] {
+        try nodesAndVenue(folder: folder).nodes
+    }
+
+    /// The nodes (as ``nodes(folder:)``) and the `venue.json` they were completed from, read once.
+    private static func nodesAndVenue(folder: URL) throws -> (nodes: [Node], venue: Venue?) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             throw FormatError(code: .missingFile, message: "dataset folder '\(folder.path)' does not exist")
@@ -55,7 +60,8 @@ public enum DatasetReader {
                 message: "'\(folder.path)' is a file, not a dataset folder (nodes.csv, test/, optional train/)")
         }
         var nodes = try reader(folder, "nodes.csv").rows(DatasetCSV.nodesLayout)
-        if let venue = try readVenue(folder: folder) {
+        let venue = try readVenue(folder: folder)
+        if let venue {
             let venueNodes = Dictionary(venue.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for index in nodes.indices {
                 guard let match = venueNodes[nodes[index].id] else { continue }
@@ -63,7 +69,7 @@ public enum DatasetReader {
                 nodes[index].calibration = nodes[index].calibration ?? match.calibration
             }
         }
-        return nodes
+        return (nodes, venue)
     }
 
     /// Whether the dataset at `folder` has the split `split` (`train`): something by that name.

@@ -158,10 +158,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
     public func start(device: String, readings: [NodeReading], at time: Double) -> Belief? {
         let map = posterior.map
         guard !map.cells.isEmpty, let terms = posterior.likelihoodTerms(readings) else { return nil }
-        let temperature = posterior.configuration.temperature
-        let missing = posterior.configuration.missingWeight
-        var log = [Double](repeating: 0, count: terms.fit.count)
-        for c in log.indices { log[c] = temperature * (terms.fit[c] + missing * terms.unheard[c]) }
+        let log = PosteriorGrid.logPosterior(
+            fit: terms.fit, unheard: terms.unheard, temperature: posterior.configuration.temperature,
+            missingWeight: posterior.configuration.missingWeight)
         guard let peak = log.max(), peak.isFinite else { return nil }
         var cellWeights = log.map { exp($0 - peak) }
         let total = cellWeights.reduce(0, +)

@@ -123,12 +123,18 @@ public struct PosteriorGrid: PositioningMethod {
             missingWeight: configuration.missingWeight)
     }
 
+    /// The log-posterior of every grid point (up to a constant): `temperature × (fit + missingWeight × unheard)`.
+    static func logPosterior(fit: [Double], unheard: [Double], temperature: Double, missingWeight: Double) -> [Double] {
+        var log = [Double](repeating: 0, count: fit.count)
+        for c in 0..<fit.count { log[c] = temperature * (fit[c] + missingWeight * unheard[c]) }
+        return log
+    }
+
     /// The posterior mean from ``likelihoodTerms(_:)`` weighted by `temperature` and `missingWeight`.
     func estimate(fit: [Double], unheard: [Double], temperature: Double, missingWeight: Double)
         -> Result<Estimate, NoFix>
     {
-        var log = [Double](repeating: 0, count: fit.count)
-        for c in 0..<fit.count { log[c] = temperature * (fit[c] + missingWeight * unheard[c]) }
+        let log = Self.logPosterior(fit: fit, unheard: unheard, temperature: temperature, missingWeight: missingWeight)
         guard let peak = log.max(), peak.isFinite else {
             return .failure(NoFix(.noSolution, "the readings fit no grid point (absurd RSSI?)"))
         }

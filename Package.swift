@@ -50,7 +50,9 @@ let package = Package(
         .target(
             name: "IndoorCoreLocation", dependencies: ["IndoorModel", "IndoorSession"], swiftSettings: strict),
         // Dataset reader, simulator, scoring, plots.
-        .target(name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning"], swiftSettings: strict),
+        .target(
+            name: "IndoorEvaluation", dependencies: ["IndoorModel", "IndoorPositioning", "IndoorGeofencing"],
+            swiftSettings: strict),
         // The location server: HTTP API, SQLite store, keys, live stream, map. Every request goes through the session.
         .target(
             name: "IndoorServer",
@@ -105,7 +107,9 @@ let package = Package(
             name: "IndoorCoreLocationShellTests",
             dependencies: ["IndoorCoreLocation", "IndoorSession", "IndoorModel", "CoreLocationShim"],
             swiftSettings: strict + [.define("INDOOR_CORELOCATION_SHIM")]),
-        .testTarget(name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorEvaluationTests", dependencies: ["IndoorEvaluation", "IndoorGeofencing"], swiftSettings: strict
+        ),
         .testTarget(
             name: "IndoorServerTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
 

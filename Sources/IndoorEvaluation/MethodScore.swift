@@ -17,6 +17,8 @@ public struct MethodScore: Hashable, Sendable {
     public var coveredRows: Int
     /// Times a device's located floor changed from one located row to its next.
     public var floorFlips: Int
+    /// Times a device's truth floor changed from one located row to its next: the flips a perfect method makes.
+    public var truthFloorFlips: Int
     /// Seconds from each device's first located row to its last, summed over devices.
     public var trackedSeconds: Double
     /// The room counts when the venue has rooms (zones with polygon fences), else `nil`.
@@ -29,7 +31,7 @@ public struct MethodScore: Hashable, Sendable {
     /// A score: `errors` in metres, one per located truth row.
     public init(
         method: String, errors: [Double], misses: Int, floorHits: Int = 0, floorRows: Int = 0, coveredRows: Int = 0,
-        floorFlips: Int = 0, trackedSeconds: Double = 0, rooms: RoomCounts? = nil
+        floorFlips: Int = 0, trackedSeconds: Double = 0, rooms: RoomCounts? = nil, truthFloorFlips: Int = 0
     ) {
         self.method = method
         self.errors = errors
@@ -38,6 +40,7 @@ public struct MethodScore: Hashable, Sendable {
         self.floorRows = floorRows
         self.coveredRows = coveredRows
         self.floorFlips = floorFlips
+        self.truthFloorFlips = truthFloorFlips
         self.trackedSeconds = trackedSeconds
         self.rooms = rooms
     }
@@ -51,6 +54,12 @@ public struct MethodScore: Hashable, Sendable {
     /// Floor changes per device-hour of located rows; `nil` when no device was located twice.
     public var floorFlipsPerHour: Double? {
         trackedSeconds > 0 ? Double(floorFlips) / (trackedSeconds / 3600) : nil
+    }
+
+    /// Truth floor changes per device-hour over the same rows as ``floorFlipsPerHour``: the flips of a method that
+    /// is never on the wrong floor. `nil` when no device was located twice.
+    public var truthFloorFlipsPerHour: Double? {
+        trackedSeconds > 0 ? Double(truthFloorFlips) / (trackedSeconds / 3600) : nil
     }
 
     /// The share (0…1) of located rows whose truth lies in a room where the fix lies in another room, or in none;
@@ -72,6 +81,28 @@ public struct MethodScore: Hashable, Sendable {
     public var truthRoomChangesPerHour: Double? {
         guard let rooms, trackedSeconds > 0 else { return nil }
         return Double(rooms.truthChanges) / (trackedSeconds / 3600)
+    }
+
+    /// The share (0…1) of located rows whose truth lies in a room where the device's ``RoomHold`` answered another
+    /// room or no room (an unknown answer is not counted here but in ``unknownRoomRate``); `nil` without rooms or
+    /// without such rows.
+    public var heldWrongRoomRate: Double? {
+        guard let rooms, rooms.rows > 0 else { return nil }
+        return Double(rooms.heldWrongRows) / Double(rooms.rows)
+    }
+
+    /// The share (0…1) of located rows whose truth lies in a room where the device's ``RoomHold`` answered unknown;
+    /// `nil` without rooms or without such rows.
+    public var unknownRoomRate: Double? {
+        guard let rooms, rooms.rows > 0 else { return nil }
+        return Double(rooms.unknownRows) / Double(rooms.rows)
+    }
+
+    /// Changes of the ``RoomHold`` answer from one known room (or no room) to another per device-hour; `nil` without
+    /// rooms or when no device was located twice.
+    public var heldRoomChangesPerHour: Double? {
+        guard let rooms, trackedSeconds > 0 else { return nil }
+        return Double(rooms.heldChanges) / (trackedSeconds / 3600)
     }
 
     /// Count, misses, mean, median, p90, max and floor accuracy.

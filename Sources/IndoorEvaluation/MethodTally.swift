@@ -1,3 +1,4 @@
+import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
 
@@ -16,6 +17,11 @@ struct MethodTally {
         /// The rooms (zone indices) of the fix and of the truth at the device's last located row.
         var fixRoom: Int?
         var truthRoom: Int?
+        /// The room the device's ``RoomHold`` answers, and its last answer other than unknown.
+        var hold = RoomHold()
+        var heldRoom: RoomHold.Answer?
+        /// The truth floor at the device's last located row.
+        var lastTruthFloor: Int?
         /// The time of the device's first and last located rows, seconds.
         var firstLocated: Double?
         var lastLocated: Double?
@@ -37,8 +43,10 @@ struct MethodTally {
     /// A failure, or a fix at a non-finite error, is a miss. A located row's error is the horizontal (x, y)
     /// distance in metres; it is covered when within the fix's accuracy radius; where the truth has a floor, the
     /// fix's floor is right or wrong; the device's floor flips when a located row's floor differs from the
-    /// previous located row's. With rooms, the truth's and the fix's rooms are compared, and each one's change
-    /// from the device's previous located row counted.
+    /// previous located row's (and the truth's floor flips when its floor differs from the previous located row's
+    /// truth floor). With rooms, the truth's and the fix's rooms are compared, and each one's change from the
+    /// device's previous located row counted; so is the room a ``RoomHold`` of the device's fixes answers (an
+    /// unknown answer is neither right nor wrong, and a change is from one known answer to another).
     mutating func record(_ result: Result<Fix, NoFix>, for row: TruthPoint) {
         guard case .success(let fix) = result else {
             counts.misses += 1
@@ -55,19 +63,36 @@ struct MethodTally {
             if fix.floor == floor { counts.floorHits += 1 }
         }
         var flipped = false
+        var truthFlipped = false
         var roomChange: (fix: Bool, truth: Bool)?
+        var held: (answer: RoomHold.Answer, changed: Bool)?
         let fixRoom = rooms?.room(at: fix.position.horizontal, floor: fix.floor)
         let truthRoom = rooms?.room(at: row.point, floor: row.floor)
         if rooms != nil, truthRoom != nil {
             counts.rooms?.rows += 1
             if fixRoom != truthRoom { counts.rooms?.wrongRows += 1 }
         }
+        let roomMap = rooms
         update(row.device) { device in
             if device.firstLocated != nil {
                 roomChange = (device.fixRoom != fixRoom, device.truthRoom != truthRoom)
             }
             device.fixRoom = fixRoom
             device.truthRoom = truthRoom
+            if let roomMap {
+                let answer = device.hold.update(
+                    point: fix.position.horizontal, floor: fix.floor, at: row.time, in: roomMap)
+                var changed = false
+                if answer != .unknown {
+                    changed = device.heldRoom.map { $0 != answer } ?? false
+                    device.heldRoom = answer
+                }
+                held = (answer, changed)
+            }
+            if let floor = row.floor {
+                if let last = device.lastTruthFloor, last != floor { truthFlipped = true }
+                device.lastTruthFloor = floor
+            }
             device.errors.append(error)
             if let floor = fix.floor {
                 if let lastFloor = device.lastFloor, lastFloor != floor { flipped = true }
@@ -77,6 +102,17 @@ struct MethodTally {
             device.lastLocated = row.time
         }
         if flipped { counts.floorFlips += 1 }
+        if truthFlipped { counts.truthFloorFlips += 1 }
+        if let held {
+            if held.changed { counts.rooms?.heldChanges += 1 }
+            if truthRoom != nil {
+                if held.answer == .unknown {
+                    counts.rooms?.unknownRows += 1
+                } else if held.answer != RoomHold.Answer(truthRoom) {
+                    counts.rooms?.heldWrongRows += 1
+                }
+            }
+        }
         if rooms != nil, let roomChange {
             if roomChange.fix { counts.rooms?.changes += 1 }
             if roomChange.truth { counts.rooms?.truthChanges += 1 }

@@ -11,12 +11,24 @@ public struct RoomCounts: Hashable, Sendable {
     public var changes: Int
     /// Times a device's truth room changed from one located row to its next: the changes a perfect method makes.
     public var truthChanges: Int
+    /// Of ``rows``, those where the device's ``RoomHold`` answered another room, or no room.
+    public var heldWrongRows: Int
+    /// Of ``rows``, those where the device's ``RoomHold`` answered unknown.
+    public var unknownRows: Int
+    /// Times the ``RoomHold`` answer changed from one known answer (a room or no room) to another.
+    public var heldChanges: Int
 
     /// Counts of rooms; all zero by default.
-    public init(rows: Int = 0, wrongRows: Int = 0, changes: Int = 0, truthChanges: Int = 0) {
+    public init(
+        rows: Int = 0, wrongRows: Int = 0, changes: Int = 0, truthChanges: Int = 0, heldWrongRows: Int = 0,
+        unknownRows: Int = 0, heldChanges: Int = 0
+    ) {
         self.rows = rows
         self.wrongRows = wrongRows
         self.changes = changes
         self.truthChanges = truthChanges
+        self.heldWrongRows = heldWrongRows
+        self.unknownRows = unknownRows
+        self.heldChanges = heldChanges
     }
 }

@@ -4,6 +4,7 @@ public enum ScoreReport {
     public static let jsonKeys = [
         "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy", "radius_coverage",
         "floor_flips_per_hour", "wrong_room_rate", "room_changes_per_hour", "truth_room_changes_per_hour",
+        "truth_floor_flips_per_hour", "held_wrong_room_rate", "unknown_room_rate", "held_room_changes_per_hour",
     ]
 
     /// One JSON object per method, one per line, with exactly the keys of ``jsonKeys``.
@@ -12,8 +13,10 @@ public enum ScoreReport {
     /// rows within the fix's accuracy radius) are fractions 0…1 rounded to 4 decimals, `floor_flips_per_hour` is
     /// floor changes per device-hour (2 decimals); with rooms (``MethodScore/rooms``), `wrong_room_rate` is a
     /// fraction 0…1 (4 decimals) and `room_changes_per_hour` and `truth_room_changes_per_hour` are the fix's and
-    /// the truth's room changes per device-hour (2 decimals). A statistic that does not exist (no located rows, no
-    /// floors, no rooms) is `null`.
+    /// the truth's room changes per device-hour (2 decimals). `truth_floor_flips_per_hour` is the truth's floor
+    /// changes over the same rows; `held_wrong_room_rate`, `unknown_room_rate` (fractions, 4 decimals) and
+    /// `held_room_changes_per_hour` score the room a ``RoomHold`` of each device's fixes answers. A statistic that
+    /// does not exist (no located rows, no floors, no rooms) is `null`.
     public static func jsonLines(_ scores: [MethodScore]) -> String {
         var text = ""
         for score in scores {
@@ -33,6 +36,11 @@ public enum ScoreReport {
                 "\"wrong_room_rate\":" + jsonNumber(score.wrongRoomRate, decimals: 4),
                 "\"room_changes_per_hour\":" + jsonNumber(score.roomChangesPerHour, decimals: 2),
                 "\"truth_room_changes_per_hour\":" + jsonNumber(score.truthRoomChangesPerHour, decimals: 2),
+                "\"truth_floor_flips_per_hour\":"
+                    + jsonNumber(summary.floorAccuracy == nil ? nil : score.truthFloorFlipsPerHour, decimals: 2),
+                "\"held_wrong_room_rate\":" + jsonNumber(score.heldWrongRoomRate, decimals: 4),
+                "\"unknown_room_rate\":" + jsonNumber(score.unknownRoomRate, decimals: 4),
+                "\"held_room_changes_per_hour\":" + jsonNumber(score.heldRoomChangesPerHour, decimals: 2),
             ]
             text += "{" + fields.joined(separator: ",") + "}\n"
         }
@@ -41,14 +49,14 @@ public enum ScoreReport {
 
     /// A fixed-width table: one row per method, errors in metres with two decimals, floor hit rate and the share
     /// of rows within the accuracy radius in percent, floor flips per device-hour where truth has floors; when any
-    /// score has rooms, three more columns: the wrong-room rate in percent, and the fix's and the truth's room
-    /// changes per device-hour.
+    /// score has rooms, six more columns: the wrong-room rate in percent, the fix's and the truth's room changes per
+    /// device-hour, and the ``RoomHold`` answer's wrong-room and unknown rates and changes per device-hour.
     public static func table(_ scores: [MethodScore]) -> String {
         let hasRooms = scores.contains { $0.rooms != nil }
         var header = [
             "method", "count", "misses", "mean m", "median m", "p90 m", "max m", "floor", "flips/h", "in radius",
         ]
-        if hasRooms { header += ["wrong room", "rooms/h", "truth rooms/h"] }
+        if hasRooms { header += ["wrong room", "rooms/h", "truth rooms/h", "held wrong", "unknown", "held rooms/h"] }
         var rows: [[String]] = [header]
         for score in scores {
             let summary = score.summary
@@ -63,6 +71,9 @@ public enum ScoreReport {
                 row += [
                     score.wrongRoomRate.map { fixed($0 * 100, 1) + "%" } ?? "-", fixed(score.roomChangesPerHour, 1),
                     fixed(score.truthRoomChangesPerHour, 1),
+                    score.heldWrongRoomRate.map { fixed($0 * 100, 1) + "%" } ?? "-",
+                    score.unknownRoomRate.map { fixed($0 * 100, 1) + "%" } ?? "-",
+                    fixed(score.heldRoomChangesPerHour, 1),
                 ]
             }
             rows.append(row)

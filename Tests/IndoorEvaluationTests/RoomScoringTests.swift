@@ -1,4 +1,5 @@
 import Foundation
+import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
 import Testing
@@ -92,7 +93,12 @@ struct RoomScoringTests {
         let engine = PositioningEngine(nodes: Self.nodes, method: StrongestNode())
         let score = Evaluator.score(engine, on: Self.recording, zones: Self.zones)
         #expect(score.errors.count == 6)
-        #expect(score.rooms == RoomCounts(rows: 5, wrongRows: 2, changes: 4, truthChanges: 1))
+        // Each stray fix lies more than 1.5 m inside the other room: the room hold follows it at once.
+        #expect(
+            score.rooms
+                == RoomCounts(
+                    rows: 5, wrongRows: 2, changes: 4, truthChanges: 1, heldWrongRows: 2, unknownRows: 0, heldChanges: 4
+                ))
         // d tracked 30 s, e 10 s: 40 s in all.
         #expect(score.trackedSeconds == 40)
         #expect(score.wrongRoomRate == 0.4)
@@ -101,10 +107,12 @@ struct RoomScoringTests {
         let line = ScoreReport.jsonLines([score])
         #expect(
             line.hasSuffix(
-                #","wrong_room_rate":0.4,"room_changes_per_hour":360,"truth_room_changes_per_hour":90}"# + "\n"))
+                #","wrong_room_rate":0.4,"room_changes_per_hour":360,"truth_room_changes_per_hour":90,"#
+                    + #""truth_floor_flips_per_hour":0,"held_wrong_room_rate":0.4,"unknown_room_rate":0,"#
+                    + #""held_room_changes_per_hour":360}"# + "\n"))
         let table = ScoreReport.table([score]).split(separator: "\n")
-        #expect(table[0].hasSuffix("in radius  wrong room  rooms/h  truth rooms/h"))
-        #expect(table[1].hasSuffix("40.0%    360.0           90.0"))
+        #expect(table[0].hasSuffix("in radius  wrong room  rooms/h  truth rooms/h  held wrong  unknown  held rooms/h"))
+        #expect(table[1].hasSuffix("40.0%    360.0           90.0       40.0%     0.0%         360.0"))
     }
 
     /// The streamed evaluator, rows of all devices merged by time, counts the same.
@@ -140,7 +148,9 @@ struct RoomScoringTests {
         #expect(score.truthRoomChangesPerHour == nil)
         #expect(
             ScoreReport.jsonLines([score]).hasSuffix(
-                #""wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null}"# + "\n"))
+                #""wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"#
+                    + #""truth_floor_flips_per_hour":0,"held_wrong_room_rate":null,"unknown_room_rate":null,"#
+                    + #""held_room_changes_per_hour":null}"# + "\n"))
         #expect(!ScoreReport.table([score]).contains("room"))
     }
 }

@@ -36,6 +36,11 @@ public struct LocationSession: Sendable {
     private var lastFix: [String: Double] = [:]
     /// When the monitors of every device and the peers were last moved on, seconds.
     private var lastSweep = -Double.infinity
+    /// The venue's rooms (zones with polygon fences), `nil` when it has none.
+    private let roomMap: RoomMap?
+    /// Per device, the room its fixes hold.
+    private var rooms: [String: RoomHold] = [:]
+    private var roomAnswers: [String: RoomHold.Answer] = [:]
 
     /// A session over `configuration.venue`.
     ///
@@ -57,6 +62,15 @@ public struct LocationSession: Sendable {
         ranger = configuration.ranger
         zones = ZoneEngine(zones: configuration.venue.zones, nodes: configuration.venue.nodes)
         peers = configuration.peers.map { PeerDirectory(timeout: $0.timeout) }
+        roomMap = RoomMap(zones: configuration.venue.zones)
+    }
+
+    /// The room `device` is in as its fixes so far hold it (``IndoorGeofencing/RoomHold``: held through fixes that
+    /// stray over a wall, changed when they settle in another room, unknown when they have left without settling);
+    /// `nil` when the venue has no rooms (zones with polygon fences) or the device has no fix yet. The room is an
+    /// index into the venue's zones.
+    public func room(of device: String) -> RoomHold.Answer? {
+        roomAnswers[device]
     }
 
     /// The name of the fallback method, when the session has one.
@@ -115,6 +129,10 @@ public struct LocationSession: Sendable {
             if let code = outcome.fellBackBecause { statistics.fallbacks[code.name, default: 0] += 1 }
             events.append(.fix(fix))
             events += zones.update(with: fix).map(SessionEvent.zone)
+            if let roomMap {
+                roomAnswers[fix.device] = rooms[fix.device, default: RoomHold()].update(
+                    point: fix.position.horizontal, floor: fix.floor, at: fix.time, in: roomMap)
+            }
         }
         return finish(events)
     }

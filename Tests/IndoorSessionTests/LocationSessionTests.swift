@@ -54,6 +54,26 @@ struct LocationSessionTests {
         #expect(events.map(\.time) == events.map(\.time).sorted())
     }
 
+    /// The session holds each device's room: none before the east room, the east room from the fix inside it
+    /// (10 s); at 20 s unknown (no fix has been in the room for 9 s, more than 8, and the fixes outside have not
+    /// settled yet); none once they have settled for 2 s (22 s). A venue without rooms answers `nil`.
+    @Test func theSessionHoldsEachDevicesRoom() throws {
+        var session = try LocationSession(
+            SessionConfiguration(venue: tinyVenue, method: MethodCatalog.Selection(.nonlinear)))
+        #expect(session.room(of: "p") == nil)
+        var answers: [RoomHold.Answer?] = []
+        for sighting in tinyWalk {
+            _ = session.ingest(sighting)
+            answers.append(session.room(of: "p"))
+        }
+        #expect(answers == [.noRoom, .noRoom, .room(0), .room(0), .unknown, .noRoom])
+        var bare = tinyVenue
+        bare.zones = []
+        var plain = try LocationSession(SessionConfiguration(venue: bare))
+        _ = plain.ingest(tinyWalk)
+        #expect(plain.room(of: "p") == nil)
+    }
+
     @Test func anRSSIOutsideThePhysicalRangeIsRefusedAndCounted() throws {
         var clean = try LocationSession(SessionConfiguration(venue: tinyVenue))
         var dirty = try LocationSession(SessionConfiguration(venue: tinyVenue))

@@ -71,7 +71,8 @@ public struct RoomHold: Hashable, Sendable {
     /// The raw room of the fixes since ``candidateSince`` that did not support the held room.
     private var candidate: Int??
     private var candidateSince = 0.0
-    private var lastTime = -Double.infinity
+    /// The time of the last fix taken, seconds (−infinity before the first).
+    public private(set) var lastTime = -Double.infinity
     private var lastAnswer = Answer.unknown
 
     /// A hold with nothing held yet.

@@ -38,9 +38,13 @@ public struct LocationSession: Sendable {
     private var lastSweep = -Double.infinity
     /// The venue's rooms (zones with polygon fences), `nil` when it has none.
     private let roomMap: RoomMap?
-    /// Per device, the room its fixes hold.
+    /// Per device, the room its fixes hold (forgotten ``roomMemory`` seconds after its last fix).
     private var rooms: [String: RoomHold] = [:]
     private var roomAnswers: [String: RoomHold.Answer] = [:]
+    /// When rooms of devices without a recent fix were last forgotten, seconds.
+    private var lastRoomPrune = -Double.infinity
+    /// Seconds after a device's last fix that its room is kept.
+    static let roomMemory = 3600.0
 
     /// A session over `configuration.venue`.
     ///
@@ -67,8 +71,8 @@ public struct LocationSession: Sendable {
 
     /// The room `device` is in as its fixes so far hold it (``IndoorGeofencing/RoomHold``: held through fixes that
     /// stray over a wall, changed when they settle in another room, unknown when they have left without settling);
-    /// `nil` when the venue has no rooms (zones with polygon fences) or the device has no fix yet. The room is an
-    /// index into the venue's zones.
+    /// `nil` when the venue has no rooms (zones with polygon fences) or the device has had no fix in the last hour
+    /// of data time. The room is an index into the venue's zones.
     public func room(of device: String) -> RoomHold.Answer? {
         roomAnswers[device]
     }
@@ -240,6 +244,13 @@ public struct LocationSession: Sendable {
         if var directory = peers {
             events += directory.advance(to: time).map { SessionEvent.peer($0, time: time) }
             peers = directory
+        }
+        if time >= lastRoomPrune + 60 {
+            lastRoomPrune = time
+            for (device, hold) in rooms where hold.lastTime < time - Self.roomMemory {
+                rooms[device] = nil
+                roomAnswers[device] = nil
+            }
         }
         return events
     }

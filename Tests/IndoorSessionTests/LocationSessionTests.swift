@@ -56,7 +56,8 @@ struct LocationSessionTests {
 
     /// The session holds each device's room: none before the east room, the east room from the fix inside it
     /// (10 s); at 20 s unknown (no fix has been in the room for 9 s, more than 8, and the fixes outside have not
-    /// settled yet); none once they have settled for 2 s (22 s). A venue without rooms answers `nil`.
+    /// settled yet); none once they have settled for 2 s (22 s); forgotten an hour after the last fix. A venue
+    /// without rooms answers `nil`.
     @Test func theSessionHoldsEachDevicesRoom() throws {
         var session = try LocationSession(
             SessionConfiguration(venue: tinyVenue, method: MethodCatalog.Selection(.nonlinear)))
@@ -67,6 +68,11 @@ struct LocationSessionTests {
             answers.append(session.room(of: "p"))
         }
         #expect(answers == [.noRoom, .noRoom, .room(0), .room(0), .unknown, .noRoom])
+        // Kept for an hour of data time after the last fix, then forgotten.
+        _ = session.advance(to: 22 + 3599)
+        #expect(session.room(of: "p") == .noRoom)
+        _ = session.advance(to: 22 + 3661)
+        #expect(session.room(of: "p") == nil)
         var bare = tinyVenue
         bare.zones = []
         var plain = try LocationSession(SessionConfiguration(venue: bare))

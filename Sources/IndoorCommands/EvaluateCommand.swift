@@ -145,7 +145,8 @@ struct EvaluateCommand: ParsableCommand {
             var data = try DatasetReader.read(folder: folder, includeSurvey: !noSurvey)
             if let limit, limit < data.test.truth.count { data.test.truth = Array(data.test.truth.prefix(limit)) }
             scores = try Self.scoreInMemory(
-                data, methods: names, calibration: given, zones: opened.zones, unavailable: unavailable,
+                data, methods: names, calibration: given, zones: opened.zones, floorPlan: opened.floorPlan,
+                unavailable: unavailable,
                 surveyNote: surveyNote,
                 progress: progress)
             rows = data.test.truth.count
@@ -179,12 +180,13 @@ struct EvaluateCommand: ParsableCommand {
     /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:zones:unavailable:progress:)`` throws; with
     ///   `--no-survey`, a ``CommandFailure`` that says so.
     private static func scoreInMemory(
-        _ data: Dataset, methods names: [String], calibration: Calibration?, zones: [Zone],
+        _ data: Dataset, methods names: [String], calibration: Calibration?, zones: [Zone], floorPlan: FloorPlan?,
         unavailable: ((String, any Error) -> Void)?, surveyNote: String, progress: (String, Int, Int) -> Void
     ) throws -> [MethodScore] {
         do {
             return try MethodComparison.run(
-                dataset: data, methods: names, calibration: calibration, zones: zones, unavailable: unavailable,
+                dataset: data, methods: names, calibration: calibration, zones: zones, floorPlan: floorPlan,
+                unavailable: unavailable,
                 progress: progress)
         } catch  where !surveyNote.isEmpty {
             throw CommandFailure("\(error)\(surveyNote)")

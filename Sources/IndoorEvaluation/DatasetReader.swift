@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorPositioning
 
 /// Reads a dataset folder in the shared layout (`nodes.csv`, optional `train/`, `test/`, optional `venue.json`).
 ///
@@ -36,7 +37,7 @@ public enum DatasetReader {
         if includeSurvey, hasSplit(folder: folder, "train") { train = try recording(folder, "train") }
         return StreamedDataset(
             name: folder.lastPathComponent, nodes: nodes, train: train,
-            zones: venue?.zones ?? [],
+            zones: venue?.zones ?? [], floorPlan: venue.flatMap { FloorPlan(venue: $0) },
             sightings: sightings, truth: truth)
     }
 

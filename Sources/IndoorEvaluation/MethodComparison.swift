@@ -16,19 +16,23 @@ public enum MethodComparison {
     ///   - calibration: A calibration to use (for example from `indoor calibrate`) instead of fitting one on the
     ///     survey; fingerprinting methods still learn from the survey.
     ///   - zones: The venue's zones, for the room scores (``MethodScore/rooms``); none by default.
+    ///   - floorPlan: The venue's walls and floor connections, for the particle filter's motion model; none by default.
     ///   - unavailable: When given, a method whose engine cannot be built (for example one that needs a
     ///     survey the dataset lacks) is reported here and left out; when `nil`, the error is thrown.
     ///   - progress: Called after each truth row with (method, rows done, rows in all for that method).
     /// - Throws: ``UnknownMethodError`` for a name the catalogue lacks, or what building the engine throws.
     public static func run(
         dataset: Dataset, methods: [String], calibration given: Calibration? = nil, zones: [Zone] = [],
-        unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
+        floorPlan: FloorPlan? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
-        try engines(methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, unavailable: unavailable)
-            .map { name, engine in
-                Evaluator.score(engine, on: dataset.test, name: name, zones: zones) { progress(name, $0, $1) }
-            }
+        try engines(
+            methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, floorPlan: floorPlan,
+            unavailable: unavailable
+        )
+        .map { name, engine in
+            Evaluator.score(engine, on: dataset.test, name: name, zones: zones) { progress(name, $0, $1) }
+        }
     }
 
     /// Scores each method of `methods` on the test split of a dataset opened for streaming, all in one pass over
@@ -37,7 +41,7 @@ public enum MethodComparison {
     /// On time-sorted files the scores are those of ``run(dataset:methods:calibration:zones:unavailable:progress:)``.
     /// - Parameters:
     ///   - dataset: The opened dataset; its test streams are read (the survey was read when it was opened), its
-    ///     zones give the rooms scored.
+    ///     zones give the rooms scored, its floor plan the particle filter's walls and stairs.
     ///   - methods: Method names, in report order.
     ///   - calibration: A calibration to use instead of fitting one on the survey.
     ///   - limit: Score only the first `limit` truth rows (reading no further than they need).
@@ -54,7 +58,8 @@ public enum MethodComparison {
         observe: (Sighting) -> Void = { _ in }, progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
     ) throws -> (scores: [MethodScore], rows: Int) {
         let engines = try engines(
-            methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, unavailable: unavailable)
+            methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, floorPlan: dataset.floorPlan,
+            unavailable: unavailable)
         return try Evaluator.score(
             engines, sightings: &dataset.sightings, truth: &dataset.truth, zones: dataset.zones, limit: limit,
             observe: observe,
@@ -66,7 +71,7 @@ public enum MethodComparison {
     /// The calibration every engine would fit on the survey is fitted once for all of them, unless `given`.
     /// - Throws: What building an engine throws, when `unavailable` is `nil`.
     private static func engines(
-        _ methods: [String], nodes: [Node], survey: Recording?, calibration given: Calibration?,
+        _ methods: [String], nodes: [Node], survey: Recording?, calibration given: Calibration?, floorPlan: FloorPlan?,
         unavailable: ((_ method: String, _ error: any Error) -> Void)?
     ) throws -> [(name: String, engine: PositioningEngine)] {
         let calibration = given ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) }
@@ -76,7 +81,8 @@ public enum MethodComparison {
                 engines.append(
                     (
                         name,
-                        try MethodCatalog.engine(method: name, nodes: nodes, survey: survey, calibration: calibration)
+                        try MethodCatalog.engine(
+                            method: name, nodes: nodes, survey: survey, calibration: calibration, floorPlan: floorPlan)
                     ))
             } catch {
                 guard let unavailable else { throw error }

@@ -84,6 +84,14 @@ struct OfficeLayout: Sendable {
         Polygon.rectangle(from: Point2D(x: 0, y: 0), to: Point2D(x: length, y: width))
     }
 
+    /// The stairwell's footprint: the corridor's west end, from the end wall to twice ``stairs``'s distance from it,
+    /// across the corridor's width (where walkers change floor).
+    var stairwell: Polygon {
+        Polygon.rectangle(
+            from: Point2D(x: 0, y: options.roomDepth),
+            to: Point2D(x: 2 * stairs.x, y: options.roomDepth + options.corridorWidth))
+    }
+
     /// The corridor's floor area: the full length of the building, between the two corridor walls.
     var corridor: Polygon {
         Polygon.rectangle(

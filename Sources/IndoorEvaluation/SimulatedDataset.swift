@@ -93,8 +93,9 @@ public struct SimulatedDataset: Hashable, Sendable {
             Metres in the building's frame: x along the corridor, y across it, z above the node's or truth row's
             floor. `venue.json` holds the floors with their walls, the nodes with beacon identities and
             calibration, one zone per room (`room-<level>-<k>`, rooms numbered along the south side, then the
-            north) and one per corridor (`corridor-<level>`), each fenced by its rectangle on its floor, and a geo
-            anchor.
+            north) and one per corridor (`corridor-<level>`), each fenced by its rectangle on its floor, the
+            stairs (with several floors: the connection `stairs`, the corridor's west end up to
+            \(n(2 * OfficeLayout(options: o).stairs.x)) m from the end wall) and a geo anchor.
 
             ## Nodes
             \(o.beaconsPerFloor) beacons per floor, \(n(o.beaconHeight)) m above the floor, about 60% on the outer

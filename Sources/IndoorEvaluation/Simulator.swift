@@ -144,7 +144,8 @@ public struct Simulator: Sendable {
     }
 
     /// The building alone: floors with walls, beacon nodes with identities and calibration, one zone per room
-    /// and per corridor of each floor (polygon fences, see ``OfficeLayout/zones(level:)``), the geo anchor.
+    /// and per corridor of each floor (polygon fences, see ``OfficeLayout/zones(level:)``), the stairs between the
+    /// floors (a ``FloorConnection`` over ``OfficeLayout/stairwell``, when there are several), the geo anchor.
     ///
     /// The same venue as ``run(progress:)`` and ``stream(sighting:truth:progress:)`` return, known before any
     /// packet is simulated (to map node ids to beacon identities while rows stream).
@@ -162,7 +163,13 @@ public struct Simulator: Sendable {
         return Venue(
             id: "sim-office", name: "Simulated office (seed \(options.seed))", floors: floors,
             nodes: makeNodes(layout: layout), zones: (0..<options.floors).flatMap { layout.zones(level: $0) },
-            anchor: Self.anchor)
+            anchor: Self.anchor,
+            connections: options.floors > 1
+                ? [
+                    FloorConnection(
+                        id: "stairs", kind: .stairs, levels: Array(0..<options.floors),
+                        shape: .polygon(layout.stairwell))
+                ] : [])
     }
 
     private func makeNodes(layout: OfficeLayout) -> [Node] {

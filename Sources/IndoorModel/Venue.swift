@@ -17,11 +17,14 @@ public struct Venue: Hashable, Sendable, Identifiable {
     /// The ids of the geofences (of a location SDK) this venue serves: a building, or a part of it. An indoor scan
     /// of one of these ids runs over this venue. Empty (the default) for a venue that serves none.
     public var geofences: [String]
+    /// Where people move between floors (stairs, lifts), footprints in metres in the local frame. Empty (the
+    /// default) when the venue lists none: positioning then lets a device change floor anywhere.
+    public var connections: [FloorConnection]
 
-    /// A venue; floors, nodes and zones in the local frame (metres).
+    /// A venue; floors, nodes, zones and floor connections in the local frame (metres).
     public init(
         id: String, name: String, floors: [Floor] = [], nodes: [Node] = [], zones: [Zone] = [],
-        anchor: GeoAnchor? = nil, geofences: [String] = []
+        anchor: GeoAnchor? = nil, geofences: [String] = [], connections: [FloorConnection] = []
     ) {
         self.id = id
         self.name = name
@@ -30,6 +33,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
         self.zones = zones
         self.anchor = anchor
         self.geofences = geofences
+        self.connections = connections
     }
 
     /// The floor with `level`, if the venue has it.
@@ -40,7 +44,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
 
 extension Venue: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, name, floors, nodes, zones, anchor, geofences
+        case id, name, floors, nodes, zones, anchor, geofences, connections
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,7 +56,8 @@ extension Venue: Codable {
             nodes: try container.decodeIfPresent([Node].self, forKey: .nodes) ?? [],
             zones: try container.decodeIfPresent([Zone].self, forKey: .zones) ?? [],
             anchor: try container.decodeIfPresent(GeoAnchor.self, forKey: .anchor),
-            geofences: try container.decodeIfPresent([String].self, forKey: .geofences) ?? [])
+            geofences: try container.decodeIfPresent([String].self, forKey: .geofences) ?? [],
+            connections: try container.decodeIfPresent([FloorConnection].self, forKey: .connections) ?? [])
         var fences = Set<String>()
         for (index, geofence) in geofences.enumerated() {
             guard !geofence.isEmpty else {
@@ -94,9 +99,37 @@ extension Venue: Codable {
             }
             firstZone[zone.id] = index
         }
+        try checkConnections()
     }
 
-    /// Writes the venue; `geofences` only when it has some, so venues without them keep their bytes.
+    /// Connection ids are unique, and a venue that lists floors lists every level its connections join.
+    private func checkConnections() throws {
+        var firstConnection: [String: Int] = [:]
+        let levels = Set(floors.map(\.level))
+        for (index, connection) in connections.enumerated() {
+            if let first = firstConnection[connection.id] {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [CodingKeys.connections, IndexKey(index), FloorConnection.CodingKeys.id],
+                        debugDescription:
+                            "connection id '\(connection.id)' is already used by connections[\(first)]"))
+            }
+            firstConnection[connection.id] = index
+            guard !floors.isEmpty else { continue }
+            for (position, level) in connection.levels.enumerated() where !levels.contains(level) {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [
+                            CodingKeys.connections, IndexKey(index), FloorConnection.CodingKeys.levels,
+                            IndexKey(position),
+                        ],
+                        debugDescription: "level \(level) is not one of the venue's floors"))
+            }
+        }
+    }
+
+    /// Writes the venue; `geofences` and `connections` only when it has some, so venues without them keep their
+    /// bytes.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -106,11 +139,13 @@ extension Venue: Codable {
         try container.encode(zones, forKey: .zones)
         try container.encodeIfPresent(anchor, forKey: .anchor)
         if !geofences.isEmpty { try container.encode(geofences, forKey: .geofences) }
+        if !connections.isEmpty { try container.encode(connections, forKey: .connections) }
     }
 
     /// Reads a venue from its JSON document, refusing values no venue can have.
     ///
-    /// Besides the JSON shape, the venue must have unique floor levels, node ids and zone ids; finite
+    /// Besides the JSON shape, the venue must have unique floor levels, node ids, zone ids and connection ids
+    /// (connections joining only levels of its floors, when it lists floors); finite
     /// coordinates (nodes, outlines, walls, fences, geolines, elevations) within ``LocalFrame/limitMeters``
     /// (100 km) of the local origin; integer floors; an anchor with latitude in −90…90, longitude in
     /// −180…180 and a bearing in ``GeoAnchor/bearingRange`` (degrees). docs/FORMATS.md lists the rules.

@@ -84,14 +84,15 @@ public enum MethodCatalog {
                     // With a survey, each device is tracked by a particle filter over the learned map; without one,
                     // the snapshot posterior (the filter over the bare path-loss model was measured less reliable).
                     guard context.survey != nil else { return auto }
-                    return ParticleFilter(posterior: auto.posterior, name: auto.name)
+                    return ParticleFilter(posterior: auto.posterior, floorPlan: context.floorPlan, name: auto.name)
                 }
             case .particleFilter:
                 Entry(needsSurvey: false, listsTracking: false) { context in
                     let auto = AutoMethod(
                         nodes: context.nodes, survey: context.survey, calibration: context.calibration,
                         configuration: context.configuration)
-                    return ParticleFilter(posterior: auto.posterior, name: "particle-filter")
+                    return ParticleFilter(
+                        posterior: auto.posterior, floorPlan: context.floorPlan, name: "particle-filter")
                 }
             }
         }
@@ -113,6 +114,8 @@ public enum MethodCatalog {
         var survey: Recording?
         var configuration: PositioningEngine.Configuration
         var calibration: Calibration
+        /// The venue's walls and floor connections, for methods whose motion model keeps to them.
+        var floorPlan: FloorPlan?
         /// The calibrated device height, metres (`nil` when the survey gave no heights).
         var height: Double? { calibration.deviceHeight }
 
@@ -218,10 +221,12 @@ public enum MethodCatalog {
     ///   - survey: Sightings with truth (a dataset's `train/`), for methods that calibrate or learn from it.
     ///   - calibration: A calibration to use instead of fitting one on `survey`.
     ///   - configuration: Engine tuning.
+    ///   - floorPlan: The venue's walls and floor connections (``FloorPlan/init(venue:)``): the particle filter's
+    ///     walkers (`auto` with a survey, `particle-filter`) keep to them; other methods ignore it.
     /// - Throws: ``MissingSurveyError`` when the method needs a survey and none was given.
     public static func engine(
         _ selection: Selection, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
-        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(), floorPlan: FloorPlan? = nil
     ) throws -> PositioningEngine {
         if selection.needsSurvey, survey == nil { throw MissingSurveyError(method: selection.name) }
         let fitted = calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
@@ -232,25 +237,27 @@ public enum MethodCatalog {
             tuned.filter = ParticleFilter.readingFilter
         }
         let method = selection.method.make(
-            Context(nodes: nodes, survey: survey, configuration: tuned, calibration: fitted))
+            Context(nodes: nodes, survey: survey, configuration: tuned, calibration: fitted, floorPlan: floorPlan))
         return PositioningEngine(nodes: nodes, method: method, configuration: tuned, calibration: fitted)
     }
 
-    /// An engine running the method called `name` over `nodes` (see ``engine(_:nodes:survey:calibration:configuration:)``).
+    /// An engine running the method called `name` over `nodes` (see ``engine(_:nodes:survey:calibration:configuration:floorPlan:)``).
     /// - Parameters:
     ///   - name: One of ``names``, or any method's name followed by ``trackSuffix``.
     ///   - nodes: The fixed radios.
     ///   - survey: Sightings with truth (a dataset's `train/`), for methods that calibrate or learn from it.
     ///   - calibration: A calibration to use instead of fitting one on `survey`.
     ///   - configuration: Engine tuning.
+    ///   - floorPlan: The venue's walls and floor connections, for the particle filter's motion model.
     /// - Throws: ``UnknownMethodError`` when no method has that name; ``MissingSurveyError`` when it needs a survey.
     public static func engine(
         method name: String, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
-        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(), floorPlan: FloorPlan? = nil
     ) throws -> PositioningEngine {
         guard let selection = Selection(name) else { throw UnknownMethodError(name: name, known: names) }
         return try engine(
-            selection, nodes: nodes, survey: survey, calibration: calibration, configuration: configuration)
+            selection, nodes: nodes, survey: survey, calibration: calibration, configuration: configuration,
+            floorPlan: floorPlan)
     }
 }
 

@@ -17,7 +17,10 @@ import IndoorRanging
 /// particles stay inside the grid's box. A particle changes floor with a chance of ``Configuration/floorChangeRate``
 /// per second, so the floor follows only evidence that holds over several updates; the reported floor changes only
 /// when another floor holds ``Configuration/floorHold`` of the weight (hysteresis), so one strong reading through a
-/// slab never switches it.
+/// slab never switches it. With a ``FloorPlan`` (``floorPlan``), a particle does not walk through a wall of its floor
+/// (it stays and its velocity is mirrored off the wall), and when the plan lists floor connections it changes floor
+/// at ``Configuration/floorChangeRate`` only inside one (stairs, lifts), elsewhere at the much lower
+/// ``Configuration/floorChangeRateElsewhere`` (so a venue whose plan misses a staircase still follows strong evidence).
 ///
 /// Resampling (systematic) when the effective sample size drops below ``Configuration/resampleBelow`` of the
 /// particles. Seeded: each device's generator comes from ``Configuration/seed`` and the device id, so the same
@@ -39,8 +42,12 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public var turnTime: Double
         /// The fastest a particle moves, m/s.
         public var maximumSpeed: Double
-        /// The chance per second that a particle moves to a neighbouring floor.
+        /// The chance per second that a particle moves to a neighbouring floor (with a ``FloorPlan`` that lists floor
+        /// connections: inside a connection joining the two floors).
         public var floorChangeRate: Double
+        /// With a ``FloorPlan`` that lists floor connections, the chance per second that a particle outside any
+        /// connection (or in one that does not join the two floors) moves to a neighbouring floor.
+        public var floorChangeRateElsewhere: Double
         /// The share (0.5…1) of the weight another floor needs before the reported floor changes to it.
         public var floorHold: Double
         /// The factor on the grid's temperature at each update (updates come every ``step`` seconds from filtered,
@@ -68,11 +75,13 @@ public struct ParticleFilter: SequentialPositioningMethod {
         ///   - radiusScale: Factor on the radius (default 1).
         ///   - resampleBelow: Effective-sample-size share that triggers resampling (default 0.5).
         ///   - seed: Seed of the generators (default 0).
+        ///   - floorChangeRateElsewhere: Chance per second of changing floor away from a plan's connections (default
+        ///     0.001, at most `floorChangeRate`).
         public init(
             particles: Int = 1000, step: Double = 1, speed: Double = 1, turnTime: Double = 2,
             maximumSpeed: Double = 2.5, floorChangeRate: Double = 0.02, floorHold: Double = 0.8,
             evidenceWeight: Double = 0.5, coverage: Double = 0.68, radiusScale: Double = 1,
-            resampleBelow: Double = 0.5, seed: UInt64 = 0
+            resampleBelow: Double = 0.5, seed: UInt64 = 0, floorChangeRateElsewhere: Double = 0.001
         ) {
             self.particles = min(max(particles, 10), 100_000)
             self.step = step.isFinite && step > 0 ? step : 1
@@ -86,6 +95,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
             self.radiusScale = radiusScale.isFinite && radiusScale > 0 ? radiusScale : 1
             self.resampleBelow = resampleBelow.isFinite ? min(max(resampleBelow, 0), 1) : 0.5
             self.seed = seed
+            self.floorChangeRateElsewhere =
+                floorChangeRateElsewhere.isFinite ? min(max(floorChangeRateElsewhere, 0), self.floorChangeRate) : 0.001
         }
     }
 
@@ -127,14 +138,24 @@ public struct ParticleFilter: SequentialPositioningMethod {
     public let posterior: PosteriorGrid
     /// The filter's tuning.
     public let configuration: Configuration
+    /// The venue's walls and floor connections, when the motion model should respect them.
+    public let floorPlan: FloorPlan?
+    /// ``floorPlan`` by grid floor.
+    private let planMotion: PlanMotion?
 
     /// Seconds between updates (``Configuration/step``).
     public var step: Double { configuration.step }
 
-    /// A particle filter weighing particles by `posterior`'s map and weighting, reported as `name`.
-    public init(posterior: PosteriorGrid, configuration: Configuration = Configuration(), name: String = "particles") {
+    /// A particle filter weighing particles by `posterior`'s map and weighting, reported as `name`; its particles keep
+    /// to `floorPlan`'s walls and connections when one is given.
+    public init(
+        posterior: PosteriorGrid, configuration: Configuration = Configuration(), floorPlan: FloorPlan? = nil,
+        name: String = "particles"
+    ) {
         self.posterior = posterior
         self.configuration = configuration
+        self.floorPlan = floorPlan
+        self.planMotion = floorPlan.map { PlanMotion(plan: $0, levels: posterior.map.grid.floors) }
         self.name = name
     }
 
@@ -208,6 +229,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let top = configuration.maximumSpeed
         let floorCount = grid.floors.count
         let changeChance = floorCount > 1 ? 1 - exp(-configuration.floorChangeRate * seconds) : 0
+        let strayShare =
+            changeChance > 0 ? (1 - exp(-configuration.floorChangeRateElsewhere * seconds)) / changeChance : 0
         let normals = Self.normals
         var bits: UInt64 = 0
         var left = 0
@@ -242,6 +265,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 y = min(max(y, grid.minimum.y), grid.maximum.y)
                 vy = -vy
             }
+            planMotion?.keepInside(
+                fromX: belief.x[i], fromY: belief.y[i], x: &x, y: &y, vx: &vx, vy: &vy, floor: belief.floor[i])
             belief.x[i] = x
             belief.y[i] = y
             belief.vx[i] = vx
@@ -249,7 +274,13 @@ public struct ParticleFilter: SequentialPositioningMethod {
             if changeChance > 0, belief.random.unit() < changeChance {
                 let up = belief.random.unit() < 0.5
                 let floor = belief.floor[i] + (up ? 1 : -1)
-                belief.floor[i] = floor < 0 || floor >= floorCount ? belief.floor[i] - (up ? 1 : -1) : floor
+                let target = floor < 0 || floor >= floorCount ? belief.floor[i] - (up ? 1 : -1) : floor
+                if planMotion?.allowsFloorChange(
+                    x: x, y: y, from: belief.floor[i], to: target, strayShare: strayShare, random: &belief.random)
+                    ?? true
+                {
+                    belief.floor[i] = target
+                }
             }
         }
     }

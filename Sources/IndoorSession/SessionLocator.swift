@@ -21,15 +21,17 @@ struct SessionLocator: Sendable {
     /// - Throws: ``UnknownMethodError``, ``MissingSurveyError``.
     init(_ configuration: SessionConfiguration) throws {
         let nodes = configuration.venue.nodes
+        // The venue's walls and stairs, for methods whose motion model keeps to them (the particle filter).
+        let plan = FloorPlan(venue: configuration.venue)
         primary = try MethodCatalog.engine(
             configuration.method, nodes: nodes, survey: configuration.survey,
-            calibration: configuration.calibration, configuration: configuration.positioning)
+            calibration: configuration.calibration, configuration: configuration.positioning, floorPlan: plan)
         fallbackCodes = configuration.fallback.codes
         if let method = configuration.fallback.method, MethodCatalog.Selection(method) != configuration.method {
             fallback = try MethodCatalog.engine(
                 MethodCatalog.Selection(method), nodes: nodes, survey: configuration.survey,
                 calibration: configuration.calibration,
-                configuration: configuration.positioning)
+                configuration: configuration.positioning, floorPlan: plan)
         }
     }
 

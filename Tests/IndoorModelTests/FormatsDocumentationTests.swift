@@ -64,6 +64,12 @@ struct FormatsDocumentationTests {
         plain.geofences = []
         #expect(!String(decoding: try plain.encodeJSON(), as: UTF8.self).contains("geofences"))
         #expect(try Venue.decodeJSON(try plain.encodeJSON()) == plain)
+        // Stairs as a polygon, a lift as a circle; written back the same.
+        #expect(venue.connections.map(\.id) == ["stairs-east", "lift"])
+        #expect(venue.connections.map(\.kind) == [.stairs, .lift])
+        #expect(venue.connections.allSatisfy { $0.levels == [0, 1] })
+        #expect(venue.connections[1].contains(Point2D(x: 11.5, y: 8)))
+        #expect(try Venue.decodeJSON(try venue.encodeJSON()) == venue)
     }
 
     @Test func fix() throws {

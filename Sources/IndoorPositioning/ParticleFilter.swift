@@ -142,6 +142,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
     public let floorPlan: FloorPlan?
     /// ``floorPlan`` by grid floor.
     private let planMotion: PlanMotion?
+    /// The map's likelihood terms laid out for weighing clouds.
+    let likelihood: ParticleLikelihood
 
     /// Seconds between updates (``Configuration/step``).
     public var step: Double { configuration.step }
@@ -157,6 +159,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         self.floorPlan = floorPlan
         self.planMotion = floorPlan.map { PlanMotion(plan: $0, levels: posterior.map.grid.floors) }
         self.name = name
+        self.likelihood = ParticleLikelihood(map: posterior.map, missingWeight: posterior.configuration.missingWeight)
     }
 
     /// The readings that name mapped nodes: their columns in the map and their RSSI (dBm), first of each node.
@@ -188,7 +191,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
         for c in cellWeights.indices { cellWeights[c] /= total }
         var random = SplitMix64(seed: configuration.seed, stream: Self.stream(of: device))
         let n = configuration.particles
-        let picks = Self.systematic(weights: cellWeights, count: n, random: &random)
+        let picks = [Int](unsafeUninitializedCapacity: n) { buffer, initialized in
+            cellWeights.withUnsafeBufferPointer { Self.systematic(weights: $0, into: buffer, random: &random) }
+            initialized = n
+        }
         let perFloor = map.grid.rows * map.grid.columns
         let half = map.spacing / 2
         var belief = Belief(
@@ -217,8 +223,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
             move(&belief, seconds: elapsed)
             belief.time = time
         }
-        weigh(&belief, readings: readings)
-        if belief.effectiveSize < configuration.resampleBelow * Double(belief.count) { resample(&belief) }
+        let effectiveSize = weigh(&belief, readings: readings) ?? belief.effectiveSize
+        if effectiveSize < configuration.resampleBelow * Double(belief.count) { resample(&belief) }
     }
 
     /// Moves every particle on by `seconds` of walking.
@@ -293,15 +299,17 @@ public struct ParticleFilter: SequentialPositioningMethod {
     }()
 
     /// Weighs every particle by the readings' likelihood at its place, updates the offset and the reported floor.
+    /// Returns the effective sample size of the new weights, or `nil` when they were left alone or reset to equal.
     ///
     /// Particles share grid points (a cloud of 1000 spans a few hundred), so each point's likelihood is computed once
-    /// per update and kept in a small open-addressing table.
-    private func weigh(_ belief: inout Belief, readings: [NodeReading]) {
+    /// per update: a table over the box of grid points the cloud covers gives each point met its slot in a list of
+    /// log-likelihoods and offsets, and the weight factor exp(log-likelihood − peak) is taken once per slot.
+    private func weigh(_ belief: inout Belief, readings: [NodeReading]) -> Double? {
         let (columns, values) = mapped(readings)
-        guard !columns.isEmpty else { return }
+        let count = belief.count
+        guard !columns.isEmpty, count > 0 else { return nil }
         let map = posterior.map
         let grid = map.grid
-        let n = map.nodeCount
         let settings = posterior.configuration
         let scale = settings.temperature * configuration.evidenceWeight
         let missingWeight = settings.missingWeight
@@ -309,110 +317,193 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let priorPrecision = tau2 > 0 ? 1 / tau2 : 0
         let priorMean = belief.offset
         let nu = settings.degreesOfFreedom
+        let inverseNu = 1 / nu
         let tail = 0.5 * (nu + 1)
-        let count = belief.count
         let gridColumns = grid.columns
         let perFloor = grid.rows * gridColumns
+        let floorCount = max(1, grid.floors.count)
         let lastColumn = Double(gridColumns - 1)
         let lastRow = Double(grid.rows - 1)
         let inverseSpacing = 1 / grid.spacing
-        var capacity = 64
-        while capacity < 2 * count { capacity *= 2 }
-        let mask = capacity - 1
-        var keys = [Int](repeating: -1, count: capacity)
-        var cachedLog = [Double](repeating: 0, count: capacity)
-        var cachedOffset = [Double](repeating: 0, count: capacity)
-        var log = [Double](repeating: 0, count: count)
-        var offsets = [Double](repeating: 0, count: count)
+        let minimumX = grid.minimum.x
+        let minimumY = grid.minimum.y
         let heard = columns.count
-        map.mean.withUnsafeBufferPointer { mean in
-            map.inverseVariance.withUnsafeBufferPointer { precision in
-                map.halfLogVariance.withUnsafeBufferPointer { halfLog in
-                    map.missLog.withUnsafeBufferPointer { missLog in
-                        for i in 0..<count {
-                            let column = min(max((belief.x[i] - grid.minimum.x) * inverseSpacing, 0), lastColumn)
-                            let row = min(max((belief.y[i] - grid.minimum.y) * inverseSpacing, 0), lastRow)
-                            let c = belief.floor[i] * perFloor + Int(row + 0.5) * gridColumns + Int(column + 0.5)
-                            var slot = (c &* 0x9E37_79B1) & mask
-                            while keys[slot] != -1, keys[slot] != c { slot = (slot + 1) & mask }
-                            if keys[slot] == c {
-                                log[i] = cachedLog[slot]
-                                offsets[i] = cachedOffset[slot]
-                                continue
-                            }
-                            let base = c * n
-                            var offset = priorMean
-                            if priorPrecision > 0 {
-                                var weight = priorPrecision
-                                var sum = priorPrecision * priorMean
-                                for k in 0..<heard {
-                                    let w = precision[base + columns[k]]
-                                    weight += w
-                                    sum += w * (values[k] - mean[base + columns[k]])
+        // Where each heard node's plane starts in the likelihood's entries.
+        let starts = columns.map { $0 * likelihood.cellCount }
+        let missSum = map.missSum
+        let xs = belief.x
+        let ys = belief.y
+        let floors = belief.floor
+        // Per particle: its grid column and row (then its slot in the list of grid points met).
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
+            var lowColumn = Int.max
+            var highColumn = Int.min
+            var lowRow = Int.max
+            var highRow = Int.min
+            var lowFloor = Int.max
+            var highFloor = Int.min
+            for i in 0..<count {
+                let column = Int(min(max((xs[i] - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
+                let row = Int(min(max((ys[i] - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
+                let floor = min(max(floors[i], 0), floorCount - 1)
+                place[2 * i] = Int32(truncatingIfNeeded: column)
+                place[2 * i + 1] = Int32(truncatingIfNeeded: row)
+                lowColumn = min(lowColumn, column)
+                highColumn = max(highColumn, column)
+                lowRow = min(lowRow, row)
+                highRow = max(highRow, row)
+                lowFloor = min(lowFloor, floor)
+                highFloor = max(highFloor, floor)
+            }
+            let width = highColumn - lowColumn + 1
+            let height = highRow - lowRow + 1
+            let boxSize = width * height * (highFloor - lowFloor + 1)
+            // Per grid point of the box: its slot in the list of points met (−1: no particle there).
+            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: boxSize) { slots -> Double? in
+                slots.initialize(repeating: -1)
+                for i in 0..<count {
+                    let floor = min(max(floors[i], 0), floorCount - 1)
+                    let row = Int(place[2 * i + 1])
+                    let column = Int(place[2 * i])
+                    let box = ((floor - lowFloor) * height + row - lowRow) * width + column - lowColumn
+                    slots[box] = 0
+                    // place[i] is free: place[2i] and place[2i + 1] are this particle's or a later one's.
+                    place[i] = Int32(truncatingIfNeeded: box)
+                }
+                // Per slot: the log-likelihood (then the weight factor) and the offset estimated there (dB).
+                return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { met -> Double? in
+                    let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { cells -> Int in
+                        // The points met, in the order of the map's planes (row by row).
+                        var metCount = 0
+                        var box = 0
+                        for floor in lowFloor...highFloor {
+                            for row in lowRow...highRow {
+                                let start = floor * perFloor + row * gridColumns + lowColumn
+                                for column in 0..<width {
+                                    if slots[box] == 0 {
+                                        slots[box] = Int32(truncatingIfNeeded: metCount)
+                                        cells[metCount] = Int32(truncatingIfNeeded: start + column)
+                                        metCount += 1
+                                    }
+                                    box += 1
                                 }
-                                offset = sum / weight
                             }
-                            let shift = offset - priorMean
-                            var value = -0.5 * shift * shift * priorPrecision
-                            var missing = map.missSum[c]
-                            for k in 0..<heard {
-                                let index = base + columns[k]
-                                let e = values[k] - mean[index] - offset
-                                value -= tail * log1p(e * e * precision[index] / nu) + halfLog[index]
-                                missing -= missLog[index]
+                        }
+                        // Node by node, so that each heard node's plane is read in runs: first the offset at each
+                        // point (its prior's precision and mean, plus each node's), then the log-likelihood.
+                        likelihood.entries.withUnsafeBufferPointer { entries in
+                            for slot in 0..<metCount {
+                                met[2 * slot] = priorPrecision
+                                met[2 * slot + 1] = priorPrecision * priorMean
                             }
-                            let result = scale * (value + missingWeight * missing)
-                            keys[slot] = c
-                            cachedLog[slot] = result
-                            cachedOffset[slot] = offset
-                            log[i] = result
-                            offsets[i] = offset
+                            if priorPrecision > 0 {
+                                for k in 0..<heard {
+                                    let plane = UnsafeBufferPointer(rebasing: entries[starts[k]...])
+                                    let value = values[k]
+                                    for slot in 0..<metCount {
+                                        let entry = plane[Int(cells[slot])]
+                                        let w = Double(entry.precision)
+                                        met[2 * slot] += w
+                                        met[2 * slot + 1] += w * (value - entry.mean)
+                                    }
+                                }
+                            }
+                            for slot in 0..<metCount {
+                                let offset = priorPrecision > 0 ? met[2 * slot + 1] / met[2 * slot] : priorMean
+                                let shift = offset - priorMean
+                                met[2 * slot] =
+                                    -0.5 * shift * shift * priorPrecision + missingWeight * missSum[Int(cells[slot])]
+                                met[2 * slot + 1] = offset
+                            }
+                            ParticleLikelihood.log1pTable.withUnsafeBufferPointer { table in
+                                for k in 0..<heard {
+                                    let plane = UnsafeBufferPointer(rebasing: entries[starts[k]...])
+                                    let value = values[k]
+                                    for slot in 0..<metCount {
+                                        let entry = plane[Int(cells[slot])]
+                                        let e = value - entry.mean - met[2 * slot + 1]
+                                        let fit = ParticleLikelihood.log1p(
+                                            e * e * Double(entry.precision) * inverseNu, table: table)
+                                        met[2 * slot] -= tail * fit + Double(entry.constant)
+                                    }
+                                }
+                            }
+                            for slot in 0..<metCount { met[2 * slot] *= scale }
+                        }
+                        return metCount
+                    }
+                    var peak = -Double.infinity
+                    for i in 0..<count {
+                        let slot = Int(slots[Int(place[i])])
+                        place[i] = Int32(truncatingIfNeeded: slot)
+                        if belief.weight[i] > 0 { peak = max(peak, met[2 * slot]) }
+                    }
+                    guard peak.isFinite else { return nil }
+                    for slot in 0..<metCount { met[2 * slot] = exp(met[2 * slot] - peak) }
+                    let (offset, squares) =
+                        belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double)? in
+                            var total = 0.0
+                            for i in 0..<count {
+                                let w = weight[i] * met[2 * Int(place[i])]
+                                weight[i] = w
+                                total += w
+                            }
+                            guard total > 0, total.isFinite else {
+                                for i in 0..<count { weight[i] = 1 / Double(count) }
+                                return nil
+                            }
+                            var offset = 0.0
+                            var squares = 0.0
+                            let inverseTotal = 1 / total
+                            for i in 0..<count {
+                                weight[i] *= inverseTotal
+                                offset += weight[i] * met[2 * Int(place[i]) + 1]
+                                squares += weight[i] * weight[i]
+                            }
+                            return (offset, squares)
+                        } ?? (belief.offset, 0)
+                    guard squares > 0 else { return nil }
+                    belief.offset = offset
+                    if floorCount > 1 {
+                        let heaviest = Self.heaviestFloor(belief, floors: floorCount)
+                        if heaviest.index != belief.reportedFloor, heaviest.share >= configuration.floorHold {
+                            belief.reportedFloor = heaviest.index
                         }
                     }
+                    return 1 / squares
                 }
             }
-        }
-        var peak = -Double.infinity
-        for i in 0..<count where belief.weight[i] > 0 { peak = max(peak, log[i]) }
-        guard peak.isFinite else { return }
-        var total = 0.0
-        for i in 0..<count {
-            let w = belief.weight[i] * exp(log[i] - peak)
-            belief.weight[i] = w
-            total += w
-        }
-        guard total > 0, total.isFinite else {
-            for i in 0..<count { belief.weight[i] = 1 / Double(count) }
-            return
-        }
-        var offset = 0.0
-        let inverseTotal = 1 / total
-        for i in 0..<count {
-            belief.weight[i] *= inverseTotal
-            offset += belief.weight[i] * offsets[i]
-        }
-        belief.offset = offset
-        let heaviest = Self.heaviestFloor(belief, floors: grid.floors.count)
-        if heaviest.index != belief.reportedFloor, heaviest.share >= configuration.floorHold {
-            belief.reportedFloor = heaviest.index
         }
     }
 
     /// Draws a new, equally weighted cloud from the old one (systematic resampling).
     private func resample(_ belief: inout Belief) {
-        let picks = Self.systematic(weights: belief.weight, count: belief.count, random: &belief.random)
-        let x = belief.x
-        let y = belief.y
-        let vx = belief.vx
-        let vy = belief.vy
-        let floor = belief.floor
-        for (i, pick) in picks.enumerated() {
-            belief.x[i] = x[pick]
-            belief.y[i] = y[pick]
-            belief.vx[i] = vx[pick]
-            belief.vy[i] = vy[pick]
-            belief.floor[i] = floor[pick]
-            belief.weight[i] = 1 / Double(picks.count)
+        let count = belief.count
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { picks in
+            belief.weight.withUnsafeBufferPointer { weights in
+                Self.systematic(weights: weights, into: picks, random: &belief.random)
+            }
+            let picks = UnsafeBufferPointer(picks)
+            Self.gather(&belief.x, picks: picks)
+            Self.gather(&belief.y, picks: picks)
+            Self.gather(&belief.vx, picks: picks)
+            Self.gather(&belief.vy, picks: picks)
+            Self.gather(&belief.floor, picks: picks)
+        }
+        let equal = 1 / Double(count)
+        belief.weight.withUnsafeMutableBufferPointer { weight in
+            for i in weight.indices { weight[i] = equal }
+        }
+    }
+
+    /// Replaces each of `values` by the one `picks` names (`picks` as long as `values`).
+    private static func gather<Element>(_ values: inout [Element], picks: UnsafeBufferPointer<Int>) {
+        values.withUnsafeMutableBufferPointer { values in
+            withUnsafeTemporaryAllocation(of: Element.self, capacity: values.count) { old in
+                _ = old.initialize(fromContentsOf: values)
+                for i in 0..<min(picks.count, values.count) { values[i] = old[picks[i]] }
+                old.deinitialize()
+            }
         }
     }
 
@@ -466,23 +557,23 @@ public struct ParticleFilter: SequentialPositioningMethod {
         return (best, total > 0 ? mass[best] / total : 0)
     }
 
-    /// `count` indices drawn from `weights` (summing to 1) by systematic resampling.
-    private static func systematic(weights: [Double], count: Int, random: inout SplitMix64) -> [Int] {
-        var picks: [Int] = []
-        picks.reserveCapacity(count)
+    /// `picks.count` indices drawn from `weights` (summing to 1) by systematic resampling, into `picks`.
+    private static func systematic(
+        weights: UnsafeBufferPointer<Double>, into picks: UnsafeMutableBufferPointer<Int>, random: inout SplitMix64
+    ) {
+        let count = picks.count
         let spacing = 1 / Double(count)
         var target = random.unit() * spacing
         var cumulative = 0.0
         var index = 0
-        for _ in 0..<count {
+        for i in 0..<count {
             while index < weights.count - 1, cumulative + weights[index] < target {
                 cumulative += weights[index]
                 index += 1
             }
-            picks.append(index)
+            picks[i] = index
             target += spacing
         }
-        return picks
     }
 
     /// A generator stream number for `device`: FNV-1a of its UTF-8 bytes (the same on every run and platform).

@@ -172,4 +172,99 @@ struct ParticleFilterTests {
         for second in 21...40 { method.update(&belief, readings: loud, at: 0.6 + Double(second)) }
         #expect(belief.offset > 4, "offset \(belief.offset) dB")
     }
+
+    @Test func tableLog1pAgreesWithLog1p() {
+        let table = ParticleLikelihood.log1pTable
+        table.withUnsafeBufferPointer { table in
+            // Inside the table: within the quadratic's bound, 7.7e-9.
+            var worst = 0.0
+            for k in 0...20_000 {
+                let u = Double(k) * ParticleLikelihood.log1pLimit / 20_000
+                worst = max(worst, abs(ParticleLikelihood.log1p(u, table: table) - log1p(u)))
+            }
+            #expect(worst < 1e-8, "worst \(worst)")
+            #expect(ParticleLikelihood.log1p(0, table: table) == 0)
+            // Beyond it: exact.
+            for u in [16.0 - 1 / 256, 16, 16.5, 100, 1e6, .infinity] {
+                #expect(ParticleLikelihood.log1p(u, table: table) == log1p(u))
+            }
+            #expect(ParticleLikelihood.log1p(.nan, table: table).isNaN)
+        }
+    }
+
+    /// The weights after one update equal those of the model computed directly (double precision, exact `log1p`,
+    /// particle by particle) to 1e-4 relative.
+    @Test func weightsMatchTheModelComputedDirectly() throws {
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        // Never resampling, so the cloud keeps its order.
+        let method = ParticleFilter(
+            posterior: try #require(engine.method as? ParticleFilter).posterior,
+            configuration: ParticleFilter.Configuration(resampleBelow: 0))
+        var random = SplitMix64(seed: 4)
+        engine.ingest(
+            Self.sightings(
+                at: 0, device: "d", position: Point2D(x: 12, y: 6), floor: nil, nodes: Self.nodes(), random: &random))
+        let readings = engine.readings(device: "d", at: 0.6)
+        let belief = try #require(method.start(device: "d", readings: readings, at: 0.6))
+        // Readings 3 dB off, so that the offset estimate matters.
+        let shifted = readings.map {
+            NodeReading(
+                node: $0.node, rssi: $0.rssi + 3, distance: $0.distance, distanceVariance: $0.distanceVariance,
+                lastHeard: $0.lastHeard)
+        }
+        var updated = belief
+        updated.weight = belief.weight.indices.map { Double($0 % 7 + 1) }
+        let total = updated.weight.reduce(0, +)
+        updated.weight = updated.weight.map { $0 / total }
+        let prior = updated.weight
+        // No time passes: the update only weighs.
+        var reference = updated
+        method.update(&updated, readings: shifted, at: 0.6)
+        let map = method.posterior.map
+        let settings = method.posterior.configuration
+        let scale = settings.temperature * method.configuration.evidenceWeight
+        let tau2 = settings.offsetSigma * settings.offsetSigma
+        let nu = settings.degreesOfFreedom
+        var logs: [Double] = []
+        var offsets: [Double] = []
+        for i in 0..<reference.count {
+            // The grid point nearest the particle, as the filter finds it.
+            let grid = map.grid
+            let column = min(max((reference.x[i] - grid.minimum.x) / grid.spacing, 0), Double(grid.columns - 1))
+            let row = min(max((reference.y[i] - grid.minimum.y) / grid.spacing, 0), Double(grid.rows - 1))
+            let cell =
+                reference.floor[i] * grid.rows * grid.columns + Int(row + 0.5) * grid.columns + Int(column + 0.5)
+            var weight = 1 / tau2
+            var sum = 0.0
+            var heard: [(column: Int, rssi: Double)] = []
+            for reading in shifted {
+                guard let column = map.column(of: reading.node.id), !heard.contains(where: { $0.column == column })
+                else { continue }
+                heard.append((column, reading.rssi))
+                let w = map.inverseVariance[cell * map.nodeCount + column]
+                weight += w
+                sum += w * (reading.rssi - map.mean[cell * map.nodeCount + column])
+            }
+            let offset = sum / weight
+            var value = -0.5 * offset * offset / tau2
+            var missing = map.missSum[cell]
+            for (column, rssi) in heard {
+                let index = cell * map.nodeCount + column
+                let e = rssi - map.mean[index] - offset
+                value -= 0.5 * (nu + 1) * log1p(e * e * map.inverseVariance[index] / nu) + map.halfLogVariance[index]
+                missing -= map.missLog[index]
+            }
+            logs.append(scale * (value + settings.missingWeight * missing))
+            offsets.append(offset)
+        }
+        let peak = try #require(logs.max())
+        var expected = (0..<reference.count).map { prior[$0] * exp(logs[$0] - peak) }
+        let sum = expected.reduce(0, +)
+        expected = expected.map { $0 / sum }
+        reference.offset = zip(expected, offsets).reduce(0) { $0 + $1.0 * $1.1 }
+        for i in 0..<reference.count {
+            #expect(abs(updated.weight[i] - expected[i]) <= 1e-4 * expected[i] + 1e-300, "particle \(i)")
+        }
+        #expect(abs(updated.offset - reference.offset) < 1e-4, "offset \(updated.offset) vs \(reference.offset)")
+    }
 }

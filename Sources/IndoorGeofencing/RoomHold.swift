@@ -16,34 +16,35 @@ import IndoorModel
 /// - Until then the answer stays the held room, unless no fix has supported it for ``Configuration/unknownAfter``
 ///   seconds: then the answer is ``Answer/unknown`` (the device is neither where it was nor settled anywhere).
 ///
-/// The defaults were chosen on a simulated office (`indoor simulate --seed 11`, not a scored venue): with `auto`
-/// there, the held room is wrong as often as the raw room of each fix (7.8 % of rows) while its changes fall from
-/// 265 to 142 per device-hour, against the truth's 136.
+/// The defaults were chosen on a simulated office (`indoor simulate --seed 11`, not a scored venue), with `auto`:
+/// where the venue's walls are left out of the plan, the held room is wrong on 7.2 % of rows (each fix's raw room:
+/// 7.6 %) and changes 154 times per device-hour instead of 253 (the truth: 136); with the walls, the particle
+/// filter itself flaps little (151 changes per hour, 7.3 % wrong) and the hold costs a little (142, 8.8 %).
 ///
 /// The first fix's raw room is held at once: there is nothing to hold yet. Time comes from the fixes only; a fix
 /// older than the last one is answered from the state without changing it.
 public struct RoomHold: Hashable, Sendable {
     /// Tuning of the hold.
     public struct Configuration: Hashable, Sendable {
-        /// Metres outside the held room within which a fix still supports it. Default 0.5.
+        /// Metres outside the held room within which a fix still supports it. Default 0.25.
         public var margin: Double
         /// Seconds a new room must be every fix's room before the answer changes to it. Default 2.
         public var settleTime: Double
-        /// Metres inside a new room beyond which one fix changes the answer at once. Default 0.75.
+        /// Metres inside a new room beyond which one fix changes the answer at once. Default 0.5.
         public var depth: Double
         /// Seconds without a supporting fix after which the answer is unknown while no new room has settled.
         /// Default 8.
         public var unknownAfter: Double
 
         /// - Parameters:
-        ///   - margin: Metres outside the held room that still support it (default 0.5; at least 0).
+        ///   - margin: Metres outside the held room that still support it (default 0.25; at least 0).
         ///   - settleTime: Seconds a new room needs before the answer changes (default 2; at least 0).
-        ///   - depth: Metres inside a new room that change the answer at once (default 0.75; infinity: never).
+        ///   - depth: Metres inside a new room that change the answer at once (default 0.5; infinity: never).
         ///   - unknownAfter: Seconds without support before the answer is unknown (default 8).
-        public init(margin: Double = 0.5, settleTime: Double = 2, depth: Double = 0.75, unknownAfter: Double = 8) {
-            self.margin = margin.isFinite ? max(0, margin) : 0.5
+        public init(margin: Double = 0.25, settleTime: Double = 2, depth: Double = 0.5, unknownAfter: Double = 8) {
+            self.margin = margin.isFinite ? max(0, margin) : 0.25
             self.settleTime = settleTime.isFinite ? max(0, settleTime) : 2
-            self.depth = depth.isNaN ? 0.75 : max(0, depth)
+            self.depth = depth.isNaN ? 0.5 : max(0, depth)
             self.unknownAfter = unknownAfter.isNaN ? 8 : max(0, unknownAfter)
         }
     }

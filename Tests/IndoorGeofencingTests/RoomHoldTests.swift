@@ -61,9 +61,9 @@ struct RoomHoldTests {
             try Self.answers([12, 12, 9.5, 9.5, 9.5, 9.5]) == [.noRoom, .noRoom, .noRoom, .noRoom, .noRoom, .room(1)])
     }
 
-    /// The defaults: 0.5 m, 2 s, 0.75 m, 8 s; values out of range are clamped or replaced.
+    /// The defaults: 0.25 m, 2 s, 0.5 m, 8 s; values out of range are clamped or replaced.
     @Test func defaults() {
-        #expect(RoomHold.Configuration() == .init(margin: 0.5, settleTime: 2, depth: 0.75, unknownAfter: 8))
+        #expect(RoomHold.Configuration() == .init(margin: 0.25, settleTime: 2, depth: 0.5, unknownAfter: 8))
         #expect(RoomHold.Configuration(margin: -1, settleTime: .nan, depth: .nan) == .init(margin: 0, settleTime: 2))
     }
 

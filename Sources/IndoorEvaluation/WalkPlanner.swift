@@ -117,9 +117,16 @@ private struct Walk {
         trajectory.append(time: time, point: point, height: height, level: level)
     }
 
+    /// Climbs or descends to `target` in `seconds`, one flight at a time: a walker passes every floor between, so the
+    /// truth's level steps through each of them (halfway up each flight) rather than jumping.
     mutating func climb(to target: Int, seconds: Double) {
-        time += seconds
-        level = target
-        trajectory.append(time: time, point: point, height: height, level: level)
+        let flights = abs(target - level)
+        guard flights > 0 else { return }
+        let step = target > level ? 1 : -1
+        for _ in 0..<flights {
+            time += seconds / Double(flights)
+            level += step
+            trajectory.append(time: time, point: point, height: height, level: level)
+        }
     }
 }

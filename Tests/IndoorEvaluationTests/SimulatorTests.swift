@@ -111,6 +111,29 @@ struct SimulatorTests {
         #expect(sightings.allSatisfy { if case .node(let id) = $0.source { ids.contains(id) } else { false } })
     }
 
+    /// Walkers change floor by the stairs one flight at a time: the truth's floor never jumps a level between
+    /// consecutive rows, and every change happens at the stairs, inside the stairwell the venue lists.
+    @Test func floorsChangeOneFlightAtATimeAtTheStairs() throws {
+        var options = Self.small(seed: 3)
+        options.floors = 4
+        options.devices = 6
+        options.duration = 600
+        let simulated = try Simulator(options: options).run()
+        let stairwell = try #require(simulated.venue.connections.first)
+        #expect(stairwell.levels == [0, 1, 2, 3])
+        var changes = 0
+        for device in Set(simulated.dataset.test.truth.map(\.device)) {
+            let rows = simulated.dataset.test.truth.filter { $0.device == device }
+            for (a, b) in zip(rows, rows.dropFirst()) {
+                guard let from = a.floor, let to = b.floor, from != to else { continue }
+                changes += 1
+                #expect(abs(to - from) == 1)
+                #expect(stairwell.contains(b.point))
+            }
+        }
+        #expect(changes > 5)
+    }
+
     @Test func surveyVisitsEveryRoom() throws {
         let simulated = try Simulator(options: Self.small()).run()
         let train = try #require(simulated.dataset.train)

@@ -70,7 +70,15 @@ best() {
     echo "room where the fix is in another room or in none; *room changes/h* counts how often a device's fix moves"
     echo "to another room (or into or out of no room) between consecutive located rows, per device-hour of located"
     echo "rows: room flapping. *truth room changes/h* counts the same for the truth over the same rows, what a"
-    echo "method that never strays would score. \`-\` where the dataset has no rooms."
+    echo "method that never strays would score. *held wrong room*, *unknown room* and *held room changes/h* score the"
+    echo "room a tracker answers (\`RoomHold\`, GEOFENCING.md: held through fixes that stray over a wall, changed when"
+    echo "the fixes settle in another room, *unknown* when they left without settling; an unknown row is neither"
+    echo "right nor wrong). \`-\` where the dataset has no rooms. *floor flips/h* counts changes of a device's fix"
+    echo "floor between consecutive located rows per device-hour; *truth floor flips/h* the truth's over the same rows."
+    echo
+    echo "Walls and stairs: the simulated venues' \`venue.json\` lists each floor's walls and (with several floors) the"
+    echo "stairwell; \`particle-filter\` and \`auto\` with a survey keep their particles out of walls and change floor"
+    echo "at the stairs (POSITIONING.md). The real datasets have no plan."
     echo
     echo "Reference medians of simple baselines (weighted centroid of the 3 strongest, k-NN k = 3, least-squares"
     echo "trilateration), best of the three: uji-library 1.71 m, danis-tetam 1.95 m, kolakowski-flat 1.23 m."

@@ -76,6 +76,9 @@ public struct RoomHold: Hashable, Sendable {
     public private(set) var lastTime = -Double.infinity
     private var lastAnswer = Answer.unknown
 
+    /// The answer to the last fix taken (``Answer/unknown`` before the first).
+    public var answer: Answer { lastAnswer }
+
     /// A hold with nothing held yet.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

@@ -40,7 +40,6 @@ public struct LocationSession: Sendable {
     private let roomMap: RoomMap?
     /// Per device, the room its fixes hold (forgotten ``roomMemory`` seconds after its last fix).
     private var rooms: [String: RoomHold] = [:]
-    private var roomAnswers: [String: RoomHold.Answer] = [:]
     /// When rooms of devices without a recent fix were last forgotten, seconds.
     private var lastRoomPrune = -Double.infinity
     /// Seconds after a device's last fix that its room is kept.
@@ -74,7 +73,7 @@ public struct LocationSession: Sendable {
     /// `nil` when the venue has no rooms (zones with polygon fences) or the device has had no fix in the last hour
     /// of data time. The room is an index into the venue's zones.
     public func room(of device: String) -> RoomHold.Answer? {
-        roomAnswers[device]
+        rooms[device]?.answer
     }
 
     /// The name of the fallback method, when the session has one.
@@ -134,7 +133,7 @@ public struct LocationSession: Sendable {
             events.append(.fix(fix))
             events += zones.update(with: fix).map(SessionEvent.zone)
             if let roomMap {
-                roomAnswers[fix.device] = rooms[fix.device, default: RoomHold()].update(
+                _ = rooms[fix.device, default: RoomHold()].update(
                     point: fix.position.horizontal, floor: fix.floor, at: fix.time, in: roomMap)
             }
         }
@@ -249,7 +248,6 @@ public struct LocationSession: Sendable {
             lastRoomPrune = time
             for (device, hold) in rooms where hold.lastTime < time - Self.roomMemory {
                 rooms[device] = nil
-                roomAnswers[device] = nil
             }
         }
         return events

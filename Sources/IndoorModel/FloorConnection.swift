@@ -52,7 +52,7 @@ public struct FloorConnection: Hashable, Sendable, Identifiable {
 }
 
 extension FloorConnection: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, ShapeCodingKey {
         case id, kind, levels, center, radius, polygon
     }
 
@@ -78,35 +78,7 @@ extension FloorConnection: Codable {
             kind = named
         }
         let levels = try Self.decodeLevels(container)
-        let polygon = try container.decodeIfPresent(Polygon.self, forKey: .polygon)
-        let center = try container.decodeIfPresent(Point2D.self, forKey: .center)
-        let shape: ZoneFence.Shape
-        switch (polygon, center) {
-        case (let polygon?, nil):
-            if let problem = ZoneFence.problem(with: polygon) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .polygon, in: container,
-                    debugDescription: problem.replacingOccurrences(of: "polygon fence", with: "connection polygon"))
-            }
-            shape = .polygon(polygon)
-        case (nil, let center?):
-            let radius = try container.decodeCoordinate(forKey: .radius, name: "radius")
-            guard radius > 0 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .radius, in: container, debugDescription: "radius must be a positive number of metres")
-            }
-            shape = .circle(center: center, radius: radius)
-        case (.some, .some):
-            throw DecodingError.dataCorruptedError(
-                forKey: .polygon, in: container,
-                debugDescription: "a connection is either a circle (center, radius) or a polygon, not both")
-        case (nil, nil):
-            throw DecodingError.keyNotFound(
-                CodingKeys.polygon,
-                DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: "a connection needs 'polygon' or 'center' and 'radius'"))
-        }
+        let shape = try ZoneFence.Shape.decode(from: container, noun: "connection")
         self.init(id: id, kind: kind, levels: levels, shape: shape)
     }
 
@@ -146,12 +118,6 @@ extension FloorConnection: Codable {
         try container.encode(id, forKey: .id)
         try container.encode(kind, forKey: .kind)
         try container.encode(levels, forKey: .levels)
-        switch shape {
-        case .circle(let center, let radius):
-            try container.encode(center, forKey: .center)
-            try container.encode(radius, forKey: .radius)
-        case .polygon(let polygon):
-            try container.encode(polygon, forKey: .polygon)
-        }
+        try shape.encode(into: &container)
     }
 }

@@ -68,7 +68,7 @@ public struct ZoneFence: Hashable, Sendable {
 }
 
 extension ZoneFence: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, ShapeCodingKey {
         case id, floor, center, radius, polygon
     }
 
@@ -80,32 +80,7 @@ extension ZoneFence: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .id, in: container, debugDescription: "fence id is empty: leave it out or name the fence")
         }
-        let polygon = try container.decodeIfPresent(Polygon.self, forKey: .polygon)
-        let center = try container.decodeIfPresent(Point2D.self, forKey: .center)
-        switch (polygon, center) {
-        case (let polygon?, nil):
-            if let problem = Self.problem(with: polygon) {
-                throw DecodingError.dataCorruptedError(forKey: .polygon, in: container, debugDescription: problem)
-            }
-            self.init(.polygon(polygon), floor: floor, id: id)
-        case (nil, let center?):
-            let radius = try container.decode(Double.self, forKey: .radius)
-            guard radius.isFinite, radius > 0 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .radius, in: container, debugDescription: "radius must be a positive number of metres")
-            }
-            self.init(.circle(center: center, radius: radius), floor: floor, id: id)
-        case (.some, .some):
-            throw DecodingError.dataCorruptedError(
-                forKey: .polygon, in: container,
-                debugDescription: "a fence is either a circle (center, radius) or a polygon, not both")
-        case (nil, nil):
-            throw DecodingError.keyNotFound(
-                CodingKeys.polygon,
-                DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: "a fence needs 'polygon' or 'center' and 'radius'"))
-        }
+        self.init(try Shape.decode(from: container, noun: "fence"), floor: floor, id: id)
     }
 
     /// The most vertices a polygon fence may have (10 000): the check that its edges do not cross is a
@@ -174,12 +149,6 @@ extension ZoneFence: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(floor, forKey: .floor)
-        switch shape {
-        case .circle(let center, let radius):
-            try container.encode(center, forKey: .center)
-            try container.encode(radius, forKey: .radius)
-        case .polygon(let polygon):
-            try container.encode(polygon, forKey: .polygon)
-        }
+        try shape.encode(into: &container)
     }
 }

@@ -1,20 +1,24 @@
 import IndoorEvaluation
 import IndoorModel
 
-/// The demo: the simulated office of `IndoorEvaluation`'s ``Simulator``, with a zone per room, and its walkers'
-/// sightings in time order.
+/// The demo: the simulated office of `IndoorEvaluation`'s ``Simulator``, with a zone per room, the simulator's
+/// stairwell (a ``FloorConnection`` joining every floor, when there are several), and its walkers' sightings in
+/// time order.
 public struct DemoVenue: Sendable {
-    /// The venue, zones added.
+    /// The venue, zones added; its connections are the simulator's (the stairwell, with several floors).
     public var venue: Venue
     /// Every walker's sightings, sorted by time (seconds from 0).
     public var sightings: [Sighting]
     /// Seconds of data the walk covers; the driver loops after it.
     public var duration: Double
 
-    /// Simulates `devices` walkers for `duration` seconds (seeded: the same demo every run).
-    public init(devices: Int = 6, duration: Double = 600, seed: UInt64 = 1) throws {
+    /// Simulates `devices` walkers on `floors` floors (joined by the stairwell) for `duration` seconds (seeded: the
+    /// same demo every run).
+    /// - Throws: The simulator's ``SimulatorOptionsError`` for options it refuses (`floors` outside 1…50, say).
+    public init(devices: Int = 6, floors: Int = 2, duration: Double = 600, seed: UInt64 = 1) throws {
         var options = SimulatorOptions()
         options.devices = devices
+        options.floors = floors
         options.duration = duration
         options.seed = seed
         let simulated = try Simulator(options: options).run()

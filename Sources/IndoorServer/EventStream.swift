@@ -6,18 +6,21 @@ import IndoorModel
 import NIOCore
 import ServiceLifecycle
 
-/// One event as JSON: on the stream (`data:`), and in the stream's backlog.
+/// One event as JSON: on the stream (`data:`), and in the stream's backlog. A live fix that is its device's
+/// latest of its batch carries the device's held `room` (``DeviceRoom``); backlog events carry none.
 struct EventEnvelope: Encodable {
     var id: Int64
     var venue: String
     var type: String
     var fix: Fix?
     var zone: ZoneEvent?
+    var room: DeviceRoom?
 
-    init(_ stored: StoredEvent) {
+    init(_ stored: StoredEvent, room: DeviceRoom? = nil) {
         id = stored.id
         venue = stored.venue
         type = stored.event.type
+        self.room = room
         switch stored.event {
         case .fix(let fix): self.fix = fix
         case .zone(let zone): self.zone = zone
@@ -28,7 +31,8 @@ struct EventEnvelope: Encodable {
 extension LocationServer {
     /// `GET /v1/stream?venue=ID`: the venue's fixes and zone events as Server-Sent Events.
     ///
-    /// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``).
+    /// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``; a
+    /// live fix that is its device's latest of its batch carries the device's held `room`).
     /// A client that sends `Last-Event-ID` (or `?lastEventId=`) first gets the stored events after that id (at
     /// most ``ServerConfiguration/streamBacklog``), then the live ones, without a gap or a repeat: the stream
     /// subscribes before it reads the backlog and skips ids it already sent. An idle stream gets a comment line
@@ -60,7 +64,7 @@ extension LocationServer {
                 try await writer.write(Self.frame(event))
                 lastSent = event.id
             }
-            let (items, continuation) = AsyncStream<StoredEvent?>.makeStream()
+            let (items, continuation) = AsyncStream<LiveEvent?>.makeStream()
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -78,9 +82,9 @@ extension LocationServer {
                             try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                             continue
                         }
-                        guard event.id > lastSent else { continue }
-                        try await writer.write(Self.frame(event))
-                        lastSent = event.id
+                        guard event.stored.id > lastSent else { continue }
+                        try await writer.write(Self.frame(event.stored, room: event.room))
+                        lastSent = event.stored.id
                     }
                     group.cancelAll()
                 }
@@ -92,8 +96,8 @@ extension LocationServer {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    static func frame(_ event: StoredEvent) -> ByteBuffer {
-        let data = (try? JSONFormat.encoder().encode(EventEnvelope(event))) ?? Data("{}".utf8)
+    static func frame(_ event: StoredEvent, room: DeviceRoom? = nil) -> ByteBuffer {
+        let data = (try? JSONFormat.encoder().encode(EventEnvelope(event, room: room))) ?? Data("{}".utf8)
         var text = "id: \(event.id)\nevent: \(event.event.type)\ndata: "
         text += String(decoding: data, as: UTF8.self)
         text += "\n\n"

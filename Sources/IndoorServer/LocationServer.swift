@@ -84,7 +84,7 @@ public struct LocationServer: Sendable {
             guard let fix = try self.store.latestFix(venue: venue, device: device) else {
                 throw APIError.notFound(field: "device", "device '\(device)' has no fix in venue '\(venue)'")
             }
-            return try Self.json(fix)
+            return try Self.json(DeviceFix(fix: fix, room: self.hub.room(venue: venue, device: device)))
         }
         router.post("/v1/sightings") { request, _ in
             try self.authorize(request, .ingest)
@@ -207,7 +207,7 @@ public struct LocationServer: Sendable {
 
     struct DeviceList: Encodable {
         var venue: String
-        var devices: [Fix]
+        var devices: [DeviceFix]
     }
 
     private func activeDevices(_ request: Request, venue: String) throws -> Response {
@@ -215,7 +215,12 @@ public struct LocationServer: Sendable {
         let window = try Self.number(request, "within") ?? configuration.activeWindow
         let all = try store.devices(venue: venue, since: -Double.greatestFiniteMagnitude)
         let newest = all.map(\.time).max() ?? 0
-        return try Self.json(DeviceList(venue: venue, devices: all.filter { $0.time >= newest - window }))
+        let active = all.filter { $0.time >= newest - window }
+        return try Self.json(
+            DeviceList(
+                venue: venue,
+                devices: active.map { DeviceFix(fix: $0, room: hub.room(venue: venue, device: $0.device)) }
+            ))
     }
 
     private func ingest(_ request: Request) async throws -> Response {

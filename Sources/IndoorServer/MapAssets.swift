@@ -2,8 +2,9 @@
 /// The map page and its script and style, served by the server itself (no CDN, no build step).
 ///
 /// The page takes `?venue=ID&key=READ_KEY` (the key is kept in the browser's local storage), draws the venue's
-/// floor plan as SVG (outline, walls, nodes, zones) for the chosen floor, moves the devices live from
-/// `/v1/stream` with their accuracy circles, and lists the zone activity with dwell times.
+/// floor plan as SVG (outline, walls, nodes, zones, and the floor connections that reach the chosen floor,
+/// labelled by kind) for the chosen floor, moves the devices live from `/v1/stream` with their accuracy circles
+/// and held rooms (the `room` of the device list and of live fixes), and lists the zone activity with dwell times.
 enum MapAssets {
     static let html = """
         <!doctype html>
@@ -57,6 +58,8 @@ enum MapAssets {
         .zone.occupied { fill: rgba(46, 157, 87, .22); }
         .geoline { stroke: #8e44ad; stroke-width: .2; fill: none; }
         .node { fill: #f39c12; stroke: #7d5100; stroke-width: .08; }
+        .connection { fill: rgba(127, 140, 141, .28); stroke: #5d6d7e; stroke-width: .12; }
+        .connection-label { font-size: .7px; fill: #34495e; font-weight: 600; text-anchor: middle; pointer-events: none; }
         .label { font-size: .9px; fill: #2c3e50; text-anchor: middle; pointer-events: none; }
         .device .accuracy { fill: rgba(231, 76, 60, .15); stroke: rgba(231, 76, 60, .6); stroke-width: .08; }
         .device .dot { fill: #e74c3c; stroke: #fff; stroke-width: .12; }
@@ -75,6 +78,7 @@ enum MapAssets {
         const statusLine = document.getElementById("status");
         let venue = null, level = null, source = null;
         const devices = new Map();   // device id -> latest fix
+        const rooms = new Map();     // device id -> its held room ({state, zone, zoneName}), as the server last said
         const inside = new Map();    // zone id -> Set of devices
 
         async function api(path) {
@@ -101,11 +105,13 @@ enum MapAssets {
           const add = ([x, y]) => { xs.push(x); ys.push(y); };
           for (const f of venue.floors || []) (f.outline || []).forEach(add);
           for (const n of venue.nodes || []) add([n.x, n.y]);
-          for (const z of venue.zones || []) for (const fence of z.fences || []) {
-            if (fence.polygon) fence.polygon.forEach(add);
-            if (fence.center) { add([fence.center[0] - fence.radius, fence.center[1] - fence.radius]);
-                                add([fence.center[0] + fence.radius, fence.center[1] + fence.radius]); }
-          }
+          const addShape = (shape) => {
+            if (shape.polygon) shape.polygon.forEach(add);
+            if (shape.center) { add([shape.center[0] - shape.radius, shape.center[1] - shape.radius]);
+                                add([shape.center[0] + shape.radius, shape.center[1] + shape.radius]); }
+          };
+          for (const z of venue.zones || []) (z.fences || []).forEach(addShape);
+          (venue.connections || []).forEach(addShape);
           if (!xs.length) return [-10, -10, 20, 20];
           const minX = Math.min(...xs) - 2, maxX = Math.max(...xs) + 2, minY = Math.min(...ys) - 2, maxY = Math.max(...ys) + 2;
           return [minX, -maxY, maxX - minX, maxY - minY];
@@ -135,6 +141,21 @@ enum MapAssets {
             }
             for (const line of z.geolines || []) if (onFloor(line.floor)) el("polyline", { class: "geoline", points: pts(line.points) }, plan);
           }
+          for (const c of venue.connections || []) {
+            if (level !== null && !(c.levels || []).includes(level)) continue;
+            let shape;
+            if (c.polygon) shape = el("polygon", { class: "connection", points: pts(c.polygon) }, plan);
+            else if (c.center) shape = el("circle", { class: "connection", cx: c.center[0], cy: -c.center[1], r: c.radius }, plan);
+            if (!shape) continue;
+            const kind = c.kind || "stairs";
+            shape.dataset.connection = c.id;
+            shape.dataset.kind = kind;
+            el("title", {}, shape).textContent = kind + " " + c.id + ": floors " + (c.levels || []).join(", ");
+            const m = c.polygon ? c.polygon.reduce(([a, b], [x, y]) => [a + x / c.polygon.length, b + y / c.polygon.length], [0, 0]) : c.center;
+            const label = el("text", { class: "connection-label", x: m[0], y: -m[1] }, plan);
+            label.dataset.connection = c.id;
+            label.textContent = kind;
+          }
           for (const n of venue.nodes || []) {
             if (!onFloor(n.floor)) continue;
             const node = el("circle", { class: "node", cx: n.x, cy: -n.y, r: .35 }, plan);
@@ -155,12 +176,26 @@ enum MapAssets {
             group.dataset.device = fix.device;
             el("circle", { class: "accuracy", r: 1 }, group);
             el("circle", { class: "dot", r: .45 }, group);
-            el("text", { x: .6, y: -.6 }, group).textContent = fix.device;
+            el("text", { x: .6, y: -.6 }, group);
+            el("title", {}, group);
           }
+          const room = roomText(rooms.get(fix.device));
+          group.querySelector("text").textContent = fix.device + (room ? " · " + room : "");
+          group.querySelector("title").textContent = fix.device + (room ? " · room: " + room : "");
+          group.dataset.room = room;
           group.querySelector(".accuracy").setAttribute("r", Math.max(.3, fix.accuracy || 1));
           group.setAttribute("transform", "translate(" + fix.x + "," + (-fix.y) + ")");
           group.dataset.x = fix.x; group.dataset.y = fix.y;
           document.getElementById("count").textContent = devices.size + " devices";
+        }
+
+        // The held room as words: the room's name, "no room", or "room unknown"; "" when the server gave none.
+        function roomText(room) {
+          if (!room) return "";
+          if (room.state === "room") return room.zoneName || room.zone || "";
+          if (room.state === "noRoom") return "no room";
+          if (room.state === "unknown") return "room unknown";
+          return "";
         }
 
         function markZones() {
@@ -197,7 +232,9 @@ enum MapAssets {
           source.onopen = () => { statusLine.textContent = "live"; };
           source.onerror = () => { statusLine.textContent = "reconnecting…"; };
           source.addEventListener("fix", (message) => {
-            const fix = JSON.parse(message.data).fix;
+            const data = JSON.parse(message.data);
+            const fix = data.fix;
+            if (data.room) rooms.set(fix.device, data.room);
             devices.set(fix.device, fix);
             drawDevice(fix);
           });
@@ -210,8 +247,11 @@ enum MapAssets {
           floors.innerHTML = "";
           for (const f of venue.floors || []) floors.add(new Option(f.name || "Level " + f.level, f.level));
           level = (venue.floors || []).length ? venue.floors[0].level : null;
-          devices.clear(); inside.clear(); feed.innerHTML = "";
-          for (const fix of (await api("/v1/venues/" + encodeURIComponent(id) + "/devices")).devices) devices.set(fix.device, fix);
+          devices.clear(); rooms.clear(); inside.clear(); feed.innerHTML = "";
+          for (const fix of (await api("/v1/venues/" + encodeURIComponent(id) + "/devices")).devices) {
+            devices.set(fix.device, fix);
+            if (fix.room) rooms.set(fix.device, fix.room);
+          }
           const activity = await api("/v1/activity?venue=" + encodeURIComponent(id) + "&limit=50");
           for (const v of activity.visits) {
             if (v.checkOut === undefined || v.checkOut === null) {

@@ -56,7 +56,7 @@ public enum OpenAPIDocument {
         "required": [
           "id"
         ],
-        "description": "The venue JSON of docs/FORMATS.md (floors, nodes, zones, anchor).",
+        "description": "The venue JSON of docs/FORMATS.md (floors, nodes, zones, anchor, geofences, connections). A venue is written with 'geofences' and 'connections' only when it has some.",
         "properties": {
           "id": {
             "type": "string",
@@ -107,7 +107,107 @@ public enum OpenAPIDocument {
                 "maximum": 360
               }
             }
+          },
+          "geofences": {
+            "type": "array",
+            "description": "The ids of the location SDK's geofences this venue serves (POST /v1/scans finds the venue by them): non-empty, each listed once.",
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          "connections": {
+            "type": "array",
+            "description": "Where people move between floors (stairs, lifts, escalators, ramps). Ids are unique; when the venue lists floors, every level a connection joins is one of them.",
+            "items": {
+              "$ref": "#/components/schemas/FloorConnection"
+            }
           }
+        }
+      },
+      "FloorConnection": {
+        "type": "object",
+        "required": [
+          "id",
+          "levels"
+        ],
+        "description": "A floor connection: its footprint, the same on every floor it joins, is either 'polygon' (a simple polygon: at least 3 distinct vertices, not crossing itself, enclosing an area) or 'center' and 'radius', not both. 'kind' is written always and defaults to 'stairs' when read.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "stairs",
+              "lift",
+              "escalator",
+              "ramp"
+            ],
+            "default": "stairs"
+          },
+          "levels": {
+            "type": "array",
+            "description": "The floor levels it joins, each once",
+            "minItems": 2,
+            "uniqueItems": true,
+            "items": {
+              "type": "integer"
+            }
+          },
+          "polygon": {
+            "type": "array",
+            "minItems": 3,
+            "maxItems": 10000,
+            "items": {
+              "$ref": "#/components/schemas/Point"
+            }
+          },
+          "center": {
+            "$ref": "#/components/schemas/Point"
+          },
+          "radius": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 100000,
+            "description": "metres"
+          }
+        },
+        "oneOf": [
+          {
+            "required": [
+              "polygon"
+            ],
+            "not": {
+              "required": [
+                "center"
+              ]
+            }
+          },
+          {
+            "required": [
+              "center",
+              "radius"
+            ],
+            "not": {
+              "required": [
+                "polygon"
+              ]
+            }
+          }
+        ]
+      },
+      "Point": {
+        "type": "array",
+        "description": "[x, y], metres in the venue's local frame, each within 100 km of the origin",
+        "minItems": 2,
+        "maxItems": 2,
+        "items": {
+          "type": "number",
+          "minimum": -100000,
+          "maximum": 100000
         }
       },
       "VenueList": {
@@ -451,8 +551,119 @@ public enum OpenAPIDocument {
           "devices": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/Fix"
+              "$ref": "#/components/schemas/DeviceFix"
             }
+          }
+        }
+      },
+      "DeviceRoom": {
+        "type": "object",
+        "required": [
+          "state"
+        ],
+        "description": "The room a device is in as the venue's session holds it (RoomHold: held through fixes that stray over a wall, changed when they settle in another room). state 'room': in the zone 'zone' (a zone with a polygon fence); 'noRoom': in no room; 'unknown': its fixes left the room held without settling in another.",
+        "properties": {
+          "state": {
+            "type": "string",
+            "enum": [
+              "room",
+              "noRoom",
+              "unknown"
+            ]
+          },
+          "zone": {
+            "type": "string",
+            "description": "The room's zone id (only with state 'room')"
+          },
+          "zoneName": {
+            "type": "string",
+            "description": "The room's zone name (only with state 'room')"
+          }
+        },
+        "oneOf": [
+          {
+            "properties": {
+              "state": {
+                "const": "room"
+              }
+            },
+            "required": [
+              "zone",
+              "zoneName"
+            ]
+          },
+          {
+            "properties": {
+              "state": {
+                "enum": [
+                  "noRoom",
+                  "unknown"
+                ]
+              }
+            },
+            "not": {
+              "anyOf": [
+                {
+                  "required": [
+                    "zone"
+                  ]
+                },
+                {
+                  "required": [
+                    "zoneName"
+                  ]
+                }
+              ]
+            }
+          }
+        ]
+      },
+      "DeviceFix": {
+        "description": "A device's latest fix, with its held room when the server's session has one ('room' is left out when the venue has no rooms, i.e. no zone with a polygon fence, or the session has no fix of the device: none since the server started or the venue was last put, or none in the last hour of data time).",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Fix"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "room": {
+                "$ref": "#/components/schemas/DeviceRoom"
+              }
+            }
+          }
+        ]
+      },
+      "StreamEvent": {
+        "type": "object",
+        "required": [
+          "id",
+          "venue",
+          "type"
+        ],
+        "description": "The data of one event of GET /v1/stream. A live fix carries its device's held room ('room') when it is the device's latest fix of its batch and the venue has rooms; replayed events (Last-Event-ID) and earlier fixes of a batch carry none: keep the last room seen.",
+        "properties": {
+          "id": {
+            "type": "integer"
+          },
+          "venue": {
+            "type": "string"
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "fix",
+              "zone"
+            ]
+          },
+          "fix": {
+            "$ref": "#/components/schemas/Fix"
+          },
+          "zone": {
+            "$ref": "#/components/schemas/ZoneEvent"
+          },
+          "room": {
+            "$ref": "#/components/schemas/DeviceRoom"
           }
         }
       },
@@ -1159,7 +1370,7 @@ public enum OpenAPIDocument {
             "content": {
               "application/json": {
                 "schema": {
-                  "$ref": "#/components/schemas/Fix"
+                  "$ref": "#/components/schemas/DeviceFix"
                 }
               }
             }
@@ -1455,7 +1666,7 @@ public enum OpenAPIDocument {
         ],
         "responses": {
           "200": {
-            "description": "The event stream",
+            "description": "The event stream; each event's data is a StreamEvent",
             "content": {
               "text/event-stream": {
                 "schema": {

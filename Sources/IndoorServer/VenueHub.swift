@@ -1,4 +1,5 @@
 import Foundation
+import IndoorGeofencing
 import IndoorModel
 import IndoorSession
 import Synchronization
@@ -102,7 +103,7 @@ public final class VenueHub: Sendable {
             let stored = try store.commit(
                 IngestBatch(venue: venue, sightings: sightings, events: serverEvents, receivedAt: now))
             for sighting in sightings { state.devices.insert(sighting.device) }
-            runtime.publish(stored)
+            runtime.publish(runtime.live(stored, session: state.session))
             return stored
         }
         metrics.sightingsIngested.increment(by: sightings.count)
@@ -125,16 +126,28 @@ public final class VenueHub: Sendable {
                 guard !events.isEmpty else { return [] }
                 let stored = try store.commit(
                     IngestBatch(venue: runtime.venue.id, sightings: [], events: events, receivedAt: now))
-                runtime.publish(stored)
+                runtime.publish(stored.map { LiveEvent(stored: $0) })
                 return stored
             }
             record(stored)
         }
     }
 
-    /// A live feed of `venue`'s stored events, from now on; `nil` for an unknown venue.
+    /// The room `device` is in as `venue`'s session holds it (`LocationSession.room(of:)`), in the API's form.
+    ///
+    /// `nil` for an unknown venue, a venue without rooms (zones with polygon fences), and a device the session
+    /// has had no fix of in the last hour of data time (or none since the server started or the venue was put).
+    public func room(venue: String, device: String) -> DeviceRoom? {
+        guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
+        return runtime.locked { state in
+            state.session.room(of: device).flatMap { DeviceRoom($0, zones: runtime.venue.zones) }
+        }
+    }
+
+    /// A live feed of `venue`'s stored events, from now on, each fix with its device's room when it is the
+    /// device's latest of its batch (``LiveEvent``); `nil` for an unknown venue.
     /// The stream finishes when the venue is replaced or deleted, or on ``finishSubscribers()``.
-    public func subscribe(venue: String) -> AsyncStream<StoredEvent>? {
+    public func subscribe(venue: String) -> AsyncStream<LiveEvent>? {
         guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
         return runtime.subscribe()
     }
@@ -189,7 +202,7 @@ final class VenueRuntime: Sendable {
 
     let venue: Venue
     private let state: Mutex<State>
-    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<StoredEvent>.Continuation])>((0, [:]))
+    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
 
     init(venue: Venue) throws {
         self.venue = venue
@@ -202,11 +215,27 @@ final class VenueRuntime: Sendable {
         try state.withLock { try body(&$0) }
     }
 
+    /// `stored` as live events: each device's last fix of the batch carries the device's room as `session` holds
+    /// it now, which is the room after that fix (the session's room of a device changes only with its fixes).
+    func live(_ stored: [StoredEvent], session: LocationSession) -> [LiveEvent] {
+        var lastFix: [String: Int] = [:]
+        for (index, event) in stored.enumerated() {
+            if case .fix(let fix) = event.event { lastFix[fix.device] = index }
+        }
+        return stored.enumerated().map { index, event in
+            guard case .fix(let fix) = event.event, lastFix[fix.device] == index else {
+                return LiveEvent(stored: event)
+            }
+            let room = session.room(of: fix.device).flatMap { DeviceRoom($0, zones: venue.zones) }
+            return LiveEvent(stored: event, room: room)
+        }
+    }
+
     /// Hands `events` to every subscriber. Called under the venue's state lock (so events go out in the order
     /// they were stored), but never under the subscribers' lock: a yield resumes a task, which takes the task's
     /// own lock, while a cancelled task holds that lock when it calls `onTermination`, which takes the
     /// subscribers' lock; yielding under it would deadlock.
-    func publish(_ events: [StoredEvent]) {
+    func publish(_ events: [LiveEvent]) {
         guard !events.isEmpty else { return }
         let continuations = subscribers.withLock { Array($0.all.values) }
         for continuation in continuations {
@@ -214,8 +243,8 @@ final class VenueRuntime: Sendable {
         }
     }
 
-    func subscribe() -> AsyncStream<StoredEvent> {
-        let (stream, continuation) = AsyncStream<StoredEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    func subscribe() -> AsyncStream<LiveEvent> {
+        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let token = subscribers.withLock { subscribers in
             let token = subscribers.next
             subscribers.next += 1

@@ -3,8 +3,10 @@
 
 Starts `indoor serve --demo --port 0` (the binary given, a temporary database of its own), reads the printed map
 address (it carries the read key), opens it in headless Chromium through chromium-driver (selenium), and waits,
-bounded in time, until the floor plan has drawn (outline, nodes and zones in the SVG, the SVG on screen) and a
-device marker has moved between two samples a few seconds apart. Stops the server by its pid at the end.
+bounded in time, until the floor plan has drawn (outline, nodes and zones in the SVG, the SVG on screen), the
+demo's stairwell is drawn as a floor connection labelled with its kind, a device marker has moved between two
+samples a few seconds apart, and a device's label shows its held room (the `room` the server sends with the
+device list and live fixes). Stops the server by its pid at the end.
 
     scripts/ci/map-test.py [--binary .build/debug/indoor] [--timeout 45] [--screenshot FILE]
 
@@ -97,6 +99,8 @@ return {
   outline: map.querySelectorAll(".outline").length,
   nodes: map.querySelectorAll(".node").length,
   zones: map.querySelectorAll(".zone").length,
+  connections: map.querySelectorAll(".connection").length,
+  connectionLabels: Array.from(map.querySelectorAll(".connection-label"), (t) => t.textContent),
   width: box.width, height: box.height,
   status: (document.getElementById("status") || {}).textContent || "",
 };
@@ -109,6 +113,13 @@ for (const g of document.querySelectorAll("#devices g.device"))
 return out;
 """
 
+ROOMS = """
+const out = {};
+for (const g of document.querySelectorAll("#devices g.device"))
+  out[g.dataset.device] = { room: g.dataset.room || "", label: (g.querySelector("text") || {}).textContent || "" };
+return out;
+"""
+
 
 def run(driver, url, timeout, screenshot):
     deadline = time.monotonic() + timeout
@@ -117,14 +128,15 @@ def run(driver, url, timeout, screenshot):
     plan = None
     while time.monotonic() < deadline:
         plan = driver.execute_script(PLAN)
-        if plan and plan["nodes"] > 0 and plan["zones"] > 0 and plan["outline"] > 0 \
-                and plan["width"] > 100 and plan["height"] > 100:
+        if plan and plan["nodes"] > 0 and plan["zones"] > 0 and plan["outline"] > 0 and plan["connections"] > 0 \
+                and "stairs" in plan["connectionLabels"] and plan["width"] > 100 and plan["height"] > 100:
             break
         time.sleep(0.25)
     else:
         problem(driver, screenshot)
-        fail(f"the floor plan did not draw within {timeout} s: {plan}")
+        fail(f"the floor plan (with the demo's stairs) did not draw within {timeout} s: {plan}")
     print(f"map-test: floor plan drawn: {plan['outline']} outline, {plan['nodes']} nodes, {plan['zones']} zones, "
+          f"{plan['connections']} connections ({', '.join(plan['connectionLabels'])}), "
           f"SVG {plan['width']:.0f}x{plan['height']:.0f} px, status '{plan['status']}'")
 
     first = {}
@@ -143,12 +155,25 @@ def run(driver, url, timeout, screenshot):
         if moved:
             device = moved[0]
             print(f"map-test: device '{device}' moved from {first[device]} to {second[device]}")
+            break
+        first = {**first, **{d: p for d, p in second.items() if d not in first}}
+    else:
+        problem(driver, screenshot)
+        fail(f"no device marker moved within {timeout} s")
+
+    rooms = {}
+    while time.monotonic() < deadline:
+        rooms = driver.execute_script(ROOMS)
+        shown = [d for d, r in rooms.items() if r["room"] and r["room"] in r["label"]]
+        if shown:
+            device = shown[0]
+            print(f"map-test: device '{device}' shows its room: '{rooms[device]['label']}'")
             if screenshot:
                 driver.save_screenshot(screenshot)
             return
-        first = {**first, **{d: p for d, p in second.items() if d not in first}}
+        time.sleep(0.5)
     problem(driver, screenshot)
-    fail(f"no device marker moved within {timeout} s")
+    fail(f"no device label showed a room within {timeout} s: {rooms}")
 
 
 def problem(driver, screenshot):

@@ -1,0 +1,15 @@
+/// An event as a venue's live subscribers get it (``VenueHub/subscribe(venue:)``): the stored event, and for a
+/// fix that is its device's latest of the batch, the device's held room then.
+public struct LiveEvent: Hashable, Sendable {
+    /// The event as stored.
+    public var stored: StoredEvent
+    /// The device's room as the session held it after this fix (``DeviceRoom``); `nil` for zone events, for a fix
+    /// followed by a later one of the same device in the same batch, and when the venue has no rooms.
+    public var room: DeviceRoom?
+
+    /// A live event.
+    public init(stored: StoredEvent, room: DeviceRoom? = nil) {
+        self.stored = stored
+        self.room = room
+    }
+}

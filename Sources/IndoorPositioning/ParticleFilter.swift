@@ -344,8 +344,6 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let inverseSpacing = 1 / grid.spacing
         let minimumX = grid.minimum.x
         let minimumY = grid.minimum.y
-        let xs = belief.x
-        let ys = belief.y
         let floors = belief.floor
         // Per particle: its grid column and row (then its slot in the list of grid points met).
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
@@ -355,18 +353,24 @@ public struct ParticleFilter: SequentialPositioningMethod {
             var highRow = Int.min
             var lowFloor = Int.max
             var highFloor = Int.min
-            for i in 0..<count {
-                let column = Int(min(max((xs[i] - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
-                let row = Int(min(max((ys[i] - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
-                let floor = min(max(floors[i], 0), floorCount - 1)
-                place[2 * i] = Int32(truncatingIfNeeded: column)
-                place[2 * i + 1] = Int32(truncatingIfNeeded: row)
-                lowColumn = min(lowColumn, column)
-                highColumn = max(highColumn, column)
-                lowRow = min(lowRow, row)
-                highRow = max(highRow, row)
-                lowFloor = min(lowFloor, floor)
-                highFloor = max(highFloor, floor)
+            belief.x.withUnsafeBufferPointer { xs in
+                belief.y.withUnsafeBufferPointer { ys in
+                    floors.withUnsafeBufferPointer { floors in
+                        for i in 0..<count {
+                            let column = Int(min(max((xs[i] - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
+                            let row = Int(min(max((ys[i] - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
+                            let floor = min(max(floors[i], 0), floorCount - 1)
+                            place[2 * i] = Int32(truncatingIfNeeded: column)
+                            place[2 * i + 1] = Int32(truncatingIfNeeded: row)
+                            lowColumn = min(lowColumn, column)
+                            highColumn = max(highColumn, column)
+                            lowRow = min(lowRow, row)
+                            highRow = max(highRow, row)
+                            lowFloor = min(lowFloor, floor)
+                            highFloor = max(highFloor, floor)
+                        }
+                    }
+                }
             }
             let width = highColumn - lowColumn + 1
             let height = highRow - lowRow + 1
@@ -387,19 +391,21 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { met -> Double? in
                     let factors = UnsafeMutableBufferPointer(rebasing: met[0..<count])
                     let offsets = UnsafeMutableBufferPointer(rebasing: met[count..<(2 * count)])
-                    let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { cells -> Int in
-                        // The points met, in the order of the map's planes (row by row).
+                    let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + 1) {
+                        cells -> Int in
+                        // The points met, in the order of the map's planes (row by row). Without a branch on whether
+                        // a point is met (which is as good as random): every point is written to the next free
+                        // entry of `cells` (one spare at the end), which only a met point keeps.
                         var metCount = 0
                         var box = 0
                         for floor in lowFloor...highFloor {
                             for row in lowRow...highRow {
-                                let start = floor * perFloor + row * gridColumns + lowColumn
-                                for column in 0..<width {
-                                    if slots[box] == 0 {
-                                        slots[box] = Int32(truncatingIfNeeded: metCount)
-                                        cells[metCount] = Int32(truncatingIfNeeded: start + column)
-                                        metCount += 1
-                                    }
+                                let start = Int32(truncatingIfNeeded: floor * perFloor + row * gridColumns + lowColumn)
+                                for column in 0..<Int32(truncatingIfNeeded: width) {
+                                    let met = slots[box] == 0
+                                    cells[metCount] = start + column
+                                    slots[box] = met ? Int32(truncatingIfNeeded: metCount) : -1
+                                    metCount += met ? 1 : 0
                                     box += 1
                                 }
                             }
@@ -410,11 +416,14 @@ public struct ParticleFilter: SequentialPositioningMethod {
                             logs: factors, offsets: offsets)
                         return metCount
                     }
-                    for i in 0..<count { place[i] = slots[Int(place[i])] }
                     let (offset, squares) =
                         belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double)? in
                             var peak = -Double.infinity
-                            for i in 0..<count where weight[i] > 0 { peak = max(peak, factors[Int(place[i])]) }
+                            for i in 0..<count {
+                                let slot = slots[Int(place[i])]
+                                place[i] = slot
+                                if weight[i] > 0 { peak = max(peak, factors[Int(slot)]) }
+                            }
                             guard peak.isFinite else { return nil }
                             for slot in 0..<metCount { factors[slot] = Foundation.exp(factors[slot] - peak) }
                             var total = 0.0

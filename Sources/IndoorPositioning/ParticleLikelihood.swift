@@ -86,13 +86,14 @@ struct ParticleLikelihood: Sendable {
                 for k in 0..<heard {
                     let plane = UnsafeBufferPointer(rebasing: entries[(columns[k] * cellCount)...])
                     let value = values[k]
-                    let base = k * n
+                    let nodeResiduals = UnsafeMutableBufferPointer(rebasing: residuals[(k * n)..<((k + 1) * n)])
+                    let nodePrecisions = UnsafeMutableBufferPointer(rebasing: precisions[(k * n)..<((k + 1) * n)])
                     for s in 0..<n {
                         let entry = plane[Int(cells[s])]
                         let residual = value - entry.mean
                         let precision = Double(entry.precision)
-                        residuals[base + s] = residual
-                        precisions[base + s] = precision
+                        nodeResiduals[s] = residual
+                        nodePrecisions[s] = precision
                         sums[s] += precision
                         offsets[s] += precision * residual
                         constants[s] += Double(entry.constant)
@@ -104,10 +105,11 @@ struct ParticleLikelihood: Sendable {
                 sums[s] = 1
             }
             for k in 0..<heard {
-                let base = k * n
+                let nodeResiduals = UnsafeMutableBufferPointer(rebasing: residuals[(k * n)..<((k + 1) * n)])
+                let nodePrecisions = UnsafeMutableBufferPointer(rebasing: precisions[(k * n)..<((k + 1) * n)])
                 for s in 0..<n {
-                    let e = residuals[base + s] - offsets[s]
-                    sums[s] *= 1 + e * e * precisions[base + s] * inverseNu
+                    let e = nodeResiduals[s] - offsets[s]
+                    sums[s] *= 1 + e * e * nodePrecisions[s] * inverseNu
                 }
             }
             missing.withUnsafeBufferPointer { missing in

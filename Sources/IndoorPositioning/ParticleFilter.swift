@@ -242,9 +242,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let minimum = grid.minimum
         let maximum = grid.maximum
         let planMotion = self.planMotion
-        let count = belief.count
         var random = belief.random
-        // The particles' arrays through buffers, one pass (the arrays are all `count` long).
+        // The particles' arrays through buffers, one pass.
         Self.normals.withUnsafeBufferPointer { normals in
             belief.x.withUnsafeMutableBufferPointer { xs in
                 belief.y.withUnsafeMutableBufferPointer { ys in
@@ -264,6 +263,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
                                     left -= 1
                                     return normals[index]
                                 }
+                                let count = min(xs.count, ys.count, vxs.count, vys.count, floors.count)
                                 for i in 0..<count {
                                     var vx = keep * vxs[i] + kick * normal()
                                     var vy = keep * vys[i] + kick * normal()
@@ -328,7 +328,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
     private func weigh(_ belief: inout Belief, readings: [NodeReading]) -> Double? {
         let (columns, values) = mapped(readings)
         let count = belief.count
-        guard !columns.isEmpty, count > 0 else { return nil }
+        // The particles' arrays are all `count` long (read through buffers below).
+        guard !columns.isEmpty, count > 0, belief.y.count == count, belief.floor.count == count,
+            belief.weight.count == count
+        else { return nil }
         let map = posterior.map
         let grid = map.grid
         let settings = posterior.configuration

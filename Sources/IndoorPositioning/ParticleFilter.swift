@@ -159,7 +159,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
         self.floorPlan = floorPlan
         self.planMotion = floorPlan.map { PlanMotion(plan: $0, levels: posterior.map.grid.floors) }
         self.name = name
-        self.likelihood = ParticleLikelihood(map: posterior.map, missingWeight: posterior.configuration.missingWeight)
+        self.likelihood = ParticleLikelihood(
+            map: posterior.map, missingWeight: posterior.configuration.missingWeight,
+            degreesOfFreedom: posterior.configuration.degreesOfFreedom)
     }
 
     /// The readings that name mapped nodes: their columns in the map and their RSSI (dBm), first of each node.
@@ -237,58 +239,77 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let changeChance = floorCount > 1 ? 1 - exp(-configuration.floorChangeRate * seconds) : 0
         let strayShare =
             changeChance > 0 ? (1 - exp(-configuration.floorChangeRateElsewhere * seconds)) / changeChance : 0
-        let normals = Self.normals
-        var bits: UInt64 = 0
-        var left = 0
-        // Five 12-bit indices into the normal table per 64 random bits.
-        func normal(_ random: inout SplitMix64) -> Double {
-            if left == 0 {
-                bits = random.next()
-                left = 5
-            }
-            let index = Int(bits & 0xFFF)
-            bits >>= 12
-            left -= 1
-            return normals[index]
-        }
-        for i in 0..<belief.count {
-            var vx = keep * belief.vx[i] + kick * normal(&belief.random)
-            var vy = keep * belief.vy[i] + kick * normal(&belief.random)
-            let square = vx * vx + vy * vy
-            if square > top * top {
-                let factor = top / square.squareRoot()
-                vx *= factor
-                vy *= factor
-            }
-            var x = belief.x[i] + vx * seconds
-            var y = belief.y[i] + vy * seconds
-            // The grid's box holds the venue: a particle leaving it turns back.
-            if x < grid.minimum.x || x > grid.maximum.x {
-                x = min(max(x, grid.minimum.x), grid.maximum.x)
-                vx = -vx
-            }
-            if y < grid.minimum.y || y > grid.maximum.y {
-                y = min(max(y, grid.minimum.y), grid.maximum.y)
-                vy = -vy
-            }
-            planMotion?.keepInside(
-                fromX: belief.x[i], fromY: belief.y[i], x: &x, y: &y, vx: &vx, vy: &vy, floor: belief.floor[i])
-            belief.x[i] = x
-            belief.y[i] = y
-            belief.vx[i] = vx
-            belief.vy[i] = vy
-            if changeChance > 0, belief.random.unit() < changeChance {
-                let up = belief.random.unit() < 0.5
-                let floor = belief.floor[i] + (up ? 1 : -1)
-                let target = floor < 0 || floor >= floorCount ? belief.floor[i] - (up ? 1 : -1) : floor
-                if planMotion?.allowsFloorChange(
-                    x: x, y: y, from: belief.floor[i], to: target, strayShare: strayShare, random: &belief.random)
-                    ?? true
-                {
-                    belief.floor[i] = target
+        let minimum = grid.minimum
+        let maximum = grid.maximum
+        let planMotion = self.planMotion
+        var random = belief.random
+        // The particles' arrays through buffers, one pass.
+        Self.normals.withUnsafeBufferPointer { normals in
+            belief.x.withUnsafeMutableBufferPointer { xs in
+                belief.y.withUnsafeMutableBufferPointer { ys in
+                    belief.vx.withUnsafeMutableBufferPointer { vxs in
+                        belief.vy.withUnsafeMutableBufferPointer { vys in
+                            belief.floor.withUnsafeMutableBufferPointer { floors in
+                                var bits: UInt64 = 0
+                                var left = 0
+                                // Five 12-bit indices into the normal table per 64 random bits.
+                                func normal() -> Double {
+                                    if left == 0 {
+                                        bits = random.next()
+                                        left = 5
+                                    }
+                                    let index = Int(bits & 0xFFF)
+                                    bits >>= 12
+                                    left -= 1
+                                    return normals[index]
+                                }
+                                let count = min(xs.count, ys.count, vxs.count, vys.count, floors.count)
+                                for i in 0..<count {
+                                    var vx = keep * vxs[i] + kick * normal()
+                                    var vy = keep * vys[i] + kick * normal()
+                                    let square = vx * vx + vy * vy
+                                    if square > top * top {
+                                        let factor = top / square.squareRoot()
+                                        vx *= factor
+                                        vy *= factor
+                                    }
+                                    var x = xs[i] + vx * seconds
+                                    var y = ys[i] + vy * seconds
+                                    // The grid's box holds the venue: a particle leaving it turns back.
+                                    if x < minimum.x || x > maximum.x {
+                                        x = min(max(x, minimum.x), maximum.x)
+                                        vx = -vx
+                                    }
+                                    if y < minimum.y || y > maximum.y {
+                                        y = min(max(y, minimum.y), maximum.y)
+                                        vy = -vy
+                                    }
+                                    planMotion?.keepInside(
+                                        fromX: xs[i], fromY: ys[i], x: &x, y: &y, vx: &vx, vy: &vy, floor: floors[i])
+                                    xs[i] = x
+                                    ys[i] = y
+                                    vxs[i] = vx
+                                    vys[i] = vy
+                                    if changeChance > 0, random.unit() < changeChance {
+                                        let up = random.unit() < 0.5
+                                        let floor = floors[i] + (up ? 1 : -1)
+                                        let target =
+                                            floor < 0 || floor >= floorCount ? floors[i] - (up ? 1 : -1) : floor
+                                        if planMotion?.allowsFloorChange(
+                                            x: x, y: y, from: floors[i], to: target, strayShare: strayShare,
+                                            random: &random) ?? true
+                                        {
+                                            floors[i] = target
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
+        belief.random = random
     }
 
     /// 4096 standard normal deviates (seeded, fixed): the motion noise draws from them, a table look-up instead of
@@ -307,18 +328,17 @@ public struct ParticleFilter: SequentialPositioningMethod {
     private func weigh(_ belief: inout Belief, readings: [NodeReading]) -> Double? {
         let (columns, values) = mapped(readings)
         let count = belief.count
-        guard !columns.isEmpty, count > 0 else { return nil }
+        // The particles' arrays are all `count` long (read through buffers below).
+        guard !columns.isEmpty, count > 0, belief.y.count == count, belief.floor.count == count,
+            belief.weight.count == count
+        else { return nil }
         let map = posterior.map
         let grid = map.grid
         let settings = posterior.configuration
         let scale = settings.temperature * configuration.evidenceWeight
-        let missingWeight = settings.missingWeight
         let tau2 = settings.offsetSigma * settings.offsetSigma
         let priorPrecision = tau2 > 0 ? 1 / tau2 : 0
         let priorMean = belief.offset
-        let nu = settings.degreesOfFreedom
-        let inverseNu = 1 / nu
-        let tail = 0.5 * (nu + 1)
         let gridColumns = grid.columns
         let perFloor = grid.rows * gridColumns
         let floorCount = max(1, grid.floors.count)
@@ -327,12 +347,6 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let inverseSpacing = 1 / grid.spacing
         let minimumX = grid.minimum.x
         let minimumY = grid.minimum.y
-        let heard = columns.count
-        // Where each heard node's plane starts in the likelihood's entries.
-        let starts = columns.map { $0 * likelihood.cellCount }
-        let missSum = map.missSum
-        let xs = belief.x
-        let ys = belief.y
         let floors = belief.floor
         // Per particle: its grid column and row (then its slot in the list of grid points met).
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
@@ -342,18 +356,24 @@ public struct ParticleFilter: SequentialPositioningMethod {
             var highRow = Int.min
             var lowFloor = Int.max
             var highFloor = Int.min
-            for i in 0..<count {
-                let column = Int(min(max((xs[i] - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
-                let row = Int(min(max((ys[i] - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
-                let floor = min(max(floors[i], 0), floorCount - 1)
-                place[2 * i] = Int32(truncatingIfNeeded: column)
-                place[2 * i + 1] = Int32(truncatingIfNeeded: row)
-                lowColumn = min(lowColumn, column)
-                highColumn = max(highColumn, column)
-                lowRow = min(lowRow, row)
-                highRow = max(highRow, row)
-                lowFloor = min(lowFloor, floor)
-                highFloor = max(highFloor, floor)
+            belief.x.withUnsafeBufferPointer { xs in
+                belief.y.withUnsafeBufferPointer { ys in
+                    floors.withUnsafeBufferPointer { floors in
+                        for i in 0..<count {
+                            let column = Int(min(max((xs[i] - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
+                            let row = Int(min(max((ys[i] - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
+                            let floor = min(max(floors[i], 0), floorCount - 1)
+                            place[2 * i] = Int32(truncatingIfNeeded: column)
+                            place[2 * i + 1] = Int32(truncatingIfNeeded: row)
+                            lowColumn = min(lowColumn, column)
+                            highColumn = max(highColumn, column)
+                            lowRow = min(lowRow, row)
+                            highRow = max(highRow, row)
+                            lowFloor = min(lowFloor, floor)
+                            highFloor = max(highFloor, floor)
+                        }
+                    }
+                }
             }
             let width = highColumn - lowColumn + 1
             let height = highRow - lowRow + 1
@@ -370,81 +390,48 @@ public struct ParticleFilter: SequentialPositioningMethod {
                     // place[i] is free: place[2i] and place[2i + 1] are this particle's or a later one's.
                     place[i] = Int32(truncatingIfNeeded: box)
                 }
-                // Per slot: the log-likelihood (then the weight factor) and the offset estimated there (dB).
+                // Per slot: the log-likelihood (then the weight factor), then the offset estimated there (dB).
                 return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { met -> Double? in
-                    let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { cells -> Int in
-                        // The points met, in the order of the map's planes (row by row).
+                    let factors = UnsafeMutableBufferPointer(rebasing: met[0..<count])
+                    let offsets = UnsafeMutableBufferPointer(rebasing: met[count..<(2 * count)])
+                    let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + 1) {
+                        cells -> Int in
+                        // The points met, in the order of the map's planes (row by row). Without a branch on whether
+                        // a point is met (which is as good as random): every point is written to the next free
+                        // entry of `cells` (one spare at the end), which only a met point keeps.
                         var metCount = 0
                         var box = 0
                         for floor in lowFloor...highFloor {
                             for row in lowRow...highRow {
-                                let start = floor * perFloor + row * gridColumns + lowColumn
-                                for column in 0..<width {
-                                    if slots[box] == 0 {
-                                        slots[box] = Int32(truncatingIfNeeded: metCount)
-                                        cells[metCount] = Int32(truncatingIfNeeded: start + column)
-                                        metCount += 1
-                                    }
+                                let start = Int32(truncatingIfNeeded: floor * perFloor + row * gridColumns + lowColumn)
+                                for column in 0..<Int32(truncatingIfNeeded: width) {
+                                    let met = slots[box] == 0
+                                    cells[metCount] = start + column
+                                    slots[box] = met ? Int32(truncatingIfNeeded: metCount) : -1
+                                    metCount += met ? 1 : 0
                                     box += 1
                                 }
                             }
                         }
-                        // Node by node, so that each heard node's plane is read in runs: first the offset at each
-                        // point (its prior's precision and mean, plus each node's), then the log-likelihood.
-                        likelihood.entries.withUnsafeBufferPointer { entries in
-                            for slot in 0..<metCount {
-                                met[2 * slot] = priorPrecision
-                                met[2 * slot + 1] = priorPrecision * priorMean
-                            }
-                            if priorPrecision > 0 {
-                                for k in 0..<heard {
-                                    let plane = UnsafeBufferPointer(rebasing: entries[starts[k]...])
-                                    let value = values[k]
-                                    for slot in 0..<metCount {
-                                        let entry = plane[Int(cells[slot])]
-                                        let w = Double(entry.precision)
-                                        met[2 * slot] += w
-                                        met[2 * slot + 1] += w * (value - entry.mean)
-                                    }
-                                }
-                            }
-                            for slot in 0..<metCount {
-                                let offset = priorPrecision > 0 ? met[2 * slot + 1] / met[2 * slot] : priorMean
-                                let shift = offset - priorMean
-                                met[2 * slot] =
-                                    -0.5 * shift * shift * priorPrecision + missingWeight * missSum[Int(cells[slot])]
-                                met[2 * slot + 1] = offset
-                            }
-                            ParticleLikelihood.log1pTable.withUnsafeBufferPointer { table in
-                                for k in 0..<heard {
-                                    let plane = UnsafeBufferPointer(rebasing: entries[starts[k]...])
-                                    let value = values[k]
-                                    for slot in 0..<metCount {
-                                        let entry = plane[Int(cells[slot])]
-                                        let e = value - entry.mean - met[2 * slot + 1]
-                                        let fit = ParticleLikelihood.log1p(
-                                            e * e * Double(entry.precision) * inverseNu, table: table)
-                                        met[2 * slot] -= tail * fit + Double(entry.constant)
-                                    }
-                                }
-                            }
-                            for slot in 0..<metCount { met[2 * slot] *= scale }
-                        }
+                        likelihood.evaluate(
+                            cells: UnsafeBufferPointer(rebasing: cells[0..<metCount]), columns: columns,
+                            values: values, priorPrecision: priorPrecision, priorMean: priorMean, scale: scale,
+                            logs: factors, offsets: offsets)
                         return metCount
                     }
-                    var peak = -Double.infinity
-                    for i in 0..<count {
-                        let slot = Int(slots[Int(place[i])])
-                        place[i] = Int32(truncatingIfNeeded: slot)
-                        if belief.weight[i] > 0 { peak = max(peak, met[2 * slot]) }
-                    }
-                    guard peak.isFinite else { return nil }
-                    for slot in 0..<metCount { met[2 * slot] = exp(met[2 * slot] - peak) }
                     let (offset, squares) =
                         belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double)? in
+                            var peak = -Double.infinity
+                            for i in 0..<count {
+                                let slot = slots[Int(place[i])]
+                                place[i] = slot
+                                if weight[i] > 0 { peak = max(peak, factors[Int(slot)]) }
+                            }
+                            guard peak.isFinite else { return nil }
+                            for slot in 0..<metCount { factors[slot] = Foundation.exp(factors[slot] - peak) }
                             var total = 0.0
                             for i in 0..<count {
-                                let w = weight[i] * met[2 * Int(place[i])]
+                                let w = weight[i] * factors[Int(place[i])]
                                 weight[i] = w
                                 total += w
                             }
@@ -457,7 +444,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
                             let inverseTotal = 1 / total
                             for i in 0..<count {
                                 weight[i] *= inverseTotal
-                                offset += weight[i] * met[2 * Int(place[i]) + 1]
+                                offset += weight[i] * offsets[Int(place[i])]
                                 squares += weight[i] * weight[i]
                             }
                             return (offset, squares)

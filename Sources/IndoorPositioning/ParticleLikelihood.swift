@@ -22,9 +22,17 @@ struct ParticleLikelihood: Sendable {
     let entries: [Entry]
     /// The number of grid cells (the length of each node's plane).
     let cellCount: Int
+    /// Per cell: missingWeight × Σ over nodes of ln P(not heard) (nats), the unheard-nodes term before the heard
+    /// nodes' share is taken back (in ``Entry/constant``).
+    let missing: [Double]
+    /// 1 / ν, ν the Student-t's degrees of freedom.
+    let inverseNu: Double
+    /// (ν + 1) / 2: the factor on ln(1 + e² / (ν σ²)) in the Student-t's negative log density.
+    let tail: Double
 
-    /// The planes of `map`, with the unheard-nodes term weighted by `missingWeight`.
-    init(map: RadioMap, missingWeight: Double) {
+    /// The planes of `map`, with the unheard-nodes term weighted by `missingWeight`, for a Student-t of
+    /// `degreesOfFreedom`.
+    init(map: RadioMap, missingWeight: Double, degreesOfFreedom: Double) {
         let cellCount = map.cells.count
         let nodes = map.nodeCount
         var entries: [Entry] = []
@@ -40,32 +48,86 @@ struct ParticleLikelihood: Sendable {
         }
         self.entries = entries
         self.cellCount = cellCount
+        self.missing = map.missSum.map { missingWeight * $0 }
+        self.inverseNu = 1 / degreesOfFreedom
+        self.tail = 0.5 * (degreesOfFreedom + 1)
     }
 
-    /// Table steps per unit of the argument of ``log1p(_:table:)``.
-    static let log1pSteps = 256.0
-    /// The largest argument ``log1p(_:table:)`` interpolates; beyond it, it calls `Foundation.log1p`.
-    static let log1pLimit = 16.0
-
-    /// `log1p` at 0, 1/256, 2/256, … 16 (4097 values).
-    static let log1pTable: [Double] = (0...Int(log1pLimit * log1pSteps)).map {
-        Foundation.log1p(Double($0) / log1pSteps)
-    }
-
-    /// `log1p(u)` for `u ≥ 0` by quadratic interpolation (Newton's form through three table points) in `table`
-    /// (``log1pTable``) up to ``log1pLimit``, exact beyond (and for NaN). The error is at most
-    /// step³ / (9√3) × max |log1p‴| = 7.7 × 10⁻⁹ (at u = 0, shrinking as 1 / (1 + u)³).
-    @inline(__always)
-    static func log1p(_ u: Double, table: UnsafeBufferPointer<Double>) -> Double {
-        let scaled = u * log1pSteps
-        // The last interval uses the two points before it as well.
-        guard scaled >= 0, scaled < log1pLimit * log1pSteps - 1 else { return Foundation.log1p(u) }
-        let index = Int(scaled)
-        let f = scaled - Double(index)
-        let low = table[index]
-        let middle = table[index + 1]
-        let first = middle - low
-        let second = table[index + 2] - 2 * middle + low
-        return low + f * (first + 0.5 * (f - 1) * second)
+    /// The log-likelihood (nats, times `scale`) and the receiver offset estimated (dB) at each of `cells` (indices
+    /// into the map's cells) for the readings `values` (dBm) of the nodes in map columns `columns`, into `logs` and
+    /// `offsets` (each at least as long as `cells`).
+    ///
+    /// The offset at a cell is the precision-weighted mean of the readings' residuals and the prior (`priorMean` dB
+    /// with `priorPrecision` 1/dB²; with no prior precision the offset is `priorMean`). The Student-t terms
+    /// Σ ln(1 + u) become one ln Π(1 + u) per cell (the product of a handful of factors ≥ 1 stays finite; should it
+    /// overflow, the sum is taken instead). Each heard node's plane is read once, in the order of `cells`; its
+    /// residuals and precisions are kept in a scratch buffer for the second pass.
+    func evaluate(
+        cells: UnsafeBufferPointer<Int32>, columns: [Int], values: [Double], priorPrecision: Double, priorMean: Double,
+        scale: Double, logs: UnsafeMutableBufferPointer<Double>, offsets: UnsafeMutableBufferPointer<Double>
+    ) {
+        let n = cells.count
+        let heard = min(columns.count, values.count)
+        guard n > 0, logs.count >= n, offsets.count >= n else { return }
+        let inverseNu = self.inverseNu
+        // Scratch: per (node, cell) residual then precision, node-major; per cell the precision sum (then the
+        // product of the Student-t factors) and the constants' sum.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: (2 * heard + 2) * n) { scratch in
+            let residuals = UnsafeMutableBufferPointer(rebasing: scratch[0..<(heard * n)])
+            let precisions = UnsafeMutableBufferPointer(rebasing: scratch[(heard * n)..<(2 * heard * n)])
+            let sums = UnsafeMutableBufferPointer(rebasing: scratch[(2 * heard * n)..<((2 * heard + 1) * n)])
+            let constants = UnsafeMutableBufferPointer(rebasing: scratch[((2 * heard + 1) * n)..<((2 * heard + 2) * n)])
+            for s in 0..<n {
+                sums[s] = priorPrecision
+                offsets[s] = priorPrecision * priorMean
+                constants[s] = 0
+            }
+            entries.withUnsafeBufferPointer { entries in
+                for k in 0..<heard {
+                    let plane = UnsafeBufferPointer(rebasing: entries[(columns[k] * cellCount)...])
+                    let value = values[k]
+                    let nodeResiduals = UnsafeMutableBufferPointer(rebasing: residuals[(k * n)..<((k + 1) * n)])
+                    let nodePrecisions = UnsafeMutableBufferPointer(rebasing: precisions[(k * n)..<((k + 1) * n)])
+                    for s in 0..<n {
+                        let entry = plane[Int(cells[s])]
+                        let residual = value - entry.mean
+                        let precision = Double(entry.precision)
+                        nodeResiduals[s] = residual
+                        nodePrecisions[s] = precision
+                        sums[s] += precision
+                        offsets[s] += precision * residual
+                        constants[s] += Double(entry.constant)
+                    }
+                }
+            }
+            for s in 0..<n {
+                offsets[s] = priorPrecision > 0 ? offsets[s] / sums[s] : priorMean
+                sums[s] = 1
+            }
+            for k in 0..<heard {
+                let nodeResiduals = UnsafeMutableBufferPointer(rebasing: residuals[(k * n)..<((k + 1) * n)])
+                let nodePrecisions = UnsafeMutableBufferPointer(rebasing: precisions[(k * n)..<((k + 1) * n)])
+                for s in 0..<n {
+                    let e = nodeResiduals[s] - offsets[s]
+                    sums[s] *= 1 + e * e * nodePrecisions[s] * inverseNu
+                }
+            }
+            missing.withUnsafeBufferPointer { missing in
+                for s in 0..<n {
+                    var fit = Foundation.log(sums[s])
+                    if fit == .infinity {
+                        fit = 0
+                        for k in 0..<heard {
+                            let e = residuals[k * n + s] - offsets[s]
+                            fit += Foundation.log1p(e * e * precisions[k * n + s] * inverseNu)
+                        }
+                    }
+                    let shift = offsets[s] - priorMean
+                    logs[s] =
+                        scale
+                        * (-0.5 * shift * shift * priorPrecision + missing[Int(cells[s])] - tail * fit - constants[s])
+                }
+            }
+        }
     }
 }

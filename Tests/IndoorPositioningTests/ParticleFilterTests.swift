@@ -173,22 +173,41 @@ struct ParticleFilterTests {
         #expect(belief.offset > 4, "offset \(belief.offset) dB")
     }
 
-    @Test func tableLog1pAgreesWithLog1p() {
-        let table = ParticleLikelihood.log1pTable
-        table.withUnsafeBufferPointer { table in
-            // Inside the table: within the quadratic's bound, 7.7e-9.
-            var worst = 0.0
-            for k in 0...20_000 {
-                let u = Double(k) * ParticleLikelihood.log1pLimit / 20_000
-                worst = max(worst, abs(ParticleLikelihood.log1p(u, table: table) - log1p(u)))
+    /// With readings so far off that the product of the Student-t factors overflows, the likelihood falls back to
+    /// the sum of their logarithms and stays finite, equal to the model computed term by term.
+    @Test func farOffReadingsKeepAFiniteLikelihood() throws {
+        let engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        let filter = try #require(engine.method as? ParticleFilter)
+        let map = filter.posterior.map
+        let likelihood = filter.likelihood
+        let columns = Array(0..<min(8, map.nodeCount))
+        let values = columns.map { _ in 1e80 }
+        let cells: [Int32] = [0, 7, Int32(map.cells.count - 1)]
+        var logs = [Double](repeating: 0, count: cells.count)
+        var offsets = [Double](repeating: 0, count: cells.count)
+        // No prior on the offset: it stays at the prior mean, 0 dB, and every residual is about 10⁸⁰ dB.
+        cells.withUnsafeBufferPointer { cells in
+            logs.withUnsafeMutableBufferPointer { logs in
+                offsets.withUnsafeMutableBufferPointer { offsets in
+                    likelihood.evaluate(
+                        cells: cells, columns: columns, values: values, priorPrecision: 0, priorMean: 0, scale: 1,
+                        logs: logs, offsets: offsets)
+                }
             }
-            #expect(worst < 1e-8, "worst \(worst)")
-            #expect(ParticleLikelihood.log1p(0, table: table) == 0)
-            // Beyond it: exact.
-            for u in [16.0 - 1 / 256, 16, 16.5, 100, 1e6, .infinity] {
-                #expect(ParticleLikelihood.log1p(u, table: table) == log1p(u))
+        }
+        for (s, cell) in cells.enumerated() {
+            let c = Int(cell)
+            var expected = likelihood.missing[c]
+            for column in columns {
+                let entry = likelihood.entries[column * likelihood.cellCount + c]
+                let e = values[column] - entry.mean
+                expected -=
+                    likelihood.tail * log1p(e * e * Double(entry.precision) * likelihood.inverseNu)
+                    + Double(entry.constant)
             }
-            #expect(ParticleLikelihood.log1p(.nan, table: table).isNaN)
+            #expect(offsets[s] == 0)
+            #expect(expected.isFinite)
+            #expect(abs(logs[s] - expected) <= 1e-9 * abs(expected), "cell \(c): \(logs[s]) vs \(expected)")
         }
     }
 

@@ -218,7 +218,7 @@ public enum OpenAPIDocument {
         "required": [
           "level"
         ],
-        "description": "One level of the venue, metres in the local frame. Every key but 'level' may be left out: 'name' defaults to 'Level N', 'outline' and 'walls' to none, 'elevation' to 3.5 m per level. A level beyond ±28571 needs an 'elevation': its default (level × 3.5 m) would be more than 100 km from the origin, so the venue as written could not be read back.",
+        "description": "One level of the venue, metres in the local frame. Every key but 'level' may be left out: 'name' defaults to 'Level N', 'outline' and 'walls' to none, 'elevation' to 3.5 m per level. A level beyond ±28571 needs an 'elevation': its default (level × 3.5 m) would be more than 100 km from the origin.",
         "properties": {
           "level": {
             "type": "integer",

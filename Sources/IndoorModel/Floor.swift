@@ -27,15 +27,25 @@ public struct Floor: Hashable, Sendable, Codable {
     }
 
     /// Reads a floor of a venue JSON: `level` an integer; `elevation` finite metres within
-    /// ``LocalFrame/limitMeters``; `outline` and `walls` points as ``Point2D`` reads them.
+    /// ``LocalFrame/limitMeters``; `outline` and `walls` points as ``Point2D`` reads them. A floor without an
+    /// `elevation` whose default (3.5 m per level) would be beyond ``LocalFrame/limitMeters`` (a level beyond
+    /// ±28571) is refused: the floor as written, with that elevation, could not be read back.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let level = try container.decodeInteger(forKey: .level)
+        let elevation = try container.decodeCoordinateIfPresent(forKey: .elevation, name: "elevation")
+        if elevation == nil, let problem = LocalFrame.problem(meters: Double(level) * 3.5) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .level, in: container,
+                debugDescription:
+                    "level \(level) needs an 'elevation': its default, \(DatasetCSV.number(Double(level) * 3.5)) m, \(problem)"
+            )
+        }
         self.init(
             level: level,
             name: try container.decodeIfPresent(String.self, forKey: .name) ?? "Level \(level)",
             outline: try container.decodeIfPresent(Polygon.self, forKey: .outline) ?? Polygon([]),
             walls: try container.decodeIfPresent([Segment].self, forKey: .walls) ?? [],
-            elevation: try container.decodeCoordinateIfPresent(forKey: .elevation, name: "elevation"))
+            elevation: elevation)
     }
 }

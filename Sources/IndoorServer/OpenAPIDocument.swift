@@ -56,7 +56,7 @@ public enum OpenAPIDocument {
         "required": [
           "id"
         ],
-        "description": "The venue JSON of docs/FORMATS.md (floors, nodes, zones, anchor, geofences, connections). A venue is written with 'geofences' and 'connections' only when it has some.",
+        "description": "The venue JSON of docs/FORMATS.md (floors, nodes, zones, anchor, geofences, connections). A venue is written with 'geofences' and 'connections' only when it has some. Rules JSON Schema cannot state, which the server checks (400 naming the field): floor levels, node ids, zone ids and connection ids are each unique in the venue; polygon fences and connection polygons are simple polygons; a geoline has two distinct points.",
         "properties": {
           "id": {
             "type": "string",
@@ -67,20 +67,23 @@ public enum OpenAPIDocument {
           },
           "floors": {
             "type": "array",
+            "description": "The venue's floors; each level at most once.",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/Floor"
             }
           },
           "nodes": {
             "type": "array",
+            "description": "The fixed radios (beacons and gateways); each id at most once.",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/Node"
             }
           },
           "zones": {
             "type": "array",
+            "description": "Zones for check-in, check-out and dwell (docs/GEOFENCING.md); each id at most once.",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/Zone"
             }
           },
           "anchor": {
@@ -208,6 +211,341 @@ public enum OpenAPIDocument {
           "type": "number",
           "minimum": -100000,
           "maximum": 100000
+        }
+      },
+      "Floor": {
+        "type": "object",
+        "required": [
+          "level"
+        ],
+        "description": "One level of the venue, metres in the local frame. Every key but 'level' may be left out: 'name' defaults to 'Level N', 'outline' and 'walls' to none, 'elevation' to 3.5 m per level. A level beyond ±28571 needs an 'elevation': its default (level × 3.5 m) would be more than 100 km from the origin.",
+        "properties": {
+          "level": {
+            "type": "integer",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807,
+            "description": "The level number: 0 = ground, negative below ground; unique in the venue."
+          },
+          "name": {
+            "type": "string",
+            "description": "Display name; defaults to 'Level N'."
+          },
+          "outline": {
+            "type": "array",
+            "description": "The floor's outer boundary: its vertices in order (the last joins the first).",
+            "items": {
+              "$ref": "#/components/schemas/Point"
+            }
+          },
+          "walls": {
+            "type": "array",
+            "description": "Walls, for maps and radio attenuation.",
+            "items": {
+              "$ref": "#/components/schemas/Segment"
+            }
+          },
+          "elevation": {
+            "type": "number",
+            "minimum": -100000,
+            "maximum": 100000,
+            "description": "Height of this floor above the ground floor, metres; defaults to level × 3.5."
+          }
+        },
+        "anyOf": [
+          {
+            "required": [
+              "elevation"
+            ]
+          },
+          {
+            "properties": {
+              "level": {
+                "type": "integer",
+                "minimum": -28571,
+                "maximum": 28571
+              }
+            }
+          }
+        ]
+      },
+      "Segment": {
+        "type": "array",
+        "description": "[[x1, y1], [x2, y2]]: a straight wall between two points, metres in the local frame",
+        "minItems": 2,
+        "maxItems": 2,
+        "items": {
+          "$ref": "#/components/schemas/Point"
+        }
+      },
+      "Node": {
+        "type": "object",
+        "required": [
+          "id",
+          "x",
+          "y"
+        ],
+        "description": "A fixed radio: a beacon that phones hear (with 'beacon', its advertised identity) or a gateway that hears devices (without). Position in metres of the local frame; 'rssiAt1m' and 'pathLossExponent' are its path-loss calibration, written both when either was given (the other then takes the typical value).",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The id sightings name the node by; unique in the venue."
+          },
+          "beacon": {
+            "$ref": "#/components/schemas/BeaconID"
+          },
+          "x": {
+            "type": "number",
+            "minimum": -100000,
+            "maximum": 100000,
+            "description": "metres"
+          },
+          "y": {
+            "type": "number",
+            "minimum": -100000,
+            "maximum": 100000,
+            "description": "metres"
+          },
+          "z": {
+            "type": "number",
+            "minimum": -100000,
+            "maximum": 100000,
+            "description": "Height above the node's floor, metres; default 0.",
+            "default": 0
+          },
+          "floor": {
+            "type": "integer",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807,
+            "description": "The floor level; left out in a one-floor venue."
+          },
+          "rssiAt1m": {
+            "type": "number",
+            "minimum": -130,
+            "maximum": 20,
+            "description": "RSSI at 1 m, dBm (the physical range −130…20)."
+          },
+          "pathLossExponent": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "description": "The path-loss exponent, > 0."
+          }
+        }
+      },
+      "BeaconID": {
+        "type": "string",
+        "description": "A beacon identity 'UUID/major/minor': the proximity UUID (either case) and major and minor as integers 0…65535, e.g. 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/42'. Written with the UUID in upper case.",
+        "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/([+]?0*(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})|-0+)/([+]?0*(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})|-0+)$"
+      },
+      "BeaconCondition": {
+        "type": "string",
+        "description": "A beacon identity with wildcards: 'UUID', 'UUID/major' or 'UUID/major/minor' (major and minor integers 0…65535); the parts left out match any value.",
+        "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(/([+]?0*(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})|-0+)(/([+]?0*(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})|-0+))?)?$"
+      },
+      "Zone": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "description": "A named place that devices check in to (a fix in a fence, a zone beacon near enough, a track crossing a geoline) and out of. Every key but 'id' has a default; times in seconds, distances in metres. Ids are unique among the venue's zones.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Events name the zone by it; unique in the venue."
+          },
+          "name": {
+            "type": "string",
+            "description": "For people; defaults to 'id'."
+          },
+          "fences": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ZoneFence"
+            }
+          },
+          "beacons": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ZoneBeacon"
+            }
+          },
+          "geolines": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ZoneGeoline"
+            }
+          },
+          "checkOut": {
+            "type": "boolean",
+            "default": true,
+            "description": "Whether devices check out of the zone (fences and beacons)."
+          },
+          "checkOutMargin": {
+            "type": "number",
+            "minimum": 0,
+            "default": 1,
+            "description": "How far beyond a fence (metres, on top of the fix's accuracy) a fix must be to count as outside."
+          },
+          "checkOutTime": {
+            "type": "number",
+            "minimum": 0,
+            "default": 5,
+            "description": "Seconds a device must stay outside every fence before it checks out."
+          },
+          "exitDelay": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "default": 10,
+            "description": "Seconds without hearing any of the zone's beacons before a device checks out; > 0."
+          },
+          "lostTimeout": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": 0,
+            "default": 60,
+            "description": "Seconds a device inside a fence may go without a fix before it checks out as lost; null or 0 disables the rule (a zone without it is written with null)."
+          },
+          "dwellThreshold": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Seconds of a visit after which a dwell event fires; left out for none."
+          },
+          "retriggerTime": {
+            "type": "number",
+            "minimum": 0,
+            "default": 0,
+            "description": "Minimum seconds between a device's check-ins to the zone."
+          },
+          "data": {
+            "type": "object",
+            "description": "Custom key/value pairs delivered with every event of the zone.",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "enabled": {
+            "type": "boolean",
+            "default": true,
+            "description": "A disabled zone checks no one in."
+          }
+        }
+      },
+      "ZoneFence": {
+        "type": "object",
+        "description": "An area of a zone: either 'polygon' (a simple polygon: at least 3 distinct vertices, not crossing itself, enclosing an area) or 'center' and 'radius', not both. 'floor' left out matches every floor; 'id' names the fence in events (without it, its index in the zone's fences).",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1
+          },
+          "floor": {
+            "type": "integer",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807,
+            "description": "The floor level; left out for every floor."
+          },
+          "polygon": {
+            "type": "array",
+            "minItems": 3,
+            "maxItems": 10000,
+            "items": {
+              "$ref": "#/components/schemas/Point"
+            }
+          },
+          "center": {
+            "$ref": "#/components/schemas/Point"
+          },
+          "radius": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 100000,
+            "description": "metres"
+          }
+        },
+        "oneOf": [
+          {
+            "required": [
+              "polygon"
+            ],
+            "not": {
+              "required": [
+                "center"
+              ]
+            }
+          },
+          {
+            "required": [
+              "center",
+              "radius"
+            ],
+            "not": {
+              "required": [
+                "polygon"
+              ]
+            }
+          }
+        ]
+      },
+      "ZoneBeacon": {
+        "type": "object",
+        "description": "A beacon that checks devices in to the zone when they come within 'checkIn' proximity: named by a node id of the venue ('node'), by an identity with wildcards ('beacon'), or both (either matching is enough).",
+        "properties": {
+          "node": {
+            "type": "string",
+            "description": "A node id, as sightings and 'nodes' name it."
+          },
+          "beacon": {
+            "$ref": "#/components/schemas/BeaconCondition"
+          },
+          "checkIn": {
+            "type": "string",
+            "enum": [
+              "immediate",
+              "near",
+              "far"
+            ],
+            "default": "near"
+          }
+        },
+        "anyOf": [
+          {
+            "required": [
+              "node"
+            ]
+          },
+          {
+            "required": [
+              "beacon"
+            ]
+          }
+        ]
+      },
+      "ZoneGeoline": {
+        "type": "object",
+        "required": [
+          "points"
+        ],
+        "description": "A polyline that checks a device in when its track crosses it: at least 2 points, not all the same (the server refuses a line whose points are all equal). 'id' names it in events (without it, its index); 'floor' left out matches every floor.",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "floor": {
+            "type": "integer",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807,
+            "description": "The floor level; left out for every floor."
+          },
+          "points": {
+            "type": "array",
+            "minItems": 2,
+            "items": {
+              "$ref": "#/components/schemas/Point"
+            }
+          }
         }
       },
       "VenueList": {

@@ -1,15 +1,19 @@
+import Foundation
+
 /// The part of JSON Schema (2020-12, as OpenAPI 3.1 uses it) that the server's OpenAPI document uses, to check
 /// the JSON the types write against the document: `$ref` (`#/…` in the document), `type`, `enum`, `const`,
 /// `required`, `properties`, `additionalProperties`, `items`, `minItems`, `maxItems`, `uniqueItems`,
-/// `minLength`, `minimum`, `maximum`, `exclusiveMinimum`, `allOf`, `anyOf`, `oneOf` and `not`. A keyword it does
-/// not know fails the check, so that the document cannot outgrow the validator unnoticed.
+/// `minLength`, `pattern` (as `NSRegularExpression` reads it), `minimum`, `maximum`, `exclusiveMinimum`, `allOf`,
+/// `anyOf`, `oneOf` and `not`. A keyword it does not know fails the check, so that the document cannot outgrow the
+/// validator unnoticed.
 struct SchemaValidator {
     /// The whole document, for `$ref`.
     let document: JSONValue
 
     static let keywords: Set<String> = [
         "$ref", "type", "enum", "const", "required", "properties", "additionalProperties", "items", "minItems",
-        "maxItems", "uniqueItems", "minLength", "minimum", "maximum", "exclusiveMinimum", "allOf", "anyOf", "oneOf",
+        "maxItems", "uniqueItems", "minLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "allOf", "anyOf",
+        "oneOf",
         "not", "description", "default", "format",
     ]
 
@@ -41,6 +45,50 @@ struct SchemaValidator {
         found += scalarProblems(value, keywords, at: path)
         found += combinationProblems(value, keywords, at: path)
         return found
+    }
+
+    /// The paths of the object members in `value` that the component schema `name` does not name in a `properties`
+    /// (its own, or those of its `$ref`, `allOf`, `anyOf` and `oneOf`), nor takes as `additionalProperties`: the
+    /// keys a writer uses that the document does not describe. Empty when every key is described.
+    func undeclaredKeys(_ value: JSONValue, schema name: String) -> [String] {
+        undeclaredKeys(value, against: .object(["$ref": .string("#/components/schemas/\(name)")]), at: "$")
+    }
+
+    private func undeclaredKeys(_ value: JSONValue, against schema: JSONValue, at path: String) -> [String] {
+        let parts = flattened(schema)
+        switch value {
+        case .object(let members):
+            var found: [String] = []
+            for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+                if let declared = parts.lazy.compactMap({ $0["properties"]?[name] }).first {
+                    found += undeclaredKeys(member, against: declared, at: "\(path).\(name)")
+                } else if let additional = parts.lazy.compactMap({ $0["additionalProperties"] }).first,
+                    case .object = additional
+                {
+                    found += undeclaredKeys(member, against: additional, at: "\(path).\(name)")
+                } else {
+                    found.append("\(path).\(name)")
+                }
+            }
+            return found
+        case .array(let elements):
+            guard let items = parts.lazy.compactMap({ $0["items"] }).first else { return [] }
+            return elements.enumerated().flatMap { index, element in
+                undeclaredKeys(element, against: items, at: "\(path)[\(index)]")
+            }
+        default:
+            return []
+        }
+    }
+
+    /// `schema` and every schema it refers to or combines (`$ref`, `allOf`, `anyOf`, `oneOf`), outermost first.
+    private func flattened(_ schema: JSONValue) -> [JSONValue] {
+        var parts = [schema]
+        if let reference = schema["$ref"]?.string, let target = resolve(reference) { parts += flattened(target) }
+        for combination in ["allOf", "anyOf", "oneOf"] {
+            for branch in schema[combination]?.array ?? [] { parts += flattened(branch) }
+        }
+        return parts
     }
 
     private func resolve(_ reference: String) -> JSONValue? {
@@ -113,6 +161,16 @@ struct SchemaValidator {
         var found: [String] = []
         if case .string(let text) = value, let minimum = keywords["minLength"]?.number, Double(text.count) < minimum {
             found.append("\(path): '\(text)' is shorter than \(minimum)")
+        }
+        if case .string(let text) = value, let pattern = keywords["pattern"]?.string {
+            if let expression = try? NSRegularExpression(pattern: pattern) {
+                let whole = NSRange(text.startIndex..<text.endIndex, in: text)
+                if expression.firstMatch(in: text, range: whole) == nil {
+                    found.append("\(path): '\(text)' does not match \(pattern)")
+                }
+            } else {
+                found.append("\(path): the pattern \(pattern) is not a regular expression")
+            }
         }
         guard case .number(let number) = value else { return found }
         if let minimum = keywords["minimum"]?.number, number < minimum {

@@ -95,7 +95,7 @@ import Testing
     ])
     func theSchemaAndTheDecoderAgreeOnAConnection(connection: String, valid: Bool) throws {
         let venue = #"{"id": "v", "floors": \#(Self.floors), "connections": [\#(connection)]}"#
-        try expectAgreement(venue, valid: valid)
+        try Self.expectAgreement(venue, valid: valid)
     }
 
     /// Geofence lists the decoder takes (`true`) or refuses; the schema must say the same of each.
@@ -104,10 +104,11 @@ import Testing
         (#"["hq", "hq"]"#, false), (#"[1]"#, false), (#""hq""#, false),
     ])
     func theSchemaAndTheDecoderAgreeOnGeofences(geofences: String, valid: Bool) throws {
-        try expectAgreement(#"{"id": "v", "geofences": \#(geofences)}"#, valid: valid)
+        try Self.expectAgreement(#"{"id": "v", "geofences": \#(geofences)}"#, valid: valid)
     }
 
-    private func expectAgreement(_ venue: String, valid: Bool) throws {
+    /// Expects `Venue.decodeJSON` to take `venue` exactly when `valid`, and the schema `Venue` to say the same.
+    static func expectAgreement(_ venue: String, valid: Bool) throws {
         let decoded: Bool
         do {
             _ = try Venue.decodeJSON(Data(venue.utf8))

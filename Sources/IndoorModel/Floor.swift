@@ -13,13 +13,16 @@ public struct Floor: Hashable, Sendable, Codable {
     /// Height of this floor's floor level above the ground floor's, in metres.
     public var elevation: Double
 
-    /// A floor; `elevation` in metres defaults to 3.5 m per level.
+    /// Metres between levels when a floor gives no elevation (3.5).
+    public static let defaultLevelHeight = 3.5
+
+    /// A floor; `elevation` in metres defaults to ``defaultLevelHeight`` per level.
     public init(level: Int, name: String, outline: Polygon, walls: [Segment] = [], elevation: Double? = nil) {
         self.level = level
         self.name = name
         self.outline = outline
         self.walls = walls
-        self.elevation = elevation ?? Double(level) * 3.5
+        self.elevation = elevation ?? Double(level) * Self.defaultLevelHeight
     }
 
     enum CodingKeys: String, CodingKey {
@@ -34,11 +37,12 @@ public struct Floor: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let level = try container.decodeInteger(forKey: .level)
         let elevation = try container.decodeCoordinateIfPresent(forKey: .elevation, name: "elevation")
-        if elevation == nil, let problem = LocalFrame.problem(meters: Double(level) * 3.5) {
+        let defaultElevation = Double(level) * Self.defaultLevelHeight
+        if elevation == nil, let problem = LocalFrame.problem(meters: defaultElevation) {
             throw DecodingError.dataCorruptedError(
                 forKey: .level, in: container,
                 debugDescription:
-                    "level \(level) needs an 'elevation': its default, \(DatasetCSV.number(Double(level) * 3.5)) m, \(problem)"
+                    "level \(level) needs an 'elevation': its default, \(DatasetCSV.number(defaultElevation)) m, \(problem)"
             )
         }
         self.init(

@@ -246,11 +246,16 @@ struct ParticleFilterTests {
         let nu = settings.degreesOfFreedom
         var logs: [Double] = []
         var offsets: [Double] = []
+        // The readings were heard before 0.6 s: each particle is weighed where its velocity says it was then.
+        let age = ParticleFilter.meanAge(shifted, at: 0.6)
+        #expect(age > 0.05 && age < 0.6, "mean age \(age) s")
         for i in 0..<reference.count {
-            // The grid point nearest the particle, as the filter finds it.
+            // The grid point nearest where the particle was when the readings were heard, as the filter finds it.
             let grid = map.grid
-            let column = min(max((reference.x[i] - grid.minimum.x) / grid.spacing, 0), Double(grid.columns - 1))
-            let row = min(max((reference.y[i] - grid.minimum.y) / grid.spacing, 0), Double(grid.rows - 1))
+            let x = reference.x[i] - age * reference.vx[i]
+            let y = reference.y[i] - age * reference.vy[i]
+            let column = min(max((x - grid.minimum.x) / grid.spacing, 0), Double(grid.columns - 1))
+            let row = min(max((y - grid.minimum.y) / grid.spacing, 0), Double(grid.rows - 1))
             let cell =
                 reference.floor[i] * grid.rows * grid.columns + Int(row + 0.5) * grid.columns + Int(column + 0.5)
             var weight = 1 / tau2

@@ -366,8 +366,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let minimumX = grid.minimum.x
         let minimumY = grid.minimum.y
         let floors = belief.floor
-        // The readings were heard `age` seconds ago on average: each particle is weighed where it was then.
-        let age = Self.meanAge(readings, at: belief.time)
+        // The readings were heard `age` seconds ago on average: each particle is weighed where it was then (at most
+        // two steps back: older readings say little about where a walker was, and a reading stamped without a real
+        // time must not throw the cloud across the venue).
+        let age = min(Self.meanAge(readings, at: belief.time), 2 * configuration.step)
         // Per particle: its grid column and row (then its slot in the list of grid points met).
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
             var lowColumn = Int.max
@@ -376,23 +378,27 @@ public struct ParticleFilter: SequentialPositioningMethod {
             var highRow = Int.min
             var lowFloor = Int.max
             var highFloor = Int.min
-            let xs = age > 0 ? zip(belief.x, belief.vx).map { $0 - age * $1 } : belief.x
-            let ys = age > 0 ? zip(belief.y, belief.vy).map { $0 - age * $1 } : belief.y
-            xs.withUnsafeBufferPointer { xs in
-                ys.withUnsafeBufferPointer { ys in
-                    floors.withUnsafeBufferPointer { floors in
-                        for i in 0..<count {
-                            let column = Int(min(max((xs[i] - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
-                            let row = Int(min(max((ys[i] - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
-                            let floor = min(max(floors[i], 0), floorCount - 1)
-                            place[2 * i] = Int32(truncatingIfNeeded: column)
-                            place[2 * i + 1] = Int32(truncatingIfNeeded: row)
-                            lowColumn = min(lowColumn, column)
-                            highColumn = max(highColumn, column)
-                            lowRow = min(lowRow, row)
-                            highRow = max(highRow, row)
-                            lowFloor = min(lowFloor, floor)
-                            highFloor = max(highFloor, floor)
+            belief.x.withUnsafeBufferPointer { xs in
+                belief.y.withUnsafeBufferPointer { ys in
+                    belief.vx.withUnsafeBufferPointer { vxs in
+                        belief.vy.withUnsafeBufferPointer { vys in
+                            floors.withUnsafeBufferPointer { floors in
+                                for i in 0..<count {
+                                    let x = xs[i] - age * vxs[i]
+                                    let y = ys[i] - age * vys[i]
+                                    let column = Int(min(max((x - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
+                                    let row = Int(min(max((y - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
+                                    let floor = min(max(floors[i], 0), floorCount - 1)
+                                    place[2 * i] = Int32(truncatingIfNeeded: column)
+                                    place[2 * i + 1] = Int32(truncatingIfNeeded: row)
+                                    lowColumn = min(lowColumn, column)
+                                    highColumn = max(highColumn, column)
+                                    lowRow = min(lowRow, row)
+                                    highRow = max(highRow, row)
+                                    lowFloor = min(lowFloor, floor)
+                                    highFloor = max(highFloor, floor)
+                                }
+                            }
                         }
                     }
                 }

@@ -81,6 +81,18 @@ struct ParticleFilterTests {
         #expect(fixes.values.allSatisfy { $0.method == "particle-filter" && $0.accuracy > 0 })
     }
 
+    /// The age the weighing looks back by: the mean of the readings' ages, a reading stamped later counting 0.
+    @Test func readingsAgeIsTheirMeanAgeAtTheUpdate() {
+        let node = Self.nodes()[0]
+        func reading(heard: Double) -> NodeReading {
+            NodeReading(node: node, rssi: -70, distance: 3, distanceVariance: 1, lastHeard: heard)
+        }
+        #expect(ParticleFilter.meanAge([reading(heard: 9.5), reading(heard: 9)], at: 10) == 0.75)
+        #expect(ParticleFilter.meanAge([reading(heard: 10.5), reading(heard: 9)], at: 10) == 0.5)
+        #expect(ParticleFilter.meanAge([], at: 10) == 0)
+        #expect(ParticleFilter.meanAge([reading(heard: .nan)], at: 10) == 0)
+    }
+
     @Test func askingDoesNotChangeTheBelief() throws {
         let path = Self.walk(seconds: 40)
         var everySecond = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())

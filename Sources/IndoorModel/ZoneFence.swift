@@ -74,7 +74,7 @@ extension ZoneFence: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let floor = try container.decodeIfPresent(Int.self, forKey: .floor)
+        let floor = try container.decodeIntegerIfPresent(forKey: .floor)
         let id = try container.decodeIfPresent(String.self, forKey: .id)
         if let id, id.isEmpty {
             throw DecodingError.dataCorruptedError(

@@ -108,6 +108,10 @@ struct ZoneJSONTests {
             (#"{"id":"z","data":{"a":1}}"#, "zones[0].data"),
             (#"{"id":"z","fences":[{"id":"","center":[0,0],"radius":1}]}"#, "zones[0].fences[0].id: fence id is empty"),
             (#"{"id":"z","fences":[{"id":3,"center":[0,0],"radius":1}]}"#, "zones[0].fences[0].id"),
+            (
+                #"{"id":"z","fences":[{"floor":1.5,"center":[0,0],"radius":1}]}"#,
+                "zones[0].fences[0].floor: expected an integer"
+            ),
         ])
     func badZones(zone: String, path: String) {
         let json = #"{"id":"v","zones":["# + zone + "]}"

@@ -19,7 +19,7 @@ import IndoorRanging
 /// when another floor holds ``Configuration/floorHold`` of the weight (hysteresis), so one strong reading through a
 /// slab never switches it. With a ``FloorPlan`` (``floorPlan``), a particle does not walk through a wall of its floor
 /// (it stays and its velocity is mirrored off the wall), and when the plan lists floor connections it changes floor
-/// at ``Configuration/floorChangeRate`` only inside one (stairs, lifts), elsewhere at the much lower
+/// at ``Configuration/connectionChangeRate`` inside one (stairs, lifts), elsewhere at the much lower
 /// ``Configuration/floorChangeRateElsewhere`` (so a venue whose plan misses a staircase still follows strong evidence).
 ///
 /// Resampling (systematic) when the effective sample size drops below ``Configuration/resampleBelow`` of the
@@ -42,9 +42,12 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public var turnTime: Double
         /// The fastest a particle moves, m/s.
         public var maximumSpeed: Double
-        /// The chance per second that a particle moves to a neighbouring floor (with a ``FloorPlan`` that lists floor
-        /// connections: inside a connection joining the two floors).
+        /// The chance per second that a particle moves to a neighbouring floor, without a ``FloorPlan`` that lists
+        /// floor connections (anywhere: the filter cannot tell stairs from a slab).
         public var floorChangeRate: Double
+        /// With a ``FloorPlan`` that lists floor connections, the chance per second that a particle inside a
+        /// connection joining two floors moves to the other (a walker on the stairs is between floors).
+        public var connectionChangeRate: Double
         /// With a ``FloorPlan`` that lists floor connections, the chance per second that a particle outside any
         /// connection (or in one that does not join the two floors) moves to a neighbouring floor.
         public var floorChangeRateElsewhere: Double
@@ -77,11 +80,13 @@ public struct ParticleFilter: SequentialPositioningMethod {
         ///   - seed: Seed of the generators (default 0).
         ///   - floorChangeRateElsewhere: Chance per second of changing floor away from a plan's connections (default
         ///     0.001, at most `floorChangeRate`).
+        ///   - connectionChangeRate: Chance per second of changing floor inside a plan's connection (default 0.1).
         public init(
             particles: Int = 1000, step: Double = 1, speed: Double = 1, turnTime: Double = 2,
             maximumSpeed: Double = 2.5, floorChangeRate: Double = 0.02, floorHold: Double = 0.8,
             evidenceWeight: Double = 0.5, coverage: Double = 0.68, radiusScale: Double = 1,
-            resampleBelow: Double = 0.5, seed: UInt64 = 0, floorChangeRateElsewhere: Double = 0.001
+            resampleBelow: Double = 0.5, seed: UInt64 = 0, floorChangeRateElsewhere: Double = 0.001,
+            connectionChangeRate: Double = 0.1
         ) {
             self.particles = min(max(particles, 10), 100_000)
             self.step = step.isFinite && step > 0 ? step : 1
@@ -95,6 +100,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
             self.radiusScale = radiusScale.isFinite && radiusScale > 0 ? radiusScale : 1
             self.resampleBelow = resampleBelow.isFinite ? min(max(resampleBelow, 0), 1) : 0.5
             self.seed = seed
+            self.connectionChangeRate = connectionChangeRate.isFinite ? min(max(connectionChangeRate, 0), 1) : 0.1
             self.floorChangeRateElsewhere =
                 floorChangeRateElsewhere.isFinite ? min(max(floorChangeRateElsewhere, 0), self.floorChangeRate) : 0.001
         }
@@ -236,9 +242,14 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let kick = configuration.speed * (1 - keep * keep).squareRoot()
         let top = configuration.maximumSpeed
         let floorCount = grid.floors.count
-        let changeChance = floorCount > 1 ? 1 - exp(-configuration.floorChangeRate * seconds) : 0
+        // With connections listed, a change is drawn at the connections' rate and kept elsewhere only at the share
+        // `strayShare` (PlanMotion), which makes the rate away from them `floorChangeRateElsewhere`.
+        let rate =
+            planMotion?.gatesFloorChanges == true ? configuration.connectionChangeRate : configuration.floorChangeRate
+        let changeChance = floorCount > 1 ? 1 - exp(-rate * seconds) : 0
         let strayShare =
-            changeChance > 0 ? (1 - exp(-configuration.floorChangeRateElsewhere * seconds)) / changeChance : 0
+            changeChance > 0
+            ? min(1, (1 - exp(-configuration.floorChangeRateElsewhere * seconds)) / changeChance) : 0
         let minimum = grid.minimum
         let maximum = grid.maximum
         let planMotion = self.planMotion

@@ -166,4 +166,34 @@ struct ParticleFilterPlanTests {
         #expect(floors.prefix(30).allSatisfy { $0 == 0 })
         #expect(floors.suffix(20).allSatisfy { $0 == 1 }, "\(floors)")
     }
+
+    /// Inside a staircase particles change floor at the connections' rate, not the plan-less one: with no evidence
+    /// for 10 s, a cloud on stairs covering the whole venue spreads to the other floor that much faster.
+    @Test func insideAConnectionParticlesChangeFloorAtItsRate() throws {
+        let nodes = ParticleFilterTests.nodes(floors: 2)
+        let plan = FloorPlan(
+            floors: Self.floors(2, walls: []),
+            connections: [
+                FloorConnection(
+                    id: "stairs", levels: [0, 1], shape: .circle(center: Point2D(x: 10, y: 5), radius: 100))
+            ])
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: nodes, floorPlan: plan)
+        let filter = try #require(engine.method as? ParticleFilter)
+        var random = SplitMix64(seed: 7)
+        let start = Self.readings(
+            &engine, position: Point2D(x: 10, y: 5), floor: 0, nodes: nodes, time: 0, random: &random)
+        func shareUpstairs(connectionChangeRate: Double) throws -> Double {
+            let configuration = ParticleFilter.Configuration(connectionChangeRate: connectionChangeRate)
+            let method = ParticleFilter(posterior: filter.posterior, configuration: configuration, floorPlan: plan)
+            var belief = try #require(method.start(device: "d", readings: start, at: 0.6))
+            let before = belief.floor.filter { $0 == 1 }.count
+            for second in 1...10 { method.update(&belief, readings: [], at: 0.6 + Double(second)) }
+            return Double(belief.floor.filter { $0 == 1 }.count - before) / Double(belief.count)
+        }
+        let slow = try shareUpstairs(connectionChangeRate: 0.02)
+        let fast = try shareUpstairs(connectionChangeRate: 0.5)
+        // 10 s at 0.02/s moves about 18% of the particles once; at 0.5/s nearly all have drawn a change.
+        #expect(slow > 0.05 && slow < 0.3, "at 0.02/s: \(slow)")
+        #expect(fast > 0.35, "at 0.5/s: \(fast)")
+    }
 }

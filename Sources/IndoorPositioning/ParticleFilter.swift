@@ -226,17 +226,40 @@ public struct ParticleFilter: SequentialPositioningMethod {
     }
 
     public func update(_ belief: inout Belief, readings: [NodeReading], at time: Double) {
+        let count = belief.count
+        // The particles' arrays are all `count` long (read through buffers below).
+        guard count > 0, belief.y.count == count, belief.vx.count == count, belief.vy.count == count,
+            belief.floor.count == count, belief.weight.count == count
+        else { return }
         let elapsed = time - belief.time
-        if elapsed > 0 {
-            move(&belief, seconds: elapsed)
-            belief.time = time
-        }
-        let effectiveSize = weigh(&belief, readings: readings) ?? belief.effectiveSize
-        if effectiveSize < configuration.resampleBelow * Double(belief.count) { resample(&belief) }
+        // The readings were heard `age` seconds ago on average: each particle is weighed where it was then (at most
+        // two steps back: older readings say little about where a walker was, and a reading stamped without a real
+        // time must not throw the cloud across the venue).
+        let age = min(Self.meanAge(readings, at: max(time, belief.time)), 2 * configuration.step)
+        let effectiveSize =
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
+                var places = CloudPlaces(grid: posterior.map.grid, age: age, place: place)
+                if elapsed > 0 {
+                    move(&belief, seconds: elapsed, places: &places)
+                    belief.time = time
+                } else {
+                    locate(belief, places: &places)
+                }
+                return weigh(&belief, readings: readings, places: places)
+            } ?? belief.effectiveSize
+        if effectiveSize < configuration.resampleBelow * Double(count) { resample(&belief) }
     }
 
-    /// Moves every particle on by `seconds` of walking.
-    private func move(_ belief: inout Belief, seconds: Double) {
+    /// Records where each particle of `belief` is looked up, without moving it.
+    private func locate(_ belief: Belief, places: inout CloudPlaces) {
+        for i in 0..<belief.count {
+            places.record(i, x: belief.x[i], y: belief.y[i], vx: belief.vx[i], vy: belief.vy[i])
+        }
+    }
+
+    /// Moves every particle on by `seconds` of walking, and records in `places` where it is looked up. The
+    /// particles' arrays are all as long as ``Belief/count``.
+    private func move(_ belief: inout Belief, seconds: Double, places: inout CloudPlaces) {
         let grid = posterior.map.grid
         let keep = exp(-seconds / configuration.turnTime)
         let kick = configuration.speed * (1 - keep * keep).squareRoot()
@@ -254,36 +277,21 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let maximum = grid.maximum
         let planMotion = self.planMotion
         var random = belief.random
-        // The particles' arrays through buffers, one pass.
-        Self.normals.withUnsafeBufferPointer { normals in
+        let count = belief.count
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { noise in
+            Self.drawNormals(into: noise, random: &random)
             belief.x.withUnsafeMutableBufferPointer { xs in
                 belief.y.withUnsafeMutableBufferPointer { ys in
                     belief.vx.withUnsafeMutableBufferPointer { vxs in
                         belief.vy.withUnsafeMutableBufferPointer { vys in
                             belief.floor.withUnsafeMutableBufferPointer { floors in
-                                var bits: UInt64 = 0
-                                var left = 0
-                                // Five 12-bit indices into the normal table per 64 random bits.
-                                func normal() -> Double {
-                                    if left == 0 {
-                                        bits = random.next()
-                                        left = 5
-                                    }
-                                    let index = Int(bits & 0xFFF)
-                                    bits >>= 12
-                                    left -= 1
-                                    return normals[index]
-                                }
-                                let count = min(xs.count, ys.count, vxs.count, vys.count, floors.count)
                                 for i in 0..<count {
-                                    var vx = keep * vxs[i] + kick * normal()
-                                    var vy = keep * vys[i] + kick * normal()
+                                    var vx = keep * vxs[i] + kick * noise[2 * i]
+                                    var vy = keep * vys[i] + kick * noise[2 * i + 1]
                                     let square = vx * vx + vy * vy
-                                    if square > top * top {
-                                        let factor = top / square.squareRoot()
-                                        vx *= factor
-                                        vy *= factor
-                                    }
+                                    let factor = square > top * top ? top / square.squareRoot() : 1
+                                    vx *= factor
+                                    vy *= factor
                                     var x = xs[i] + vx * seconds
                                     var y = ys[i] + vy * seconds
                                     // The grid's box holds the venue: a particle leaving it turns back.
@@ -301,17 +309,18 @@ public struct ParticleFilter: SequentialPositioningMethod {
                                     ys[i] = y
                                     vxs[i] = vx
                                     vys[i] = vy
-                                    if changeChance > 0, random.unit() < changeChance {
-                                        let up = random.unit() < 0.5
-                                        let floor = floors[i] + (up ? 1 : -1)
-                                        let target =
-                                            floor < 0 || floor >= floorCount ? floors[i] - (up ? 1 : -1) : floor
-                                        if planMotion?.allowsFloorChange(
-                                            x: x, y: y, from: floors[i], to: target, strayShare: strayShare,
-                                            random: &random) ?? true
-                                        {
-                                            floors[i] = target
-                                        }
+                                    places.record(i, x: x, y: y, vx: vx, vy: vy)
+                                }
+                                guard changeChance > 0 else { return }
+                                for i in 0..<count where random.unit() < changeChance {
+                                    let up = random.unit() < 0.5
+                                    let floor = floors[i] + (up ? 1 : -1)
+                                    let target = floor < 0 || floor >= floorCount ? floors[i] - (up ? 1 : -1) : floor
+                                    if planMotion?.allowsFloorChange(
+                                        x: xs[i], y: ys[i], from: floors[i], to: target, strayShare: strayShare,
+                                        random: &random) ?? true
+                                    {
+                                        floors[i] = target
                                     }
                                 }
                             }
@@ -321,6 +330,24 @@ public struct ParticleFilter: SequentialPositioningMethod {
             }
         }
         belief.random = random
+    }
+
+    /// Fills `noise` with standard normal deviates from ``normals``: five 12-bit indices into the table per 64 bits of
+    /// `random`.
+    private static func drawNormals(into noise: UnsafeMutableBufferPointer<Double>, random: inout SplitMix64) {
+        normals.withUnsafeBufferPointer { normals in
+            var bits: UInt64 = 0
+            var left = 0
+            for i in noise.indices {
+                if left == 0 {
+                    bits = random.next()
+                    left = 5
+                }
+                noise[i] = normals[Int(bits & 0xFFF)]
+                bits >>= 12
+                left -= 1
+            }
+        }
     }
 
     /// Seconds between `time` and when `readings` were last heard, on average (0 for none, or all heard later).
@@ -354,13 +381,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// Particles share grid points (a cloud of 1000 spans a few hundred), so each point's likelihood is computed once
     /// per update: a table over the box of grid points the cloud covers gives each point met its slot in a list of
     /// log-likelihoods and offsets, and the weight factor exp(log-likelihood − peak) is taken once per slot.
-    private func weigh(_ belief: inout Belief, readings: [NodeReading]) -> Double? {
+    private func weigh(_ belief: inout Belief, readings: [NodeReading], places: CloudPlaces) -> Double? {
         let (columns, values) = mapped(readings)
         let count = belief.count
-        // The particles' arrays are all `count` long (read through buffers below).
-        guard !columns.isEmpty, count > 0, belief.y.count == count, belief.floor.count == count,
-            belief.weight.count == count, belief.vx.count == count, belief.vy.count == count
-        else { return nil }
+        guard !columns.isEmpty, let box = places.box else { return nil }
         let map = posterior.map
         let grid = map.grid
         let settings = posterior.configuration
@@ -371,133 +395,103 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let gridColumns = grid.columns
         let perFloor = grid.rows * gridColumns
         let floorCount = max(1, grid.floors.count)
-        let lastColumn = Double(gridColumns - 1)
-        let lastRow = Double(grid.rows - 1)
-        let inverseSpacing = 1 / grid.spacing
-        let minimumX = grid.minimum.x
-        let minimumY = grid.minimum.y
         let floors = belief.floor
-        // The readings were heard `age` seconds ago on average: each particle is weighed where it was then (at most
-        // two steps back: older readings say little about where a walker was, and a reading stamped without a real
-        // time must not throw the cloud across the venue).
-        let age = min(Self.meanAge(readings, at: belief.time), 2 * configuration.step)
+        var lowFloor = Int.max
+        var highFloor = Int.min
+        for floor in floors {
+            lowFloor = min(lowFloor, floor)
+            highFloor = max(highFloor, floor)
+        }
+        lowFloor = min(max(lowFloor, 0), floorCount - 1)
+        highFloor = min(max(highFloor, 0), floorCount - 1)
+        let lowColumn = box.columns.lowerBound
+        let lowRow = box.rows.lowerBound
+        let highRow = box.rows.upperBound
         // Per particle: its grid column and row (then its slot in the list of grid points met).
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
-            var lowColumn = Int.max
-            var highColumn = Int.min
-            var lowRow = Int.max
-            var highRow = Int.min
-            var lowFloor = Int.max
-            var highFloor = Int.min
-            belief.x.withUnsafeBufferPointer { xs in
-                belief.y.withUnsafeBufferPointer { ys in
-                    belief.vx.withUnsafeBufferPointer { vxs in
-                        belief.vy.withUnsafeBufferPointer { vys in
-                            floors.withUnsafeBufferPointer { floors in
-                                for i in 0..<count {
-                                    let x = xs[i] - age * vxs[i]
-                                    let y = ys[i] - age * vys[i]
-                                    let column = Int(min(max((x - minimumX) * inverseSpacing, 0), lastColumn) + 0.5)
-                                    let row = Int(min(max((y - minimumY) * inverseSpacing, 0), lastRow) + 0.5)
-                                    let floor = min(max(floors[i], 0), floorCount - 1)
-                                    place[2 * i] = Int32(truncatingIfNeeded: column)
-                                    place[2 * i + 1] = Int32(truncatingIfNeeded: row)
-                                    lowColumn = min(lowColumn, column)
-                                    highColumn = max(highColumn, column)
-                                    lowRow = min(lowRow, row)
-                                    highRow = max(highRow, row)
-                                    lowFloor = min(lowFloor, floor)
-                                    highFloor = max(highFloor, floor)
-                                }
-                            }
-                        }
-                    }
-                }
+        let place = places.place
+        let width = box.columns.count
+        let height = box.rows.count
+        let boxSize = width * height * (highFloor - lowFloor + 1)
+        // Per grid point of the box: its slot in the list of points met (−1: no particle there).
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: boxSize) { slots -> Double? in
+            slots.initialize(repeating: -1)
+            for i in 0..<count {
+                let floor = min(max(floors[i], 0), floorCount - 1)
+                let row = Int(place[2 * i + 1])
+                let column = Int(place[2 * i])
+                let box = ((floor - lowFloor) * height + row - lowRow) * width + column - lowColumn
+                slots[box] = 0
+                // place[i] is free: place[2i] and place[2i + 1] are this particle's or a later one's.
+                place[i] = Int32(truncatingIfNeeded: box)
             }
-            let width = highColumn - lowColumn + 1
-            let height = highRow - lowRow + 1
-            let boxSize = width * height * (highFloor - lowFloor + 1)
-            // Per grid point of the box: its slot in the list of points met (−1: no particle there).
-            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: boxSize) { slots -> Double? in
-                slots.initialize(repeating: -1)
-                for i in 0..<count {
-                    let floor = min(max(floors[i], 0), floorCount - 1)
-                    let row = Int(place[2 * i + 1])
-                    let column = Int(place[2 * i])
-                    let box = ((floor - lowFloor) * height + row - lowRow) * width + column - lowColumn
-                    slots[box] = 0
-                    // place[i] is free: place[2i] and place[2i + 1] are this particle's or a later one's.
-                    place[i] = Int32(truncatingIfNeeded: box)
-                }
-                // Per slot: the log-likelihood (then the weight factor), then the offset estimated there (dB).
-                return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { met -> Double? in
-                    let factors = UnsafeMutableBufferPointer(rebasing: met[0..<count])
-                    let offsets = UnsafeMutableBufferPointer(rebasing: met[count..<(2 * count)])
-                    let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + 1) {
-                        cells -> Int in
-                        // The points met, in the order of the map's planes (row by row). Without a branch on whether
-                        // a point is met (which is as good as random): every point is written to the next free
-                        // entry of `cells` (one spare at the end), which only a met point keeps.
-                        var metCount = 0
-                        var box = 0
-                        for floor in lowFloor...highFloor {
-                            for row in lowRow...highRow {
-                                let start = Int32(truncatingIfNeeded: floor * perFloor + row * gridColumns + lowColumn)
-                                for column in 0..<Int32(truncatingIfNeeded: width) {
-                                    let met = slots[box] == 0
-                                    cells[metCount] = start + column
-                                    slots[box] = met ? Int32(truncatingIfNeeded: metCount) : -1
-                                    metCount += met ? 1 : 0
-                                    box += 1
-                                }
+            // Per slot: the log-likelihood (then the weight factor), then the offset estimated there (dB).
+            return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { met -> Double? in
+                let factors = UnsafeMutableBufferPointer(rebasing: met[0..<count])
+                let offsets = UnsafeMutableBufferPointer(rebasing: met[count..<(2 * count)])
+                let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + 1) {
+                    cells -> Int in
+                    // The points met, in the order of the map's planes (row by row). Without a branch on whether
+                    // a point is met (which is as good as random): every point is written to the next free
+                    // entry of `cells` (one spare at the end), which only a met point keeps.
+                    var metCount = 0
+                    var box = 0
+                    for floor in lowFloor...highFloor {
+                        for row in lowRow...highRow {
+                            let start = Int32(truncatingIfNeeded: floor * perFloor + row * gridColumns + lowColumn)
+                            for column in 0..<Int32(truncatingIfNeeded: width) {
+                                let met = slots[box] == 0
+                                cells[metCount] = start + column
+                                slots[box] = met ? Int32(truncatingIfNeeded: metCount) : -1
+                                metCount += met ? 1 : 0
+                                box += 1
                             }
                         }
-                        likelihood.evaluate(
-                            cells: UnsafeBufferPointer(rebasing: cells[0..<metCount]), columns: columns,
-                            values: values, priorPrecision: priorPrecision, priorMean: priorMean, scale: scale,
-                            logs: factors, offsets: offsets)
-                        return metCount
                     }
-                    let (offset, squares) =
-                        belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double)? in
-                            var peak = -Double.infinity
-                            for i in 0..<count {
-                                let slot = slots[Int(place[i])]
-                                place[i] = slot
-                                if weight[i] > 0 { peak = max(peak, factors[Int(slot)]) }
-                            }
-                            guard peak.isFinite else { return nil }
-                            for slot in 0..<metCount { factors[slot] = Foundation.exp(factors[slot] - peak) }
-                            var total = 0.0
-                            for i in 0..<count {
-                                let w = weight[i] * factors[Int(place[i])]
-                                weight[i] = w
-                                total += w
-                            }
-                            guard total > 0, total.isFinite else {
-                                for i in 0..<count { weight[i] = 1 / Double(count) }
-                                return nil
-                            }
-                            var offset = 0.0
-                            var squares = 0.0
-                            let inverseTotal = 1 / total
-                            for i in 0..<count {
-                                weight[i] *= inverseTotal
-                                offset += weight[i] * offsets[Int(place[i])]
-                                squares += weight[i] * weight[i]
-                            }
-                            return (offset, squares)
-                        } ?? (belief.offset, 0)
-                    guard squares > 0 else { return nil }
-                    belief.offset = offset
-                    if floorCount > 1 {
-                        let heaviest = Self.heaviestFloor(belief, floors: floorCount)
-                        if heaviest.index != belief.reportedFloor, heaviest.share >= configuration.floorHold {
-                            belief.reportedFloor = heaviest.index
-                        }
-                    }
-                    return 1 / squares
+                    likelihood.evaluate(
+                        cells: UnsafeBufferPointer(rebasing: cells[0..<metCount]), columns: columns,
+                        values: values, priorPrecision: priorPrecision, priorMean: priorMean, scale: scale,
+                        logs: factors, offsets: offsets)
+                    return metCount
                 }
+                let (offset, squares) =
+                    belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double)? in
+                        var peak = -Double.infinity
+                        for i in 0..<count {
+                            let slot = slots[Int(place[i])]
+                            place[i] = slot
+                            if weight[i] > 0 { peak = max(peak, factors[Int(slot)]) }
+                        }
+                        guard peak.isFinite else { return nil }
+                        for slot in 0..<metCount { factors[slot] = Foundation.exp(factors[slot] - peak) }
+                        var total = 0.0
+                        for i in 0..<count {
+                            let w = weight[i] * factors[Int(place[i])]
+                            weight[i] = w
+                            total += w
+                        }
+                        guard total > 0, total.isFinite else {
+                            for i in 0..<count { weight[i] = 1 / Double(count) }
+                            return nil
+                        }
+                        var offset = 0.0
+                        var squares = 0.0
+                        let inverseTotal = 1 / total
+                        for i in 0..<count {
+                            weight[i] *= inverseTotal
+                            offset += weight[i] * offsets[Int(place[i])]
+                            squares += weight[i] * weight[i]
+                        }
+                        return (offset, squares)
+                    } ?? (belief.offset, 0)
+                guard squares > 0 else { return nil }
+                belief.offset = offset
+                if floorCount > 1 {
+                    let heaviest = Self.heaviestFloor(belief, floors: floorCount)
+                    if heaviest.index != belief.reportedFloor, heaviest.share >= configuration.floorHold {
+                        belief.reportedFloor = heaviest.index
+                    }
+                }
+                return 1 / squares
             }
         }
     }

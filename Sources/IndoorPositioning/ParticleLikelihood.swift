@@ -60,8 +60,8 @@ struct ParticleLikelihood: Sendable {
     /// The offset at a cell is the precision-weighted mean of the readings' residuals and the prior (`priorMean` dB
     /// with `priorPrecision` 1/dB²; with no prior precision the offset is `priorMean`). The Student-t terms
     /// Σ ln(1 + u) become one ln Π(1 + u) per cell (the product of a handful of factors ≥ 1 stays finite; should it
-    /// overflow, the sum is taken instead). Each heard node's plane is read once, in the order of `cells`; its
-    /// residuals and precisions are kept in a scratch buffer for the second pass.
+    /// overflow, the sum is taken instead). One cell at a time: its heard nodes' entries are read from their planes
+    /// (in the order of `cells`, so each plane is read forwards), then read again from the cache for the second pass.
     func evaluate(
         cells: UnsafeBufferPointer<Int32>, columns: [Int], values: [Double], priorPrecision: Double, priorMean: Double,
         scale: Double, logs: UnsafeMutableBufferPointer<Double>, offsets: UnsafeMutableBufferPointer<Double>
@@ -70,62 +70,48 @@ struct ParticleLikelihood: Sendable {
         let heard = min(columns.count, values.count)
         guard n > 0, logs.count >= n, offsets.count >= n else { return }
         let inverseNu = self.inverseNu
-        // Scratch: per (node, cell) residual then precision, node-major; per cell the precision sum (then the
-        // product of the Student-t factors) and the constants' sum.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: (2 * heard + 2) * n) { scratch in
-            let residuals = UnsafeMutableBufferPointer(rebasing: scratch[0..<(heard * n)])
-            let precisions = UnsafeMutableBufferPointer(rebasing: scratch[(heard * n)..<(2 * heard * n)])
-            let sums = UnsafeMutableBufferPointer(rebasing: scratch[(2 * heard * n)..<((2 * heard + 1) * n)])
-            let constants = UnsafeMutableBufferPointer(rebasing: scratch[((2 * heard + 1) * n)..<((2 * heard + 2) * n)])
-            for s in 0..<n {
-                sums[s] = priorPrecision
-                offsets[s] = priorPrecision * priorMean
-                constants[s] = 0
-            }
-            entries.withUnsafeBufferPointer { entries in
-                for k in 0..<heard {
-                    let plane = UnsafeBufferPointer(rebasing: entries[(columns[k] * cellCount)...])
-                    let value = values[k]
-                    let nodeResiduals = UnsafeMutableBufferPointer(rebasing: residuals[(k * n)..<((k + 1) * n)])
-                    let nodePrecisions = UnsafeMutableBufferPointer(rebasing: precisions[(k * n)..<((k + 1) * n)])
-                    for s in 0..<n {
-                        let entry = plane[Int(cells[s])]
-                        let residual = value - entry.mean
-                        let precision = Double(entry.precision)
-                        nodeResiduals[s] = residual
-                        nodePrecisions[s] = precision
-                        sums[s] += precision
-                        offsets[s] += precision * residual
-                        constants[s] += Double(entry.constant)
-                    }
-                }
-            }
-            for s in 0..<n {
-                offsets[s] = priorPrecision > 0 ? offsets[s] / sums[s] : priorMean
-                sums[s] = 1
-            }
-            for k in 0..<heard {
-                let nodeResiduals = UnsafeMutableBufferPointer(rebasing: residuals[(k * n)..<((k + 1) * n)])
-                let nodePrecisions = UnsafeMutableBufferPointer(rebasing: precisions[(k * n)..<((k + 1) * n)])
-                for s in 0..<n {
-                    let e = nodeResiduals[s] - offsets[s]
-                    sums[s] *= 1 + e * e * nodePrecisions[s] * inverseNu
-                }
-            }
-            missing.withUnsafeBufferPointer { missing in
-                for s in 0..<n {
-                    var fit = Foundation.log(sums[s])
-                    if fit == .infinity {
-                        fit = 0
-                        for k in 0..<heard {
-                            let e = residuals[k * n + s] - offsets[s]
-                            fit += Foundation.log1p(e * e * precisions[k * n + s] * inverseNu)
+        let tail = self.tail
+        let cellCount = self.cellCount
+        // Per heard node: where its plane starts among the entries.
+        let starts = columns.prefix(heard).map { $0 * cellCount }
+        entries.withUnsafeBufferPointer { entries in
+            starts.withUnsafeBufferPointer { starts in
+                values.withUnsafeBufferPointer { values in
+                    missing.withUnsafeBufferPointer { missing in
+                        for s in 0..<n {
+                            let cell = Int(cells[s])
+                            var precisionSum = priorPrecision
+                            var weighted = priorPrecision * priorMean
+                            var constant = 0.0
+                            for k in 0..<heard {
+                                let entry = entries[starts[k] + cell]
+                                let precision = Double(entry.precision)
+                                precisionSum += precision
+                                weighted += precision * (values[k] - entry.mean)
+                                constant += Double(entry.constant)
+                            }
+                            let offset = priorPrecision > 0 ? weighted / precisionSum : priorMean
+                            var product = 1.0
+                            for k in 0..<heard {
+                                let entry = entries[starts[k] + cell]
+                                let e = values[k] - entry.mean - offset
+                                product *= 1 + e * e * Double(entry.precision) * inverseNu
+                            }
+                            var fit = Foundation.log(product)
+                            if fit == .infinity {
+                                fit = 0
+                                for k in 0..<heard {
+                                    let entry = entries[starts[k] + cell]
+                                    let e = values[k] - entry.mean - offset
+                                    fit += Foundation.log1p(e * e * Double(entry.precision) * inverseNu)
+                                }
+                            }
+                            let shift = offset - priorMean
+                            offsets[s] = offset
+                            logs[s] =
+                                scale * (-0.5 * shift * shift * priorPrecision + missing[cell] - tail * fit - constant)
                         }
                     }
-                    let shift = offsets[s] - priorMean
-                    logs[s] =
-                        scale
-                        * (-0.5 * shift * shift * priorPrecision + missing[Int(cells[s])] - tail * fit - constants[s])
                 }
             }
         }

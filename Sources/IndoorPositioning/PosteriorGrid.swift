@@ -75,34 +75,55 @@ public struct PosteriorGrid: PositioningMethod {
         var unheard = fit
         let tau2 = configuration.offsetSigma * configuration.offsetSigma
         let priorPrecision = tau2 > 0 ? 1 / tau2 : .infinity
-        let nu = configuration.degreesOfFreedom
-        let tail = 0.5 * (nu + 1)
+        let inverseNu = 1 / configuration.degreesOfFreedom
+        let tail = 0.5 * (configuration.degreesOfFreedom + 1)
+        let heard = columns.count
+        // Per grid point, the Student-t terms Σ ln(1 + u) are taken as one ln Π(1 + u) (a handful of factors ≥ 1
+        // stays finite; should the product overflow, the sum is taken instead): one logarithm per point, not one per
+        // node heard.
         map.mean.withUnsafeBufferPointer { mean in
             map.inverseVariance.withUnsafeBufferPointer { precision in
                 map.halfLogVariance.withUnsafeBufferPointer { halfLog in
                     map.missLog.withUnsafeBufferPointer { missLog in
-                        for c in 0..<cellCount {
-                            let base = c * n
-                            var offset = 0.0
-                            if priorPrecision.isFinite {
-                                var weight = priorPrecision
-                                var sum = 0.0
-                                for (k, column) in columns.enumerated() {
-                                    let w = precision[base + column]
-                                    weight += w
-                                    sum += w * (values[k] - mean[base + column])
+                        columns.withUnsafeBufferPointer { columns in
+                            values.withUnsafeBufferPointer { values in
+                                for c in 0..<cellCount {
+                                    let base = c * n
+                                    var offset = 0.0
+                                    if priorPrecision.isFinite {
+                                        var weight = priorPrecision
+                                        var sum = 0.0
+                                        for k in 0..<heard {
+                                            let w = precision[base + columns[k]]
+                                            weight += w
+                                            sum += w * (values[k] - mean[base + columns[k]])
+                                        }
+                                        offset = sum / weight
+                                    }
+                                    var product = 1.0
+                                    var halfLogs = 0.0
+                                    var missing = map.missSum[c]
+                                    for k in 0..<heard {
+                                        let index = base + columns[k]
+                                        let e = values[k] - mean[index] - offset
+                                        product *= 1 + e * e * precision[index] * inverseNu
+                                        halfLogs += halfLog[index]
+                                        missing -= missLog[index]
+                                    }
+                                    var studentT = Foundation.log(product)
+                                    if studentT == .infinity {
+                                        studentT = 0
+                                        for k in 0..<heard {
+                                            let index = base + columns[k]
+                                            let e = values[k] - mean[index] - offset
+                                            studentT += log1p(e * e * precision[index] * inverseNu)
+                                        }
+                                    }
+                                    let prior = priorPrecision.isFinite ? -0.5 * offset * offset * priorPrecision : 0
+                                    fit[c] = prior - tail * studentT - halfLogs
+                                    unheard[c] = missing
                                 }
-                                offset = sum / weight
                             }
-                            var log = priorPrecision.isFinite ? -0.5 * offset * offset * priorPrecision : 0
-                            var missing = map.missSum[c]
-                            for (k, column) in columns.enumerated() {
-                                let e = values[k] - mean[base + column] - offset
-                                log -= tail * log1p(e * e * precision[base + column] / nu) + halfLog[base + column]
-                                missing -= missLog[base + column]
-                            }
-                            fit[c] = log
-                            unheard[c] = missing
                         }
                     }
                 }

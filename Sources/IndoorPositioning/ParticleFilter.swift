@@ -68,9 +68,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         /// - Parameters:
         ///   - particles: Particles per device (default 1000; 10…100 000).
         ///   - step: Seconds between updates (default 1).
-        ///   - speed: Typical speed per axis, m/s (default 1.4: about 2 m/s overall, so the cloud keeps up with a walker
-        ///     turning at a door; compared with 0.7, 1, 1.2 and 1.7 on eight unscored simulated offices, where 1.4 was
-        ///     better than 1 on all eight, and on kolakowski-flat's `train/` paths, within 1%).
+        ///   - speed: Typical speed per axis, m/s (default 1).
         ///   - turnTime: Seconds a heading persists (default 2).
         ///   - maximumSpeed: Top speed, m/s (default 2.5).
         ///   - floorChangeRate: Chance per second of changing floor (default 0.02).
@@ -84,7 +82,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         ///     0.001, at most `floorChangeRate`).
         ///   - connectionChangeRate: Chance per second of changing floor inside a plan's connection (default 0.1).
         public init(
-            particles: Int = 1000, step: Double = 1, speed: Double = 1.4, turnTime: Double = 2,
+            particles: Int = 1000, step: Double = 1, speed: Double = 1, turnTime: Double = 2,
             maximumSpeed: Double = 2.5, floorChangeRate: Double = 0.02, floorHold: Double = 0.8,
             evidenceWeight: Double = 0.5, coverage: Double = 0.68, radiusScale: Double = 1,
             resampleBelow: Double = 0.5, seed: UInt64 = 0, floorChangeRateElsewhere: Double = 0.001,
@@ -92,7 +90,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         ) {
             self.particles = min(max(particles, 10), 100_000)
             self.step = step.isFinite && step > 0 ? step : 1
-            self.speed = speed.isFinite && speed > 0 ? speed : 1.4
+            self.speed = speed.isFinite && speed > 0 ? speed : 1
             self.turnTime = turnTime.isFinite && turnTime > 0 ? turnTime : 2
             self.maximumSpeed = maximumSpeed.isFinite && maximumSpeed > 0 ? maximumSpeed : 2.5
             self.floorChangeRate = floorChangeRate.isFinite ? min(max(floorChangeRate, 0), 1) : 0.02

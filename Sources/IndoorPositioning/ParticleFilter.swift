@@ -557,12 +557,19 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 confidence: 1 / (1 + accuracy / 2)))
     }
 
-    /// The estimate from `readings` alone: a cloud drawn from their grid posterior.
+    /// The estimate from `readings` alone: the mean of their grid posterior, which is what a cloud started from them
+    /// (``start(device:readings:at:)``) estimates, without the sampling noise of its particles. The accuracy radius is
+    /// the filter's: the radius holding ``Configuration/coverage`` of a Gaussian with the posterior's spread, times
+    /// ``Configuration/radiusScale``.
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-        guard let belief = start(device: "", readings: readings, at: 0) else {
-            return .failure(NoFix(.notHeard, "none of the nodes heard is in the radio map"))
+        posterior.estimate(from: readings).map { snapshot in
+            // The posterior states its root-mean-square radius.
+            let radius = snapshot.accuracy * (-Foundation.log(1 - configuration.coverage)).squareRoot()
+            let accuracy = max(posterior.map.spacing / 2, configuration.radiusScale * radius)
+            return Estimate(
+                position: snapshot.position, floor: snapshot.floor, accuracy: accuracy,
+                confidence: 1 / (1 + accuracy / 2))
         }
-        return estimate(from: belief)
     }
 
     /// The floor index holding most weight, and its share.

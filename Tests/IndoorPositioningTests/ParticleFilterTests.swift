@@ -119,6 +119,30 @@ struct ParticleFilterTests {
         #expect(tracked < alone, "filter \(tracked) m, snapshot \(alone) m")
     }
 
+    /// Without a belief (a device's first fix), the filter answers the grid posterior's mean itself, not a sample of
+    /// it, on the floor holding most of it; its radius is the one holding 68% of a Gaussian with the posterior's spread.
+    @Test func theAnswerFromReadingsAloneIsThePosteriorMean() throws {
+        let nodes = Self.nodes(floors: 2)
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: nodes)
+        let filter = try #require(engine.method as? ParticleFilter)
+        var random = SplitMix64(seed: 8)
+        engine.ingest(
+            Self.sightings(at: 0, device: "d", position: Point2D(x: 7, y: 4), floor: 1, nodes: nodes, random: &random))
+        let readings = engine.readings(device: "d", at: 0.6)
+        let answer = try filter.estimate(from: readings).get()
+        let posterior = try filter.posterior.estimate(from: readings).get()
+        #expect(answer.position == posterior.position)
+        #expect(answer.floor == 1 && posterior.floor == 1)
+        // √(−ln 0.32) = 1.0674: the 68% radius of a 2-D Gaussian in units of its root-mean-square radius.
+        let half = filter.posterior.map.spacing / 2
+        #expect(abs(answer.accuracy - max(half, 1.0674 * posterior.accuracy)) < 1e-3 * answer.accuracy)
+        #expect(answer.position.horizontal.distance(to: Point2D(x: 7, y: 4)) < 2.5)
+        // The same readings give the same answer (no draw involved), and nothing heard is no answer.
+        let again = try filter.estimate(from: readings).get()
+        #expect(again.position == answer.position && again.accuracy == answer.accuracy)
+        #expect(throws: NoFix.self) { try filter.estimate(from: []).get() }
+    }
+
     /// A ``ParticleFilter``'s answer from the readings alone, as a plain method.
     struct Snapshot: PositioningMethod {
         let filter: ParticleFilter

@@ -547,14 +547,19 @@ public struct ParticleFilter: SequentialPositioningMethod {
             let dy = belief.y[i] - y
             spread += belief.weight[i] * (dx * dx + dy * dy)
         }
-        // A 2-D Gaussian with mean square radius s holds the share p within √(−s·ln(1 − p)).
-        let radius = (-(spread / total) * Foundation.log(1 - configuration.coverage)).squareRoot()
-        let accuracy = max(posterior.map.spacing / 2, configuration.radiusScale * radius)
         let floor = grid.floors.indices.contains(belief.reportedFloor) ? grid.floors[belief.reportedFloor] : nil
         return .success(
-            Estimate(
-                position: Point3D(x: x, y: y, z: grid.height ?? 0), floor: floor, accuracy: accuracy,
-                confidence: 1 / (1 + accuracy / 2)))
+            stated(position: Point3D(x: x, y: y, z: grid.height ?? 0), floor: floor, meanSquareRadius: spread / total))
+    }
+
+    /// The estimate at `position` on `floor` with the filter's accuracy radius for a belief whose mean square distance
+    /// from `position` is `meanSquareRadius` (m²): the radius holding ``Configuration/coverage`` of a 2-D Gaussian of
+    /// that spread, times ``Configuration/radiusScale``, and at least half the grid spacing.
+    private func stated(position: Point3D, floor: Int?, meanSquareRadius: Double) -> Estimate {
+        // A 2-D Gaussian with mean square radius s holds the share p within √(−s·ln(1 − p)).
+        let radius = (-meanSquareRadius * Foundation.log(1 - configuration.coverage)).squareRoot()
+        let accuracy = max(posterior.map.spacing / 2, configuration.radiusScale * radius)
+        return Estimate(position: position, floor: floor, accuracy: accuracy, confidence: 1 / (1 + accuracy / 2))
     }
 
     /// The estimate from `readings` alone: the mean of their grid posterior, which is what a cloud started from them
@@ -564,11 +569,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         posterior.estimate(from: readings).map { snapshot in
             // The posterior states its root-mean-square radius.
-            let radius = snapshot.accuracy * (-Foundation.log(1 - configuration.coverage)).squareRoot()
-            let accuracy = max(posterior.map.spacing / 2, configuration.radiusScale * radius)
-            return Estimate(
-                position: snapshot.position, floor: snapshot.floor, accuracy: accuracy,
-                confidence: 1 / (1 + accuracy / 2))
+            stated(
+                position: snapshot.position, floor: snapshot.floor,
+                meanSquareRadius: snapshot.accuracy * snapshot.accuracy)
         }
     }
 

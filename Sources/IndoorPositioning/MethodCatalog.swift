@@ -82,7 +82,8 @@ public enum MethodCatalog {
                         nodes: context.nodes, survey: context.survey, calibration: context.calibration,
                         configuration: context.configuration)
                     // With a survey, each device is tracked by a particle filter over the learned map; without one,
-                    // the snapshot posterior (the filter over the bare path-loss model was measured less accurate: ACCURACY.md).
+                    // the snapshot posterior (the filter over the bare path-loss model was measured less accurate,
+                    // docs/ACCURACY.md).
                     guard context.survey != nil else { return auto }
                     return ParticleFilter(posterior: auto.posterior, floorPlan: context.floorPlan, name: auto.name)
                 }

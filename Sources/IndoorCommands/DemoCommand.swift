@@ -29,13 +29,16 @@ struct DemoCommand: ParsableCommand {
         print(try output(), terminator: "")
     }
 
+    /// The methods the demo runs: those asked for, else the default (``MethodCatalog/defaultMethod``).
+    var methodNames: [String] { methods.isEmpty ? [MethodCatalog.defaultName] : methods }
+
     /// Everything the demo prints.
     func output() throws -> String {
         var options = SimulatorOptions()
         options.seed = seed
         let simulated = try Simulator(options: options).run()
         let data = simulated.dataset
-        let names = methods.isEmpty ? [MethodCatalog.defaultName] : methods
+        let names = methodNames
         let scores = try MethodComparison.run(dataset: data, methods: names)
 
         let floor = simulated.venue.floors.first

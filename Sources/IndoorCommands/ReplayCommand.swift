@@ -26,10 +26,11 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp(
             "The positioning method (\(ReplayRun.methodNames.joined(separator: ", "))).",
             discussion: """
-                Default: \(SessionConfiguration.defaultMethod(survey: false, calibrated: false).name); with --calibration, \
-                \(SessionConfiguration.defaultMethod(survey: false, calibrated: true).name) with \(SessionConfiguration.defaultMethod(survey: false, calibrated: false).name) where it has \
-                too few nodes or they lie on a line (the most accurate on simulated offices; see \
-                docs/GEOFENCING.md). A named method runs alone, with no fallback. knn needs a survey and is not offered.
+                Default: \(SessionConfiguration.defaultMethod.name) (`default`), with weighted-centroid where it \
+                has no answer: the posterior over the path-loss model where five or more nodes are heard, \
+                nonlinear (with --calibration) or weighted-centroid (without) where fewer are (see \
+                docs/POSITIONING.md). A named method runs alone, with no fallback. knn needs a survey and is not \
+                offered.
                 """))
     var method: String?
 

@@ -14,7 +14,7 @@ import IndoorSession
 /// ``run(_:write:)`` replays an array.
 public struct ReplayRun {
     public var venue: Venue
-    /// A positioning method name from ``MethodCatalog/names``; `nil` for ``IndoorSession/SessionConfiguration/defaultMethod(survey:calibrated:)``, with
+    /// A positioning method name from ``MethodCatalog/names``; `nil` for ``IndoorSession/SessionConfiguration/defaultMethod``, with
     /// weighted-centroid answering where a trilaterating method lacks the nodes or geometry (``FallbackPolicy``).
     public var method: String?
     /// Seconds of data time between fixes of one device; 0 locates after every sighting.

@@ -159,7 +159,7 @@ public enum MethodCatalog {
         /// (`knn+track`); `nil` for anything else (`knn+track+track`, `+track`, `magic`).
         public init?(_ name: String) {
             if name == MethodCatalog.defaultAlias {
-                self.init(MethodCatalog.recommended)
+                self.init(MethodCatalog.defaultMethod)
                 return
             }
             if let method = Method(rawValue: name) {
@@ -194,14 +194,12 @@ public enum MethodCatalog {
     /// Every listed selection's name, in the order reports list them.
     public static let names: [String] = listed.map(\.name)
 
-    /// The default method for new users: the nonlinear least-squares solver (needs no survey).
-    public static let defaultMethod = Method.nonlinear
+    /// The default of every front end (sessions, scans, the server, `indoor replay`, `scan` and `demo`), and what
+    /// `--method default` names: ``AutoMethod`` (`auto`), one configuration that uses a survey and a calibration
+    /// when given and needs neither (docs/ACCURACY.md, docs/POSITIONING.md).
+    public static let defaultMethod = Method.auto
 
-    /// The method `--method default` names: ``AutoMethod`` (`auto`), the one configuration measured best overall
-    /// (docs/ACCURACY.md). ``defaultMethod`` stays what existing front ends start with.
-    public static let recommended = Method.auto
-
-    /// The name that selects ``recommended`` (`default`).
+    /// The name that selects ``defaultMethod`` (`default`).
     public static let defaultAlias = "default"
 
     /// The name of ``defaultMethod``.

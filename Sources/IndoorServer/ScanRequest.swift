@@ -55,9 +55,7 @@ struct ScanRequest: Decodable {
         }
         do {
             let target = try ScanTarget(geofence: geofence, venues: venues, knownLocation: knownLocation)
-            var options = IndoorScan.Options(device: device)
-            // The server has no survey or calibration of a venue: the method measured best without them.
-            options.method = SessionConfiguration.defaultMethod(survey: false, calibrated: false).method
+            let options = IndoorScan.Options(device: device)
             var scan = try IndoorScan(target: target, duration: seconds, knownLocation: knownLocation, options: options)
             let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             for (_, sighting) in ordered where scan.ingest(sighting) { break }

@@ -11,7 +11,7 @@ public struct SessionConfiguration: Sendable {
     /// The venue: nodes (with their calibrations), floors, zones and the geo anchor that places fixes on WGS84.
     public var venue: Venue
     /// The positioning method and whether its fixes are tracked (``MethodCatalog/Selection``; the command
-    /// line's `blend+track` is `Selection(.blend, tracking: true)`). Default: ``defaultMethod(survey:calibrated:)``.
+    /// line's `blend+track` is `Selection(.blend, tracking: true)`). Default: ``defaultMethod``.
     public var method: MethodCatalog.Selection
     /// What answers when ``method`` cannot. Default: weighted centroid for too few nodes, nodes on a line and
     /// implausible answers.
@@ -50,7 +50,7 @@ public struct SessionConfiguration: Sendable {
 
     /// - Parameters:
     ///   - venue: Nodes, floors, zones, anchor.
-    ///   - method: A catalogue method; `nil` for ``defaultMethod(survey:calibrated:)`` of what is given.
+    ///   - method: A catalogue method; `nil` for ``defaultMethod``.
     ///   - fallback: What answers when the method cannot (default ``FallbackPolicy/weightedCentroid``).
     ///   - calibration: A calibration; `nil` to fit one on `survey` or use the nodes' own.
     ///   - survey: A site survey for methods that need one.
@@ -70,7 +70,7 @@ public struct SessionConfiguration: Sendable {
         monitoringExitDelay: Double = 10, peers: PeerConfiguration? = nil
     ) {
         self.venue = venue
-        self.method = method ?? Self.defaultMethod(survey: survey != nil, calibrated: calibration != nil)
+        self.method = method ?? Self.defaultMethod
         self.fallback = fallback
         self.calibration = calibration
         self.survey = survey
@@ -82,19 +82,14 @@ public struct SessionConfiguration: Sendable {
         self.peers = peers
     }
 
-    /// The method a session uses when none is given, with ``FallbackPolicy/weightedCentroid`` behind it: the
-    /// best measured for what the venue comes with (docs/ACCURACY.md, docs/GEOFENCING.md "Choosing the default
-    /// method").
+    /// The method a session uses when none is given, with ``FallbackPolicy/weightedCentroid`` behind it: `auto`
+    /// (``IndoorPositioning/MethodCatalog/defaultMethod``, untracked), which adapts to what the venue comes with.
     ///
-    /// - With a survey: `auto` (``IndoorPositioning/MethodCatalog/recommended``), a posterior over a radio map
-    ///   learned from the survey with its parameters cross-validated on it; best or within 0.05 m of the best on
-    ///   every public dataset. Building it runs the cross-validation (seconds for a survey of a few hundred points).
-    /// - With a calibration only: nonlinear least squares (1.4–1.7 m on simulated offices; `auto` without a survey
-    ///   is no better there).
-    /// - With neither: weighted centroid. The venue's nominal path loss ignores walls, so trilateration lands
-    ///   metres off (median 5–13 m on simulated offices against 1.8–2.1 m for weighted centroid).
-    public static func defaultMethod(survey: Bool, calibrated: Bool) -> MethodCatalog.Selection {
-        if survey { return MethodCatalog.Selection(MethodCatalog.recommended) }
-        return MethodCatalog.Selection(calibrated ? .nonlinear : .weightedCentroid)
-    }
+    /// - With a survey: a particle filter over a radio map learned from the survey, its parameters cross-validated on
+    ///   it; best or within 0.05 m of the best on every public dataset (docs/ACCURACY.md). Building it runs the
+    ///   cross-validation (seconds for a survey of a few hundred points).
+    /// - Without one: the posterior mean over the calibration's path-loss model where five or more nodes are heard;
+    ///   where fewer are, nonlinear least squares with a calibration (``IndoorPositioning/Calibration/knowsPathLoss``)
+    ///   and the weighted centroid without (``IndoorPositioning/AutoMethod/sparse``).
+    public static let defaultMethod = MethodCatalog.Selection(MethodCatalog.defaultMethod)
 }

@@ -187,7 +187,7 @@ struct ReplayStreamingTests {
         #expect(ReplayRun.methodNames.contains("blend+track"))
         let help = ReplayCommand.helpMessage()
         #expect(!help.contains("knn,"))
-        #expect(help.contains("Default: weighted-centroid"))
+        #expect(help.contains("Default: auto"))
     }
 
     @Test("the default method is accurate on a simulated office: median error below 3 m, where nonlinear is not")

@@ -19,7 +19,7 @@ import Testing
             MethodCatalog.names
                 == MethodCatalog.Method.allCases.map(\.rawValue) + ["knn+track", "blend+track", "auto+track"])
         #expect(MethodCatalog.Method.allCases.filter(\.needsSurvey) == [.knn, .radioMap])
-        #expect(MethodCatalog.defaultMethod == .nonlinear && MethodCatalog.defaultName == "nonlinear")
+        #expect(MethodCatalog.defaultMethod == .auto && MethodCatalog.defaultName == "auto")
     }
 
     @Test(arguments: [
@@ -31,9 +31,9 @@ import Testing
         #expect(expected.name == name && expected.description == name)
     }
 
-    @Test func defaultNamesTheRecommendedMethod() throws {
+    @Test func defaultNamesTheDefaultMethod() throws {
         #expect(MethodCatalog.Selection("default") == MethodCatalog.Selection(.auto))
-        #expect(MethodCatalog.isKnown("default") && MethodCatalog.recommended == .auto)
+        #expect(MethodCatalog.isKnown("default") && MethodCatalog.defaultMethod == .auto)
         let engine = try MethodCatalog.engine(method: "default", nodes: Self.nodes)
         #expect(engine.methodName == "auto")
     }

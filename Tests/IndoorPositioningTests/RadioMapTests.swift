@@ -150,6 +150,38 @@ enum WalledVenue {
         #expect(auto < 0.6 * centroid, "auto \(auto) m, weighted centroid \(centroid) m")
     }
 
+    @Test func withoutASurveyFewerThanFiveNodesHeardAreAnsweredByTheSparseMethod() throws {
+        var random = SplitMix64(seed: 3)
+        let readings = SeededVenue.readings(at: Point2D(x: 9, y: 7), sigma: 4, random: &random)
+        let few = Array(readings.prefix(AutoMethod.denseMinimum - 1))
+        let enough = Array(readings.prefix(AutoMethod.denseMinimum))
+        // Without a calibration that knows the path loss: the weighted centroid answers four readings, the posterior
+        // five.
+        let plain = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: Calibration(deviceHeight: 1.2))
+        #expect(try plain.estimate(from: few).get() == WeightedCentroid().estimate(from: few).get())
+        #expect(try plain.estimate(from: enough).get() == plain.posterior.estimate(from: enough).get())
+        #expect(try plain.estimate(from: few).get() != plain.posterior.estimate(from: few).get())
+        // With one: nonlinear least squares, and the posterior where two readings are too few to trilaterate.
+        let fitted = Calibration(
+            pooled: NodeCalibration(rssiAtOneMeter: -61, pathLossExponent: 2.2), deviceHeight: 1.2)
+        #expect(fitted.knowsPathLoss && !Calibration.uncalibrated.knowsPathLoss)
+        let calibrated = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: fitted)
+        let trilateration = NonlinearLeastSquares(deviceHeight: 1.2)
+        #expect(try calibrated.estimate(from: few).get() == trilateration.estimate(from: few).get())
+        #expect(try calibrated.estimate(from: enough).get() == calibrated.posterior.estimate(from: enough).get())
+        let two = Array(readings.prefix(2))
+        #expect(try calibrated.estimate(from: two).get() == calibrated.posterior.estimate(from: two).get())
+        // A survey's map answers every fix.
+        let surveyed = AutoMethod(
+            nodes: SeededVenue.nodes, survey: Self.survey(),
+            calibration: CalibrationFitter().fit(nodes: SeededVenue.nodes, survey: Self.survey()),
+            validation: RadioMapCrossValidation(
+                candidates: [
+                    .init(map: RadioMap.SurveyConfiguration(), posterior: PosteriorGrid.Configuration())
+                ], samplesPerFold: 10))
+        #expect(surveyed.sparse == nil)
+    }
+
     @Test func withoutASurveyItStillLocatesAndSaysNoChoiceWasMade() throws {
         let method = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: Calibration(deviceHeight: 1.2))
         #expect(method.selection == nil && method.name == "auto")

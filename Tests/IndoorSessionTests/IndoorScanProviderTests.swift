@@ -72,7 +72,7 @@ struct IndoorScanProviderTests {
         #expect(call.location == location)
         let result = try ScanResult.decodeJSON(try #require(call.json))
         #expect(result.duration == 10 && result.geofenceId == "hall")
-        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 3, y: 17)) < 1)
+        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 3, y: 17)) < hallTolerance)
     }
 
     @Test(arguments: [

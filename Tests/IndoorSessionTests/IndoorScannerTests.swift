@@ -11,7 +11,7 @@ struct IndoorScannerTests {
         let scanner = IndoorScanner(venues: [venue]) { replaying(recording) }
         let result = try await scanner.scan(geofence: "hall", duration: .seconds(10))
         #expect(result.duration == 10 && result.timestamp == 1_010)
-        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 14, y: 6)) < 1)
+        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 14, y: 6)) < hallTolerance)
         // A recording shorter than the scan: the answer is made at its last sighting.
         let short = try await scanner.scan(geofence: "hall", duration: .seconds(60))
         #expect(short.duration == 19.5)
@@ -30,8 +30,8 @@ struct IndoorScannerTests {
         let first = try await long.value
         let second = try await short.value
         #expect(first.duration == 6 && second.duration == 3)
-        #expect(Point2D(x: first.x, y: first.y).distance(to: Point2D(x: 5, y: 15)) < 1)
-        #expect(Point2D(x: second.x, y: second.y).distance(to: Point2D(x: 5, y: 15)) < 1)
+        #expect(Point2D(x: first.x, y: first.y).distance(to: Point2D(x: 5, y: 15)) < hallTolerance)
+        #expect(Point2D(x: second.x, y: second.y).distance(to: Point2D(x: 5, y: 15)) < hallTolerance)
         #expect(await scanner.sourceOpenings == 1)
         #expect(await scanner.activeScans == 0)
     }

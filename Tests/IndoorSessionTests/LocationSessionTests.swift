@@ -102,10 +102,10 @@ struct LocationSessionTests {
         #expect(session.statistics.noFix["tooFewNodes"] == 6)
     }
 
-    @Test func theDefaultMethodIsWeightedCentroidUncalibratedNonlinearCalibratedAndAutoWithASurvey() throws {
-        #expect(SessionConfiguration(venue: tinyVenue).method == MethodCatalog.Selection(.weightedCentroid))
+    @Test func theDefaultMethodIsAutoWithOrWithoutACalibrationOrASurvey() throws {
+        #expect(SessionConfiguration(venue: tinyVenue).method == MethodCatalog.Selection(.auto))
         let calibrated = SessionConfiguration(venue: tinyVenue, calibration: .uncalibrated)
-        #expect(calibrated.method == MethodCatalog.Selection(.nonlinear))
+        #expect(calibrated.method == MethodCatalog.Selection(.auto))
         #expect(calibrated.fallback == .weightedCentroid)
         let surveyed = SessionConfiguration(venue: tinyVenue, survey: Recording(sightings: [], truth: []))
         #expect(surveyed.method == MethodCatalog.Selection(.auto))

@@ -20,6 +20,13 @@ func hallVenue(id: String = "hall", geofences: [String] = ["hall"], anchor: GeoA
         geofences: geofences)
 }
 
+/// How far the default method's (`auto`) answer in ``hallVenue(id:geofences:anchor:)`` may lie from where the phone
+/// stands, metres. Five beacons over 400 m² leave the path-loss posterior broad, so its mean is pulled towards the
+/// hall's middle (2.0–2.7 m off at the places these tests use), while trilateration, whose model the noise-free
+/// readings follow exactly, lands within a metre; on realistic sparse offices the default is the better of the two
+/// (docs/POSITIONING.md).
+let hallTolerance = 3.0
+
 /// What a phone standing at `point` hears from every node of `venue` in `seconds` (every 0.5 s, no noise: the
 /// log-distance mean with the default calibration, −59 dBm at 1 m, exponent 2), as beacon sightings.
 func standing(

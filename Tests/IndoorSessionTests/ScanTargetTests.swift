@@ -58,7 +58,7 @@ struct ScanTargetTests {
         for sighting in standing(at: Point2D(x: 15, y: 5), in: venue, seconds: 6) { scan.ingest(sighting) }
         let result = try scan.result().get()
         #expect(!result.seeded)
-        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 15, y: 5)) < 1)
+        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 15, y: 5)) < hallTolerance)
         #expect(result.startLocation == location)
     }
 

@@ -228,8 +228,8 @@ struct ReplayStreamingTests {
         let previousDefault = try median(
             SessionConfiguration(venue: simulated.venue, method: MethodCatalog.Selection(.nonlinear)))
         #expect(previousDefault > 3)
-        // With a calibration fitted on the survey (train/, not the scored test/), the default is nonlinear and
-        // better still.
+        // With a calibration fitted on the survey (train/, not the scored test/), the default (trilaterating where
+        // fewer than five nodes are heard) is better still.
         let survey = try #require(simulated.dataset.train)
         let calibration = CalibrationFitter().fit(nodes: simulated.venue.nodes, survey: survey)
         let calibrated = try median(nil, calibration: calibration)

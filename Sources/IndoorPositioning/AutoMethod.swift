@@ -51,6 +51,12 @@ public struct AutoMethod: PositioningMethod {
     public static let genericConfiguration = PosteriorGrid.Configuration(
         temperature: 1, offsetSigma: 15, missingWeight: 0)
 
+    /// The most (grid point, node) entries a radio map of `auto` holds by default: 4 000 000 (its tables then take
+    /// about 128 MB). The map is dense (every grid point of every floor, every node), so a venue with many nodes and
+    /// floors gets a coarser grid rather than unbounded memory: up to 12 000 points per floor while nodes × floors
+    /// ≤ 333, fewer beyond (a 2 000-node, 10-floor venue: 200 points per floor).
+    public static let maximumMapEntries = 4_000_000
+
     /// The method for `nodes`, learning from `survey` when given.
     /// - Parameters:
     ///   - nodes: The fixed radios.
@@ -59,14 +65,18 @@ public struct AutoMethod: PositioningMethod {
     ///   - configuration: The engine tuning live data will see (the survey passes through its filters).
     ///   - validation: How parameters are chosen on the survey.
     ///   - name: The name in reports (default `auto`).
+    ///   - maximumMapEntries: The most (grid point, node) entries of the radio map (default
+    ///     ``maximumMapEntries``): the grid gets coarser to stay within it.
     public init(
         nodes: [Node], survey: Recording?, calibration: Calibration,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
-        validation: RadioMapCrossValidation = RadioMapCrossValidation(), name: String = "auto"
+        validation: RadioMapCrossValidation = RadioMapCrossValidation(), name: String = "auto",
+        maximumMapEntries: Int = AutoMethod.maximumMapEntries
     ) {
         self.name = name
-        let grid = RadioMap.Grid.around(
-            nodes: nodes, extra: survey?.truth.map(\.point) ?? [], height: calibration.deviceHeight)
+        let extra = survey?.truth.map(\.point) ?? []
+        let grid = Self.grid(
+            nodes: nodes, extra: extra, height: calibration.deviceHeight, spacing: 0.25, entries: maximumMapEntries)
         if let survey {
             let fingerprints = MethodCatalog.surveyFingerprints(
                 nodes: nodes, survey: survey, configuration: configuration, calibration: calibration)
@@ -91,9 +101,9 @@ public struct AutoMethod: PositioningMethod {
                 return
             }
         }
-        let coarse = RadioMap.Grid.around(
-            nodes: nodes, extra: survey?.truth.map(\.point) ?? [], height: calibration.deviceHeight,
-            spacing: Self.pathLossSpacing)
+        let coarse = Self.grid(
+            nodes: nodes, extra: extra, height: calibration.deviceHeight, spacing: Self.pathLossSpacing,
+            entries: maximumMapEntries)
         let posterior = PosteriorGrid(
             map: RadioMap.pathLoss(nodes: nodes, calibration: calibration, grid: coarse),
             configuration: Self.genericConfiguration, name: name)
@@ -103,6 +113,22 @@ public struct AutoMethod: PositioningMethod {
         self.sparse =
             calibration.knowsPathLoss
             ? NonlinearLeastSquares(deviceHeight: calibration.deviceHeight) : WeightedCentroid()
+    }
+
+    /// The grid around `nodes` and `extra` at `spacing` metres (at most 12 000 points per floor), coarser where a map
+    /// over it for every node would hold more than `entries` (grid point, node) entries.
+    static func grid(nodes: [Node], extra: [Point2D], height: Double?, spacing: Double, entries: Int) -> RadioMap.Grid {
+        let nodeCount = max(1, nodes.count)
+        var points = 12_000
+        while true {
+            let grid = RadioMap.Grid.around(
+                nodes: nodes, extra: extra, height: height, spacing: spacing, maximumCells: points)
+            // The box's edges add a row and a column beyond `points`: shrink until the whole grid fits.
+            let size = Double(grid.columns * grid.rows * grid.floors.count)
+            let held = size * Double(nodeCount)
+            if points == 1 || held <= Double(entries) { return grid }
+            points = max(1, min(points - 1, Int(Double(points) * Double(max(1, entries)) / held)))
+        }
     }
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {

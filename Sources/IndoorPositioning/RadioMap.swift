@@ -183,7 +183,8 @@ extension RadioMap {
         let dz = height.map { node.position.z - $0 } ?? 0
         let distance = max(0.5, (dx * dx + dy * dy + dz * dz).squareRoot())
         var rssi = calibration.rssiAtOneMeter - 10 * calibration.pathLossExponent * log10(distance)
-        if let floor, let other = node.floor { rssi -= floorLoss * Double(abs(floor - other)) }
+        // In Double: floors are whatever a venue says, and Int.max − Int.min would trap.
+        if let floor, let other = node.floor { rssi -= floorLoss * abs(Double(floor) - Double(other)) }
         return rssi
     }
 
@@ -202,11 +203,11 @@ extension RadioMap {
         var mean = [Double](repeating: 0, count: cells.count * n)
         var heard = mean
         let sigma = calibration.shadowingSigma
+        let calibrations = nodes.map { calibration.calibration(for: $0) }
         for (c, cell) in cells.enumerated() {
             for (j, node) in nodes.enumerated() {
                 let m = pathLoss(
-                    node: node, calibration: calibration.calibration(for: node), cell: cell, floor: floors[c],
-                    height: grid.height)
+                    node: node, calibration: calibrations[j], cell: cell, floor: floors[c], height: grid.height)
                 mean[c * n + j] = m
                 heard[c * n + j] = detection.probability(dBm: m)
             }

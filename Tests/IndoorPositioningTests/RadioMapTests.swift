@@ -182,6 +182,36 @@ enum WalledVenue {
         #expect(surveyed.sparse == nil)
     }
 
+    @Test func aVenueWithManyNodesAndFloorsGetsACoarserGridNotUnboundedMemory() throws {
+        // 100 nodes per floor on three floors, every 5 m over 45 m × 45 m.
+        let nodes = (0..<300).map { index in
+            Node(
+                id: "m\(index)",
+                position: Point3D(x: Double(index % 10) * 5, y: Double(index / 10 % 10) * 5, z: 2.5),
+                floor: index / 100)
+        }
+        let budget = 60_000
+        let auto = AutoMethod(
+            nodes: nodes, survey: nil, calibration: Calibration(deviceHeight: 1.2), maximumMapEntries: budget)
+        let map = auto.posterior.map
+        #expect(map.cells.count * map.nodeCount <= budget)
+        #expect(map.cells.count * map.nodeCount > budget / 2)
+        #expect(Set(map.floors) == [0, 1, 2])
+        // Still a fix, on the floor whose nodes are heard loudest.
+        let device = Point3D(x: 22, y: 17, z: 1.2)
+        let readings = nodes.filter { $0.floor == 1 }.map { node in
+            let rssi = LogDistance.rssi(meters: node.position.distance(to: device), calibration: .typical)
+            return NodeReading(node: node, rssi: rssi, distance: 1, distanceVariance: 1, lastHeard: 0)
+        }
+        let fix = try auto.estimate(from: readings).get()
+        #expect(fix.floor == 1)
+        #expect(fix.position.horizontal.distance(to: device.horizontal) < 5)
+        // The datasets' venues are far below the default budget: the grid keeps its spacing.
+        let small = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: Calibration(deviceHeight: 1.2))
+        #expect(small.posterior.map.spacing == AutoMethod.pathLossSpacing)
+        #expect(AutoMethod.maximumMapEntries == 4_000_000)
+    }
+
     @Test func withoutASurveyItStillLocatesAndSaysNoChoiceWasMade() throws {
         let method = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: Calibration(deviceHeight: 1.2))
         #expect(method.selection == nil && method.name == "auto")

@@ -158,3 +158,31 @@ struct LocationSessionTests {
         #expect(statistics.refused == 0)
     }
 }
+
+@Suite("The default session on absurd venues")
+struct AbsurdVenueTests {
+    /// What the server's API fuzzing sends (node floors at Int.max and Int.min, positions 10⁵ m out, a path-loss
+    /// exponent of 10³⁰⁸): the default method builds its map and answers or refuses, and never traps.
+    @Test func theDefaultSessionNeitherTrapsNorAnswersNaN() throws {
+        let extreme = NodeCalibration(rssiAtOneMeter: -19.76, pathLossExponent: 1.3578857987403926e308)
+        let nodes = [
+            Node(id: "a", position: Point3D(x: 39_817.99, y: -59_337.76, z: -6e-149), floor: -87_778_572),
+            Node(id: "b", position: Point3D(x: -3e-171, y: -2.00001, z: -26_809.5), floor: .max, calibration: extreme),
+            Node(id: "c", position: Point3D(x: 2e-124, y: 41_204.8, z: 0), floor: .min),
+            Node(id: "d", position: Point3D(x: 21_022.1, y: 60_329.5, z: 18_260.6), floor: -358),
+            Node(id: "e", position: Point3D(x: 1, y: 1, z: 1), floor: .max),
+            Node(id: "f", position: Point3D(x: 2, y: 1, z: 1), floor: .max),
+        ]
+        var session = try LocationSession(SessionConfiguration(venue: Venue(id: "v", name: "", nodes: nodes)))
+        var sightings: [Sighting] = []
+        for second in 0..<4 {
+            for (index, node) in nodes.enumerated() {
+                sightings.append(
+                    Sighting(time: Double(second), device: "p", node: node.id, rssi: -50 - Double(index) * 7))
+            }
+        }
+        for case .fix(let fix) in session.ingest(sightings) {
+            #expect(fix.position.x.isFinite && fix.position.y.isFinite)
+        }
+    }
+}

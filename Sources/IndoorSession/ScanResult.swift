@@ -30,7 +30,7 @@ public struct ScanResult: Hashable, Sendable {
     public var geofenceId: String
     /// The venue that serves it.
     public var venueId: String
-    /// The positioning method that answered, e.g. `nonlinear+track`.
+    /// The positioning method that answered, e.g. `auto+track` (the default).
     public var method: String
     /// How many beacons the answer was made from.
     public var beacons: Int

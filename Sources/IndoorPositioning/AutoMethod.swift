@@ -5,9 +5,11 @@ import IndoorModel
 /// With a survey it locates by the posterior mean over a ``RadioMap`` learned from the survey (path loss from the
 /// calibration plus interpolated residuals), its kernel and weighting chosen on the survey alone by
 /// ``RadioMapCrossValidation``; without one (or with a survey too small to cross-validate) by the posterior mean over
-/// the calibration's path-loss model with generic weighting, except where fewer than ``denseMinimum`` mapped nodes
-/// are heard: there a few readings leave the posterior broad and its mean is pulled towards the middle of the grid,
-/// so ``sparse`` answers (trilateration with a calibration that knows the path loss, else the weighted centroid).
+/// the calibration's path-loss model with generic weighting (``genericConfiguration``, or
+/// ``calibratedConfiguration`` when the calibration knows the path loss), except where fewer than ``denseMinimum``
+/// mapped nodes are heard: there a few readings leave the posterior broad and its mean is pulled towards the middle
+/// of the grid, so ``sparse`` answers (trilateration with a calibration that knows the path loss, else the weighted
+/// centroid).
 /// One or two nodes heard still give a fix (the weighted centroid, or the posterior over the rings around them when
 /// trilateration has too few), and floors come from the grid's floors.
 public struct AutoMethod: PositioningMethod {
@@ -37,7 +39,7 @@ public struct AutoMethod: PositioningMethod {
     /// simulated offices (four rooms with four or six beacons, seeds 3 and 7), with and without a calibration
     /// fitted on their `train/`: with 5, each of them scored within 0.06 m of the better of the posterior alone and
     /// today's sparse methods alone, except one (six beacons, seed 7, calibrated: 2.05 m against trilateration's
-    /// 1.54); with 4 the four-beacon offices kept the posterior's larger errors, with 7 kolakowski-flat's `train/`
+    /// 1.54; 1.93 m since ``calibratedConfiguration``); with 4 the four-beacon offices kept the posterior's larger errors, with 7 kolakowski-flat's `train/`
     /// (five or six of its six anchors heard) lost 0.2 m. docs/POSITIONING.md lists the figures.
     public static let denseMinimum = 5
 
@@ -50,6 +52,17 @@ public struct AutoMethod: PositioningMethod {
     /// docs/ACCURACY.md lists what was compared.
     public static let genericConfiguration = PosteriorGrid.Configuration(
         temperature: 1, offsetSigma: 15, missingWeight: 0)
+
+    /// Weighting without a survey but with a calibration that knows the path loss (``Calibration/knowsPathLoss``):
+    /// ``genericConfiguration`` with a receiver offset prior of 4 dB instead of 15 (the fit knows the model's absolute
+    /// level, so only the phones' own gains are left to explain, as with a survey).
+    ///
+    /// Chosen without any test split, on the development sets of ``denseMinimum`` with a calibration fitted on their
+    /// `train/`: 4 dB was better or equal on all ten simulated offices with enough beacons (e.g. 1.73 → 1.67 m,
+    /// 2.01 → 1.93 m) and on uji-library's `train/` (1.698 → 1.684 m), 0.006 m worse on kolakowski-flat's; 2, 6 and 8 dB
+    /// and temperatures 1.5 and 2 were compared (the higher temperatures better on one floor, worse on three).
+    public static let calibratedConfiguration = PosteriorGrid.Configuration(
+        temperature: 1, offsetSigma: 4, missingWeight: 0)
 
     /// The most (grid point, node) entries a radio map of `auto` holds by default: 4 000 000 (its tables then take
     /// about 128 MB). The map is dense (every grid point of every floor, every node), so a venue with many nodes and
@@ -106,7 +119,8 @@ public struct AutoMethod: PositioningMethod {
             entries: maximumMapEntries)
         let posterior = PosteriorGrid(
             map: RadioMap.pathLoss(nodes: nodes, calibration: calibration, grid: coarse),
-            configuration: Self.genericConfiguration, name: name)
+            configuration: calibration.knowsPathLoss ? Self.calibratedConfiguration : Self.genericConfiguration,
+            name: name)
         self.posterior = posterior
         self.inner = posterior
         self.selection = nil

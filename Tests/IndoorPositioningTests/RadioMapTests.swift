@@ -166,6 +166,11 @@ enum WalledVenue {
             pooled: NodeCalibration(rssiAtOneMeter: -61, pathLossExponent: 2.2), deviceHeight: 1.2)
         #expect(fitted.knowsPathLoss && !Calibration.uncalibrated.knowsPathLoss)
         let calibrated = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: fitted)
+        // A calibration that knows the path loss narrows the receiver offset prior: 4 dB, not 15.
+        #expect(calibrated.posterior.configuration == AutoMethod.calibratedConfiguration)
+        #expect(plain.posterior.configuration == AutoMethod.genericConfiguration)
+        #expect(
+            AutoMethod.calibratedConfiguration.offsetSigma == 4 && AutoMethod.genericConfiguration.offsetSigma == 15)
         let trilateration = NonlinearLeastSquares(deviceHeight: 1.2)
         #expect(try calibrated.estimate(from: few).get() == trilateration.estimate(from: few).get())
         #expect(try calibrated.estimate(from: enough).get() == calibrated.posterior.estimate(from: enough).get())

@@ -39,8 +39,9 @@ public struct AutoMethod: PositioningMethod {
     /// simulated offices (four rooms with four or six beacons, seeds 3 and 7), with and without a calibration
     /// fitted on their `train/`: with 5, each of them scored within 0.06 m of the better of the posterior alone and
     /// today's sparse methods alone, except one (six beacons, seed 7, calibrated: 2.05 m against trilateration's
-    /// 1.54; 1.93 m since ``calibratedConfiguration``); with 4 the four-beacon offices kept the posterior's larger errors, with 7 kolakowski-flat's `train/`
-    /// (five or six of its six anchors heard) lost 0.2 m. docs/POSITIONING.md lists the figures.
+    /// 1.54; 1.93 m since ``calibratedConfiguration``); with 4 the four-beacon offices kept the posterior's larger
+    /// errors, with 7 kolakowski-flat's `train/` (five or six of its six anchors heard) lost 0.2 m.
+    /// docs/POSITIONING.md lists the figures.
     public static let denseMinimum = 5
 
     /// Generic weighting without a survey: plain Bayes (temperature 1), a broad receiver offset prior of 15 dB (without

@@ -147,22 +147,11 @@ public struct AutoMethod: PositioningMethod {
     }
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-        if let sparse, mappedCount(readings) < Self.denseMinimum,
+        if let sparse, posterior.map.heard(readings).columns.count < Self.denseMinimum,
             case .success(let estimate) = sparse.estimate(from: readings)
         {
             return .success(estimate)
         }
         return inner.estimate(from: readings)
-    }
-
-    /// How many distinct nodes of the posterior's map `readings` name with a finite RSSI.
-    private func mappedCount(_ readings: [NodeReading]) -> Int {
-        var columns: [Int] = []
-        for reading in readings where reading.rssi.isFinite {
-            if let column = posterior.map.column(of: reading.node.id), !columns.contains(column) {
-                columns.append(column)
-            }
-        }
-        return columns.count
     }
 }

@@ -170,22 +170,6 @@ public struct ParticleFilter: SequentialPositioningMethod {
             degreesOfFreedom: posterior.configuration.degreesOfFreedom)
     }
 
-    /// The readings that name mapped nodes: their columns in the map and their RSSI (dBm), first of each node.
-    private func mapped(_ readings: [NodeReading]) -> (columns: [Int], values: [Double]) {
-        var columns: [Int] = []
-        var values: [Double] = []
-        columns.reserveCapacity(readings.count)
-        values.reserveCapacity(readings.count)
-        for reading in readings {
-            guard let column = posterior.map.column(of: reading.node.id), reading.rssi.isFinite,
-                !columns.contains(column)
-            else { continue }
-            columns.append(column)
-            values.append(reading.rssi)
-        }
-        return (columns, values)
-    }
-
     /// A cloud drawn from the grid posterior of `readings`; `nil` when no reading names a mapped node.
     public func start(device: String, readings: [NodeReading], at time: Double) -> Belief? {
         let map = posterior.map
@@ -382,7 +366,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// per update: a table over the box of grid points the cloud covers gives each point met its slot in a list of
     /// log-likelihoods and offsets, and the weight factor exp(log-likelihood − peak) is taken once per slot.
     private func weigh(_ belief: inout Belief, readings: [NodeReading], places: CloudPlaces) -> Double? {
-        let (columns, values) = mapped(readings)
+        let (columns, values) = posterior.map.heard(readings)
         let count = belief.count
         guard !columns.isEmpty, let box = places.box else { return nil }
         let map = posterior.map

@@ -59,16 +59,7 @@ public struct PosteriorGrid: PositioningMethod {
     /// `temperature × (fit + missingWeight × unheard)`.
     public func likelihoodTerms(_ readings: [NodeReading]) -> (fit: [Double], unheard: [Double])? {
         let n = map.nodeCount
-        var columns: [Int] = []
-        var values: [Double] = []
-        columns.reserveCapacity(readings.count)
-        values.reserveCapacity(readings.count)
-        for reading in readings {
-            guard let column = map.column(of: reading.node.id), reading.rssi.isFinite, !columns.contains(column)
-            else { continue }
-            columns.append(column)
-            values.append(reading.rssi)
-        }
+        let (columns, values) = map.heard(readings)
         guard !columns.isEmpty else { return nil }
         let cellCount = map.cells.count
         var fit = [Double](repeating: 0, count: cellCount)

@@ -41,6 +41,22 @@ public struct RadioMap: Hashable, Sendable {
     /// The column of node `id`, or `nil` when the map does not know it.
     public func column(of id: String) -> Int? { nodeIndex[id] }
 
+    /// The map columns of the nodes `readings` name, with their RSSI (dBm), in the readings' order: readings of nodes
+    /// the map does not know, with a non-finite RSSI, or of a node already taken are left out.
+    func heard(_ readings: [NodeReading]) -> (columns: [Int], values: [Double]) {
+        var columns: [Int] = []
+        var values: [Double] = []
+        columns.reserveCapacity(readings.count)
+        values.reserveCapacity(readings.count)
+        for reading in readings {
+            guard let column = column(of: reading.node.id), reading.rssi.isFinite, !columns.contains(column)
+            else { continue }
+            columns.append(column)
+            values.append(reading.rssi)
+        }
+        return (columns, values)
+    }
+
     /// A map from its tables (each `cells.count × nodeIDs.count`, cell-major).
     init(
         nodeIDs: [String], grid: Grid, mean: [Double], variance: [Double], heardProbability: [Double]

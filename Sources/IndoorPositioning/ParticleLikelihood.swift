@@ -60,7 +60,9 @@ struct ParticleLikelihood: Sendable {
     /// The offset at a cell is the precision-weighted mean of the readings' residuals and the prior (`priorMean` dB
     /// with `priorPrecision` 1/dB²; with no prior precision the offset is `priorMean`). The Student-t terms
     /// Σ ln(1 + u) become one ln Π(1 + u) per cell (the product of a handful of factors ≥ 1 stays finite; should it
-    /// overflow, the sum is taken instead). One cell at a time: its heard nodes' entries are read from their planes
+    /// overflow, the sum is taken instead). Four cells at a time, one per lane (the same arithmetic as one at a time,
+    /// so the same results, but four independent chains of dependent sums for the processor to overlap; the last
+    /// group repeats its last cell in the lanes past the end): their heard nodes' entries are read from their planes
     /// (in the order of `cells`, so each plane is read forwards), then read again from the cache for the second pass.
     func evaluate(
         cells: UnsafeBufferPointer<Int32>, columns: [Int], values: [Double], priorPrecision: Double, priorMean: Double,
@@ -78,38 +80,66 @@ struct ParticleLikelihood: Sendable {
             starts.withUnsafeBufferPointer { starts in
                 values.withUnsafeBufferPointer { values in
                     missing.withUnsafeBufferPointer { missing in
-                        for s in 0..<n {
-                            let cell = Int(cells[s])
-                            var precisionSum = priorPrecision
-                            var weighted = priorPrecision * priorMean
-                            var constant = 0.0
+                        var first = 0
+                        while first < n {
+                            let last = n - 1
+                            let lanes = SIMD4<Int>(
+                                Int(cells[first]), Int(cells[min(first + 1, last)]),
+                                Int(cells[min(first + 2, last)]), Int(cells[min(first + 3, last)]))
+                            var precisionSum = SIMD4<Double>(repeating: priorPrecision)
+                            var weighted = SIMD4<Double>(repeating: priorPrecision * priorMean)
+                            var constant = SIMD4<Double>.zero
                             for k in 0..<heard {
-                                let entry = entries[starts[k] + cell]
-                                let precision = Double(entry.precision)
+                                let plane = starts[k]
+                                let e0 = entries[plane + lanes[0]]
+                                let e1 = entries[plane + lanes[1]]
+                                let e2 = entries[plane + lanes[2]]
+                                let e3 = entries[plane + lanes[3]]
+                                let precision = SIMD4<Double>(
+                                    Double(e0.precision), Double(e1.precision), Double(e2.precision),
+                                    Double(e3.precision))
+                                let mean = SIMD4<Double>(e0.mean, e1.mean, e2.mean, e3.mean)
                                 precisionSum += precision
-                                weighted += precision * (values[k] - entry.mean)
-                                constant += Double(entry.constant)
+                                weighted += precision * (SIMD4<Double>(repeating: values[k]) - mean)
+                                constant += SIMD4<Double>(
+                                    Double(e0.constant), Double(e1.constant), Double(e2.constant),
+                                    Double(e3.constant))
                             }
-                            let offset = priorPrecision > 0 ? weighted / precisionSum : priorMean
-                            var product = 1.0
+                            let offset =
+                                priorPrecision > 0 ? weighted / precisionSum : SIMD4<Double>(repeating: priorMean)
+                            var product = SIMD4<Double>(repeating: 1)
                             for k in 0..<heard {
-                                let entry = entries[starts[k] + cell]
-                                let e = values[k] - entry.mean - offset
-                                product *= 1 + e * e * Double(entry.precision) * inverseNu
+                                let plane = starts[k]
+                                let e0 = entries[plane + lanes[0]]
+                                let e1 = entries[plane + lanes[1]]
+                                let e2 = entries[plane + lanes[2]]
+                                let e3 = entries[plane + lanes[3]]
+                                let precision = SIMD4<Double>(
+                                    Double(e0.precision), Double(e1.precision), Double(e2.precision),
+                                    Double(e3.precision))
+                                let mean = SIMD4<Double>(e0.mean, e1.mean, e2.mean, e3.mean)
+                                let e = SIMD4<Double>(repeating: values[k]) - mean - offset
+                                product *= 1 + e * e * precision * inverseNu
                             }
-                            var fit = Foundation.log(product)
-                            if fit == .infinity {
-                                fit = 0
-                                for k in 0..<heard {
-                                    let entry = entries[starts[k] + cell]
-                                    let e = values[k] - entry.mean - offset
-                                    fit += Foundation.log1p(e * e * Double(entry.precision) * inverseNu)
+                            for lane in 0..<min(4, n - first) {
+                                let cell = lanes[lane]
+                                var fit = Foundation.log(product[lane])
+                                if fit == .infinity {
+                                    fit = 0
+                                    for k in 0..<heard {
+                                        let entry = entries[starts[k] + cell]
+                                        let e = values[k] - entry.mean - offset[lane]
+                                        fit += Foundation.log1p(e * e * Double(entry.precision) * inverseNu)
+                                    }
                                 }
+                                let shift = offset[lane] - priorMean
+                                offsets[first + lane] = offset[lane]
+                                logs[first + lane] =
+                                    scale
+                                    * (-0.5 * shift * shift * priorPrecision + missing[cell] - tail * fit
+                                        - constant[lane])
                             }
-                            let shift = offset - priorMean
-                            offsets[s] = offset
-                            logs[s] =
-                                scale * (-0.5 * shift * shift * priorPrecision + missing[cell] - tail * fit - constant)
+                            first += 4
                         }
                     }
                 }

@@ -247,14 +247,46 @@ struct ParticleFilterTests {
         }
     }
 
+    /// Systematic resampling picks, for each target (u + i) / n, the first particle whose cumulative weight reaches
+    /// it (the last particle any left over): the same picks as a plain merge of the targets and the cumulative
+    /// weights, on weights with zeros, one particle, and more picks than particles or fewer.
+    @Test func systematicResamplingPicksWhereTheCumulativeWeightReachesEachTarget() {
+        var draw = SplitMix64(seed: 21)
+        for (trial, (particles, picks)) in [(1, 5), (3, 1000), (250, 250), (1000, 1000), (40, 7)].enumerated() {
+            var weights = (0..<particles).map { _ in draw.unit() < 0.3 ? 0 : draw.unit() }
+            if weights.allSatisfy({ $0 == 0 }) { weights[particles - 1] = 1 }
+            let total = weights.reduce(0, +)
+            weights = weights.map { $0 / total }
+            var random = SplitMix64(seed: UInt64(trial))
+            var copy = random
+            let u = copy.unit()
+            var cumulative: [Double] = []
+            for w in weights { cumulative.append((cumulative.last ?? 0) + w) }
+            let expected = (0..<picks).map { i in
+                let target = (u + Double(i)) / Double(picks)
+                return cumulative.dropLast().firstIndex { $0 >= target } ?? particles - 1
+            }
+            let drawn = [Int](unsafeUninitializedCapacity: picks) { buffer, initialized in
+                weights.withUnsafeBufferPointer {
+                    ParticleFilter.systematic(weights: $0, into: buffer, random: &random)
+                }
+                initialized = picks
+            }
+            #expect(drawn == expected, "\(particles) particles, \(picks) picks")
+            #expect(random.next() == copy.next(), "one number drawn")
+        }
+    }
+
     /// The weights after one update equal those of the model computed directly (double precision, exact `log1p`,
-    /// particle by particle) to 1e-4 relative.
-    @Test func weightsMatchTheModelComputedDirectly() throws {
+    /// particle by particle, at the lattice point nearest each: every grid point with a spacing finer than the grid's,
+    /// every second with 1 m on this 0.5 m grid) to 1e-4 relative.
+    @Test(arguments: [0.01, 1.0])
+    func weightsMatchTheModelComputedDirectly(likelihoodSpacing: Double) throws {
         var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
         // Never resampling, so the cloud keeps its order.
         let method = ParticleFilter(
             posterior: try #require(engine.method as? ParticleFilter).posterior,
-            configuration: ParticleFilter.Configuration(resampleBelow: 0))
+            configuration: ParticleFilter.Configuration(resampleBelow: 0, likelihoodSpacing: likelihoodSpacing))
         var random = SplitMix64(seed: 4)
         engine.ingest(
             Self.sightings(
@@ -286,14 +318,19 @@ struct ParticleFilterTests {
         let age = ParticleFilter.meanAge(shifted, at: 0.6)
         #expect(age > 0.05 && age < 0.6, "mean age \(age) s")
         for i in 0..<reference.count {
-            // The grid point nearest where the particle was when the readings were heard, as the filter finds it.
+            // The lattice point nearest where the particle was when the readings were heard, as the filter finds it:
+            // grid columns and rows that are multiples of `stride`.
             let grid = map.grid
+            let stride = likelihoodSpacing < 1 ? 1 : 2
+            #expect(grid.spacing == 0.5)
+            let step = grid.spacing * Double(stride)
             let x = reference.x[i] - age * reference.vx[i]
             let y = reference.y[i] - age * reference.vy[i]
-            let column = min(max((x - grid.minimum.x) / grid.spacing, 0), Double(grid.columns - 1))
-            let row = min(max((y - grid.minimum.y) / grid.spacing, 0), Double(grid.rows - 1))
+            let column = min(max((x - grid.minimum.x) / step, 0), Double((grid.columns - 1) / stride))
+            let row = min(max((y - grid.minimum.y) / step, 0), Double((grid.rows - 1) / stride))
             let cell =
-                reference.floor[i] * grid.rows * grid.columns + Int(row + 0.5) * grid.columns + Int(column + 0.5)
+                reference.floor[i] * grid.rows * grid.columns + Int(row + 0.5) * stride * grid.columns
+                + Int(column + 0.5) * stride
             var weight = 1 / tau2
             var sum = 0.0
             var heard: [(column: Int, rssi: Double)] = []

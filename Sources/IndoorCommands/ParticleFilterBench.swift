@@ -4,8 +4,8 @@ import IndoorPositioning
 /// The particle filter's and the recommended method's throughput on the positioning workload.
 ///
 /// Both weigh by the path-loss posterior of the workload's nodes with ``AutoMethod``'s generic weighting. The filter
-/// weighs on the grid a survey's map has (0.25 m, at most 12 000 points: 0.32 m over the workload's 40 m × 30 m, as
-/// when this benchmark was first reported), not on the coarser grid of `auto` without a survey
+/// weighs on the grid a survey's map has (0.25 m, at most 12 000 points: 0.33 m over the box of the workload's
+/// 40 m × 30 m, as when this benchmark was first reported), not on the coarser grid of `auto` without a survey
 /// (``AutoMethod/pathLossSpacing``), so its figure stays comparable; `auto` runs as users get it. The filter runs
 /// ``ParticleFilter/Configuration/particles`` (1000) particles per device; each update moves a device's cloud on by
 /// one second and weighs it by that device's 8 readings.

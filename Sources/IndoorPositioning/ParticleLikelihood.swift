@@ -86,38 +86,38 @@ struct ParticleLikelihood: Sendable {
                             let lanes = SIMD4<Int>(
                                 Int(cells[first]), Int(cells[min(first + 1, last)]),
                                 Int(cells[min(first + 2, last)]), Int(cells[min(first + 3, last)]))
+                            // Heard node k's entries of the four cells: mean (dBm), precision (1/dB²), constant.
+                            @inline(__always)
+                            func terms(_ k: Int) -> (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>) {
+                                let plane = starts[k]
+                                let e = (
+                                    entries[plane + lanes[0]], entries[plane + lanes[1]], entries[plane + lanes[2]],
+                                    entries[plane + lanes[3]]
+                                )
+                                return (
+                                    SIMD4(e.0.mean, e.1.mean, e.2.mean, e.3.mean),
+                                    SIMD4(
+                                        Double(e.0.precision), Double(e.1.precision), Double(e.2.precision),
+                                        Double(e.3.precision)),
+                                    SIMD4(
+                                        Double(e.0.constant), Double(e.1.constant), Double(e.2.constant),
+                                        Double(e.3.constant))
+                                )
+                            }
                             var precisionSum = SIMD4<Double>(repeating: priorPrecision)
                             var weighted = SIMD4<Double>(repeating: priorPrecision * priorMean)
                             var constant = SIMD4<Double>.zero
                             for k in 0..<heard {
-                                let plane = starts[k]
-                                let e0 = entries[plane + lanes[0]]
-                                let e1 = entries[plane + lanes[1]]
-                                let e2 = entries[plane + lanes[2]]
-                                let e3 = entries[plane + lanes[3]]
-                                let precision = SIMD4<Double>(
-                                    Double(e0.precision), Double(e1.precision), Double(e2.precision),
-                                    Double(e3.precision))
-                                let mean = SIMD4<Double>(e0.mean, e1.mean, e2.mean, e3.mean)
+                                let (mean, precision, cost) = terms(k)
                                 precisionSum += precision
                                 weighted += precision * (SIMD4<Double>(repeating: values[k]) - mean)
-                                constant += SIMD4<Double>(
-                                    Double(e0.constant), Double(e1.constant), Double(e2.constant),
-                                    Double(e3.constant))
+                                constant += cost
                             }
                             let offset =
                                 priorPrecision > 0 ? weighted / precisionSum : SIMD4<Double>(repeating: priorMean)
                             var product = SIMD4<Double>(repeating: 1)
                             for k in 0..<heard {
-                                let plane = starts[k]
-                                let e0 = entries[plane + lanes[0]]
-                                let e1 = entries[plane + lanes[1]]
-                                let e2 = entries[plane + lanes[2]]
-                                let e3 = entries[plane + lanes[3]]
-                                let precision = SIMD4<Double>(
-                                    Double(e0.precision), Double(e1.precision), Double(e2.precision),
-                                    Double(e3.precision))
-                                let mean = SIMD4<Double>(e0.mean, e1.mean, e2.mean, e3.mean)
+                                let (mean, precision, _) = terms(k)
                                 let e = SIMD4<Double>(repeating: values[k]) - mean - offset
                                 product *= 1 + e * e * precision * inverseNu
                             }

@@ -42,10 +42,10 @@ struct CloudPlaces {
     /// 1.5 × 2⁵² to a number of magnitude below 2⁵¹ leaves it rounded to an integer in the low bits of the sum.
     @inline(__always)
     static func nearest(_ value: Double, last: Int32) -> Int32 {
-        let high = Double(last) + 1
-        let bounded = value < -1 ? -1 : (value > high ? high : value)
-        let rounded = Int32(truncatingIfNeeded: (bounded + 0x1.8p52).bitPattern)
-        return rounded < 0 ? 0 : (rounded > last ? last : rounded)
+        let high = Double(last)
+        // Within 0…last (a NaN passes both tests, and its sum's low bits are 0).
+        let bounded = value < 0 ? 0 : (value > high ? high : value)
+        return Int32(truncatingIfNeeded: (bounded + 0x1.8p52).bitPattern)
     }
 
     /// The lattice columns and rows of the first `count` particles, once each is recorded (`nil` for none).

@@ -247,6 +247,19 @@ struct ParticleFilterTests {
         }
     }
 
+    /// A particle is looked up at the nearest lattice point inside the grid, wherever it is: beyond the grid, at an
+    /// infinity or at NaN (a place no finite arithmetic should give, but a lookup must never trap on).
+    @Test func lookupsStayInsideTheGrid() {
+        let last: Int32 = 40
+        let cases: [(Double, Int32)] = [
+            (-5, 0), (-0.4, 0), (0, 0), (2.4, 2), (2.6, 3), (39.7, 40), (40, 40), (41, 40), (1e300, 40),
+            (.infinity, 40), (-.infinity, 0), (.nan, 0),
+        ]
+        for (value, expected) in cases {
+            #expect(CloudPlaces.nearest(value, last: last) == expected, "\(value)")
+        }
+    }
+
     /// Systematic resampling picks, for each target (u + i) / n, the first particle whose cumulative weight reaches
     /// it (the last particle any left over): the same picks as a plain merge of the targets and the cumulative
     /// weights, on weights with zeros, one particle, and more picks than particles or fewer.

@@ -402,14 +402,19 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let perFloor = grid.rows * gridColumns
         let floorCount = max(1, grid.floors.count)
         let floors = belief.floor
-        var lowFloor = Int.max
-        var highFloor = Int.min
-        for floor in floors {
-            lowFloor = min(lowFloor, floor)
-            highFloor = max(highFloor, floor)
+        // The floors the cloud is on (a map with one floor has every particle on it).
+        var lowFloor = 0
+        var highFloor = 0
+        if floorCount > 1 {
+            lowFloor = Int.max
+            highFloor = Int.min
+            for floor in floors {
+                lowFloor = min(lowFloor, floor)
+                highFloor = max(highFloor, floor)
+            }
+            lowFloor = min(max(lowFloor, 0), floorCount - 1)
+            highFloor = min(max(highFloor, 0), floorCount - 1)
         }
-        lowFloor = min(max(lowFloor, 0), floorCount - 1)
-        highFloor = min(max(highFloor, 0), floorCount - 1)
         let lowColumn = box.columns.lowerBound
         let lowRow = box.rows.lowerBound
         let highRow = box.rows.upperBound

@@ -247,6 +247,22 @@ struct ParticleFilterTests {
         }
     }
 
+    /// The lattice is every n-th grid point for the n whose spacing is nearest the asked one (between two, the finer),
+    /// and every point when the grid is as coarse as two thirds of it or an asked spacing is unusable.
+    @Test func latticeStrideIsTheNearestToTheAskedSpacing() {
+        let cases: [(asked: Double, grid: Double, stride: Int)] = [
+            (0.75, 0.25, 3), (0.75, 0.2545, 3), (0.75, 0.3347, 2), (0.75, 0.3, 2), (0.75, 0.5, 1), (0.75, 1, 1),
+            (1, 0.25, 4), (0.01, 0.25, 1), (.nan, 0.25, 1), (.infinity, 0.25, 1),
+        ]
+        for (asked, spacing, stride) in cases {
+            let grid = RadioMap.Grid(
+                minimum: Point2D(x: 0, y: 0), maximum: Point2D(x: 10, y: 10), spacing: spacing, floors: [nil],
+                height: nil)
+            #expect(ParticleFilter.stride(spacing: asked, grid: grid) == stride, "\(asked) m on \(spacing) m")
+        }
+        #expect(ParticleFilter.Configuration().likelihoodSpacing == 0.75)
+    }
+
     /// A particle is looked up at the nearest lattice point inside the grid, wherever it is: beyond the grid, at an
     /// infinity or at NaN (a place no finite arithmetic should give, but a lookup must never trap on).
     @Test func lookupsStayInsideTheGrid() {

@@ -1,10 +1,11 @@
-/// Where a ``ParticleFilter`` looks each particle up in the radio map: the grid point nearest the place the particle
-/// was when the readings were heard, and the box of grid columns and rows the whole cloud covers.
+/// Where a ``ParticleFilter`` looks each particle up in the radio map: the lattice point (every `stride`-th grid
+/// column and row) nearest the place the particle was when the readings were heard, and the box of lattice columns
+/// and rows the whole cloud covers.
 ///
 /// The filter records each particle while it moves it (the particle's place and velocity are at hand then), so
 /// weighing does not read the cloud once more to find them.
 struct CloudPlaces {
-    /// Per particle i: its grid column at 2i, its row at 2i + 1 (the weighing reuses the buffer).
+    /// Per particle i: its lattice column at 2i, its row at 2i + 1 (the weighing reuses the buffer).
     let place: UnsafeMutableBufferPointer<Int32>
     /// Seconds back along each particle's velocity to the place where the readings were heard.
     let age: Double

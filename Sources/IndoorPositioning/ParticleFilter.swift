@@ -181,7 +181,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         self.name = name
         self.stride = Self.stride(spacing: configuration.likelihoodSpacing, grid: posterior.map.grid)
         self.likelihood = ParticleLikelihood(
-            map: posterior.map, missingWeight: posterior.configuration.missingWeight,
+            map: posterior.map, stride: self.stride, missingWeight: posterior.configuration.missingWeight,
             degreesOfFreedom: posterior.configuration.degreesOfFreedom)
     }
 
@@ -398,8 +398,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let tau2 = settings.offsetSigma * settings.offsetSigma
         let priorPrecision = tau2 > 0 ? 1 / tau2 : 0
         let priorMean = belief.offset
-        let gridColumns = grid.columns
-        let perFloor = grid.rows * gridColumns
+        let latticeColumns = likelihood.columns
+        let perFloor = likelihood.rows * latticeColumns
         let floorCount = max(1, grid.floors.count)
         let floors = belief.floor
         // The floors the cloud is on (a map with one floor has every particle on it).
@@ -420,8 +420,6 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let highRow = box.rows.upperBound
         // Per particle: its lattice column and row (then its slot in the list of points met).
         let place = places.place
-        let stride = self.stride
-        let stride32 = Int32(truncatingIfNeeded: stride)
         let width = box.columns.count
         let height = box.rows.count
         let boxSize = width * height * (highFloor - lowFloor + 1)
@@ -451,10 +449,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
                     for floor in lowFloor...highFloor {
                         for row in lowRow...highRow {
                             let start = Int32(
-                                truncatingIfNeeded: floor * perFloor + (row * gridColumns + lowColumn) * stride)
+                                truncatingIfNeeded: floor * perFloor + row * latticeColumns + lowColumn)
                             for column in 0..<Int32(truncatingIfNeeded: width) {
                                 let met = slots[box] == 0
-                                cells[metCount] = start &+ column &* stride32
+                                cells[metCount] = start &+ column
                                 slots[box] = met ? Int32(truncatingIfNeeded: metCount) : -1
                                 metCount &+= met ? 1 : 0
                                 box &+= 1
@@ -469,32 +467,32 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 }
                 let (offset, squares) =
                     belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double)? in
+                        // The highest log-likelihood of a point met (all factors at most 1).
                         var peak = -Double.infinity
-                        for i in 0..<count {
-                            let slot = slots[Int(place[i])]
-                            place[i] = slot
-                            if weight[i] > 0 { peak = max(peak, factors[Int(slot)]) }
-                        }
+                        for slot in 0..<metCount { peak = max(peak, factors[slot]) }
                         guard peak.isFinite else { return nil }
                         for slot in 0..<metCount { factors[slot] = Foundation.exp(factors[slot] - peak) }
                         var total = 0.0
+                        var offsetSum = 0.0
                         for i in 0..<count {
-                            let w = weight[i] * factors[Int(place[i])]
+                            let slot = Int(slots[Int(place[i])])
+                            let w = weight[i] * factors[slot]
                             weight[i] = w
                             total += w
+                            offsetSum += w * offsets[slot]
                         }
                         guard total > 0, total.isFinite else {
                             for i in 0..<count { weight[i] = 1 / Double(count) }
                             return nil
                         }
-                        var offset = 0.0
-                        var squares = 0.0
                         let inverseTotal = 1 / total
+                        var squares = 0.0
                         for i in 0..<count {
-                            weight[i] *= inverseTotal
-                            offset += weight[i] * offsets[Int(place[i])]
-                            squares += weight[i] * weight[i]
+                            let w = weight[i] * inverseTotal
+                            weight[i] = w
+                            squares += w * w
                         }
+                        let offset = offsetSum * inverseTotal
                         return (offset, squares)
                     } ?? (belief.offset, 0)
                 guard squares > 0 else { return nil }

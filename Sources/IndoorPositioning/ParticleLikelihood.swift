@@ -1,11 +1,15 @@
 import Foundation
 
-/// The radio map's per-(cell, node) terms of the particle filter's likelihood, laid out for its inner loop.
+/// The radio map's per-(cell, node) terms of the particle filter's likelihood at the points of its lattice, laid out
+/// for its inner loop.
 ///
-/// Node-major planes of compact entries: the entry of node column `j` and cell `c` is at
-/// `j × cellCount + c`. A cloud covers a few hundred neighbouring cells and hears a handful of nodes, so weighing it
-/// reads a few short runs of each heard node's plane instead of every node's entries of every cell (the map's own
-/// tables are cell-major), and the map's four tables become one of 16 bytes per entry.
+/// The lattice is the map's grid points whose column and row are multiples of a stride (every point for stride 1); its
+/// cells are numbered as the map's are, floor by floor, row by row, with ``columns`` per row and ``rows`` per floor.
+/// Node-major planes of compact entries: the entry of node column `j` and lattice cell `c` is at `j × cellCount + c`.
+/// A cloud covers a few hundred neighbouring lattice points and hears a handful of nodes, so weighing it reads a few
+/// short runs of each heard node's plane instead of every node's entries of every cell (the map's own tables are
+/// cell-major), neighbours in a row of the lattice are neighbours in memory, and the map's four tables become one of
+/// 16 bytes per entry.
 struct ParticleLikelihood: Sendable {
     /// One (cell, node) of the map.
     struct Entry: Sendable {
@@ -20,9 +24,12 @@ struct ParticleLikelihood: Sendable {
 
     /// The entries, node-major.
     let entries: [Entry]
-    /// The number of grid cells (the length of each node's plane).
+    /// The number of lattice cells (the length of each node's plane).
     let cellCount: Int
-    /// Per cell: missingWeight × Σ over nodes of ln P(not heard) (nats), the unheard-nodes term before the heard
+    /// Lattice columns per row and rows per floor.
+    let columns: Int
+    let rows: Int
+    /// Per lattice cell: missingWeight × Σ over nodes of ln P(not heard) (nats), the unheard-nodes term before the heard
     /// nodes' share is taken back (in ``Entry/constant``).
     let missing: [Double]
     /// 1 / ν, ν the Student-t's degrees of freedom.
@@ -30,16 +37,29 @@ struct ParticleLikelihood: Sendable {
     /// (ν + 1) / 2: the factor on ln(1 + e² / (ν σ²)) in the Student-t's negative log density.
     let tail: Double
 
-    /// The planes of `map`, with the unheard-nodes term weighted by `missingWeight`, for a Student-t of
-    /// `degreesOfFreedom`.
-    init(map: RadioMap, missingWeight: Double, degreesOfFreedom: Double) {
-        let cellCount = map.cells.count
+    /// The planes of `map` on the lattice of every `stride`-th grid column and row, with the unheard-nodes term
+    /// weighted by `missingWeight`, for a Student-t of `degreesOfFreedom`.
+    init(map: RadioMap, stride: Int, missingWeight: Double, degreesOfFreedom: Double) {
+        let grid = map.grid
+        let stride = max(1, stride)
+        let columns = (grid.columns - 1) / stride + 1
+        let rows = (grid.rows - 1) / stride + 1
+        // The map's cell of each lattice cell (a map's tables hold every grid point of every floor).
+        let perFloor = grid.rows * grid.columns
+        let floors = perFloor > 0 ? map.cells.count / perFloor : 0
+        var cells: [Int] = []
+        cells.reserveCapacity(floors * rows * columns)
+        for floor in 0..<floors {
+            for row in 0..<rows {
+                for column in 0..<columns { cells.append(floor * perFloor + (row * grid.columns + column) * stride) }
+            }
+        }
         let nodes = map.nodeCount
         var entries: [Entry] = []
-        entries.reserveCapacity(cellCount * nodes)
-        for column in 0..<nodes {
-            for cell in 0..<cellCount {
-                let index = cell * nodes + column
+        entries.reserveCapacity(cells.count * nodes)
+        for node in 0..<nodes {
+            for cell in cells {
+                let index = cell * nodes + node
                 entries.append(
                     Entry(
                         mean: map.mean[index], precision: Float(map.inverseVariance[index]),
@@ -47,14 +67,16 @@ struct ParticleLikelihood: Sendable {
             }
         }
         self.entries = entries
-        self.cellCount = cellCount
-        self.missing = map.missSum.map { missingWeight * $0 }
+        self.cellCount = cells.count
+        self.columns = columns
+        self.rows = rows
+        self.missing = cells.map { missingWeight * map.missSum[$0] }
         self.inverseNu = 1 / degreesOfFreedom
         self.tail = 0.5 * (degreesOfFreedom + 1)
     }
 
     /// The log-likelihood (nats, times `scale`) and the receiver offset estimated (dB) at each of `cells` (indices
-    /// into the map's cells) for the readings `values` (dBm) of the nodes in map columns `columns`, into `logs` and
+    /// of lattice cells) for the readings `values` (dBm) of the nodes in map columns `columns`, into `logs` and
     /// `offsets` (each at least as long as `cells`).
     ///
     /// The offset at a cell is the precision-weighted mean of the readings' residuals and the prior (`priorMean` dB

@@ -218,7 +218,7 @@ struct ParticleFilterTests {
         let likelihood = filter.likelihood
         let columns = Array(0..<min(8, map.nodeCount))
         let values = columns.map { _ in 1e80 }
-        let cells: [Int32] = [0, 7, Int32(map.cells.count - 1)]
+        let cells: [Int32] = [0, 7, Int32(likelihood.cellCount - 1)]
         var logs = [Double](repeating: 0, count: cells.count)
         var offsets = [Double](repeating: 0, count: cells.count)
         // No prior on the offset: it stays at the prior mean, 0 dB, and every residual is about 10⁸⁰ dB.

@@ -33,8 +33,8 @@ struct CloudPlaces {
     /// where it was ``age`` seconds ago (clamped to the grid).
     @inline(__always)
     func record(_ index: Int, x: Double, y: Double, vx: Double, vy: Double) {
-        place[2 * index] = Self.nearest((x - age * vx - minimumX) * inverseSpacing, last: lastColumn)
-        place[2 * index + 1] = Self.nearest((y - age * vy - minimumY) * inverseSpacing, last: lastRow)
+        place[2 &* index] = Self.nearest((x - age * vx - minimumX) * inverseSpacing, last: lastColumn)
+        place[2 &* index &+ 1] = Self.nearest((y - age * vy - minimumY) * inverseSpacing, last: lastRow)
     }
 
     /// The integer nearest `value` (ties to even) within 0…`last`; a NaN gives 0.
@@ -58,10 +58,10 @@ struct CloudPlaces {
         var lowRow = Int32.max
         var highRow = Int32.min
         for i in 0..<count {
-            lowColumn = min(lowColumn, place[2 * i])
-            highColumn = max(highColumn, place[2 * i])
-            lowRow = min(lowRow, place[2 * i + 1])
-            highRow = max(highRow, place[2 * i + 1])
+            lowColumn = min(lowColumn, place[2 &* i])
+            highColumn = max(highColumn, place[2 &* i])
+            lowRow = min(lowRow, place[2 &* i &+ 1])
+            highRow = max(highRow, place[2 &* i &+ 1])
         }
         return (Int(lowColumn)...Int(highColumn), Int(lowRow)...Int(highRow))
     }

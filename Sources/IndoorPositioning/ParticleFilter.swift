@@ -292,8 +292,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
                         belief.vy.withUnsafeMutableBufferPointer { vys in
                             belief.floor.withUnsafeMutableBufferPointer { floors in
                                 for i in 0..<count {
-                                    var vx = keep * vxs[i] + kick * noise[2 * i]
-                                    var vy = keep * vys[i] + kick * noise[2 * i + 1]
+                                    var vx = keep * vxs[i] + kick * noise[2 &* i]
+                                    var vy = keep * vys[i] + kick * noise[2 &* i &+ 1]
                                     let square = vx * vx + vy * vy
                                     let factor = square > top * top ? top / square.squareRoot() : 1
                                     vx *= factor
@@ -342,16 +342,23 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// `random`.
     private static func drawNormals(into noise: UnsafeMutableBufferPointer<Double>, random: inout SplitMix64) {
         normals.withUnsafeBufferPointer { normals in
-            var bits: UInt64 = 0
-            var left = 0
-            for i in noise.indices {
-                if left == 0 {
-                    bits = random.next()
-                    left = 5
-                }
+            let count = noise.count
+            var i = 0
+            while i + 5 <= count {
+                let bits = random.next()
+                noise[i] = normals[Int(bits & 0xFFF)]
+                noise[i + 1] = normals[Int((bits >> 12) & 0xFFF)]
+                noise[i + 2] = normals[Int((bits >> 24) & 0xFFF)]
+                noise[i + 3] = normals[Int((bits >> 36) & 0xFFF)]
+                noise[i + 4] = normals[Int((bits >> 48) & 0xFFF)]
+                i += 5
+            }
+            guard i < count else { return }
+            var bits = random.next()
+            while i < count {
                 noise[i] = normals[Int(bits & 0xFFF)]
                 bits >>= 12
-                left -= 1
+                i += 1
             }
         }
     }
@@ -428,9 +435,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
             slots.initialize(repeating: -1)
             for i in 0..<count {
                 let floor = min(max(floors[i], 0), floorCount - 1)
-                let row = Int(place[2 * i + 1])
-                let column = Int(place[2 * i])
-                let box = ((floor - lowFloor) * height + row - lowRow) * width + column - lowColumn
+                let row = Int(place[2 &* i &+ 1])
+                let column = Int(place[2 &* i])
+                // Wrapping arithmetic, without overflow checks: the particle's place lies in the box.
+                let box = ((floor &- lowFloor) &* height &+ row &- lowRow) &* width &+ column &- lowColumn
                 slots[box] = 0
                 // place[i] is free: place[2i] and place[2i + 1] are this particle's or a later one's.
                 place[i] = Int32(truncatingIfNeeded: box)
@@ -472,27 +480,43 @@ public struct ParticleFilter: SequentialPositioningMethod {
                         for slot in 0..<metCount { peak = max(peak, factors[slot]) }
                         guard peak.isFinite else { return nil }
                         for slot in 0..<metCount { factors[slot] = Foundation.exp(factors[slot] - peak) }
-                        var total = 0.0
-                        var offsetSum = 0.0
-                        for i in 0..<count {
-                            let slot = Int(slots[Int(place[i])])
-                            let w = weight[i] * factors[slot]
-                            weight[i] = w
+                        // Sums in four lanes (four independent chains of additions; the last group's lanes past
+                        // the end add nothing).
+                        var total = SIMD4<Double>.zero
+                        var offsetSum = SIMD4<Double>.zero
+                        var first = 0
+                        while first < count {
+                            var w = SIMD4<Double>.zero
+                            var o = SIMD4<Double>.zero
+                            for lane in 0..<min(4, count - first) {
+                                let slot = Int(slots[Int(place[first + lane])])
+                                w[lane] = weight[first + lane] * factors[slot]
+                                o[lane] = offsets[slot]
+                                weight[first + lane] = w[lane]
+                            }
                             total += w
-                            offsetSum += w * offsets[slot]
+                            offsetSum += w * o
+                            first += 4
                         }
-                        guard total > 0, total.isFinite else {
+                        let weightSum = total.sum()
+                        guard weightSum > 0, weightSum.isFinite else {
                             for i in 0..<count { weight[i] = 1 / Double(count) }
                             return nil
                         }
-                        let inverseTotal = 1 / total
-                        var squares = 0.0
-                        for i in 0..<count {
-                            let w = weight[i] * inverseTotal
-                            weight[i] = w
-                            squares += w * w
+                        let inverseTotal = 1 / weightSum
+                        var squareSum = SIMD4<Double>.zero
+                        first = 0
+                        while first < count {
+                            var w = SIMD4<Double>.zero
+                            for lane in 0..<min(4, count - first) {
+                                w[lane] = weight[first + lane] * inverseTotal
+                                weight[first + lane] = w[lane]
+                            }
+                            squareSum += w * w
+                            first += 4
                         }
-                        let offset = offsetSum * inverseTotal
+                        let squares = squareSum.sum()
+                        let offset = offsetSum.sum() * inverseTotal
                         return (offset, squares)
                     } ?? (belief.offset, 0)
                 guard squares > 0 else { return nil }

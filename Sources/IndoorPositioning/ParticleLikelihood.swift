@@ -113,8 +113,8 @@ struct ParticleLikelihood: Sendable {
                             func terms(_ k: Int) -> (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>) {
                                 let plane = starts[k]
                                 let e = (
-                                    entries[plane + lanes[0]], entries[plane + lanes[1]], entries[plane + lanes[2]],
-                                    entries[plane + lanes[3]]
+                                    entries[plane &+ lanes[0]], entries[plane &+ lanes[1]], entries[plane &+ lanes[2]],
+                                    entries[plane &+ lanes[3]]
                                 )
                                 return (
                                     SIMD4(e.0.mean, e.1.mean, e.2.mean, e.3.mean),

@@ -10,8 +10,9 @@ import IndoorRanging
 /// Likelihood: the terms of ``PosteriorGrid`` (Student-t about the map's mean, the unheard nodes' term, tempered by
 /// the grid's temperature times ``Configuration/evidenceWeight``) at the point nearest each particle of a lattice of
 /// the map's grid points about ``Configuration/likelihoodSpacing`` apart. The
-/// device's receiver gain offset is estimated online: each update estimates it per particle with a Gaussian prior
-/// about the cloud's running estimate, and the cloud's weighted mean becomes the next update's prior mean.
+/// device's receiver gain offset is estimated online, as a slowly drifting state: each update estimates it per
+/// particle with a Gaussian prior about the cloud's running estimate (the spread of that estimate plus a drift of
+/// ``Configuration/offsetDrift``), and the cloud's weighted mean and variance become the next update's prior.
 ///
 /// Motion: each axis's velocity follows an Ornstein–Uhlenbeck process (a walker keeps a heading for about
 /// ``Configuration/turnTime`` seconds at a typical ``Configuration/speed``), capped at ``Configuration/maximumSpeed``;
@@ -73,6 +74,14 @@ public struct ParticleFilter: SequentialPositioningMethod {
         /// point of their 0.25 m grids (every third point here), the medians moved by −0.02…+0.01 m (their sum
         /// 10.40 → 10.35 m over the offices), and 0.5 m or 1 m were no better.
         public var likelihoodSpacing: Double
+        /// How fast the device's receiver gain offset may drift, dB per √s: the offset's prior at each update is the
+        /// cloud's estimate after the update before, with that estimate's variance plus this drift's over the time
+        /// between (a random walk), never broader than the posterior's ``PosteriorGrid/Configuration/offsetSigma``
+        /// (the prior of a new cloud). 0.2 was chosen on development sets (eight simulated offices of seeds 3, 7, 11
+        /// and 13, one floor and three, and kolakowski-flat's `train/` scored as test): against a prior of
+        /// `offsetSigma` at every update, the offices' medians summed 10.35 → 10.20 m and kolakowski-flat's went
+        /// 1.51 → 1.45 m; 0.05, 0.1, 0.5 and 1 were less good.
+        public var offsetDrift: Double
 
         /// - Parameters:
         ///   - particles: Particles per device (default 1000; 10…100 000).
@@ -91,13 +100,15 @@ public struct ParticleFilter: SequentialPositioningMethod {
         ///     0.001, at most `floorChangeRate`).
         ///   - connectionChangeRate: Chance per second of changing floor inside a plan's connection (default 0.1).
         ///   - likelihoodSpacing: Metres between the points particles are weighed at (default 0.75).
+        ///   - offsetDrift: How fast the receiver gain offset may drift, dB/√s (default 0.2).
         public init(
             particles: Int = 1000, step: Double = 1, speed: Double = 1, turnTime: Double = 2,
             maximumSpeed: Double = 2.5, floorChangeRate: Double = 0.02, floorHold: Double = 0.8,
             evidenceWeight: Double = 0.5, coverage: Double = 0.68, radiusScale: Double = 1,
             resampleBelow: Double = 0.5, seed: UInt64 = 0, floorChangeRateElsewhere: Double = 0.001,
-            connectionChangeRate: Double = 0.1, likelihoodSpacing: Double = 0.75
+            connectionChangeRate: Double = 0.1, likelihoodSpacing: Double = 0.75, offsetDrift: Double = 0.2
         ) {
+            self.offsetDrift = offsetDrift.isFinite && offsetDrift >= 0 ? offsetDrift : 0.2
             self.likelihoodSpacing = likelihoodSpacing.isFinite && likelihoodSpacing > 0 ? likelihoodSpacing : 0.75
             self.particles = min(max(particles, 10), 100_000)
             self.step = step.isFinite && step > 0 ? step : 1
@@ -130,6 +141,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public internal(set) var time: Double
         /// The estimated receiver gain offset of the device, dB (its readings are this much above the map's).
         public internal(set) var offset: Double
+        /// The variance of ``offset``'s estimate, dB².
+        public internal(set) var offsetVariance: Double
         /// The floor reported (an index into the map's floors), changed with hysteresis.
         var reportedFloor: Int
         var random: SplitMix64
@@ -213,7 +226,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let half = map.spacing / 2
         var belief = Belief(
             x: [], y: [], vx: [], vy: [], floor: [], weight: [Double](repeating: 1 / Double(n), count: n), time: time,
-            offset: 0, reportedFloor: 0, random: random)
+            offset: 0, offsetVariance: posterior.configuration.offsetSigma * posterior.configuration.offsetSigma,
+            reportedFloor: 0, random: random)
         belief.x.reserveCapacity(n)
         belief.y.reserveCapacity(n)
         belief.vx.reserveCapacity(n)
@@ -248,6 +262,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 if elapsed > 0 {
                     move(&belief, seconds: elapsed, places: places)
                     belief.time = time
+                    // The offset drifts meanwhile (its prior never broader than the posterior's first one).
+                    let first = posterior.configuration.offsetSigma * posterior.configuration.offsetSigma
+                    belief.offsetVariance = min(
+                        belief.offsetVariance + configuration.offsetDrift * configuration.offsetDrift * elapsed, first)
                 } else {
                     locate(belief, places: places)
                 }
@@ -402,8 +420,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let grid = map.grid
         let settings = posterior.configuration
         let scale = settings.temperature * configuration.evidenceWeight
-        let tau2 = settings.offsetSigma * settings.offsetSigma
-        let priorPrecision = tau2 > 0 ? 1 / tau2 : 0
+        let priorPrecision = belief.offsetVariance > 0 ? 1 / belief.offsetVariance : 0
         let priorMean = belief.offset
         let latticeColumns = likelihood.columns
         let perFloor = likelihood.rows * latticeColumns
@@ -443,10 +460,12 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 // place[i] is free: place[2i] and place[2i + 1] are this particle's or a later one's.
                 place[i] = Int32(truncatingIfNeeded: box)
             }
-            // Per slot: the log-likelihood (then the weight factor), then the offset estimated there (dB).
-            return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { met -> Double? in
+            // Per slot: the log-likelihood (then the weight factor), the offset estimated there (dB) and that
+            // estimate's variance (dB²).
+            return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * count) { met -> Double? in
                 let factors = UnsafeMutableBufferPointer(rebasing: met[0..<count])
                 let offsets = UnsafeMutableBufferPointer(rebasing: met[count..<(2 * count)])
+                let variances = UnsafeMutableBufferPointer(rebasing: met[(2 * count)..<(3 * count)])
                 let metCount = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count + 1) {
                     cells -> Int in
                     // The points met, in the order of the map's planes (row by row). Without a branch on whether
@@ -470,11 +489,11 @@ public struct ParticleFilter: SequentialPositioningMethod {
                     likelihood.evaluate(
                         cells: UnsafeBufferPointer(rebasing: cells[0..<metCount]), columns: columns,
                         values: values, priorPrecision: priorPrecision, priorMean: priorMean, scale: scale,
-                        logs: factors, offsets: offsets)
+                        logs: factors, offsets: offsets, variances: variances)
                     return metCount
                 }
-                let (offset, squares) =
-                    belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double)? in
+                let (offset, offsetVariance, squares) =
+                    belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double, Double)? in
                         // The highest log-likelihood of a point met (all factors at most 1).
                         var peak = -Double.infinity
                         for slot in 0..<metCount { peak = max(peak, factors[slot]) }
@@ -484,18 +503,23 @@ public struct ParticleFilter: SequentialPositioningMethod {
                         // the end add nothing).
                         var total = SIMD4<Double>.zero
                         var offsetSum = SIMD4<Double>.zero
+                        // The offset's second moment: each slot's variance plus its estimate squared.
+                        var momentSum = SIMD4<Double>.zero
                         var first = 0
                         while first < count {
                             var w = SIMD4<Double>.zero
                             var o = SIMD4<Double>.zero
+                            var v = SIMD4<Double>.zero
                             for lane in 0..<min(4, count - first) {
                                 let slot = Int(slots[Int(place[first + lane])])
                                 w[lane] = weight[first + lane] * factors[slot]
                                 o[lane] = offsets[slot]
+                                v[lane] = variances[slot]
                                 weight[first + lane] = w[lane]
                             }
                             total += w
                             offsetSum += w * o
+                            momentSum += w * (v + o * o)
                             first += 4
                         }
                         let weightSum = total.sum()
@@ -517,10 +541,13 @@ public struct ParticleFilter: SequentialPositioningMethod {
                         }
                         let squares = squareSum.sum()
                         let offset = offsetSum.sum() * inverseTotal
-                        return (offset, squares)
-                    } ?? (belief.offset, 0)
+                        // The variance of the cloud's offset: the slots' variances and their estimates' spread.
+                        let variance = max(momentSum.sum() * inverseTotal - offset * offset, 0)
+                        return (offset, variance, squares)
+                    } ?? (belief.offset, belief.offsetVariance, 0)
                 guard squares > 0 else { return nil }
                 belief.offset = offset
+                belief.offsetVariance = offsetVariance
                 if floorCount > 1 {
                     let heaviest = Self.heaviestFloor(belief, floors: floorCount)
                     if heaviest.index != belief.reportedFloor, heaviest.share >= configuration.floorHold {

@@ -75,12 +75,13 @@ struct ParticleLikelihood: Sendable {
         self.tail = 0.5 * (degreesOfFreedom + 1)
     }
 
-    /// The log-likelihood (nats, times `scale`) and the receiver offset estimated (dB) at each of `cells` (indices
-    /// of lattice cells) for the readings `values` (dBm) of the nodes in map columns `columns`, into `logs` and
-    /// `offsets` (each at least as long as `cells`).
+    /// The log-likelihood (nats, times `scale`), the receiver offset estimated (dB) and that estimate's variance
+    /// (dB²) at each of `cells` (indices of lattice cells) for the readings `values` (dBm) of the nodes in map
+    /// columns `columns`, into `logs`, `offsets` and `variances` (each at least as long as `cells`).
     ///
     /// The offset at a cell is the precision-weighted mean of the readings' residuals and the prior (`priorMean` dB
-    /// with `priorPrecision` 1/dB²; with no prior precision the offset is `priorMean`). The Student-t terms
+    /// with `priorPrecision` 1/dB²), its variance the inverse of the summed precisions; with no prior precision the
+    /// offset is `priorMean` and its variance 0. The Student-t terms
     /// Σ ln(1 + u) become one ln Π(1 + u) per cell (the product of a handful of factors ≥ 1 stays finite; should it
     /// overflow, the sum is taken instead). Four cells at a time, one per lane (the same arithmetic as one at a time,
     /// so the same results, but four independent chains of dependent sums for the processor to overlap; the last
@@ -88,11 +89,12 @@ struct ParticleLikelihood: Sendable {
     /// (in the order of `cells`, so each plane is read forwards), then read again from the cache for the second pass.
     func evaluate(
         cells: UnsafeBufferPointer<Int32>, columns: [Int], values: [Double], priorPrecision: Double, priorMean: Double,
-        scale: Double, logs: UnsafeMutableBufferPointer<Double>, offsets: UnsafeMutableBufferPointer<Double>
+        scale: Double, logs: UnsafeMutableBufferPointer<Double>, offsets: UnsafeMutableBufferPointer<Double>,
+        variances: UnsafeMutableBufferPointer<Double>
     ) {
         let n = cells.count
         let heard = min(columns.count, values.count)
-        guard n > 0, logs.count >= n, offsets.count >= n else { return }
+        guard n > 0, logs.count >= n, offsets.count >= n, variances.count >= n else { return }
         let inverseNu = self.inverseNu
         let tail = self.tail
         let cellCount = self.cellCount
@@ -156,6 +158,7 @@ struct ParticleLikelihood: Sendable {
                                 }
                                 let shift = offset[lane] - priorMean
                                 offsets[first + lane] = offset[lane]
+                                variances[first + lane] = priorPrecision > 0 ? 1 / precisionSum[lane] : 0
                                 logs[first + lane] =
                                     scale
                                     * (-0.5 * shift * shift * priorPrecision + missing[cell] - tail * fit

@@ -185,6 +185,32 @@ struct ParticleFilterTests {
         #expect(upstairs.suffix(20).allSatisfy { $0 == 1 }, "\(upstairs)")
     }
 
+    /// The receiver offset is a drifting state: a new cloud's prior is the posterior's, evidence narrows it, and time
+    /// without readings widens it again by the drift (never beyond the first prior).
+    @Test func offsetEstimateNarrowsWithEvidenceAndDriftsWithoutIt() throws {
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        let method = try #require(engine.method as? ParticleFilter)
+        let sigma = method.posterior.configuration.offsetSigma
+        #expect(sigma > 1)
+        var random = SplitMix64(seed: 5)
+        engine.ingest(
+            Self.sightings(
+                at: 0, device: "d", position: Point2D(x: 9, y: 4), floor: nil, nodes: Self.nodes(), random: &random))
+        let readings = engine.readings(device: "d", at: 0.6)
+        var belief = try #require(method.start(device: "d", readings: readings, at: 0.6))
+        #expect(belief.offsetVariance == sigma * sigma)
+        for second in 1...10 { method.update(&belief, readings: readings, at: 0.6 + Double(second)) }
+        let narrowed = belief.offsetVariance
+        #expect(narrowed > 0 && narrowed < sigma * sigma / 4, "variance \(narrowed) dB²")
+        // 100 s without readings: the prior widens by drift² × 100 s, and nothing narrows it.
+        method.update(&belief, readings: [], at: 110.6)
+        let drift = method.configuration.offsetDrift
+        #expect(abs(belief.offsetVariance - min(narrowed + drift * drift * 100, sigma * sigma)) < 1e-9)
+        // A day without readings: back to the first prior, no broader.
+        method.update(&belief, readings: [], at: 86_400)
+        #expect(belief.offsetVariance == sigma * sigma)
+    }
+
     @Test func resamplingKeepsTheCloudAndItsWeightsWhole() throws {
         var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
         let method = try #require(engine.method as? ParticleFilter)
@@ -221,13 +247,16 @@ struct ParticleFilterTests {
         let cells: [Int32] = [0, 7, Int32(likelihood.cellCount - 1)]
         var logs = [Double](repeating: 0, count: cells.count)
         var offsets = [Double](repeating: 0, count: cells.count)
+        var variances = [Double](repeating: 1, count: cells.count)
         // No prior on the offset: it stays at the prior mean, 0 dB, and every residual is about 10⁸⁰ dB.
         cells.withUnsafeBufferPointer { cells in
             logs.withUnsafeMutableBufferPointer { logs in
                 offsets.withUnsafeMutableBufferPointer { offsets in
-                    likelihood.evaluate(
-                        cells: cells, columns: columns, values: values, priorPrecision: 0, priorMean: 0, scale: 1,
-                        logs: logs, offsets: offsets)
+                    variances.withUnsafeMutableBufferPointer { variances in
+                        likelihood.evaluate(
+                            cells: cells, columns: columns, values: values, priorPrecision: 0, priorMean: 0, scale: 1,
+                            logs: logs, offsets: offsets, variances: variances)
+                    }
                 }
             }
         }
@@ -242,6 +271,7 @@ struct ParticleFilterTests {
                     + Double(entry.constant)
             }
             #expect(offsets[s] == 0)
+            #expect(variances[s] == 0)
             #expect(expected.isFinite)
             #expect(abs(logs[s] - expected) <= 1e-9 * abs(expected), "cell \(c): \(logs[s]) vs \(expected)")
         }

@@ -262,16 +262,25 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 if elapsed > 0 {
                     move(&belief, seconds: elapsed, places: places)
                     belief.time = time
-                    // The offset drifts meanwhile (its prior never broader than the posterior's first one).
-                    let first = posterior.configuration.offsetSigma * posterior.configuration.offsetSigma
-                    belief.offsetVariance = min(
-                        belief.offsetVariance + configuration.offsetDrift * configuration.offsetDrift * elapsed, first)
+                    // The offset drifts meanwhile.
+                    belief.offsetVariance = boundedOffsetVariance(
+                        belief.offsetVariance + configuration.offsetDrift * configuration.offsetDrift * elapsed)
                 } else {
                     locate(belief, places: places)
                 }
                 return weigh(&belief, readings: readings, places: places)
             } ?? belief.effectiveSize
         if effectiveSize < configuration.resampleBelow * Double(count) { resample(&belief) }
+    }
+
+    /// `variance` (dB²) as the offset's: never broader than the posterior's prior (which a new cloud starts from), nor
+    /// so narrow, or undefined, that the offset could no longer move; 0 when the posterior fixes the offset (no prior
+    /// spread).
+    private func boundedOffsetVariance(_ variance: Double) -> Double {
+        let widest = posterior.configuration.offsetSigma * posterior.configuration.offsetSigma
+        guard widest > 0 else { return 0 }
+        guard variance.isFinite else { return widest }
+        return min(max(variance, 1e-6 * widest), widest)
     }
 
     /// Records where each particle of `belief` is looked up, without moving it.
@@ -547,7 +556,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
                     } ?? (belief.offset, belief.offsetVariance, 0)
                 guard squares > 0 else { return nil }
                 belief.offset = offset
-                belief.offsetVariance = offsetVariance
+                belief.offsetVariance = boundedOffsetVariance(offsetVariance)
                 if floorCount > 1 {
                     let heaviest = Self.heaviestFloor(belief, floors: floorCount)
                     if heaviest.index != belief.reportedFloor, heaviest.share >= configuration.floorHold {

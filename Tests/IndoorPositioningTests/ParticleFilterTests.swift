@@ -209,6 +209,14 @@ struct ParticleFilterTests {
         // A day without readings: back to the first prior, no broader.
         method.update(&belief, readings: [], at: 86_400)
         #expect(belief.offsetVariance == sigma * sigma)
+        // Absurd readings cannot leave the offset's variance undefined, nor so narrow that the offset could not move.
+        let absurd = readings.map {
+            NodeReading(
+                node: $0.node, rssi: 1e80, distance: $0.distance, distanceVariance: $0.distanceVariance,
+                lastHeard: 86_400.5)
+        }
+        method.update(&belief, readings: absurd, at: 86_401)
+        #expect(belief.offsetVariance >= 1e-6 * sigma * sigma && belief.offsetVariance <= sigma * sigma)
     }
 
     @Test func resamplingKeepsTheCloudAndItsWeightsWhole() throws {

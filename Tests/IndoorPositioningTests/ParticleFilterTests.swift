@@ -39,6 +39,15 @@ struct ParticleFilterTests {
         return result
     }
 
+    /// The readings `engine` gives device "d" at 0.6 s, after a second of its sightings (seeded by `seed`) from
+    /// `position` among ``nodes(floors:)``'s one floor.
+    static func firstReadings(_ engine: inout PositioningEngine, position: Point2D, seed: UInt64) -> [NodeReading] {
+        var random = SplitMix64(seed: seed)
+        engine.ingest(
+            sightings(at: 0, device: "d", position: position, floor: nil, nodes: nodes(), random: &random))
+        return engine.readings(device: "d", at: 0.6)
+    }
+
     /// A walker along the corridor y = 5 at 1 m/s from x = 2 to x = 18 and back, one position per second.
     static func walk(seconds: Int) -> [Point2D] {
         (0..<seconds).map { t in
@@ -192,11 +201,7 @@ struct ParticleFilterTests {
         let method = try #require(engine.method as? ParticleFilter)
         let sigma = method.posterior.configuration.offsetSigma
         #expect(sigma > 1)
-        var random = SplitMix64(seed: 5)
-        engine.ingest(
-            Self.sightings(
-                at: 0, device: "d", position: Point2D(x: 9, y: 4), floor: nil, nodes: Self.nodes(), random: &random))
-        let readings = engine.readings(device: "d", at: 0.6)
+        let readings = Self.firstReadings(&engine, position: Point2D(x: 9, y: 4), seed: 5)
         var belief = try #require(method.start(device: "d", readings: readings, at: 0.6))
         #expect(belief.offsetVariance == sigma * sigma)
         for second in 1...10 { method.update(&belief, readings: readings, at: 0.6 + Double(second)) }
@@ -222,11 +227,7 @@ struct ParticleFilterTests {
     @Test func resamplingKeepsTheCloudAndItsWeightsWhole() throws {
         var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
         let method = try #require(engine.method as? ParticleFilter)
-        var random = SplitMix64(seed: 9)
-        let batch = Self.sightings(
-            at: 0, device: "d", position: Point2D(x: 7, y: 3), floor: nil, nodes: Self.nodes(), random: &random)
-        engine.ingest(batch)
-        let readings = engine.readings(device: "d", at: 0.6)
+        let readings = Self.firstReadings(&engine, position: Point2D(x: 7, y: 3), seed: 9)
         var belief = try #require(method.start(device: "d", readings: readings, at: 0.6))
         #expect(belief.count == 1000)
         for second in 1...20 { method.update(&belief, readings: readings, at: 0.6 + Double(second)) }
@@ -354,11 +355,7 @@ struct ParticleFilterTests {
         let method = ParticleFilter(
             posterior: try #require(engine.method as? ParticleFilter).posterior,
             configuration: ParticleFilter.Configuration(resampleBelow: 0, likelihoodSpacing: likelihoodSpacing))
-        var random = SplitMix64(seed: 4)
-        engine.ingest(
-            Self.sightings(
-                at: 0, device: "d", position: Point2D(x: 12, y: 6), floor: nil, nodes: Self.nodes(), random: &random))
-        let readings = engine.readings(device: "d", at: 0.6)
+        let readings = Self.firstReadings(&engine, position: Point2D(x: 12, y: 6), seed: 4)
         let belief = try #require(method.start(device: "d", readings: readings, at: 0.6))
         // Readings 3 dB off, so that the offset estimate matters.
         let shifted = readings.map {

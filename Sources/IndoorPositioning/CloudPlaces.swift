@@ -15,18 +15,17 @@ struct CloudPlaces {
     private let lastColumn: Int32
     private let lastRow: Int32
 
-    /// Places on the points of `grid` whose column and row are multiples of `stride` (the lattice the cloud is
-    /// weighed on), looked up `age` seconds back, into `place` (two entries per particle, in lattice units: multiply by
-    /// `stride` for the grid's column and row).
-    init(grid: RadioMap.Grid, stride: Int, age: Double, place: UnsafeMutableBufferPointer<Int32>) {
-        let stride = max(1, stride)
+    /// Places on `lattice`'s points of `grid` (the lattice the cloud is weighed on), looked up `age` seconds back,
+    /// into `place` (two entries per particle, in lattice units: multiply by the lattice's stride for the grid's
+    /// column and row).
+    init(grid: RadioMap.Grid, lattice: ParticleLikelihood, age: Double, place: UnsafeMutableBufferPointer<Int32>) {
         self.place = place
         self.age = age
         minimumX = grid.minimum.x
         minimumY = grid.minimum.y
-        inverseSpacing = 1 / (grid.spacing * Double(stride))
-        lastColumn = Int32(clamping: max(grid.columns - 1, 0) / stride)
-        lastRow = Int32(clamping: max(grid.rows - 1, 0) / stride)
+        inverseSpacing = 1 / (grid.spacing * Double(lattice.stride))
+        lastColumn = Int32(clamping: max(lattice.columns - 1, 0))
+        lastRow = Int32(clamping: max(lattice.rows - 1, 0))
     }
 
     /// Records particle `index` now at (`x`, `y`) (metres) walking at (`vx`, `vy`) (m/s): the lattice point nearest

@@ -176,10 +176,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// ``floorPlan`` by grid floor.
     private let planMotion: PlanMotion?
     /// The map's likelihood terms laid out for weighing clouds.
+    /// The map's likelihood terms on the lattice particles are weighed at (the grid points whose column and row are
+    /// multiples of its stride; see ``Configuration/likelihoodSpacing``), laid out for weighing clouds.
     let likelihood: ParticleLikelihood
-    /// Particles are weighed at the nearest grid point whose column and row are multiples of this (1 or more; see
-    /// ``Configuration/likelihoodSpacing``).
-    let stride: Int
 
     /// Seconds between updates (``Configuration/step``).
     public var step: Double { configuration.step }
@@ -195,9 +194,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
         self.floorPlan = floorPlan
         self.planMotion = floorPlan.map { PlanMotion(plan: $0, levels: posterior.map.grid.floors) }
         self.name = name
-        self.stride = Self.stride(spacing: configuration.likelihoodSpacing, grid: posterior.map.grid)
         self.likelihood = ParticleLikelihood(
-            map: posterior.map, stride: self.stride, missingWeight: posterior.configuration.missingWeight,
+            map: posterior.map, stride: Self.stride(spacing: configuration.likelihoodSpacing, grid: posterior.map.grid),
+            missingWeight: posterior.configuration.missingWeight,
             degreesOfFreedom: posterior.configuration.degreesOfFreedom)
     }
 
@@ -261,7 +260,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let age = min(Self.meanAge(readings, at: max(time, belief.time)), 2 * configuration.step)
         let effectiveSize =
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
-                let places = CloudPlaces(grid: posterior.map.grid, stride: stride, age: age, place: place)
+                let places = CloudPlaces(grid: posterior.map.grid, lattice: likelihood, age: age, place: place)
                 if elapsed > 0 {
                     move(&belief, seconds: elapsed, places: places)
                     belief.time = time

@@ -26,6 +26,8 @@ struct ParticleLikelihood: Sendable {
     let entries: [Entry]
     /// The number of lattice cells (the length of each node's plane).
     let cellCount: Int
+    /// The lattice's stride: every how many grid columns and rows it has a point (1 or more).
+    let stride: Int
     /// Lattice columns per row and rows per floor.
     let columns: Int
     let rows: Int
@@ -68,6 +70,7 @@ struct ParticleLikelihood: Sendable {
         }
         self.entries = entries
         self.cellCount = cells.count
+        self.stride = stride
         self.columns = columns
         self.rows = rows
         self.missing = cells.map { missingWeight * map.missSum[$0] }

@@ -85,15 +85,14 @@ public enum MethodCatalog {
                     // the snapshot posterior (the filter over the bare path-loss model was measured less accurate,
                     // docs/ACCURACY.md).
                     guard context.survey != nil else { return auto }
-                    return ParticleFilter(posterior: auto.posterior, floorPlan: context.floorPlan, name: auto.name)
+                    return context.particleFilter(over: auto, name: auto.name)
                 }
             case .particleFilter:
                 Entry(needsSurvey: false, listsTracking: false) { context in
                     let auto = AutoMethod(
                         nodes: context.nodes, survey: context.survey, calibration: context.calibration,
                         configuration: context.configuration)
-                    return ParticleFilter(
-                        posterior: auto.posterior, floorPlan: context.floorPlan, name: "particle-filter")
+                    return context.particleFilter(over: auto, name: "particle-filter")
                 }
             }
         }
@@ -132,6 +131,22 @@ public enum MethodCatalog {
         func grid() -> RadioMap.Grid {
             RadioMap.Grid.around(
                 nodes: nodes, extra: survey?.truth.map(\.point) ?? [], height: calibration.deviceHeight)
+        }
+
+        /// A particle filter weighed by `auto`'s posterior, its evidence weight chosen on the survey's walks
+        /// (``TrackingValidation``) when `auto` learned its map from a survey and the survey has enough walks.
+        func particleFilter(over auto: AutoMethod, name: String) -> ParticleFilter {
+            var tuning = ParticleFilter.Configuration()
+            if let survey, let selection = auto.selection {
+                let setup = TrackingValidation.Setup(
+                    nodes: nodes, calibration: calibration, configuration: configuration,
+                    grid: auto.posterior.map.grid, candidate: selection.best, filter: tuning, floorPlan: floorPlan)
+                if let outcome = TrackingValidation().choose(survey: survey, setup: setup) {
+                    tuning.evidenceWeight = outcome.evidenceWeight
+                    tuning.radiusScale = outcome.radiusScale
+                }
+            }
+            return ParticleFilter(posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan, name: name)
         }
 
         /// k-NN over the survey's fingerprints; an empty one without a survey.

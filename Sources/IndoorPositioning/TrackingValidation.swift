@@ -1,0 +1,311 @@
+import IndoorModel
+
+/// Chooses how much one update of a ``ParticleFilter`` counts (``ParticleFilter/Configuration/evidenceWeight``) on a
+/// venue's own survey, by replaying the survey's walks.
+///
+/// Successive updates of a walker are not independent: the readings of one second share the slow shadowing of the
+/// seconds before, by a venue's own amount. How much the filter should trust each update therefore differs between
+/// venues (on the development sets, simulated offices wanted 0.7 and a furnished flat's robot paths 0.25–0.35), and
+/// only a walk with truth can tell which.
+///
+/// Each survey device's time is cut into blocks of ``blockSeconds``; the blocks are dealt in turn into ``folds``
+/// folds. For each fold a radio map is learned from the other folds' fingerprints (with the kernel and weighting the
+/// survey's ``RadioMapCrossValidation`` chose), and the fold's walks (blocks whose truth travels at least
+/// ``minimumTravel`` metres) are replayed through a ``PositioningEngine`` with a filter of each of ``evidenceWeights``:
+/// each block as a new device (no history, no known receiver offset), located at each of its truth rows from its
+/// sightings up to then. The weight with the lowest median error over all replayed rows is taken when it beats the
+/// filter's default by ``significance`` standard errors or more (``pairedScore(_:against:blocks:)``, over blocks:
+/// a survey's few hundred seconds of walk make medians a few percent apart mere noise); otherwise the default stays.
+/// With another weight the accuracy radius is rescaled so that it keeps the default's meaning
+/// (``Outcome/radiusScale``). Nothing outside the survey is looked at, so the choice is made on `train/` alone.
+///
+/// A survey without walks (static fingerprints, one scan per point) or with fewer than ``minimumRows`` replayed rows
+/// gives no choice (`nil`): the filter keeps its default.
+public struct TrackingValidation: Hashable, Sendable {
+    /// The evidence weights compared, in order.
+    public var evidenceWeights: [Double]
+    /// How many folds.
+    public var folds: Int
+    /// Seconds of a device's time per block dealt into the folds.
+    public var blockSeconds: Double
+    /// The distance a block's truth must travel to count as a walk, metres.
+    public var minimumTravel: Double
+    /// The fewest replayed truth rows for a choice.
+    public var minimumRows: Int
+    /// How many standard errors lower the best weight's replay errors must be than those of the filter's default
+    /// weight for the best to be taken (``pairedScore(_:against:blocks:)``); otherwise the default stays.
+    public var significance: Double
+
+    /// - Parameters:
+    ///   - evidenceWeights: The weights compared (default 0.18, 0.25, 0.35, 0.5, 0.7 and 1: steps of about √2; values that
+    ///     are not positive and finite are left out).
+    ///   - folds: Number of folds (default 3, at least 2).
+    ///   - blockSeconds: Seconds per block (default 30).
+    ///   - minimumTravel: Metres a block's truth travels to count as a walk (default 1).
+    ///   - minimumRows: The fewest replayed rows for a choice (default 100).
+    ///   - significance: Standard errors by which the best weight must beat the default (default 2).
+    public init(
+        evidenceWeights: [Double] = [0.18, 0.25, 0.35, 0.5, 0.7, 1], folds: Int = 3, blockSeconds: Double = 30,
+        minimumTravel: Double = 1, minimumRows: Int = 100, significance: Double = 2
+    ) {
+        self.significance = significance.isNaN ? 2 : max(0, significance)
+        let weights = evidenceWeights.filter { $0.isFinite && $0 > 0 }
+        self.evidenceWeights = weights.isEmpty ? [ParticleFilter.Configuration().evidenceWeight] : weights
+        self.folds = max(2, folds)
+        self.blockSeconds = blockSeconds.isFinite && blockSeconds > 0 ? blockSeconds : 30
+        self.minimumTravel = minimumTravel.isFinite ? max(0, minimumTravel) : 1
+        self.minimumRows = max(1, minimumRows)
+    }
+
+    /// What the replay found.
+    public struct Outcome: Hashable, Sendable {
+        /// The winning evidence weight.
+        public var evidenceWeight: Double
+        /// The factor on the filter's accuracy radius (``ParticleFilter/Configuration/radiusScale``) that keeps the
+        /// radius's meaning when the weight changes: on the replay, the ratio of the default weight's
+        /// error-to-radius quantile at the filter's ``ParticleFilter/Configuration/coverage`` to the winner's (a
+        /// lower weight spreads the cloud, and so the radius, without the errors growing alike). 1 when the default
+        /// wins.
+        public var radiusScale: Double
+        /// The median error of each of ``TrackingValidation/evidenceWeights``' replays, metres (`nil`: nothing
+        /// located).
+        public var medians: [Double?]
+        /// Truth rows replayed (located or not) per weight.
+        public var rows: Int
+    }
+
+    /// What the engine and the filter are built from.
+    public struct Setup: Sendable {
+        /// The fixed radios.
+        public var nodes: [Node]
+        /// The path-loss model the maps correct (fitted on the whole survey).
+        public var calibration: Calibration
+        /// The engine tuning live data will see (its reading filter included).
+        public var configuration: PositioningEngine.Configuration
+        /// The grid of the maps.
+        public var grid: RadioMap.Grid
+        /// The map kernel and weighting chosen on the survey.
+        public var candidate: RadioMapCrossValidation.Candidate
+        /// The filter's tuning but for the evidence weight.
+        public var filter: ParticleFilter.Configuration
+        /// The venue's walls and floor connections.
+        public var floorPlan: FloorPlan?
+
+        /// A setup of these parts.
+        public init(
+            nodes: [Node], calibration: Calibration, configuration: PositioningEngine.Configuration,
+            grid: RadioMap.Grid, candidate: RadioMapCrossValidation.Candidate, filter: ParticleFilter.Configuration,
+            floorPlan: FloorPlan?
+        ) {
+            self.nodes = nodes
+            self.calibration = calibration
+            self.configuration = configuration
+            self.grid = grid
+            self.candidate = candidate
+            self.filter = filter
+            self.floorPlan = floorPlan
+        }
+    }
+
+    /// The best evidence weight for `survey`'s walks, or `nil` when they are too few (see ``minimumRows``).
+    public func choose(survey: Recording, setup: Setup) -> Outcome? {
+        let blocks = Blocks(survey: survey, seconds: blockSeconds)
+        let walks = blocks.walks(travelling: minimumTravel, in: survey)
+        guard walks.rows >= minimumRows else { return nil }
+        // Per weight, each replayed row's error and radius (`nil`: not located), rows in the same order for every
+        // weight.
+        var fixes = [[(error: Double, radius: Double)?]](repeating: [], count: evidenceWeights.count)
+        var rowBlocks: [Int] = []
+        for fold in 0..<folds {
+            let replayed = walks.blocks.filter { $0 % folds == fold }
+            guard !replayed.isEmpty else { continue }
+            let training = Recording(
+                sightings: survey.sightings.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold },
+                truth: survey.truth.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold })
+            guard !training.truth.isEmpty else { continue }
+            let fingerprints = MethodCatalog.surveyFingerprints(
+                nodes: setup.nodes, survey: training, configuration: setup.configuration,
+                calibration: setup.calibration)
+            let map = RadioMap.surveyed(
+                nodes: setup.nodes, fingerprints: fingerprints, calibration: setup.calibration, grid: setup.grid,
+                configuration: setup.candidate.map)
+            let posterior = PosteriorGrid(map: map, configuration: setup.candidate.posterior)
+            let held = blocks.recording(of: survey, blocks: Set(replayed))
+            rowBlocks += held.blocks
+            for (w, weight) in evidenceWeights.enumerated() {
+                var tuning = setup.filter
+                tuning.evidenceWeight = weight
+                let filter = ParticleFilter(posterior: posterior, configuration: tuning, floorPlan: setup.floorPlan)
+                fixes[w] += Self.replay(
+                    held.recording,
+                    engine: PositioningEngine(
+                        nodes: setup.nodes, method: filter, configuration: setup.configuration,
+                        calibration: setup.calibration))
+            }
+        }
+        let errors = fixes.map { $0.map { $0?.error } }
+        let medians = errors.map { list -> Double? in
+            let sorted = list.compactMap { $0 }.sorted()
+            return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+        }
+        var best: Int?
+        for (w, median) in medians.enumerated() {
+            guard let median else { continue }
+            if let b = best, let bestMedian = medians[b], bestMedian <= median { continue }
+            best = w
+        }
+        guard var best else { return nil }
+        var radiusScale = 1.0
+        // Another weight than the filter's default must beat it beyond the replay's own noise.
+        if let standard = evidenceWeights.firstIndex(of: setup.filter.evidenceWeight), standard != best,
+            medians[standard] != nil
+        {
+            if Self.pairedScore(errors[best], against: errors[standard], blocks: rowBlocks) > -significance {
+                best = standard
+            } else if let old = Self.radiusQuantile(fixes[standard], share: setup.filter.coverage),
+                let new = Self.radiusQuantile(fixes[best], share: setup.filter.coverage), old > 0, new > 0
+            {
+                radiusScale = min(max(new / old, 0.25), 4)
+            }
+        }
+        return Outcome(
+            evidenceWeight: evidenceWeights[best], radiusScale: radiusScale, medians: medians, rows: walks.rows)
+    }
+
+    /// The `share` quantile of the located rows' error-to-radius ratios; `nil` when no row has a positive radius.
+    public static func radiusQuantile(_ fixes: [(error: Double, radius: Double)?], share: Double) -> Double? {
+        let ratios = fixes.compactMap { fix -> Double? in
+            guard let fix, fix.radius > 0 else { return nil }
+            let ratio = fix.error / fix.radius
+            return ratio.isFinite ? ratio : nil
+        }.sorted()
+        guard !ratios.isEmpty else { return nil }
+        return ratios[Int((Double(ratios.count - 1) * min(max(share, 0), 1)).rounded())]
+    }
+
+    /// How much lower `errors` are than `baseline` on the same rows, in standard errors: the mean over blocks of each
+    /// block's mean difference (rows located by both), divided by its standard error over the blocks (rows of one
+    /// block are seconds apart and far from independent). Negative when `errors` are lower; 0 with fewer than two
+    /// blocks; infinite when every block differs by the same amount.
+    public static func pairedScore(_ errors: [Double?], against baseline: [Double?], blocks: [Int]) -> Double {
+        var sums: [Int: (total: Double, count: Int)] = [:]
+        for i in 0..<min(errors.count, baseline.count, blocks.count) {
+            guard let a = errors[i], let b = baseline[i] else { continue }
+            let old = sums[blocks[i], default: (0, 0)]
+            sums[blocks[i]] = (old.total + a - b, old.count + 1)
+        }
+        let means = sums.values.map { $0.total / Double($0.count) }
+        guard means.count >= 2 else { return 0 }
+        let n = Double(means.count)
+        let mean = means.reduce(0, +) / n
+        let variance = means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
+        // The same difference in every block: as sure as the replay can be.
+        guard variance > 0 else { return mean == 0 ? 0 : mean < 0 ? -.infinity : .infinity }
+        return mean / (variance / n).squareRoot()
+    }
+
+    /// The horizontal error and the accuracy radius (metres) of each of `recording`'s truth rows in time order (`nil`:
+    /// not located): each row answered from the sightings up to its time, as `indoor evaluate` does.
+    static func replay(_ recording: Recording, engine: PositioningEngine) -> [(error: Double, radius: Double)?] {
+        var engine = engine
+        let sightings = recording.sightings.sorted { $0.time < $1.time }
+        var next = 0
+        var fixes: [(error: Double, radius: Double)?] = []
+        fixes.reserveCapacity(recording.truth.count)
+        for row in recording.truth {
+            while next < sightings.count, sightings[next].time <= row.time {
+                engine.ingest(sightings[next])
+                next += 1
+            }
+            guard case .success(let fix) = engine.locate(device: row.device, at: row.time) else {
+                fixes.append(nil)
+                continue
+            }
+            let error = fix.position.horizontal.distance(to: row.point)
+            fixes.append(error.isFinite ? (error, fix.accuracy) : nil)
+        }
+        return fixes
+    }
+}
+
+extension TrackingValidation {
+    /// A survey's devices' time cut into blocks: block `k` of a device holds its time from its first sighting or truth
+    /// row + k × `seconds`, for `seconds`.
+    struct Blocks {
+        /// Each device's first time, seconds.
+        let start: [String: Double]
+        let seconds: Double
+        /// Every block's number, per device, in one sequence: the device's blocks follow the devices before it.
+        let first: [String: Int]
+
+        init(survey: Recording, seconds: Double) {
+            var start: [String: Double] = [:]
+            var last: [String: Double] = [:]
+            for (device, time) in survey.sightings.map({ ($0.device, $0.time) })
+                + survey.truth.map({
+                    ($0.device, $0.time)
+                }) where time.isFinite
+            {
+                start[device] = min(start[device] ?? time, time)
+                last[device] = max(last[device] ?? time, time)
+            }
+            self.start = start
+            self.seconds = seconds
+            var first: [String: Int] = [:]
+            var total = 0
+            for device in start.keys.sorted() {
+                first[device] = total
+                let span = (last[device] ?? 0) - (start[device] ?? 0)
+                total += Int(min((span / seconds).rounded(.down), 1e9)) + 1
+            }
+            self.first = first
+        }
+
+        /// The block of `device` at `time` (numbered across devices); -1 for a device or time not seen.
+        func block(of device: String, at time: Double) -> Int {
+            guard let begin = start[device], let base = first[device], time.isFinite else { return -1 }
+            return base + Int(min(((time - begin) / seconds).rounded(.down), 1e9))
+        }
+
+        /// The blocks whose truth travels at least `metres` (summed between consecutive rows), and their rows.
+        func walks(travelling metres: Double, in survey: Recording) -> (blocks: [Int], rows: Int) {
+            var rows: [Int: [TruthPoint]] = [:]
+            for row in survey.truth {
+                let b = block(of: row.device, at: row.time)
+                if b >= 0 { rows[b, default: []].append(row) }
+            }
+            var blocks: [Int] = []
+            var count = 0
+            for (b, points) in rows.sorted(by: { $0.key < $1.key }) {
+                let path = points.sorted { $0.time < $1.time }
+                var travel = 0.0
+                for i in path.indices.dropFirst() { travel += path[i].point.distance(to: path[i - 1].point) }
+                guard path.count >= 2, travel >= metres else { continue }
+                blocks.append(b)
+                count += path.count
+            }
+            return (blocks, count)
+        }
+
+        /// The part of `survey` in `blocks`, each block as a device of its own (`device#block`), its truth in time
+        /// order, and each truth row's block.
+        func recording(of survey: Recording, blocks: Set<Int>) -> (recording: Recording, blocks: [Int]) {
+            var sightings: [Sighting] = []
+            for var sighting in survey.sightings {
+                let b = block(of: sighting.device, at: sighting.time)
+                guard blocks.contains(b) else { continue }
+                sighting.device += "#\(b)"
+                sightings.append(sighting)
+            }
+            var truth: [(row: TruthPoint, block: Int)] = []
+            for var row in survey.truth {
+                let b = block(of: row.device, at: row.time)
+                guard blocks.contains(b) else { continue }
+                row.device += "#\(b)"
+                truth.append((row, b))
+            }
+            truth.sort { $0.row.time < $1.row.time }
+            return (Recording(sightings: sightings, truth: truth.map(\.row)), truth.map(\.block))
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import IndoorModel
+import IndoorPositioning
+import Testing
+
+@testable import IndoorEvaluation
+
+@Suite("Tracking validation")
+struct TrackingValidationTests {
+    /// A small simulated office whose survey walker walks the corridor and the rooms.
+    static func office() throws -> SimulatedDataset {
+        var options = SimulatorOptions()
+        options.roomsPerSide = 3
+        options.devices = 1
+        options.duration = 30
+        options.seed = 3
+        return try Simulator(options: options).run()
+    }
+
+    static func setup(_ simulated: SimulatedDataset, survey: Recording) throws -> TrackingValidation.Setup {
+        let nodes = simulated.dataset.nodes
+        let calibration = CalibrationFitter().fit(nodes: nodes, survey: survey)
+        var configuration = PositioningEngine.Configuration()
+        configuration.filter = ParticleFilter.readingFilter
+        let auto = AutoMethod(nodes: nodes, survey: survey, calibration: calibration, configuration: configuration)
+        let selection = try #require(auto.selection)
+        return TrackingValidation.Setup(
+            nodes: nodes, calibration: calibration, configuration: configuration, grid: auto.posterior.map.grid,
+            candidate: selection.best, filter: ParticleFilter.Configuration(),
+            floorPlan: FloorPlan(venue: simulated.venue))
+    }
+
+    /// On the survey's own walks: every candidate replayed on the same rows; the best median taken when the bar is
+    /// 0 standard errors, the default (0.5, its radius unscaled) when the bar cannot be met; the same on every run.
+    @Test func choosesOnTheSurveysWalksAndKeepsTheDefaultUnlessClearlyBeaten() throws {
+        let simulated = try Self.office()
+        let survey = try #require(simulated.dataset.train)
+        let setup = try Self.setup(simulated, survey: survey)
+        let eager = try #require(TrackingValidation(significance: 0).choose(survey: survey, setup: setup))
+        let weights = TrackingValidation().evidenceWeights
+        #expect(eager.medians.count == weights.count)
+        let medians = eager.medians.compactMap { $0 }
+        #expect(medians.count == weights.count)
+        let best = try #require(medians.indices.min { medians[$0] < medians[$1] })
+        #expect(eager.evidenceWeight == weights[best])
+        // The survey walks its whole length; rows standing still in a room for a whole block are not replayed.
+        #expect(eager.rows >= 100 && eager.rows <= survey.truth.count)
+        #expect(medians.allSatisfy { $0 > 0.3 && $0 < 4 })
+        if eager.evidenceWeight != 0.5 { #expect(eager.radiusScale != 1) }
+
+        let strict = try #require(TrackingValidation(significance: 1e9).choose(survey: survey, setup: setup))
+        #expect(strict.evidenceWeight == 0.5)
+        #expect(strict.radiusScale == 1)
+        #expect(strict.medians == eager.medians)
+        #expect(TrackingValidation(significance: 0).choose(survey: survey, setup: setup) == eager)
+    }
+
+    /// A survey of static points (one truth row per device, as uji-library's) has no walk to replay: no choice.
+    @Test func staticFingerprintsGiveNoChoice() throws {
+        let simulated = try Self.office()
+        let survey = try #require(simulated.dataset.train)
+        let setup = try Self.setup(simulated, survey: survey)
+        var points: [TruthPoint] = []
+        var sightings: [Sighting] = []
+        for (i, row) in survey.truth.enumerated() {
+            let id = "scan-\(i)"
+            points.append(TruthPoint(time: row.time, device: id, point: row.point, floor: row.floor))
+            for var sighting in survey.sightings
+            where sighting.device == row.device && sighting.time > row.time - 1 && sighting.time <= row.time {
+                sighting.device = id
+                sightings.append(sighting)
+            }
+        }
+        let scans = Recording(sightings: sightings.sorted { $0.time < $1.time }, truth: points)
+        #expect(TrackingValidation().choose(survey: scans, setup: setup) == nil)
+        // Too few rows for the bar: no choice either.
+        #expect(TrackingValidation(minimumRows: survey.truth.count + 1).choose(survey: survey, setup: setup) == nil)
+    }
+
+    /// The paired score counts blocks, not rows: a steady gain in every block is sure, gains and losses that cancel
+    /// are nothing, and one block alone proves nothing.
+    @Test func pairedScoreWeighsBlocks() {
+        let baseline: [Double?] = [1, 1, 1, 1, 1, 1]
+        let blocks = [0, 0, 1, 1, 2, 2]
+        let steady: [Double?] = [0.9, 0.9, 0.9, 0.9, 0.9, 0.9]
+        #expect(TrackingValidation.pairedScore(steady, against: baseline, blocks: blocks) == -.infinity)
+        #expect(TrackingValidation.pairedScore(baseline, against: steady, blocks: blocks) == .infinity)
+        // Block means −0.1, −0.2, −0.3: mean −0.2, standard error 0.1/√3.
+        let better: [Double?] = [0.9, 0.9, 0.8, 0.8, 0.7, 0.7]
+        let score = TrackingValidation.pairedScore(better, against: baseline, blocks: blocks)
+        #expect(abs(score - -0.2 / (0.1 / 3.0.squareRoot())) < 1e-9)
+        let mixed: [Double?] = [0.8, 0.8, 1.2, 1.2, 1, 1]
+        #expect(TrackingValidation.pairedScore(mixed, against: baseline, blocks: blocks) == 0)
+        #expect(TrackingValidation.pairedScore(better, against: baseline, blocks: [0, 0, 0, 0, 0, 0]) == 0)
+        // Rows one side did not locate are left out of both.
+        let missing: [Double?] = [nil, 0.9, 0.8, nil, 0.7, 0.7]
+        #expect(abs(TrackingValidation.pairedScore(missing, against: baseline, blocks: blocks) - score) < 1e-9)
+    }
+
+    /// The radius quantile is the share's quantile of error / radius over located rows with a radius.
+    @Test func radiusQuantileOfErrorToRadius() {
+        let fixes: [(error: Double, radius: Double)?] = [(1, 2), (1, 1), (3, 1), nil, (2, 0), (2, 1)]
+        // Ratios 0.5, 1, 2, 3.
+        #expect(TrackingValidation.radiusQuantile(fixes, share: 0.68) == 2)
+        #expect(TrackingValidation.radiusQuantile(fixes, share: 0) == 0.5)
+        #expect(TrackingValidation.radiusQuantile(fixes, share: 1) == 3)
+        #expect(TrackingValidation.radiusQuantile([nil, (1, 0)], share: 0.68) == nil)
+    }
+}

@@ -59,7 +59,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         /// The share (0.5…1) of the weight another floor needs before the reported floor changes to it.
         public var floorHold: Double
         /// The factor on the grid's temperature at each update (updates come every ``step`` seconds from filtered,
-        /// correlated readings, so each counts for less than a snapshot).
+        /// correlated readings, so each counts for less than a snapshot). `auto` chooses it per venue on the survey's
+        /// walks when it can (``TrackingValidation``).
         public var evidenceWeight: Double
         /// The share (0…1) of fixes whose truth the accuracy radius should hold.
         public var coverage: Double

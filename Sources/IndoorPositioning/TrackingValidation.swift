@@ -194,7 +194,8 @@ public struct TrackingValidation: Hashable, Sendable {
             let old = sums[blocks[i], default: (0, 0)]
             sums[blocks[i]] = (old.total + a - b, old.count + 1)
         }
-        let means = sums.values.map { $0.total / Double($0.count) }
+        // In block order: a dictionary's order changes between runs, and so would the sums' last bits.
+        let means = sums.sorted { $0.key < $1.key }.map { $0.value.total / Double($0.value.count) }
         guard means.count >= 2 else { return 0 }
         let n = Double(means.count)
         let mean = means.reduce(0, +) / n

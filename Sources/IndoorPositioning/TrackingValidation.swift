@@ -30,8 +30,11 @@ public struct TrackingValidation: Hashable, Sendable {
     public var blockSeconds: Double
     /// The distance a block's truth must travel to count as a walk, metres.
     public var minimumTravel: Double
-    /// The fewest replayed truth rows for a choice.
+    /// The fewest walking truth rows for a choice.
     public var minimumRows: Int
+    /// The most walking blocks replayed per fold, evenly spaced among the fold's: the work stays bounded however long
+    /// the survey (40 blocks of 30 s are 20 minutes of walk per fold).
+    public var blocksPerFold: Int
     /// How many standard errors lower the best weight's replay errors must be than those of the filter's default
     /// weight for the best to be taken (``pairedScore(_:against:blocks:)``); otherwise the default stays.
     public var significance: Double
@@ -42,12 +45,14 @@ public struct TrackingValidation: Hashable, Sendable {
     ///   - folds: Number of folds (default 3, at least 2).
     ///   - blockSeconds: Seconds per block (default 30).
     ///   - minimumTravel: Metres a block's truth travels to count as a walk (default 1).
-    ///   - minimumRows: The fewest replayed rows for a choice (default 100).
+    ///   - minimumRows: The fewest walking rows for a choice (default 100).
+    ///   - blocksPerFold: The most blocks replayed per fold (default 40).
     ///   - significance: Standard errors by which the best weight must beat the default (default 2).
     public init(
         evidenceWeights: [Double] = [0.18, 0.25, 0.35, 0.5, 0.7, 1], folds: Int = 3, blockSeconds: Double = 30,
-        minimumTravel: Double = 1, minimumRows: Int = 100, significance: Double = 2
+        minimumTravel: Double = 1, minimumRows: Int = 100, significance: Double = 2, blocksPerFold: Int = 40
     ) {
+        self.blocksPerFold = max(1, blocksPerFold)
         self.significance = significance.isNaN ? 2 : max(0, significance)
         let weights = evidenceWeights.filter { $0.isFinite && $0 > 0 }
         self.evidenceWeights = weights.isEmpty ? [ParticleFilter.Configuration().evidenceWeight] : weights
@@ -72,6 +77,8 @@ public struct TrackingValidation: Hashable, Sendable {
         public var medians: [Double?]
         /// Truth rows replayed (located or not) per weight.
         public var rows: Int
+        /// Truth rows of the survey's walks (at least ``rows``: longer surveys are replayed in part).
+        public var walkingRows: Int
     }
 
     /// What the engine and the filter are built from.
@@ -116,8 +123,9 @@ public struct TrackingValidation: Hashable, Sendable {
         // weight.
         var fixes = [[(error: Double, radius: Double)?]](repeating: [], count: evidenceWeights.count)
         var rowBlocks: [Int] = []
+        var replayedRows = 0
         for fold in 0..<folds {
-            let replayed = walks.blocks.filter { $0 % folds == fold }
+            let replayed = Self.evenlySpaced(walks.blocks.filter { $0 % folds == fold }, atMost: blocksPerFold)
             guard !replayed.isEmpty else { continue }
             let training = Recording(
                 sightings: survey.sightings.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold },
@@ -132,6 +140,7 @@ public struct TrackingValidation: Hashable, Sendable {
             let posterior = PosteriorGrid(map: map, configuration: setup.candidate.posterior)
             let held = blocks.recording(of: survey, blocks: Set(replayed))
             rowBlocks += held.blocks
+            replayedRows += held.blocks.count
             for (w, weight) in evidenceWeights.enumerated() {
                 var tuning = setup.filter
                 tuning.evidenceWeight = weight
@@ -169,7 +178,14 @@ public struct TrackingValidation: Hashable, Sendable {
             }
         }
         return Outcome(
-            evidenceWeight: evidenceWeights[best], radiusScale: radiusScale, medians: medians, rows: walks.rows)
+            evidenceWeight: evidenceWeights[best], radiusScale: radiusScale, medians: medians, rows: replayedRows,
+            walkingRows: walks.rows)
+    }
+
+    /// At most `count` of `items`, evenly spaced from the first (all of them when they are no more).
+    static func evenlySpaced(_ items: [Int], atMost count: Int) -> [Int] {
+        guard items.count > count, count > 0 else { return items }
+        return (0..<count).map { items[$0 * items.count / count] }
     }
 
     /// The `share` quantile of the located rows' error-to-radius ratios; `nil` when no row has a positive radius.

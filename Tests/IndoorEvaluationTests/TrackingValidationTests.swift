@@ -16,13 +16,31 @@ struct TrackingValidationTests {
         return try Simulator(options: options).run()
     }
 
+    /// The office, its survey and the validation's setup, made once for all tests (learning the map takes a while in
+    /// a debug build).
+    struct Fixture: Sendable {
+        var simulated: SimulatedDataset
+        var survey: Recording
+        var setup: TrackingValidation.Setup
+    }
+
+    struct FixtureError: Error {
+        var message: String
+    }
+
+    static let fixture: Result<Fixture, any Error> = Result {
+        let simulated = try office()
+        guard let survey = simulated.dataset.train else { throw FixtureError(message: "the office has no survey") }
+        return Fixture(simulated: simulated, survey: survey, setup: try setup(simulated, survey: survey))
+    }
+
     static func setup(_ simulated: SimulatedDataset, survey: Recording) throws -> TrackingValidation.Setup {
         let nodes = simulated.dataset.nodes
         let calibration = CalibrationFitter().fit(nodes: nodes, survey: survey)
         var configuration = PositioningEngine.Configuration()
         configuration.filter = ParticleFilter.readingFilter
         let auto = AutoMethod(nodes: nodes, survey: survey, calibration: calibration, configuration: configuration)
-        let selection = try #require(auto.selection)
+        guard let selection = auto.selection else { throw FixtureError(message: "the survey was not cross-validated") }
         return TrackingValidation.Setup(
             nodes: nodes, calibration: calibration, configuration: configuration, grid: auto.posterior.map.grid,
             candidate: selection.best, filter: ParticleFilter.Configuration(),
@@ -32,9 +50,8 @@ struct TrackingValidationTests {
     /// On the survey's own walks: every candidate replayed on the same rows; the best median taken when the bar is
     /// 0 standard errors, the default (0.5, its radius unscaled) when the bar cannot be met; the same on every run.
     @Test func choosesOnTheSurveysWalksAndKeepsTheDefaultUnlessClearlyBeaten() throws {
-        let simulated = try Self.office()
-        let survey = try #require(simulated.dataset.train)
-        let setup = try Self.setup(simulated, survey: survey)
+        let fixture = try Self.fixture.get()
+        let (survey, setup) = (fixture.survey, fixture.setup)
         let eager = try #require(TrackingValidation(significance: 0).choose(survey: survey, setup: setup))
         let weights = TrackingValidation().evidenceWeights
         #expect(eager.medians.count == weights.count)
@@ -44,6 +61,7 @@ struct TrackingValidationTests {
         #expect(eager.evidenceWeight == weights[best])
         // The survey walks its whole length; rows standing still in a room for a whole block are not replayed.
         #expect(eager.rows >= 100 && eager.rows <= survey.truth.count)
+        #expect(eager.rows == eager.walkingRows)
         #expect(medians.allSatisfy { $0 > 0.3 && $0 < 4 })
         if eager.evidenceWeight != 0.5 { #expect(eager.radiusScale != 1) }
 
@@ -54,11 +72,23 @@ struct TrackingValidationTests {
         #expect(TrackingValidation(significance: 0).choose(survey: survey, setup: setup) == eager)
     }
 
+    /// A long survey is replayed in part: at most `blocksPerFold` blocks per fold, evenly spaced.
+    @Test func longSurveysAreReplayedInPart() throws {
+        let fixture = try Self.fixture.get()
+        let (survey, setup) = (fixture.survey, fixture.setup)
+        let whole = try #require(TrackingValidation(evidenceWeights: [0.5]).choose(survey: survey, setup: setup))
+        let part = try #require(
+            TrackingValidation(evidenceWeights: [0.5], blocksPerFold: 1).choose(survey: survey, setup: setup))
+        #expect(part.walkingRows == whole.walkingRows)
+        // One block of 30 s per fold, truth once a second: at most 31 rows each.
+        #expect(part.rows > 0 && part.rows <= 3 * 31)
+        #expect(whole.rows > part.rows)
+    }
+
     /// A survey of static points (one truth row per device, as uji-library's) has no walk to replay: no choice.
     @Test func staticFingerprintsGiveNoChoice() throws {
-        let simulated = try Self.office()
-        let survey = try #require(simulated.dataset.train)
-        let setup = try Self.setup(simulated, survey: survey)
+        let fixture = try Self.fixture.get()
+        let (survey, setup) = (fixture.survey, fixture.setup)
         var points: [TruthPoint] = []
         var sightings: [Sighting] = []
         for (i, row) in survey.truth.enumerated() {

@@ -106,6 +106,28 @@ struct TrackingValidationTests {
         #expect(TrackingValidation(minimumRows: survey.truth.count + 1).choose(survey: survey, setup: setup) == nil)
     }
 
+    /// Hostile survey rows (times and positions not finite or absurd, RSSI not finite) neither crash the replay nor
+    /// change which rows count: the good walks still give a choice among the candidates.
+    @Test func hostileSurveyRowsNeverCrash() throws {
+        let fixture = try Self.fixture.get()
+        var survey = fixture.survey
+        guard let first = survey.truth.first, let heard = survey.sightings.first else { return }
+        survey.truth += [
+            TruthPoint(time: .nan, device: first.device, point: first.point),
+            TruthPoint(time: 1e300, device: first.device, point: first.point),
+            TruthPoint(time: first.time + 0.5, device: first.device, point: Point2D(x: .nan, y: 1e308)),
+            TruthPoint(time: -.infinity, device: "ghost", point: Point2D(x: 1, y: 1)),
+        ]
+        survey.sightings += [
+            Sighting(time: .nan, device: heard.device, source: heard.source, rssi: -60),
+            Sighting(time: heard.time, device: heard.device, source: heard.source, rssi: .nan),
+            Sighting(time: 1e300, device: heard.device, source: heard.source, rssi: 1e300),
+        ]
+        let outcome = try #require(TrackingValidation().choose(survey: survey, setup: fixture.setup))
+        #expect(TrackingValidation().evidenceWeights.contains(outcome.evidenceWeight))
+        #expect(outcome.radiusScale.isFinite && outcome.radiusScale > 0)
+    }
+
     /// The paired score counts blocks, not rows: a steady gain in every block is sure, gains and losses that cancel
     /// are nothing, and one block alone proves nothing.
     @Test func pairedScoreWeighsBlocks() {

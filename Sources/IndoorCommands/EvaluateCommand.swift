@@ -158,6 +158,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         var notes = skipped.map { "skipped \($0)" }
         if let note = unknown.note(wholeFile: wholeFile) { notes.insert(note, at: 0) }
+        notes += scores.compactMap { score in score.learned.map { "\(score.method): \($0)" } }
         for note in notes {
             FileHandle.standardError.write(Data("evaluate: \(note)\n".utf8))
         }

@@ -59,7 +59,9 @@ public enum Evaluator {
                 progress(done, total)
             }
         }
-        return tally.score
+        var score = tally.score
+        score.learned = MethodCatalog.learnedNote(engine)
+        return score
     }
 
     /// Scores several engines in one pass over a recording's sightings and truth, both read in time order.
@@ -121,6 +123,10 @@ public enum Evaluator {
                 observe(next)
             }
         }
-        return (tallies.map(\.score), rows)
+        var scores = tallies.map(\.score)
+        for (index, engine) in engines.enumerated() where scores.indices.contains(index) {
+            scores[index].learned = MethodCatalog.learnedNote(engine.engine)
+        }
+        return (scores, rows)
     }
 }

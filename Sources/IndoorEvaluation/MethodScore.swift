@@ -27,6 +27,9 @@ public struct MethodScore: Hashable, Sendable {
     /// or fix position, boundary included) on the floor (truth floor or fix floor; a missing floor on either side
     /// matches).
     public var rooms: RoomCounts?
+    /// What the method learned from the survey beyond its map, in a sentence (``MethodCatalog/learnedNote(_:)``);
+    /// `nil` when nothing. Not part of the score's table or JSON.
+    public var learned: String?
 
     /// A score: `errors` in metres, one per located truth row.
     public init(

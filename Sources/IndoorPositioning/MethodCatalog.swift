@@ -137,16 +137,21 @@ public enum MethodCatalog {
         /// (``TrackingValidation``) when `auto` learned its map from a survey and the survey has enough walks.
         func particleFilter(over auto: AutoMethod, name: String) -> ParticleFilter {
             var tuning = ParticleFilter.Configuration()
+            var outcome: TrackingValidation.Outcome?
             if let survey, let selection = auto.selection {
                 let setup = TrackingValidation.Setup(
                     nodes: nodes, calibration: calibration, configuration: configuration,
                     grid: auto.posterior.map.grid, candidate: selection.best, filter: tuning, floorPlan: floorPlan)
-                if let outcome = TrackingValidation().choose(survey: survey, setup: setup) {
+                outcome = TrackingValidation().choose(survey: survey, setup: setup)
+                if let outcome {
                     tuning.evidenceWeight = outcome.evidenceWeight
                     tuning.radiusScale = outcome.radiusScale
                 }
             }
-            return ParticleFilter(posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan, name: name)
+            var filter = ParticleFilter(
+                posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan, name: name)
+            filter.validation = outcome
+            return filter
         }
 
         /// k-NN over the survey's fingerprints; an empty one without a survey.
@@ -276,6 +281,14 @@ public enum MethodCatalog {
 }
 
 extension MethodCatalog {
+    /// What `engine`'s method learned from the survey beyond its map, in a sentence for reports: the particle filter's
+    /// evidence weight chosen on the survey's walks (``TrackingValidation``); `nil` when nothing was chosen.
+    public static func learnedNote(_ engine: PositioningEngine) -> String? {
+        guard let filter = engine.method as? ParticleFilter, let outcome = filter.validation else { return nil }
+        return outcome.summary(
+            weights: TrackingValidation().evidenceWeights, standard: ParticleFilter.Configuration().evidenceWeight)
+    }
+
     /// k-NN (k = 3) over the survey's fingerprints averaged per surveyed position.
     ///
     /// The fingerprints are taken without the survey devices' receiver offsets: those describe the survey's

@@ -172,6 +172,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
     public let posterior: PosteriorGrid
     /// The filter's tuning.
     public let configuration: Configuration
+    /// What ``TrackingValidation`` chose this filter's evidence weight on, when it did (`auto` with a survey that has
+    /// walks); `nil` otherwise.
+    public var validation: TrackingValidation.Outcome?
     /// The venue's walls and floor connections, when the motion model should respect them.
     public let floorPlan: FloorPlan?
     /// ``floorPlan`` by grid floor.

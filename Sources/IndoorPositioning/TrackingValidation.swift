@@ -1,3 +1,4 @@
+import Foundation
 import IndoorModel
 
 /// Chooses how much one update of a ``ParticleFilter`` counts (``ParticleFilter/Configuration/evidenceWeight``) on a
@@ -79,6 +80,26 @@ public struct TrackingValidation: Hashable, Sendable {
         public var rows: Int
         /// Truth rows of the survey's walks (at least ``rows``: longer surveys are replayed in part).
         public var walkingRows: Int
+
+        /// What was chosen and on what, in a sentence: "each update of the filter counts 0.18, chosen on 2024 rows of
+        /// the survey's walks (median 0.95 m against 1.03 m at 0.5); accuracy radius × 0.62".
+        public func summary(weights: [Double], standard: Double) -> String {
+            func metres(_ weight: Double) -> String? {
+                guard let w = weights.firstIndex(of: weight), medians.indices.contains(w), let m = medians[w] else {
+                    return nil
+                }
+                return String(format: "%.2f m", m)
+            }
+            var text =
+                "each update of the filter counts \(evidenceWeight), chosen on \(rows) rows of the survey's walks"
+            if evidenceWeight != standard, let chosen = metres(evidenceWeight), let other = metres(standard) {
+                text += " (median \(chosen) against \(other) at \(standard))"
+            } else if evidenceWeight == standard {
+                text += " (no other weight was clearly better)"
+            }
+            if radiusScale != 1 { text += String(format: "; accuracy radius × %.2f", radiusScale) }
+            return text
+        }
     }
 
     /// What the engine and the filter are built from.

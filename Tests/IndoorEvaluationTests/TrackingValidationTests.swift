@@ -72,6 +72,20 @@ struct TrackingValidationTests {
         #expect(TrackingValidation(significance: 0).choose(survey: survey, setup: setup) == eager)
     }
 
+    /// `indoor evaluate` says what the filter chose on the survey's walks (`MethodScore.learned`): for `auto`, the
+    /// weight, the rows and the medians it was chosen on; nothing for a method that chose nothing.
+    @Test func evaluationSaysWhatWasChosen() throws {
+        let fixture = try Self.fixture.get()
+        let scores = try MethodComparison.run(
+            dataset: fixture.simulated.dataset, methods: ["auto", "knn"],
+            floorPlan: FloorPlan(venue: fixture.simulated.venue))
+        #expect(scores.map(\.method) == ["auto", "knn"])
+        let note = try #require(scores.first?.learned)
+        #expect(note.hasPrefix("each update of the filter counts "))
+        #expect(note.contains(" rows of the survey's walks"))
+        #expect(scores.last?.learned == nil)
+    }
+
     /// A long survey is replayed in part: at most `blocksPerFold` blocks per fold, evenly spaced.
     @Test func longSurveysAreReplayedInPart() throws {
         let fixture = try Self.fixture.get()

@@ -285,8 +285,7 @@ extension MethodCatalog {
     /// evidence weight chosen on the survey's walks (``TrackingValidation``); `nil` when nothing was chosen.
     public static func learnedNote(_ engine: PositioningEngine) -> String? {
         guard let filter = engine.method as? ParticleFilter, let outcome = filter.validation else { return nil }
-        return outcome.summary(
-            weights: TrackingValidation().evidenceWeights, standard: ParticleFilter.Configuration().evidenceWeight)
+        return outcome.summary
     }
 
     /// k-NN (k = 3) over the survey's fingerprints averaged per surveyed position.

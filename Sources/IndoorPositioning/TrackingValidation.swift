@@ -41,8 +41,8 @@ public struct TrackingValidation: Hashable, Sendable {
     public var significance: Double
 
     /// - Parameters:
-    ///   - evidenceWeights: The weights compared (default 0.18, 0.25, 0.35, 0.5, 0.7 and 1: steps of about √2; values that
-    ///     are not positive and finite are left out).
+    ///   - evidenceWeights: The weights compared (default 0.18, 0.25, 0.35, 0.5, 0.7 and 1: steps of about √2;
+    ///     values that are not positive and finite are left out).
     ///   - folds: Number of folds (default 3, at least 2).
     ///   - blockSeconds: Seconds per block (default 30).
     ///   - minimumTravel: Metres a block's truth travels to count as a walk (default 1).
@@ -73,8 +73,11 @@ public struct TrackingValidation: Hashable, Sendable {
         /// lower weight spreads the cloud, and so the radius, without the errors growing alike). 1 when the default
         /// wins.
         public var radiusScale: Double
-        /// The median error of each of ``TrackingValidation/evidenceWeights``' replays, metres (`nil`: nothing
-        /// located).
+        /// The weights compared, in order.
+        public var weights: [Double]
+        /// The filter's default weight, which another must beat.
+        public var standard: Double
+        /// The median error of each of ``weights``' replays, metres (`nil`: nothing located).
         public var medians: [Double?]
         /// Truth rows replayed (located or not) per weight.
         public var rows: Int
@@ -83,7 +86,7 @@ public struct TrackingValidation: Hashable, Sendable {
 
         /// What was chosen and on what, in a sentence: "each update of the filter counts 0.18, chosen on 2024 rows of
         /// the survey's walks (median 0.95 m against 1.03 m at 0.5); accuracy radius × 0.62".
-        public func summary(weights: [Double], standard: Double) -> String {
+        public var summary: String {
             func metres(_ weight: Double) -> String? {
                 guard let w = weights.firstIndex(of: weight), medians.indices.contains(w), let m = medians[w] else {
                     return nil
@@ -199,8 +202,8 @@ public struct TrackingValidation: Hashable, Sendable {
             }
         }
         return Outcome(
-            evidenceWeight: evidenceWeights[best], radiusScale: radiusScale, medians: medians, rows: replayedRows,
-            walkingRows: walks.rows)
+            evidenceWeight: evidenceWeights[best], radiusScale: radiusScale, weights: evidenceWeights,
+            standard: setup.filter.evidenceWeight, medians: medians, rows: replayedRows, walkingRows: walks.rows)
     }
 
     /// At most `count` of `items`, evenly spaced from the first (all of them when they are no more).

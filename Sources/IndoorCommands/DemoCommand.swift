@@ -39,7 +39,11 @@ struct DemoCommand: ParsableCommand {
         let simulated = try Simulator(options: options).run()
         let data = simulated.dataset
         let names = methodNames
-        let scores = try MethodComparison.run(dataset: data, methods: names)
+        // One factory for the scores and the walkers' last positions: what `auto` learns is learned once.
+        let factory = EngineFactory(nodes: data.nodes, survey: data.train)
+        let scores = try names.map { name in
+            Evaluator.score(try factory.engine(method: name), on: data.test, name: name)
+        }
 
         let floor = simulated.venue.floors.first
         let size =
@@ -62,7 +66,7 @@ struct DemoCommand: ParsableCommand {
 
         // Where each walker ended up, by the first method, on the map and on the Earth.
         if let name = names.first {
-            var engine = try MethodCatalog.engine(method: name, nodes: data.nodes, survey: data.train)
+            var engine = try factory.engine(method: name)
             for sighting in data.test.sightings { engine.ingest(sighting) }
             text += "\nAt t = \(DatasetCSV.number(options.duration)) s (\(name)):\n"
             for device in simulated.trajectories.keys.sorted() {

@@ -3,9 +3,9 @@ import IndoorPositioning
 
 /// Runs several catalogued positioning methods on one dataset: what `indoor evaluate` and `indoor demo` do.
 ///
-/// Each method's engine is built by ``MethodCatalog/engine(method:nodes:survey:calibration:configuration:)``
-/// with the dataset's nodes and its `train/` split as the survey (the calibration fitted on it once, by
-/// ``CalibrationFitter``, is shared), so every catalogued method is scored the same way.
+/// Each method's engine is built by one ``EngineFactory`` with the dataset's nodes and its `train/` split as the
+/// survey (the calibration fitted on it once, by ``CalibrationFitter``, and what `auto` and `particle-filter` learn,
+/// are shared), so every catalogued method is scored the same way.
 public enum MethodComparison {
     /// Scores each method of `methods` (names from ``MethodCatalog``) on `dataset`'s test split, held in memory,
     /// one method after the other (``Evaluator/score(_:on:name:zones:progress:)``).
@@ -68,22 +68,18 @@ public enum MethodComparison {
 
     /// The engines of `methods` that can be built, with their names, in order; the others told to `unavailable`.
     ///
-    /// The calibration every engine would fit on the survey is fitted once for all of them, unless `given`.
+    /// The calibration every engine would fit on the survey is fitted once for all of them, unless `given`, and what
+    /// several learn alike is learned once (``EngineFactory``).
     /// - Throws: What building an engine throws, when `unavailable` is `nil`.
     private static func engines(
         _ methods: [String], nodes: [Node], survey: Recording?, calibration given: Calibration?, floorPlan: FloorPlan?,
         unavailable: ((_ method: String, _ error: any Error) -> Void)?
     ) throws -> [(name: String, engine: PositioningEngine)] {
-        let calibration = given ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) }
+        let factory = EngineFactory(nodes: nodes, survey: survey, calibration: given, floorPlan: floorPlan)
         var engines: [(name: String, engine: PositioningEngine)] = []
         for name in methods {
             do {
-                engines.append(
-                    (
-                        name,
-                        try MethodCatalog.engine(
-                            method: name, nodes: nodes, survey: survey, calibration: calibration, floorPlan: floorPlan)
-                    ))
+                engines.append((name, try factory.engine(method: name)))
             } catch {
                 guard let unavailable else { throw error }
                 unavailable(name, error)

@@ -78,9 +78,7 @@ public enum MethodCatalog {
                 }
             case .auto:
                 Entry(needsSurvey: false, listsTracking: true) { context in
-                    let auto = AutoMethod(
-                        nodes: context.nodes, survey: context.survey, calibration: context.calibration,
-                        configuration: context.configuration)
+                    let auto = context.auto()
                     // With a survey, each device is tracked by a particle filter over the learned map; without one,
                     // the snapshot posterior (the filter over the bare path-loss model was measured less accurate,
                     // docs/ACCURACY.md).
@@ -89,10 +87,7 @@ public enum MethodCatalog {
                 }
             case .particleFilter:
                 Entry(needsSurvey: false, listsTracking: false) { context in
-                    let auto = AutoMethod(
-                        nodes: context.nodes, survey: context.survey, calibration: context.calibration,
-                        configuration: context.configuration)
-                    return context.particleFilter(over: auto, name: "particle-filter")
+                    context.particleFilter(over: context.auto(), name: "particle-filter")
                 }
             }
         }
@@ -116,6 +111,8 @@ public enum MethodCatalog {
         var calibration: Calibration
         /// The venue's walls and floor connections, for methods whose motion model keeps to them.
         var floorPlan: FloorPlan?
+        /// What other engines of the same ``EngineFactory`` learned, shared with this one.
+        var learned: EngineFactory.Learned
         /// The calibrated device height, metres (`nil` when the survey gave no heights).
         var height: Double? { calibration.deviceHeight }
 
@@ -133,9 +130,35 @@ public enum MethodCatalog {
                 nodes: nodes, extra: survey?.truth.map(\.point) ?? [], height: calibration.deviceHeight)
         }
 
+        /// ``AutoMethod`` over the nodes, learned from the survey when there is one; learned once per factory for
+        /// every configuration that differs only in tracking.
+        func auto() -> AutoMethod {
+            var key = configuration
+            key.tracking = nil
+            if let known = learned.autos[key] { return known }
+            let auto = AutoMethod(
+                nodes: nodes, survey: survey, calibration: calibration, configuration: configuration)
+            learned.autos[key] = auto
+            return auto
+        }
+
         /// A particle filter weighed by `auto`'s posterior, its evidence weight chosen on the survey's walks
-        /// (``TrackingValidation``) when `auto` learned its map from a survey and the survey has enough walks.
+        /// (``TrackingValidation``) when `auto` learned its map from a survey and the survey has enough walks; chosen
+        /// once per factory and configuration, and named `name`.
         func particleFilter(over auto: AutoMethod, name: String) -> ParticleFilter {
+            if var known = learned.filters[configuration] {
+                known.name = name
+                return known
+            }
+            var filter = validatedFilter(over: auto)
+            learned.filters[configuration] = filter
+            filter.name = name
+            return filter
+        }
+
+        /// The particle filter over `auto`'s posterior with the evidence weight and radius scale ``TrackingValidation``
+        /// chose, when it could; the default tuning otherwise.
+        private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
             var tuning = ParticleFilter.Configuration()
             var outcome: TrackingValidation.Outcome?
             if let survey, let selection = auto.selection {
@@ -148,8 +171,7 @@ public enum MethodCatalog {
                     tuning.radiusScale = outcome.radiusScale
                 }
             }
-            var filter = ParticleFilter(
-                posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan, name: name)
+            var filter = ParticleFilter(posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan)
             filter.validation = outcome
             return filter
         }
@@ -247,17 +269,10 @@ public enum MethodCatalog {
         _ selection: Selection, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(), floorPlan: FloorPlan? = nil
     ) throws -> PositioningEngine {
-        if selection.needsSurvey, survey == nil { throw MissingSurveyError(method: selection.name) }
-        let fitted = calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
-        var tuned = configuration
-        tuned.tracking = selection.tracking ? configuration.tracking ?? PositionTrack.Configuration() : nil
-        // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
-        if selection.method == .particleFilter || (selection.method == .auto && survey != nil) {
-            tuned.filter = ParticleFilter.readingFilter
-        }
-        let method = selection.method.make(
-            Context(nodes: nodes, survey: survey, configuration: tuned, calibration: fitted, floorPlan: floorPlan))
-        return PositioningEngine(nodes: nodes, method: method, configuration: tuned, calibration: fitted)
+        try EngineFactory(
+            nodes: nodes, survey: survey, calibration: calibration, configuration: configuration, floorPlan: floorPlan
+        )
+        .engine(selection)
     }
 
     /// An engine running the method called `name` over `nodes` (see ``engine(_:nodes:survey:calibration:configuration:floorPlan:)``).

@@ -167,7 +167,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// filter) made it trail a walker: 2.08 m against 1.30 m median on a simulated office (seed 11, not a test split).
     public static let readingFilter = RSSIFilter.Kind.trimmedMean(window: 1, trim: 0)
 
-    public let name: String
+    public internal(set) var name: String
     /// The likelihood: its map and its weighting.
     public let posterior: PosteriorGrid
     /// The filter's tuning.

@@ -23,15 +23,14 @@ struct SessionLocator: Sendable {
         let nodes = configuration.venue.nodes
         // The venue's walls and stairs, for methods whose motion model keeps to them (the particle filter).
         let plan = FloorPlan(venue: configuration.venue)
-        primary = try MethodCatalog.engine(
-            configuration.method, nodes: nodes, survey: configuration.survey,
-            calibration: configuration.calibration, configuration: configuration.positioning, floorPlan: plan)
+        // One factory: the calibration fitted on the survey, and what both methods learn alike, learned once.
+        let factory = EngineFactory(
+            nodes: nodes, survey: configuration.survey, calibration: configuration.calibration,
+            configuration: configuration.positioning, floorPlan: plan)
+        primary = try factory.engine(configuration.method)
         fallbackCodes = configuration.fallback.codes
         if let method = configuration.fallback.method, MethodCatalog.Selection(method) != configuration.method {
-            fallback = try MethodCatalog.engine(
-                MethodCatalog.Selection(method), nodes: nodes, survey: configuration.survey,
-                calibration: configuration.calibration,
-                configuration: configuration.positioning, floorPlan: plan)
+            fallback = try factory.engine(MethodCatalog.Selection(method))
         }
     }
 

@@ -1,8 +1,8 @@
 import IndoorModel
-import IndoorPositioning
 import Testing
 
 @testable import IndoorEvaluation
+@testable import IndoorPositioning
 
 @Suite("Tracking validation")
 struct TrackingValidationTests {
@@ -84,6 +84,50 @@ struct TrackingValidationTests {
         #expect(note.hasPrefix("each update of the filter counts "))
         #expect(note.contains(" rows of the survey's walks"))
         #expect(scores.last?.learned == nil)
+    }
+
+    /// One `EngineFactory` learns `auto`'s map once for `auto`, `particle-filter` and `auto+track`, and the filter's
+    /// weight on the survey's walks once for the two untracked ones (the same filter under two names; `auto+track`
+    /// replays with its tracking); the shared filter fixes as one built alone does.
+    @Test func engineFactoryLearnsOnceWithTheSameFixes() throws {
+        let fixture = try Self.fixture.get()
+        let data = fixture.simulated.dataset
+        let plan = FloorPlan(venue: fixture.simulated.venue)
+        let factory = EngineFactory(nodes: data.nodes, survey: fixture.survey, floorPlan: plan)
+        let names = ["auto", "particle-filter", "auto+track"]
+        var shared = try names.map { try factory.engine(method: $0) }
+        #expect(shared.map(\.method.name) == ["auto", "particle-filter", "auto"])
+        #expect(factory.learned.autos.count == 1)
+        #expect(factory.learned.filters.count == 2)
+        let validations = shared.map { ($0.method as? ParticleFilter)?.validation }
+        #expect(validations[0] != nil)
+        #expect(validations[0] == validations[1])
+
+        // Built alone, the filter learns what the factory's `particle-filter` took from `auto`.
+        var alone = [
+            try MethodCatalog.engine(
+                method: "particle-filter", nodes: data.nodes, survey: fixture.survey, floorPlan: plan)
+        ]
+        #expect((alone[0].method as? ParticleFilter)?.validation == validations[1])
+        // The same fixes, row by row, on the first minute of the test split.
+        let truth = data.test.truth.filter { $0.time < 60 }
+        var sightings = data.test.sightings[...]
+        var located = 0
+        for row in truth {
+            while let next = sightings.first, next.time <= row.time {
+                for index in shared.indices { shared[index].ingest(next) }
+                for index in alone.indices { alone[index].ingest(next) }
+                sightings = sightings.dropFirst()
+            }
+            let fixes = shared.map { try? $0.locate(device: row.device, at: row.time).get() }
+            let single = alone.map { try? $0.locate(device: row.device, at: row.time).get() }
+            #expect(fixes[1]?.position == single[0]?.position)
+            #expect(fixes[1]?.accuracy == single[0]?.accuracy)
+            #expect(fixes[0]?.position == fixes[1]?.position)
+            if fixes[0] != nil { located += 1 }
+        }
+        #expect(truth.count > 20)
+        #expect(located > truth.count / 2)
     }
 
     /// A long survey is replayed in part: at most `blocksPerFold` blocks per fold, evenly spaced.

@@ -1,0 +1,77 @@
+import IndoorModel
+
+/// Builds the engines of several ``MethodCatalog/Selection``s over the same nodes, survey and calibration, learning
+/// what they share once: what `indoor evaluate` and `indoor demo` do when they compare methods.
+///
+/// The calibration is fitted on the survey once (unless given). `auto`'s radio map and cross-validation
+/// (``AutoMethod``) are learned once for every selection whose engine reads the same filtered readings, and its
+/// particle filter's evidence weight is chosen on the survey's walks (``TrackingValidation``) once for every
+/// selection whose engine is configured alike: `auto` and `particle-filter` (the same filter under two names) share
+/// both, `auto+track` shares the map and replays the walks with its own tracking. Each engine is the one
+/// ``MethodCatalog/engine(_:nodes:survey:calibration:configuration:floorPlan:)`` builds alone, with the same fixes.
+///
+/// A reference type inside holds what was learned, so copies of a factory share it; one factory belongs to one task.
+public struct EngineFactory {
+    /// The fixed radios.
+    public let nodes: [Node]
+    /// Sightings with truth (a dataset's `train/`), for methods that calibrate or learn from it.
+    public let survey: Recording?
+    /// The calibration every engine uses: the one given, else fitted on ``survey``, else uncalibrated.
+    public let calibration: Calibration
+    /// Engine tuning before a selection's own settings (tracking, the particle filter's reading filter).
+    public let configuration: PositioningEngine.Configuration
+    /// The venue's walls and floor connections, for the particle filter's motion model.
+    public let floorPlan: FloorPlan?
+    let learned = Learned()
+
+    /// A factory over `nodes`; see ``MethodCatalog/engine(_:nodes:survey:calibration:configuration:floorPlan:)`` for
+    /// the parameters.
+    public init(
+        nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(), floorPlan: FloorPlan? = nil
+    ) {
+        self.nodes = nodes
+        self.survey = survey
+        self.calibration =
+            calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
+        self.configuration = configuration
+        self.floorPlan = floorPlan
+    }
+
+    /// An engine running `selection`.
+    ///
+    /// The selection decides whether the engine tracks: ``PositioningEngine/Configuration/tracking`` is set (to the
+    /// factory configuration's tuning, else the default) when it is tracked and cleared when not.
+    /// - Throws: ``MissingSurveyError`` when the method needs a survey and the factory has none.
+    public func engine(_ selection: MethodCatalog.Selection) throws -> PositioningEngine {
+        if selection.needsSurvey, survey == nil { throw MissingSurveyError(method: selection.name) }
+        var tuned = configuration
+        tuned.tracking = selection.tracking ? configuration.tracking ?? PositionTrack.Configuration() : nil
+        // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
+        if selection.method == .particleFilter || (selection.method == .auto && survey != nil) {
+            tuned.filter = ParticleFilter.readingFilter
+        }
+        let context = MethodCatalog.Context(
+            nodes: nodes, survey: survey, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
+            learned: learned)
+        return PositioningEngine(
+            nodes: nodes, method: selection.method.make(context), configuration: tuned, calibration: calibration)
+    }
+
+    /// An engine running the method called `name` (see ``engine(_:)``).
+    /// - Throws: ``UnknownMethodError`` when no method has that name; ``MissingSurveyError`` when it needs a survey.
+    public func engine(method name: String) throws -> PositioningEngine {
+        guard let selection = MethodCatalog.Selection(name) else {
+            throw UnknownMethodError(name: name, known: MethodCatalog.names)
+        }
+        return try engine(selection)
+    }
+
+    /// What the factory's engines learned, by the engine configuration it was learned for.
+    final class Learned {
+        /// `auto`, by the configuration without tracking (tracking smooths fixes; the survey's readings are the same).
+        var autos: [PositioningEngine.Configuration: AutoMethod] = [:]
+        /// `auto`'s particle filter after ``TrackingValidation``, by the whole configuration (the replay runs it).
+        var filters: [PositioningEngine.Configuration: ParticleFilter] = [:]
+    }
+}

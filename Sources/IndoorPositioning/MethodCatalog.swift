@@ -161,18 +161,23 @@ public enum MethodCatalog {
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
             var tuning = ParticleFilter.Configuration()
             var outcome: TrackingValidation.Outcome?
+            var unvalidated: String?
             if let survey, let selection = auto.selection {
                 let setup = TrackingValidation.Setup(
                     nodes: nodes, calibration: calibration, configuration: configuration,
                     grid: auto.posterior.map.grid, candidate: selection.best, filter: tuning, floorPlan: floorPlan)
-                outcome = TrackingValidation().choose(survey: survey, setup: setup)
+                let validation = TrackingValidation()
+                outcome = validation.choose(survey: survey, setup: setup)
                 if let outcome {
                     tuning.evidenceWeight = outcome.evidenceWeight
                     tuning.radiusScale = outcome.radiusScale
+                } else {
+                    unvalidated = validation.unchosenNote(survey: survey, standard: tuning.evidenceWeight)
                 }
             }
             var filter = ParticleFilter(posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan)
             filter.validation = outcome
+            filter.unvalidated = unvalidated
             return filter
         }
 
@@ -297,10 +302,11 @@ public enum MethodCatalog {
 
 extension MethodCatalog {
     /// What `engine`'s method learned from the survey beyond its map, in a sentence for reports: the particle filter's
-    /// evidence weight chosen on the survey's walks (``TrackingValidation``); `nil` when nothing was chosen.
+    /// evidence weight chosen on the survey's walks (``TrackingValidation``), or why it kept its default (a survey
+    /// without enough walks); `nil` for other methods and without a survey.
     public static func learnedNote(_ engine: PositioningEngine) -> String? {
-        guard let filter = engine.method as? ParticleFilter, let outcome = filter.validation else { return nil }
-        return outcome.summary
+        guard let filter = engine.method as? ParticleFilter else { return nil }
+        return filter.validation?.summary ?? filter.unvalidated
     }
 
     /// k-NN (k = 3) over the survey's fingerprints averaged per surveyed position.

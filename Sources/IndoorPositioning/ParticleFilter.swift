@@ -175,6 +175,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// What ``TrackingValidation`` chose this filter's evidence weight on, when it did (`auto` with a survey that has
     /// walks); `nil` otherwise.
     public var validation: TrackingValidation.Outcome?
+    /// Why ``validation`` is `nil` although the map was learned from a survey (a survey without enough walks), in a
+    /// sentence for reports (``TrackingValidation/unchosenNote(survey:standard:)``); `nil` otherwise.
+    public var unvalidated: String?
     /// The venue's walls and floor connections, when the motion model should respect them.
     public let floorPlan: FloorPlan?
     /// ``floorPlan`` by grid floor.

@@ -138,6 +138,22 @@ public struct TrackingValidation: Hashable, Sendable {
         }
     }
 
+    /// Why ``choose(survey:setup:)`` gave no choice on `survey`, in a sentence for reports, the filter keeping its
+    /// default weight `standard`: "the filter's evidence weight stays 0.5: the survey has 0 rows of walks (…), 100
+    /// needed to choose another".
+    public func unchosenNote(survey: Recording, standard: Double) -> String {
+        let walks = Blocks(survey: survey, seconds: blockSeconds).walks(travelling: minimumTravel, in: survey)
+        let stays = "the filter's evidence weight stays \(standard)"
+        guard walks.rows >= minimumRows else {
+            let blocks = String(format: "%g s", blockSeconds)
+            let metres = String(format: "%g m", minimumTravel)
+            return
+                "\(stays): the survey has \(walks.rows) rows of walks (truth travelling \(metres) or more in \(blocks)),"
+                + " \(minimumRows) needed to choose another"
+        }
+        return "\(stays): no replay of the survey's \(walks.rows) rows of walks was located"
+    }
+
     /// The best evidence weight for `survey`'s walks, or `nil` when they are too few (see ``minimumRows``).
     public func choose(survey: Recording, setup: Setup) -> Outcome? {
         let blocks = Blocks(survey: survey, seconds: blockSeconds)

@@ -160,8 +160,19 @@ struct TrackingValidationTests {
         }
         let scans = Recording(sightings: sightings.sorted { $0.time < $1.time }, truth: points)
         #expect(TrackingValidation().choose(survey: scans, setup: setup) == nil)
+        // What `indoor evaluate` says instead (`MethodCatalog.learnedNote`).
+        #expect(
+            TrackingValidation().unchosenNote(survey: scans, standard: 0.5)
+                == "the filter's evidence weight stays 0.5: the survey has 0 rows of walks (truth travelling 1 m or "
+                + "more in 30 s), 100 needed to choose another")
         // Too few rows for the bar: no choice either.
-        #expect(TrackingValidation(minimumRows: survey.truth.count + 1).choose(survey: survey, setup: setup) == nil)
+        let demanding = TrackingValidation(minimumRows: survey.truth.count + 1)
+        #expect(demanding.choose(survey: survey, setup: setup) == nil)
+        let walking = try #require(TrackingValidation(significance: 0).choose(survey: survey, setup: setup))
+        #expect(
+            demanding.unchosenNote(survey: survey, standard: 0.5).hasSuffix(
+                ": the survey has \(walking.walkingRows) rows of walks (truth travelling 1 m or more in 30 s), "
+                    + "\(survey.truth.count + 1) needed to choose another"))
     }
 
     /// Hostile survey rows (times and positions not finite or absurd, RSSI not finite) neither crash the replay nor

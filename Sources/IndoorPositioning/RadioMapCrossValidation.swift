@@ -7,7 +7,8 @@ import IndoorModel
 /// ``folds`` folds in a seeded shuffle (``SplitMix64``). For each fold a map is learned from the other folds and the
 /// held-out fingerprints (at most ``samplesPerFold``, evenly spaced) are located with every candidate; the candidate
 /// with the lowest median error over all folds wins (ties to the earlier candidate). Nothing outside the survey is
-/// looked at, so the choice can be reported honestly as made on `train/`.
+/// looked at, so the choice can be reported honestly as made on `train/`. The folds run on the available cores
+/// (`ParallelWork`), merged in fold order: the same choice as one after the other.
 public struct RadioMapCrossValidation: Sendable {
     /// One candidate: a map kernel and a weighting.
     public struct Candidate: Hashable, Sendable {
@@ -139,11 +140,12 @@ public struct RadioMapCrossValidation: Sendable {
             ($0.lengthScale, $0.priorWeight) < ($1.lengthScale, $1.priorWeight)
         }
         let shareCount = knnShares.count
-        var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
-        for fold in 0..<foldCount {
+        // Per fold, on the available cores: each (candidate, k-NN share)'s errors on the fold's held-out fingerprints.
+        let perFold = ParallelWork.map(foldCount) { [foldOf, coarse] fold -> [[Double]] in
+            var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
             let training = fingerprints.indices.filter { foldOf[$0] != fold }.map { fingerprints[$0] }
             let held = fingerprints.indices.filter { foldOf[$0] == fold }
-            guard !training.isEmpty, !held.isEmpty else { continue }
+            guard !training.isEmpty, !held.isEmpty else { return errors }
             let stride = max(1, held.count / samplesPerFold)
             let tested = Swift.stride(from: 0, to: held.count, by: stride).map { fingerprints[held[$0]] }
             let queries = tested.map { fingerprint -> [NodeReading] in
@@ -194,6 +196,12 @@ public struct RadioMapCrossValidation: Sendable {
                     }
                 }
             }
+            return errors
+        }
+        // The folds in order, as if run one after the other.
+        var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
+        for fold in perFold {
+            for index in errors.indices where fold.indices.contains(index) { errors[index] += fold[index] }
         }
         let medians = errors.map { list -> Double? in
             guard !list.isEmpty else { return nil }

@@ -21,7 +21,8 @@ import IndoorModel
 /// (``Outcome/radiusScale``). Nothing outside the survey is looked at, so the choice is made on `train/` alone.
 ///
 /// A survey without walks (static fingerprints, one scan per point) or with fewer than ``minimumRows`` replayed rows
-/// gives no choice (`nil`): the filter keeps its default.
+/// gives no choice (`nil`): the filter keeps its default. The folds, and each fold's replays, run on the available
+/// cores (`ParallelWork`), merged in order: the same choice as one after the other.
 public struct TrackingValidation: Hashable, Sendable {
     /// The evidence weights compared, in order.
     public var evidenceWeights: [Double]
@@ -161,16 +162,15 @@ public struct TrackingValidation: Hashable, Sendable {
         guard walks.rows >= minimumRows else { return nil }
         // Per weight, each replayed row's error and radius (`nil`: not located), rows in the same order for every
         // weight.
-        var fixes = [[(error: Double, radius: Double)?]](repeating: [], count: evidenceWeights.count)
-        var rowBlocks: [Int] = []
-        var replayedRows = 0
-        for fold in 0..<folds {
+        // Per fold, on the available cores: the replayed rows' blocks and, per weight, each row's error and radius
+        // (`nil`: not located), rows in the same order for every weight; `nil` for a fold with nothing to replay.
+        let replays = ParallelWork.map(folds) { fold -> (blocks: [Int], fixes: [[(error: Double, radius: Double)?]])? in
             let replayed = Self.evenlySpaced(walks.blocks.filter { $0 % folds == fold }, atMost: blocksPerFold)
-            guard !replayed.isEmpty else { continue }
+            guard !replayed.isEmpty else { return nil }
             let training = Recording(
                 sightings: survey.sightings.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold },
                 truth: survey.truth.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold })
-            guard !training.truth.isEmpty else { continue }
+            guard !training.truth.isEmpty else { return nil }
             let fingerprints = MethodCatalog.surveyFingerprints(
                 nodes: setup.nodes, survey: training, configuration: setup.configuration,
                 calibration: setup.calibration)
@@ -179,19 +179,26 @@ public struct TrackingValidation: Hashable, Sendable {
                 configuration: setup.candidate.map)
             let posterior = PosteriorGrid(map: map, configuration: setup.candidate.posterior)
             let held = blocks.recording(of: survey, blocks: Set(replayed))
-            rowBlocks += held.blocks
-            replayedRows += held.blocks.count
-            for (w, weight) in evidenceWeights.enumerated() {
+            let fixes = ParallelWork.map(evidenceWeights.count) { w in
                 var tuning = setup.filter
-                tuning.evidenceWeight = weight
+                tuning.evidenceWeight = evidenceWeights[w]
                 let filter = ParticleFilter(posterior: posterior, configuration: tuning, floorPlan: setup.floorPlan)
-                fixes[w] += Self.replay(
+                return Self.replay(
                     held.recording,
                     engine: PositioningEngine(
                         nodes: setup.nodes, method: filter, configuration: setup.configuration,
                         calibration: setup.calibration))
             }
+            return (held.blocks, fixes)
         }
+        // The folds in order, as if replayed one after the other.
+        var fixes = [[(error: Double, radius: Double)?]](repeating: [], count: evidenceWeights.count)
+        var rowBlocks: [Int] = []
+        for case let fold? in replays {
+            rowBlocks += fold.blocks
+            for w in fixes.indices where fold.fixes.indices.contains(w) { fixes[w] += fold.fixes[w] }
+        }
+        let replayedRows = rowBlocks.count
         let errors = fixes.map { $0.map { $0?.error } }
         let medians = errors.map { list -> Double? in
             let sorted = list.compactMap { $0 }.sorted()

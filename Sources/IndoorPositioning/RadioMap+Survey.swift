@@ -153,13 +153,26 @@ extension RadioMap {
         let reach = 9 * configuration.lengthScale * configuration.lengthScale
         let prior = configuration.priorWeight
         let extraVariance = configuration.modelVariance
-        var weights = [Double](repeating: 0, count: bins.count)
+        // The bins flat, node-major (entry j × bins + b), read for every cell without copying a bin.
+        let binX = bins.map(\.x)
+        let binY = bins.map(\.y)
+        let binFloor = bins.map(\.floor)
+        let binCount = bins.map { Double($0.count) }
+        let heardOf = (0..<n).flatMap { j in bins.map { Double($0.heard[j]) } }
+        let residualSumOf = (0..<n).flatMap { j in bins.map { $0.residualSum[j] } }
+        // Per cell, the bins within reach on its floor and their kernel weights (in bin order), found once for
+        // every node.
+        var near: [(bin: Int, weight: Double)] = []
+        near.reserveCapacity(bins.count)
         for (c, cell) in cells.enumerated() {
-            for (b, bin) in bins.enumerated() {
-                let dx = cell.x - bin.x
-                let dy = cell.y - bin.y
+            near.removeAll(keepingCapacity: true)
+            for b in bins.indices {
+                let dx = cell.x - binX[b]
+                let dy = cell.y - binY[b]
                 let d2 = dx * dx + dy * dy
-                weights[b] = d2 > reach || bin.floor != floors[c] ? 0 : exp(-d2 / twoL2)
+                guard d2 <= reach, binFloor[b] == floors[c] else { continue }
+                let weight = exp(-d2 / twoL2)
+                if weight > 0 { near.append((b, weight)) }
             }
             for j in 0..<n {
                 var residualWeight = 0.0
@@ -167,15 +180,15 @@ extension RadioMap {
                 var rateWeight = 0.0
                 var rate = 0.0
                 let ratio = noise[j] / spread[j]
-                for (b, bin) in bins.enumerated() where weights[b] > 0 {
-                    let k = weights[b]
+                let plane = j * bins.count
+                for (b, k) in near {
+                    let heard = heardOf[plane + b]
                     rateWeight += k
-                    rate += k * Double(bin.heard[j]) / Double(bin.count)
-                    guard bin.heard[j] > 0 else { continue }
-                    let heard = Double(bin.heard[j])
+                    rate += k * heard / binCount[b]
+                    guard heard > 0 else { continue }
                     let w = k * heard / (heard + ratio)
                     residualWeight += w
-                    residual += w * bin.residualSum[j] / heard
+                    residual += w * residualSumOf[plane + b] / heard
                 }
                 let model = pathLoss(
                     node: nodes[j], calibration: calibrations[j], cell: cell, floor: floors[c], height: grid.height)

@@ -99,8 +99,9 @@ struct EvaluateCommand: ParsableCommand {
     /// plot is written, so a write that fails (a full disk) loses no result.
     ///
     /// - Parameters:
-    ///   - progress: Told after each truth row (the method, or `N methods`; then megabytes of test/ read and in
-    ///     all, or with --limit the truth rows scored and the limit).
+    ///   - progress: Told while the methods learn (`learning from train/`, methods built and in all), then after
+    ///     each truth row (the method, or `N methods`; then megabytes of test/ read and in all, or with --limit the
+    ///     truth rows scored and the limit).
     ///   - emit: Told the report, then `plot: PATH` once the plot is written.
     /// - Throws: ``CommandFailure`` or a dataset ``FormatError``, naming the path.
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }, emit: (String) -> Void) throws {
@@ -135,6 +136,7 @@ struct EvaluateCommand: ParsableCommand {
             (scores, rows) = try MethodComparison.run(
                 streaming: &opened, methods: names, calibration: given, limit: limit, unavailable: unavailable,
                 observe: { unknown.count($0) },
+                learning: { built, total in progress("learning from train/", built, total) },
                 progress: { rows, bytes in
                     if let limit { progress(task, rows, limit) } else { progress(task, bytes / megabyte, megabytes) }
                 })

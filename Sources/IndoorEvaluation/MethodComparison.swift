@@ -48,6 +48,8 @@ public enum MethodComparison {
     ///   - unavailable: When given, a method whose engine cannot be built is reported here and left out; when
     ///     `nil`, the error is thrown (before any test row is read).
     ///   - observe: Told every test sighting read.
+    ///   - learning: Told before each method's engine is built (methods built so far, methods in all), and once all
+    ///     are: building is where methods learn from the survey (seconds to minutes for `auto` on a large venue).
     ///   - progress: Called after each truth row with (rows done, bytes of both test files read).
     /// - Returns: The scores, in the order of `methods`, and the number of truth rows scored.
     /// - Throws: ``UnknownMethodError``, what building an engine throws, or the ``FormatError`` of a bad or
@@ -55,11 +57,12 @@ public enum MethodComparison {
     public static func run(
         streaming dataset: inout StreamedDataset, methods: [String], calibration given: Calibration? = nil,
         limit: Int? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
-        observe: (Sighting) -> Void = { _ in }, progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
+        observe: (Sighting) -> Void = { _ in }, learning: (_ built: Int, _ total: Int) -> Void = { _, _ in },
+        progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
     ) throws -> (scores: [MethodScore], rows: Int) {
         let engines = try engines(
             methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, floorPlan: dataset.floorPlan,
-            unavailable: unavailable)
+            unavailable: unavailable, learning: learning)
         return try Evaluator.score(
             engines, sightings: &dataset.sightings, truth: &dataset.truth, zones: dataset.zones, limit: limit,
             observe: observe,
@@ -73,11 +76,14 @@ public enum MethodComparison {
     /// - Throws: What building an engine throws, when `unavailable` is `nil`.
     private static func engines(
         _ methods: [String], nodes: [Node], survey: Recording?, calibration given: Calibration?, floorPlan: FloorPlan?,
-        unavailable: ((_ method: String, _ error: any Error) -> Void)?
+        unavailable: ((_ method: String, _ error: any Error) -> Void)?,
+        learning: (_ built: Int, _ total: Int) -> Void = { _, _ in }
     ) throws -> [(name: String, engine: PositioningEngine)] {
         let factory = EngineFactory(nodes: nodes, survey: survey, calibration: given, floorPlan: floorPlan)
         var engines: [(name: String, engine: PositioningEngine)] = []
-        for name in methods {
+        defer { learning(methods.count, methods.count) }
+        for (built, name) in methods.enumerated() {
+            learning(built, methods.count)
             do {
                 engines.append((name, try factory.engine(method: name)))
             } catch {

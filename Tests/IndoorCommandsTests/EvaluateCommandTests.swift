@@ -115,6 +115,20 @@ struct EvaluateCommandTests {
         #expect(error.description.hasSuffix(" (--no-survey leaves train/ unread)"))
     }
 
+    /// Long learning is not silent: the methods' building is reported before the rows are scored.
+    @Test func learningFromTheSurveyIsReportedBeforeTheRows() throws {
+        let command = try EvaluateCommand.parse([
+            try sharedDataset("kolakowski-flat"), "--method", "knn", "--method", "nonlinear", "--limit", "5",
+        ])
+        var reports: [(task: String, done: Int, total: Int)] = []
+        _ = try command.output { reports.append(($0, $1, $2)) }
+        let learning = reports.filter { $0.task == "learning from train/" }
+        #expect(learning.map(\.done) == [0, 1, 2])
+        #expect(learning.allSatisfy { $0.total == 2 })
+        let firstRow = try #require(reports.firstIndex { $0.task == "2 methods" })
+        #expect(reports.prefix(firstRow).count == learning.count)
+    }
+
     @Test func progressLines() {
         #expect(
             CommandProgress.line(label: "evaluate", task: "knn", done: 110, total: 244) == "evaluate: knn 45% (110/244)"

@@ -168,7 +168,7 @@ struct TrackingValidationTests {
         // Too few rows for the bar: no choice either.
         let demanding = TrackingValidation(minimumRows: survey.truth.count + 1)
         #expect(demanding.choose(survey: survey, setup: setup) == nil)
-        let walking = try #require(TrackingValidation(significance: 0).choose(survey: survey, setup: setup))
+        let walking = try #require(TrackingValidation(evidenceWeights: [0.5]).choose(survey: survey, setup: setup))
         #expect(
             demanding.unchosenNote(survey: survey, standard: 0.5).hasSuffix(
                 ": the survey has \(walking.walkingRows) rows of walks (truth travelling 1 m or more in 30 s), "

@@ -293,10 +293,10 @@ public enum MethodCatalog {
         method name: String, nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(), floorPlan: FloorPlan? = nil
     ) throws -> PositioningEngine {
-        guard let selection = Selection(name) else { throw UnknownMethodError(name: name, known: names) }
-        return try engine(
-            selection, nodes: nodes, survey: survey, calibration: calibration, configuration: configuration,
-            floorPlan: floorPlan)
+        try EngineFactory(
+            nodes: nodes, survey: survey, calibration: calibration, configuration: configuration, floorPlan: floorPlan
+        )
+        .engine(method: name)
     }
 }
 

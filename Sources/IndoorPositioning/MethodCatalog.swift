@@ -1,3 +1,4 @@
+import Foundation
 import IndoorModel
 
 /// The positioning methods selectable by name (`indoor evaluate --method NAME`).
@@ -157,7 +158,9 @@ public enum MethodCatalog {
         }
 
         /// The particle filter over `auto`'s posterior with the evidence weight and radius scale ``TrackingValidation``
-        /// chose, when it could; the default tuning otherwise.
+        /// chose, when it could, and the radius of its fixes from readings alone scaled as the survey's
+        /// cross-validation measured (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``); the default
+        /// tuning otherwise.
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
             var tuning = ParticleFilter.Configuration()
             var outcome: TrackingValidation.Outcome?
@@ -174,6 +177,11 @@ public enum MethodCatalog {
                 } else {
                     unvalidated = validation.unchosenNote(survey: survey, standard: tuning.evidenceWeight)
                 }
+            }
+            // After the replays, which weigh clouds: the fixes from readings alone get the radius their posterior
+            // earned on the survey's held-out fingerprints.
+            if let factor = auto.selection?.radiusFactor(coverage: tuning.coverage) {
+                tuning.snapshotRadiusScale = factor
             }
             var filter = ParticleFilter(posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan)
             filter.validation = outcome
@@ -303,10 +311,19 @@ public enum MethodCatalog {
 extension MethodCatalog {
     /// What `engine`'s method learned from the survey beyond its map, in a sentence for reports: the particle filter's
     /// evidence weight chosen on the survey's walks (``TrackingValidation``), or why it kept its default (a survey
-    /// without enough walks); `nil` for other methods and without a survey.
+    /// without enough walks), and the factor on the radius of its fixes from readings alone when the survey's
+    /// held-out fingerprints set one; `nil` for other methods and without a survey.
     public static func learnedNote(_ engine: PositioningEngine) -> String? {
         guard let filter = engine.method as? ParticleFilter else { return nil }
-        return filter.validation?.summary ?? filter.unvalidated
+        var parts = [filter.validation?.summary ?? filter.unvalidated].compactMap { $0 }
+        let scale = filter.configuration.snapshotRadiusScale
+        if scale != 1 {
+            parts.append(
+                String(
+                    format: "a first fix's accuracy radius (from readings alone) × %.2f, measured on the survey's "
+                        + "held-out fingerprints", scale))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// k-NN (k = 3) over the survey's fingerprints averaged per surveyed position.

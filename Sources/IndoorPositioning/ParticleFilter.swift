@@ -66,6 +66,11 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public var coverage: Double
         /// The factor on the cloud's radius of ``coverage``.
         public var radiusScale: Double
+        /// The factor on the radius of ``coverage`` of the fixes answered from readings alone, before the device has a
+        /// cloud (its first second; every fix of a device heard in one scan): the grid posterior's mean and spread,
+        /// which sell that posterior's errors short or long by a venue's own amount. `auto` sets it from the survey's held-out fingerprints
+        /// (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``).
+        public var snapshotRadiusScale: Double
         /// Resample when the effective sample size falls below this share of ``particles``.
         public var resampleBelow: Double
         /// The seed of every device's generator (mixed with the device id).
@@ -98,6 +103,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         ///   - evidenceWeight: Factor on the temperature per update (default 0.5).
         ///   - coverage: Share of fixes the radius should cover (default 0.68).
         ///   - radiusScale: Factor on the radius (default 1).
+        ///   - snapshotRadiusScale: Factor on the radius of fixes from readings alone (default 1).
         ///   - resampleBelow: Effective-sample-size share that triggers resampling (default 0.5).
         ///   - seed: Seed of the generators (default 0).
         ///   - floorChangeRateElsewhere: Chance per second of changing floor away from a plan's connections (default
@@ -110,8 +116,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
             maximumSpeed: Double = 2.5, floorChangeRate: Double = 0.02, floorHold: Double = 0.8,
             evidenceWeight: Double = 0.5, coverage: Double = 0.68, radiusScale: Double = 1,
             resampleBelow: Double = 0.5, seed: UInt64 = 0, floorChangeRateElsewhere: Double = 0.001,
-            connectionChangeRate: Double = 0.1, likelihoodSpacing: Double = 0.75, offsetDrift: Double = 0.2
+            connectionChangeRate: Double = 0.1, likelihoodSpacing: Double = 0.75, offsetDrift: Double = 0.2,
+            snapshotRadiusScale: Double = 1
         ) {
+            self.snapshotRadiusScale = snapshotRadiusScale.isFinite && snapshotRadiusScale > 0 ? snapshotRadiusScale : 1
             self.offsetDrift = offsetDrift.isFinite && offsetDrift >= 0 ? offsetDrift : 0.2
             self.likelihoodSpacing = likelihoodSpacing.isFinite && likelihoodSpacing > 0 ? likelihoodSpacing : 0.75
             self.particles = min(max(particles, 10), 100_000)
@@ -631,29 +639,31 @@ public struct ParticleFilter: SequentialPositioningMethod {
         }
         let floor = grid.floors.indices.contains(belief.reportedFloor) ? grid.floors[belief.reportedFloor] : nil
         return .success(
-            stated(position: Point3D(x: x, y: y, z: grid.height ?? 0), floor: floor, meanSquareRadius: spread / total))
+            stated(
+                position: Point3D(x: x, y: y, z: grid.height ?? 0), floor: floor, meanSquareRadius: spread / total,
+                scale: configuration.radiusScale))
     }
 
     /// The estimate at `position` on `floor` with the filter's accuracy radius for a belief whose mean square distance
     /// from `position` is `meanSquareRadius` (m²): the radius holding ``Configuration/coverage`` of a 2-D Gaussian of
-    /// that spread, times ``Configuration/radiusScale``, and at least half the grid spacing.
-    private func stated(position: Point3D, floor: Int?, meanSquareRadius: Double) -> Estimate {
+    /// that spread, times `scale`, and at least half the grid spacing.
+    private func stated(position: Point3D, floor: Int?, meanSquareRadius: Double, scale: Double) -> Estimate {
         // A 2-D Gaussian with mean square radius s holds the share p within √(−s·ln(1 − p)).
         let radius = (-meanSquareRadius * Foundation.log(1 - configuration.coverage)).squareRoot()
-        let accuracy = max(posterior.map.spacing / 2, configuration.radiusScale * radius)
+        let accuracy = max(posterior.map.spacing / 2, scale * radius)
         return Estimate(position: position, floor: floor, accuracy: accuracy, confidence: 1 / (1 + accuracy / 2))
     }
 
     /// The estimate from `readings` alone: the mean of their grid posterior, which is what a cloud started from them
     /// (``start(device:readings:at:)``) estimates, without the sampling noise of its particles. The accuracy radius is
-    /// the filter's: the radius holding ``Configuration/coverage`` of a Gaussian with the posterior's spread, times
-    /// ``Configuration/radiusScale``.
+    /// the radius holding ``Configuration/coverage`` of a Gaussian with the posterior's spread, times
+    /// ``Configuration/snapshotRadiusScale``.
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         posterior.estimate(from: readings).map { snapshot in
             // The posterior states its root-mean-square radius.
             stated(
                 position: snapshot.position, floor: snapshot.floor,
-                meanSquareRadius: snapshot.accuracy * snapshot.accuracy)
+                meanSquareRadius: snapshot.accuracy * snapshot.accuracy, scale: configuration.snapshotRadiusScale)
         }
     }
 

@@ -94,6 +94,20 @@ public struct RadioMapCrossValidation: Sendable {
         public var medians: [Double?]
         /// Fingerprints located per candidate.
         public var located: Int
+        /// The winning candidate's held-out errors, each divided by the root-mean-square radius its posterior stated
+        /// (the estimate's accuracy), in ascending order: how far the posterior's own spread undersells or oversells
+        /// its errors on this survey (the posterior's mean, without the k-NN share).
+        public var spreadRatios: [Double]
+
+        /// The factor on the radius that holds `coverage` (0…1) of a 2-D Gaussian with the posterior's spread
+        /// (√(−ln(1 − coverage)) times its root-mean-square radius) for that radius to hold `coverage` of the held-out
+        /// fingerprints: their ratios' `coverage` quantile over the Gaussian's, within 0.25…4; `nil` without ratios.
+        public func radiusFactor(coverage: Double) -> Double? {
+            let share = coverage.isFinite ? min(max(coverage, 0.01), 0.99) : 0.68
+            guard !spreadRatios.isEmpty else { return nil }
+            let quantile = spreadRatios[Int((Double(spreadRatios.count - 1) * share).rounded())]
+            return min(max(quantile / (-Foundation.log(1 - share)).squareRoot(), 0.25), 4)
+        }
     }
 
     /// The best candidate for `fingerprints`, or `nil` when the survey has fewer than two blocks.
@@ -140,12 +154,14 @@ public struct RadioMapCrossValidation: Sendable {
             ($0.lengthScale, $0.priorWeight) < ($1.lengthScale, $1.priorWeight)
         }
         let shareCount = knnShares.count
-        // Per fold, on the available cores: each (candidate, k-NN share)'s errors on the fold's held-out fingerprints.
-        let perFold = ParallelWork.map(foldCount) { [foldOf, coarse] fold -> [[Double]] in
+        // Per fold, on the available cores: each (candidate, k-NN share)'s errors on the fold's held-out fingerprints,
+        // and each candidate's errors over its stated radius.
+        let perFold = ParallelWork.map(foldCount) { [foldOf, coarse] fold -> (errors: [[Double]], ratios: [[Double]]) in
             var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
+            var ratios = [[Double]](repeating: [], count: candidates.count)
             let training = fingerprints.indices.filter { foldOf[$0] != fold }.map { fingerprints[$0] }
             let held = fingerprints.indices.filter { foldOf[$0] == fold }
-            guard !training.isEmpty, !held.isEmpty else { return errors }
+            guard !training.isEmpty, !held.isEmpty else { return (errors, ratios) }
             let stride = max(1, held.count / samplesPerFold)
             let tested = Swift.stride(from: 0, to: held.count, by: stride).map { fingerprints[held[$0]] }
             let queries = tested.map { fingerprint -> [NodeReading] in
@@ -188,6 +204,7 @@ public struct RadioMapCrossValidation: Sendable {
                                     missingWeight: posterior.missingWeight)
                             else { continue }
                             let p = estimate.position.horizontal
+                            if estimate.accuracy > 0 { ratios[c].append(p.distance(to: truth) / estimate.accuracy) }
                             for (s, share) in knnShares.enumerated() {
                                 let blended = neighbours[q].map { p.interpolated(to: $0, fraction: share) } ?? p
                                 errors[c * shareCount + s].append(blended.distance(to: truth))
@@ -196,12 +213,18 @@ public struct RadioMapCrossValidation: Sendable {
                     }
                 }
             }
-            return errors
+            return (errors, ratios)
         }
         // The folds in order, as if run one after the other.
         var errors = [[Double]](repeating: [], count: candidates.count * shareCount)
+        var ratios = [[Double]](repeating: [], count: candidates.count)
         for fold in perFold {
-            for index in errors.indices where fold.indices.contains(index) { errors[index] += fold[index] }
+            for index in errors.indices where fold.errors.indices.contains(index) {
+                errors[index] += fold.errors[index]
+            }
+            for index in ratios.indices where fold.ratios.indices.contains(index) {
+                ratios[index] += fold.ratios[index]
+            }
         }
         let medians = errors.map { list -> Double? in
             guard !list.isEmpty else { return nil }
@@ -216,6 +239,6 @@ public struct RadioMapCrossValidation: Sendable {
         guard medians[best] != nil else { return nil }
         return Outcome(
             best: candidates[best / shareCount], knnShare: knnShares[best % shareCount], medians: medians,
-            located: errors[best].count)
+            located: errors[best].count, spreadRatios: ratios[best / shareCount].filter(\.isFinite).sorted())
     }
 }

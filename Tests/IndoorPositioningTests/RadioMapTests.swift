@@ -97,6 +97,41 @@ enum WalledVenue {
         #expect(first.medians.count == 4 && first.located > 0)
     }
 
+    /// The cross-validation measures how well the winner's stated spread covers its held-out errors: a sharp posterior
+    /// (a high temperature shrinks its spread, not its errors) needs its radius widened, a timid one narrowed.
+    @Test func crossValidationMeasuresHowWellThePosteriorsSpreadCoversItsErrors() throws {
+        let fingerprints = WalledVenue.fingerprints(repeats: 1)
+        func outcome(temperature: Double) throws -> RadioMapCrossValidation.Outcome {
+            let validation = RadioMapCrossValidation(
+                candidates: [
+                    .init(
+                        map: RadioMap.SurveyConfiguration(lengthScale: 2),
+                        posterior: PosteriorGrid.Configuration(temperature: temperature))
+                ], knnShares: [0], samplesPerFold: 20)
+            return try #require(
+                validation.choose(
+                    nodes: SeededVenue.nodes, fingerprints: fingerprints, calibration: calibration, grid: grid))
+        }
+        let sharp = try outcome(temperature: 8)
+        let timid = try outcome(temperature: 0.05)
+        // A 2-D Gaussian holds 68% within √(−ln 0.32) ≈ 1.07 times its root-mean-square radius.
+        let gaussian = (-log(0.32)).squareRoot()
+        for found in [sharp, timid] {
+            let ratios = found.spreadRatios
+            #expect(ratios == ratios.sorted() && ratios.count > 100 && ratios.count <= found.located)
+            // The factor makes the Gaussian's radius hold 68% of the held-out errors.
+            let factor = try #require(found.radiusFactor(coverage: 0.68))
+            let held = ratios.filter { $0 <= factor * gaussian * (1 + 1e-12) }.count
+            #expect(abs(Double(held) / Double(ratios.count) - 0.68) < 0.01, "\(held) of \(ratios.count)")
+        }
+        let widened = try #require(sharp.radiusFactor(coverage: 0.68))
+        let narrowed = try #require(timid.radiusFactor(coverage: 0.68))
+        #expect(widened > 1.5 && narrowed < 0.9, "sharp × \(widened), timid × \(narrowed)")
+        #expect(
+            RadioMapCrossValidation.Outcome(best: sharp.best, knnShare: 0, medians: [], located: 0, spreadRatios: [])
+                .radiusFactor(coverage: 0.68) == nil)
+    }
+
     @Test func tooSmallASurveyIsNoChoice() {
         let one = [Fingerprint(position: Point3D(x: 3, y: 3, z: 1.2), rssi: ["n0": -60])]
         #expect(
@@ -148,6 +183,32 @@ enum WalledVenue {
         let auto = WalledVenue.medianError(first)
         let centroid = WalledVenue.medianError(WeightedCentroid())
         #expect(auto < 0.6 * centroid, "auto \(auto) m, weighted centroid \(centroid) m")
+    }
+
+    /// `auto`'s filter answers a device's first readings by the posterior alone, with the radius the survey's
+    /// held-out fingerprints measured for that posterior, and says so.
+    @Test func theFiltersFixesFromReadingsAloneGetTheRadiusTheHeldOutFingerprintsMeasured() throws {
+        let factory = EngineFactory(nodes: SeededVenue.nodes, survey: Self.survey())
+        let engine = try factory.engine(method: "particle-filter")
+        let filter = try #require(engine.method as? ParticleFilter)
+        let auto = try #require(factory.learned.autos.values.first)
+        let factor = try #require(auto.selection?.radiusFactor(coverage: 0.68))
+        #expect(filter.configuration.snapshotRadiusScale == factor)
+        // The survey's static points have no walk: the clouds' own radius keeps its default.
+        #expect(filter.configuration.radiusScale == 1 && filter.validation == nil)
+        var random = SplitMix64(seed: 4)
+        let readings = WalledVenue.readings(at: Point2D(x: 9, y: 7), sigma: 2, random: &random)
+        let snapshot = try auto.posterior.estimate(from: readings).get()
+        let fix = try filter.estimate(from: readings).get()
+        #expect(fix.position == snapshot.position)
+        let radius = max(auto.posterior.map.spacing / 2, factor * (-log(0.32)).squareRoot() * snapshot.accuracy)
+        #expect(abs(fix.accuracy - radius) < 1e-9, "\(fix.accuracy) m against \(radius) m")
+        let note = try #require(MethodCatalog.learnedNote(engine))
+        #expect(
+            note.hasSuffix(
+                String(
+                    format: "; a first fix's accuracy radius (from readings alone) × %.2f, measured on the survey's "
+                        + "held-out fingerprints", factor)))
     }
 
     @Test func withoutASurveyFewerThanFiveNodesHeardAreAnsweredByTheSparseMethod() throws {

@@ -133,13 +133,25 @@ struct EvaluateCommand: ParsableCommand {
             let task = names.count == 1 ? names[0] : "\(names.count) methods"
             let megabyte = 1_000_000
             let megabytes = ((opened.sightings.size ?? 0) + (opened.truth.size ?? 0) + megabyte - 1) / megabyte
-            (scores, rows) = try MethodComparison.run(
-                streaming: &opened, methods: names, calibration: given, limit: limit, unavailable: unavailable,
-                observe: { unknown.count($0) },
-                learning: { built, total in progress("learning from train/", built, total) },
-                progress: { rows, bytes in
-                    if let limit { progress(task, rows, limit) } else { progress(task, bytes / megabyte, megabytes) }
-                })
+            (scores, rows) = try withoutActuallyEscaping(progress) { progress in
+                // The learning's long phases are told from the cores that finish their parts, one call at a time,
+                // while this thread waits for them.
+                let relay = PhaseRelay(progress)
+                return try MethodComparison.run(
+                    streaming: &opened, methods: names, calibration: given, limit: limit, unavailable: unavailable,
+                    observe: { unknown.count($0) },
+                    learning: { built, total in progress("learning from train/", built, total) },
+                    learningPhases: LearningProgress { phase, done, total in
+                        relay.tell("learning from train/: \(phase)", done, total)
+                    },
+                    progress: { rows, bytes in
+                        if let limit {
+                            progress(task, rows, limit)
+                        } else {
+                            progress(task, bytes / megabyte, megabytes)
+                        }
+                    })
+            }
         } catch let error as FormatError where error.code == .unsorted {
             // Rows not in time order cannot be merged in one pass: read test/ whole and score device by device.
             FileHandle.standardError.write(Data("evaluate: \(error); scoring in memory instead\n".utf8))
@@ -251,4 +263,16 @@ struct EvaluateCommand: ParsableCommand {
         for sighting in data.test.sightings { count.count(sighting) }
         return count.note()
     }
+}
+
+/// A progress callback handed to the cores that learn in parallel (``LearningProgress``).
+///
+/// `@unchecked Sendable`: ``LearningProgress`` calls it one call at a time, under its lock, and only while the thread
+/// that owns the callback waits for those cores, so the callback never runs twice at once.
+private final class PhaseRelay: @unchecked Sendable {
+    private let callback: (String, Int, Int) -> Void
+
+    init(_ callback: @escaping (String, Int, Int) -> Void) { self.callback = callback }
+
+    func tell(_ task: String, _ done: Int, _ total: Int) { callback(task, done, total) }
 }

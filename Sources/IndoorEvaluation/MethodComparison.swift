@@ -50,6 +50,7 @@ public enum MethodComparison {
     ///   - observe: Told every test sighting read.
     ///   - learning: Told before each method's engine is built (methods built so far, methods in all), and once all
     ///     are: building is where methods learn from the survey (seconds to minutes for `auto` on a large venue).
+    ///   - learningPhases: Told how far each long phase of that learning has got (``EngineFactory/progress``).
     ///   - progress: Called after each truth row with (rows done, bytes of both test files read).
     /// - Returns: The scores, in the order of `methods`, and the number of truth rows scored.
     /// - Throws: ``UnknownMethodError``, what building an engine throws, or the ``FormatError`` of a bad or
@@ -58,11 +59,11 @@ public enum MethodComparison {
         streaming dataset: inout StreamedDataset, methods: [String], calibration given: Calibration? = nil,
         limit: Int? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         observe: (Sighting) -> Void = { _ in }, learning: (_ built: Int, _ total: Int) -> Void = { _, _ in },
-        progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
+        learningPhases: LearningProgress? = nil, progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
     ) throws -> (scores: [MethodScore], rows: Int) {
         let engines = try engines(
             methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, floorPlan: dataset.floorPlan,
-            unavailable: unavailable, learning: learning)
+            unavailable: unavailable, learning: learning, learningPhases: learningPhases)
         return try Evaluator.score(
             engines, sightings: &dataset.sightings, truth: &dataset.truth, zones: dataset.zones, limit: limit,
             observe: observe,
@@ -77,9 +78,10 @@ public enum MethodComparison {
     private static func engines(
         _ methods: [String], nodes: [Node], survey: Recording?, calibration given: Calibration?, floorPlan: FloorPlan?,
         unavailable: ((_ method: String, _ error: any Error) -> Void)?,
-        learning: (_ built: Int, _ total: Int) -> Void = { _, _ in }
+        learning: (_ built: Int, _ total: Int) -> Void = { _, _ in }, learningPhases: LearningProgress? = nil
     ) throws -> [(name: String, engine: PositioningEngine)] {
-        let factory = EngineFactory(nodes: nodes, survey: survey, calibration: given, floorPlan: floorPlan)
+        let factory = EngineFactory(
+            nodes: nodes, survey: survey, calibration: given, floorPlan: floorPlan, progress: learningPhases)
         var engines: [(name: String, engine: PositioningEngine)] = []
         defer { learning(methods.count, methods.count) }
         for (built, name) in methods.enumerated() {

@@ -81,11 +81,12 @@ public struct AutoMethod: PositioningMethod {
     ///   - name: The name in reports (default `auto`).
     ///   - maximumMapEntries: The most (grid point, node) entries of the radio map (default
     ///     ``maximumMapEntries``): the grid gets coarser to stay within it.
+    ///   - progress: Told how far the cross-validation on the survey has got.
     public init(
         nodes: [Node], survey: Recording?, calibration: Calibration,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
         validation: RadioMapCrossValidation = RadioMapCrossValidation(), name: String = "auto",
-        maximumMapEntries: Int = AutoMethod.maximumMapEntries
+        maximumMapEntries: Int = AutoMethod.maximumMapEntries, progress: LearningProgress? = nil
     ) {
         self.name = name
         let extra = survey?.truth.map(\.point) ?? []
@@ -95,7 +96,7 @@ public struct AutoMethod: PositioningMethod {
             let fingerprints = MethodCatalog.surveyFingerprints(
                 nodes: nodes, survey: survey, configuration: configuration, calibration: calibration)
             if let outcome = validation.choose(
-                nodes: nodes, fingerprints: fingerprints, calibration: calibration, grid: grid)
+                nodes: nodes, fingerprints: fingerprints, calibration: calibration, grid: grid, progress: progress)
             {
                 let map = RadioMap.surveyed(
                     nodes: nodes, fingerprints: fingerprints, calibration: calibration, grid: grid,

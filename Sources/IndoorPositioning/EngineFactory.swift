@@ -22,14 +22,19 @@ public struct EngineFactory {
     public let configuration: PositioningEngine.Configuration
     /// The venue's walls and floor connections, for the particle filter's motion model.
     public let floorPlan: FloorPlan?
+    /// Told how far the long phases of learning have got (`auto`'s cross-validation and replays of the survey's
+    /// walks), while an engine is built.
+    public let progress: LearningProgress?
     let learned = Learned()
 
     /// A factory over `nodes`; see ``MethodCatalog/engine(_:nodes:survey:calibration:configuration:floorPlan:)`` for
-    /// the parameters.
+    /// the parameters, and ``progress``.
     public init(
         nodes: [Node], survey: Recording? = nil, calibration: Calibration? = nil,
-        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(), floorPlan: FloorPlan? = nil
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(), floorPlan: FloorPlan? = nil,
+        progress: LearningProgress? = nil
     ) {
+        self.progress = progress
         self.nodes = nodes
         self.survey = survey
         self.calibration =
@@ -53,7 +58,7 @@ public struct EngineFactory {
         }
         let context = MethodCatalog.Context(
             nodes: nodes, survey: survey, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
-            learned: learned)
+            learned: learned, progress: progress)
         return PositioningEngine(
             nodes: nodes, method: selection.method.make(context), configuration: tuned, calibration: calibration)
     }

@@ -114,6 +114,8 @@ public enum MethodCatalog {
         var floorPlan: FloorPlan?
         /// What other engines of the same ``EngineFactory`` learned, shared with this one.
         var learned: EngineFactory.Learned
+        /// Told how far long learning has got (``EngineFactory/progress``).
+        var progress: LearningProgress? = nil
         /// The calibrated device height, metres (`nil` when the survey gave no heights).
         var height: Double? { calibration.deviceHeight }
 
@@ -138,7 +140,8 @@ public enum MethodCatalog {
             key.tracking = nil
             if let known = learned.autos[key] { return known }
             let auto = AutoMethod(
-                nodes: nodes, survey: survey, calibration: calibration, configuration: configuration)
+                nodes: nodes, survey: survey, calibration: calibration, configuration: configuration,
+                progress: progress)
             learned.autos[key] = auto
             return auto
         }
@@ -170,7 +173,7 @@ public enum MethodCatalog {
                     nodes: nodes, calibration: calibration, configuration: configuration,
                     grid: auto.posterior.map.grid, candidate: selection.best, filter: tuning, floorPlan: floorPlan)
                 let validation = TrackingValidation()
-                outcome = validation.choose(survey: survey, setup: setup)
+                outcome = validation.choose(survey: survey, setup: setup, progress: progress)
                 if let outcome {
                     tuning.evidenceWeight = outcome.evidenceWeight
                     tuning.radiusScale = outcome.radiusScale

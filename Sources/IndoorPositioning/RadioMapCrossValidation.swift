@@ -116,9 +116,11 @@ public struct RadioMapCrossValidation: Sendable {
     ///   - fingerprints: The survey's fingerprints.
     ///   - calibration: The path-loss model the maps correct.
     ///   - grid: The final grid (the folds use it at ``spacing``).
-    public func choose(nodes: [Node], fingerprints: [Fingerprint], calibration: Calibration, grid: RadioMap.Grid)
-        -> Outcome?
-    {
+    ///   - progress: Told as each fold's map of each kernel is scored (phase `radio map cross-validation`).
+    public func choose(
+        nodes: [Node], fingerprints: [Fingerprint], calibration: Calibration, grid: RadioMap.Grid,
+        progress: LearningProgress? = nil
+    ) -> Outcome? {
         struct Key: Hashable {
             var floor: Int?
             var x: Int
@@ -154,6 +156,7 @@ public struct RadioMapCrossValidation: Sendable {
             ($0.lengthScale, $0.priorWeight) < ($1.lengthScale, $1.priorWeight)
         }
         let shareCount = knnShares.count
+        progress?.begin("radio map cross-validation", parts: foldCount * lengths.count)
         // Per fold, on the available cores: each (candidate, k-NN share)'s errors on the fold's held-out fingerprints,
         // and each candidate's errors over its stated radius.
         let perFold = ParallelWork.map(foldCount) { [foldOf, coarse] fold -> (errors: [[Double]], ratios: [[Double]]) in
@@ -161,7 +164,10 @@ public struct RadioMapCrossValidation: Sendable {
             var ratios = [[Double]](repeating: [], count: candidates.count)
             let training = fingerprints.indices.filter { foldOf[$0] != fold }.map { fingerprints[$0] }
             let held = fingerprints.indices.filter { foldOf[$0] == fold }
-            guard !training.isEmpty, !held.isEmpty else { return (errors, ratios) }
+            guard !training.isEmpty, !held.isEmpty else {
+                progress?.finished(lengths.count)
+                return (errors, ratios)
+            }
             let stride = max(1, held.count / samplesPerFold)
             let tested = Swift.stride(from: 0, to: held.count, by: stride).map { fingerprints[held[$0]] }
             let queries = tested.map { fingerprint -> [NodeReading] in
@@ -212,6 +218,7 @@ public struct RadioMapCrossValidation: Sendable {
                         }
                     }
                 }
+                progress?.finished()
             }
             return (errors, ratios)
         }

@@ -156,21 +156,30 @@ public struct TrackingValidation: Hashable, Sendable {
     }
 
     /// The best evidence weight for `survey`'s walks, or `nil` when they are too few (see ``minimumRows``).
-    public func choose(survey: Recording, setup: Setup) -> Outcome? {
+    /// - Parameter progress: Told as each fold's replay with each weight ends (phase `replaying the survey's walks`).
+    public func choose(survey: Recording, setup: Setup, progress: LearningProgress? = nil) -> Outcome? {
         let blocks = Blocks(survey: survey, seconds: blockSeconds)
         let walks = blocks.walks(travelling: minimumTravel, in: survey)
         guard walks.rows >= minimumRows else { return nil }
+        let weightCount = evidenceWeights.count
+        progress?.begin("replaying the survey's walks", parts: folds * weightCount)
         // Per weight, each replayed row's error and radius (`nil`: not located), rows in the same order for every
         // weight.
         // Per fold, on the available cores: the replayed rows' blocks and, per weight, each row's error and radius
         // (`nil`: not located), rows in the same order for every weight; `nil` for a fold with nothing to replay.
         let replays = ParallelWork.map(folds) { fold -> (blocks: [Int], fixes: [[(error: Double, radius: Double)?]])? in
             let replayed = Self.evenlySpaced(walks.blocks.filter { $0 % folds == fold }, atMost: blocksPerFold)
-            guard !replayed.isEmpty else { return nil }
+            guard !replayed.isEmpty else {
+                progress?.finished(weightCount)
+                return nil
+            }
             let training = Recording(
                 sightings: survey.sightings.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold },
                 truth: survey.truth.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold })
-            guard !training.truth.isEmpty else { return nil }
+            guard !training.truth.isEmpty else {
+                progress?.finished(weightCount)
+                return nil
+            }
             let fingerprints = MethodCatalog.surveyFingerprints(
                 nodes: setup.nodes, survey: training, configuration: setup.configuration,
                 calibration: setup.calibration)
@@ -183,11 +192,13 @@ public struct TrackingValidation: Hashable, Sendable {
                 var tuning = setup.filter
                 tuning.evidenceWeight = evidenceWeights[w]
                 let filter = ParticleFilter(posterior: posterior, configuration: tuning, floorPlan: setup.floorPlan)
-                return Self.replay(
+                let fixes = Self.replay(
                     held.recording,
                     engine: PositioningEngine(
                         nodes: setup.nodes, method: filter, configuration: setup.configuration,
                         calibration: setup.calibration))
+                progress?.finished()
+                return fixes
             }
             return (held.blocks, fixes)
         }

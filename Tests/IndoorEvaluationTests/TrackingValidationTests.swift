@@ -1,3 +1,4 @@
+import Foundation
 import IndoorModel
 import Testing
 
@@ -70,6 +71,21 @@ struct TrackingValidationTests {
         #expect(strict.radiusScale == 1)
         #expect(strict.medians == eager.medians)
         #expect(TrackingValidation(significance: 0).choose(survey: survey, setup: setup) == eager)
+    }
+
+    /// The replays tell how far they have got, part by part (a fold's replay with one weight), from the cores that
+    /// ran them; watching changes nothing.
+    @Test func replaysReportTheirProgress() throws {
+        let fixture = try Self.fixture.get()
+        let (survey, setup) = (fixture.survey, fixture.setup)
+        let seen = PhaseLog()
+        let validation = TrackingValidation(evidenceWeights: [0.35, 0.5])
+        let watched = validation.choose(survey: survey, setup: setup, progress: LearningProgress(seen.record))
+        #expect(watched == validation.choose(survey: survey, setup: setup))
+        let events = seen.events
+        // Three folds × two weights: told with none done, then after each of the six.
+        #expect(events.map(\.done) == Array(0...6))
+        #expect(events.allSatisfy { $0.phase == "replaying the survey's walks" && $0.total == 6 })
     }
 
     /// `indoor evaluate` says what the filter chose on the survey's walks (`MethodScore.learned`): for `auto`, the
@@ -225,5 +241,23 @@ struct TrackingValidationTests {
         #expect(TrackingValidation.radiusQuantile(fixes, share: 0) == 0.5)
         #expect(TrackingValidation.radiusQuantile(fixes, share: 1) == 3)
         #expect(TrackingValidation.radiusQuantile([nil, (1, 0)], share: 0.68) == nil)
+    }
+}
+
+/// What a ``LearningProgress`` told, in order (its calls come one at a time, from any core).
+final class PhaseLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [(phase: String, done: Int, total: Int)] = []
+
+    var events: [(phase: String, done: Int, total: Int)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+
+    @Sendable func record(_ phase: String, _ done: Int, _ total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        recorded.append((phase, done, total))
     }
 }

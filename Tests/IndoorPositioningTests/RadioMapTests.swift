@@ -132,6 +132,32 @@ enum WalledVenue {
                 .radiusFactor(coverage: 0.68) == nil)
     }
 
+    /// The cross-validation tells how far it has got, part by part (a fold's map of one kernel scored), from the cores
+    /// that ran them; watching changes nothing.
+    @Test func crossValidationReportsItsProgress() throws {
+        let validation = RadioMapCrossValidation(
+            candidates: [1, 2, 4].map { length in
+                .init(map: RadioMap.SurveyConfiguration(lengthScale: length), posterior: PosteriorGrid.Configuration())
+            }, folds: 4, samplesPerFold: 10)
+        let fingerprints = WalledVenue.fingerprints(repeats: 1)
+        let lock = NSLock()
+        nonisolated(unsafe) var events: [(phase: String, done: Int, total: Int)] = []
+        let watched = validation.choose(
+            nodes: SeededVenue.nodes, fingerprints: fingerprints, calibration: calibration, grid: grid,
+            progress: LearningProgress { phase, done, total in
+                lock.lock()
+                events.append((phase, done, total))
+                lock.unlock()
+            })
+        #expect(
+            watched
+                == validation.choose(
+                    nodes: SeededVenue.nodes, fingerprints: fingerprints, calibration: calibration, grid: grid))
+        // Four folds × three kernels: told with none done, then after each of the twelve.
+        #expect(events.map(\.done) == Array(0...12))
+        #expect(events.allSatisfy { $0.phase == "radio map cross-validation" && $0.total == 12 })
+    }
+
     @Test func tooSmallASurveyIsNoChoice() {
         let one = [Fingerprint(position: Point3D(x: 3, y: 3, z: 1.2), rssi: ["n0": -60])]
         #expect(

@@ -68,8 +68,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public var radiusScale: Double
         /// The factor on the radius of ``coverage`` of the fixes answered from readings alone, before the device has a
         /// cloud (its first second; every fix of a device heard in one scan): the grid posterior's mean and spread,
-        /// which sell that posterior's errors short or long by a venue's own amount. `auto` sets it from the survey's held-out fingerprints
-        /// (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``).
+        /// which sell that posterior's errors short or long by a venue's own amount. `auto` sets it from the survey's
+        /// held-out fingerprints (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``).
         public var snapshotRadiusScale: Double
         /// Resample when the effective sample size falls below this share of ``particles``.
         public var resampleBelow: Double

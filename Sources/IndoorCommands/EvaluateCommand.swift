@@ -42,11 +42,22 @@ struct EvaluateCommand: ParsableCommand {
             valueName: "file.svg"))
     var plot: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write every scored truth row of every method to this CSV file.",
+            discussion: """
+                One line per method per row: method, device, t, truth_x, truth_y, truth_floor, x, y, floor, \
+                error_m, accuracy_m, within_radius (1 or 0), no_fix (why a row has no position); see \
+                docs/FORMATS.md. It must not exist (see --force).
+                """,
+            valueName: "file.csv"))
+    var rows: String?
+
     @Flag(
         help: ArgumentHelp(
-            "Replace an existing --plot file.",
+            "Replace an existing --plot or --rows file.",
             discussion: """
-                The plot is written to a temporary file beside it and renamed into place, so a failed or \
+                Each is written to a temporary file beside it and renamed into place, so a failed or \
                 interrupted write leaves the old file as it was. A folder, or a file of the dataset, is never \
                 replaced.
                 """))
@@ -67,6 +78,9 @@ struct EvaluateCommand: ParsableCommand {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let plot, let rows, OutputFile.sameItem(plot, rows) {
+            throw ValidationError("--plot and --rows name the same file '\(rows)'; give each its own")
+        }
         for name in methods where !MethodCatalog.isKnown(name) {
             throw ValidationError(
                 "unknown method '\(name)'; known methods: \(MethodCatalog.names.joined(separator: ", "))")
@@ -105,11 +119,11 @@ struct EvaluateCommand: ParsableCommand {
     ///   - emit: Told the report, then `plot: PATH` once the plot is written.
     /// - Throws: ``CommandFailure`` or a dataset ``FormatError``, naming the path.
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }, emit: (String) -> Void) throws {
-        let plotFile = try plot.map {
-            try OutputFile(
-                path: $0, force: force,
-                inputs: OutputFile.datasetInputs(folder: dataset) + (calibration.map { [$0] } ?? []))
-        }
+        let inputs = OutputFile.datasetInputs(folder: dataset) + (calibration.map { [$0] } ?? [])
+        let plotFile = try plot.map { try OutputFile(path: $0, force: force, inputs: inputs) }
+        // The rows go to a temporary file while the methods are scored, renamed into place after the scores are
+        // emitted.
+        let rowsFile = try rows.map { try RowsFile(OutputFile(path: $0, force: force, inputs: inputs)) }
         let folder = URL(fileURLWithPath: dataset)
         var opened = try DatasetReader.open(folder: folder, includeSurvey: !noSurvey)
         let names = methods.isEmpty ? MethodCatalog.names : methods
@@ -144,6 +158,7 @@ struct EvaluateCommand: ParsableCommand {
                     learningPhases: LearningProgress { phase, done, total in
                         relay.tell("learning from train/: \(phase)", done, total)
                     },
+                    answered: { rowsFile?.add(method: $0, row: $1, result: $2) },
                     progress: { rows, bytes in
                         if let limit {
                             progress(task, rows, limit)
@@ -156,12 +171,14 @@ struct EvaluateCommand: ParsableCommand {
             // Rows not in time order cannot be merged in one pass: read test/ whole and score device by device.
             FileHandle.standardError.write(Data("evaluate: \(error); scoring in memory instead\n".utf8))
             skipped = []
+            try rowsFile?.restart()
             var data = try DatasetReader.read(folder: folder, includeSurvey: !noSurvey)
             if let limit, limit < data.test.truth.count { data.test.truth = Array(data.test.truth.prefix(limit)) }
             scores = try Self.scoreInMemory(
                 data, methods: names, calibration: given, zones: opened.zones, floorPlan: opened.floorPlan,
                 unavailable: unavailable,
                 surveyNote: surveyNote,
+                answered: { rowsFile?.add(method: $0, row: $1, result: $2) },
                 progress: progress)
             rows = data.test.truth.count
             unknown = UnknownNodeCount(nodes: data.nodes)
@@ -188,20 +205,25 @@ struct EvaluateCommand: ParsableCommand {
             try plotFile.write(Data(svg.utf8))
             if !json { emit("plot: \(plotFile.path)\n") }
         }
+        if let rowsFile {
+            try rowsFile.commit()
+            if !json { emit("rows: \(rowsFile.path)\n") }
+        }
     }
 
     /// Scores `methods` on `data` held in memory, device by device: for test files whose rows are not in time order.
     ///
-    /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:zones:unavailable:progress:)`` throws; with
-    ///   `--no-survey`, a ``CommandFailure`` that says so.
+    /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:zones:floorPlan:unavailable:answered:progress:)``
+    ///   throws; with `--no-survey`, a ``CommandFailure`` that says so.
     private static func scoreInMemory(
         _ data: Dataset, methods names: [String], calibration: Calibration?, zones: [Zone], floorPlan: FloorPlan?,
-        unavailable: ((String, any Error) -> Void)?, surveyNote: String, progress: (String, Int, Int) -> Void
+        unavailable: ((String, any Error) -> Void)?, surveyNote: String,
+        answered: (String, TruthPoint, Result<Fix, NoFix>) -> Void, progress: (String, Int, Int) -> Void
     ) throws -> [MethodScore] {
         do {
             return try MethodComparison.run(
                 dataset: data, methods: names, calibration: calibration, zones: zones, floorPlan: floorPlan,
-                unavailable: unavailable,
+                unavailable: unavailable, answered: answered,
                 progress: progress)
         } catch  where !surveyNote.isEmpty {
             throw CommandFailure("\(error)\(surveyNote)")

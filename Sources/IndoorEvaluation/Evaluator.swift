@@ -11,9 +11,10 @@ import IndoorPositioning
 /// the floor of one located row differs from its previous one. When the venue has rooms (zones with polygon
 /// fences), the truth's and the fix's rooms are compared row by row, and each one's changes counted.
 ///
-/// Two ways, with the same scores on time-sorted files: ``score(_:on:name:zones:progress:)`` takes a recording in memory
-/// and feeds each device separately, in any row order; ``score(_:sightings:truth:zones:limit:observe:progress:)`` reads
-/// the sightings and truth once, merged by time, feeding every engine in the same pass, and holds no rows.
+/// Two ways, with the same scores on time-sorted files: ``score(_:on:name:zones:progress:answered:)`` takes a
+/// recording in memory and feeds each device separately, in any row order;
+/// ``score(_:sightings:truth:zones:limit:observe:answered:progress:)`` reads the sightings and truth once, merged by
+/// time, feeding every engine in the same pass, and holds no rows.
 public enum Evaluator {
     /// Scores `engine` on `recording`, device by device.
     ///
@@ -24,11 +25,13 @@ public enum Evaluator {
     ///   - zones: The venue's zones: those with polygon fences are the rooms scored (``MethodScore/rooms``);
     ///     none (the default), or none with a polygon fence, leaves rooms unscored.
     ///   - progress: Called after each truth row with (rows done, rows in all).
+    ///   - answered: Told each truth row and the engine's answer to it, device by device (``RowReport``).
     /// - Returns: Every located row's error, the misses, the floor hits and, with rooms, the room counts.
     /// - Complexity: O(s log s + r log r) for s sightings and r truth rows, plus the engine's work.
     public static func score(
         _ engine: PositioningEngine, on recording: Recording, name: String? = nil, zones: [Zone] = [],
-        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
+        answered: (_ row: TruthPoint, _ result: Result<Fix, NoFix>) -> Void = { _, _ in }
     ) -> MethodScore {
         var engine = engine
         var sightingsByDevice: [String: [Sighting]] = [:]
@@ -54,7 +57,9 @@ public enum Evaluator {
                     engine.ingest(sightings[next])
                     next += 1
                 }
-                tally.record(engine.locate(device: device, at: row.time), for: row)
+                let result = engine.locate(device: device, at: row.time)
+                tally.record(result, for: row)
+                answered(row, result)
                 done += 1
                 progress(done, total)
             }
@@ -69,7 +74,8 @@ public enum Evaluator {
     /// For each truth row in file order, every engine ingests the sightings up to the row's time (all devices',
     /// in file order), then states the position of the row's device at the row's time. Memory: the engines, and
     /// per method one error (8 bytes) per located row plus a few numbers per device; no sighting or truth row is
-    /// kept. On time-sorted files the scores are those of ``score(_:on:name:zones:progress:)`` for each engine.
+    /// kept. On time-sorted files the scores are those of ``score(_:on:name:zones:progress:answered:)`` for each
+    /// engine.
     ///
     /// - Parameters:
     ///   - engines: Fresh engines and the names to report them by.
@@ -79,16 +85,19 @@ public enum Evaluator {
     ///   - limit: Score only the first `limit` truth rows, and read no further than they need (the rest of either
     ///     file is not read, nor checked); `nil`: every row, and both files are read to their end.
     ///   - observe: Told every sighting read, engines' use or not (to count the unknown nodes, say).
+    ///   - answered: Told each truth row and each engine's answer to it (the engine's index in `engines`), in the
+    ///     order scored (``RowReport``).
     ///   - progress: Called after each truth row with (rows done, bytes of both files read).
     /// - Returns: One score per engine, in the order given, and the number of truth rows scored.
     /// - Throws: ``FormatError`` for a bad row of either file; one with the code ``FormatError/Code/unsorted``,
     ///   naming the file and line, when a row's time is earlier than the row before it (score the recording in
-    ///   memory with ``score(_:on:name:zones:progress:)`` instead).
+    ///   memory with ``score(_:on:name:zones:progress:answered:)`` instead).
     /// - Complexity: O(s + r) rows read for s sightings and r truth rows, plus the engines' work.
     public static func score(
         _ engines: [(name: String, engine: PositioningEngine)], sightings: inout CSVRowStream<Sighting>,
         truth: inout CSVRowStream<TruthPoint>, zones: [Zone] = [], limit: Int? = nil,
         observe: (Sighting) -> Void = { _ in },
+        answered: (_ engine: Int, _ row: TruthPoint, _ result: Result<Fix, NoFix>) -> Void = { _, _, _ in },
         progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
     ) throws -> (scores: [MethodScore], rows: Int) {
         var models = engines.map(\.engine)
@@ -110,7 +119,9 @@ public enum Evaluator {
                 waiting = nil
             }
             for index in models.indices {
-                tallies[index].record(models[index].locate(device: row.device, at: row.time), for: row)
+                let result = models[index].locate(device: row.device, at: row.time)
+                tallies[index].record(result, for: row)
+                answered(index, row, result)
             }
             rows += 1
             progress(rows, sightings.bytesRead + truth.bytesRead)

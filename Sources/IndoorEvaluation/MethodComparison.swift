@@ -8,7 +8,7 @@ import IndoorPositioning
 /// are shared), so every catalogued method is scored the same way.
 public enum MethodComparison {
     /// Scores each method of `methods` (names from ``MethodCatalog``) on `dataset`'s test split, held in memory,
-    /// one method after the other (``Evaluator/score(_:on:name:zones:progress:)``).
+    /// one method after the other (``Evaluator/score(_:on:name:zones:progress:answered:)``).
     ///
     /// - Parameters:
     ///   - dataset: The dataset; only `test/` is scored.
@@ -19,11 +19,14 @@ public enum MethodComparison {
     ///   - floorPlan: The venue's walls and floor connections, for the particle filter's motion model; none by default.
     ///   - unavailable: When given, a method whose engine cannot be built (for example one that needs a
     ///     survey the dataset lacks) is reported here and left out; when `nil`, the error is thrown.
+    ///   - answered: Told each truth row and a method's answer to it, method by method and device by device
+    ///     (``RowReport``).
     ///   - progress: Called after each truth row with (method, rows done, rows in all for that method).
     /// - Throws: ``UnknownMethodError`` for a name the catalogue lacks, or what building the engine throws.
     public static func run(
         dataset: Dataset, methods: [String], calibration given: Calibration? = nil, zones: [Zone] = [],
         floorPlan: FloorPlan? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
+        answered: (_ method: String, _ row: TruthPoint, _ result: Result<Fix, NoFix>) -> Void = { _, _, _ in },
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
         try engines(
@@ -31,14 +34,17 @@ public enum MethodComparison {
             unavailable: unavailable
         )
         .map { name, engine in
-            Evaluator.score(engine, on: dataset.test, name: name, zones: zones) { progress(name, $0, $1) }
+            Evaluator.score(
+                engine, on: dataset.test, name: name, zones: zones, progress: { progress(name, $0, $1) },
+                answered: { answered(name, $0, $1) })
         }
     }
 
     /// Scores each method of `methods` on the test split of a dataset opened for streaming, all in one pass over
-    /// its files (``Evaluator/score(_:sightings:truth:zones:limit:observe:progress:)``), holding no test row.
+    /// its files (``Evaluator/score(_:sightings:truth:zones:limit:observe:answered:progress:)``), holding no test row.
     ///
-    /// On time-sorted files the scores are those of ``run(dataset:methods:calibration:zones:unavailable:progress:)``.
+    /// On time-sorted files the scores are those of
+    /// ``run(dataset:methods:calibration:zones:floorPlan:unavailable:answered:progress:)``.
     /// - Parameters:
     ///   - dataset: The opened dataset; its test streams are read (the survey was read when it was opened), its
     ///     zones give the rooms scored, its floor plan the particle filter's walls and stairs.
@@ -51,6 +57,7 @@ public enum MethodComparison {
     ///   - learning: Told before each method's engine is built (methods built so far, methods in all), and once all
     ///     are: building is where methods learn from the survey (seconds to minutes for `auto` on a large venue).
     ///   - learningPhases: Told how far each long phase of that learning has got (``EngineFactory/progress``).
+    ///   - answered: Told each truth row and each method's answer to it, in the order scored (``RowReport``).
     ///   - progress: Called after each truth row with (rows done, bytes of both test files read).
     /// - Returns: The scores, in the order of `methods`, and the number of truth rows scored.
     /// - Throws: ``UnknownMethodError``, what building an engine throws, or the ``FormatError`` of a bad or
@@ -59,14 +66,16 @@ public enum MethodComparison {
         streaming dataset: inout StreamedDataset, methods: [String], calibration given: Calibration? = nil,
         limit: Int? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         observe: (Sighting) -> Void = { _ in }, learning: (_ built: Int, _ total: Int) -> Void = { _, _ in },
-        learningPhases: LearningProgress? = nil, progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
+        learningPhases: LearningProgress? = nil,
+        answered: (_ method: String, _ row: TruthPoint, _ result: Result<Fix, NoFix>) -> Void = { _, _, _ in },
+        progress: (_ rows: Int, _ bytesRead: Int) -> Void = { _, _ in }
     ) throws -> (scores: [MethodScore], rows: Int) {
         let engines = try engines(
             methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, floorPlan: dataset.floorPlan,
             unavailable: unavailable, learning: learning, learningPhases: learningPhases)
         return try Evaluator.score(
             engines, sightings: &dataset.sightings, truth: &dataset.truth, zones: dataset.zones, limit: limit,
-            observe: observe,
+            observe: observe, answered: { answered(engines[$0].name, $1, $2) },
             progress: progress)
     }
 

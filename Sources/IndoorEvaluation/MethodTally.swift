@@ -5,9 +5,9 @@ import IndoorPositioning
 /// One method's ``MethodScore`` being counted, truth row by truth row, with the little each device needs: its
 /// errors, its last located floor and rooms and its first and last located times.
 ///
-/// Rows may come device by device (``Evaluator/score(_:on:name:zones:progress:)``) or all devices merged by time
-/// (``Evaluator/score(_:sightings:truth:zones:limit:observe:progress:)``): ``score`` is the same either way, since it
-/// lists the errors device by device and sums the tracked time in that order.
+/// Rows may come device by device (``Evaluator/score(_:on:name:zones:progress:answered:)``) or all devices merged by
+/// time (``Evaluator/score(_:sightings:truth:zones:limit:observe:answered:progress:)``): ``score`` is the same either
+/// way, since it lists the errors device by device and sums the tracked time in that order.
 struct MethodTally {
     /// What one device has added up so far.
     private struct Device {

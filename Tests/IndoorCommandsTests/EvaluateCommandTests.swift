@@ -73,6 +73,45 @@ struct EvaluateCommandTests {
         #expect(svg.contains("horizontal error (m)"))
     }
 
+    @Test func rowsListEveryScoredRowOfEveryMethodAsTheScoresCountThem() throws {
+        let rows = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: rows) }
+        let command = try EvaluateCommand.parse([
+            try sharedDataset("kolakowski-flat"), "--json", "--limit", "40", "--method", "weighted-centroid",
+            "--method", "nonlinear", "--no-survey", "--rows", rows.path,
+        ])
+        let scores = try command.output().split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let lines = try String(contentsOf: rows, encoding: .utf8).split(separator: "\n")
+        #expect(
+            lines.first
+                == "method,device,t,truth_x,truth_y,truth_floor,x,y,floor,error_m,accuracy_m,within_radius,no_fix")
+        let fields = lines.dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        #expect(fields.count == 80)
+        #expect(fields.allSatisfy { $0.count == 13 })
+        // Row by row, every method's answer to it, in the order given.
+        #expect(fields.prefix(4).map { $0[0] } == ["weighted-centroid", "nonlinear", "weighted-centroid", "nonlinear"])
+        for (index, name) in ["weighted-centroid", "nonlinear"].enumerated() {
+            let mine = fields.filter { $0[0] == name }
+            let located = mine.filter { $0[12].isEmpty }
+            #expect(mine.count - located.count == scores[index]["misses"] as? Int)
+            // The error is the distance between the truth's and the fix's columns, within the millimetre rounding.
+            for row in located {
+                let values = try [3, 4, 6, 7, 9, 10].map { try #require(Double(row[$0])) }
+                #expect(abs(hypot(values[2] - values[0], values[3] - values[1]) - values[4]) < 0.002)
+                #expect(row[11] == (values[4] <= values[5] ? "1" : "0"))
+            }
+            let errors = try located.map { try #require(Double($0[9])) }.sorted()
+            let median = (errors[(errors.count - 1) / 2] + errors[errors.count / 2]) / 2
+            #expect(abs(median - (scores[index]["median_m"] as? Double ?? .nan)) < 0.002)
+            let covered = Double(located.filter { $0[11] == "1" }.count) / Double(located.count)
+            #expect(abs(covered - (scores[index]["radius_coverage"] as? Double ?? .nan)) < 0.0001)
+        }
+    }
+
     @Test func sightingsOfUnknownNodesAreNoted() throws {
         let beacon = try BeaconID(parsing: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2")
         let nodes = [

@@ -83,6 +83,25 @@ struct EvaluateStreamingTests {
                 == Self.inMemoryJSON(folder, methods: ["nonlinear"], limit: 30))
     }
 
+    @Test func rowsOfTruthNotSortedByTimeAreWrittenOnceEach() throws {
+        let folder = try Self.office()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("test/truth.csv")
+        let truth = try DatasetReader.read(folder: folder).test.truth
+        let grouped = truth.enumerated().sorted { ($0.element.device, $0.offset) < ($1.element.device, $1.offset) }
+        try Data(DatasetCSV.truthText(grouped.map(\.element)).utf8).write(to: url)
+        let rows = folder.appendingPathComponent("rows.csv")
+        // The one pass meets the unsorted row part way and starts again in memory: the rows it wrote are dropped.
+        _ = try Self.evaluate([folder.path, "--json", "--method", "nonlinear", "--rows", rows.path])
+        let lines = try String(contentsOf: rows, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == Substring(RowReport.header.dropLast()))
+        #expect(lines.count == truth.count + 1)
+        let keys = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[1...2] }
+        #expect(Set(keys.map { $0.joined(separator: ",") }).count == truth.count)
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty)
+    }
+
     @Test func calibrateStreamsTheSurveyToTheSameCalibration() throws {
         let folder = try Self.office()
         defer { try? FileManager.default.removeItem(at: folder) }

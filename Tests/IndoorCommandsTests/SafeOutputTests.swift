@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IndoorAdvertising
+import IndoorEvaluation
 import IndoorModel
 import Testing
 
@@ -293,6 +294,43 @@ struct EvaluateCalibrateSafetyTests {
         let error = try #require(throws: CommandFailure.self) { _ = try command.output() }
         #expect(error.description.hasPrefix("'\(nodes)' is also an input of this command"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: dataset + "/nodes.csv")) == before)
+    }
+
+    @Test func anExistingRowsFileNeedsForceAndIsCheckedBeforeScoring() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.put("rows.csv", "mine\n")
+        var scored = false
+        let arguments = [
+            try sharedDataset("kolakowski-flat"), "--limit", "10", "--method", "weighted-centroid", "--rows",
+            scratch.path("rows.csv"),
+        ]
+        let refused = failure { _ = try EvaluateCommand.parse(arguments).output { _, _, _ in scored = true } }
+        #expect(refused?.message == "'\(scratch.path("rows.csv"))' already exists; pass --force to replace it")
+        #expect(!scored)
+        #expect(try scratch.read("rows.csv") == "mine\n")
+        _ = try EvaluateCommand.parse(arguments + ["--force"]).output()
+        #expect(try scratch.read("rows.csv").hasPrefix(RowReport.header))
+        #expect(try scratch.listing() == ["rows.csv"])
+    }
+
+    @Test func rowsCannotGoToADatasetFileNorToThePlot() throws {
+        let dataset = try sharedDataset("kolakowski-flat")
+        let truth = dataset + "/test/truth.csv"
+        let before = try Data(contentsOf: URL(fileURLWithPath: truth))
+        let error = try #require(throws: CommandFailure.self) {
+            _ = try EvaluateCommand.parse([dataset, "--rows", truth, "--force"]).output()
+        }
+        #expect(error.description.hasPrefix("'\(truth)' is also an input of this command"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: truth)) == before)
+        do {
+            _ = try EvaluateCommand.parse([dataset, "--rows", "x.csv", "--plot", "./x.csv"])
+            Issue.record("--plot and --rows naming one file were accepted")
+        } catch {
+            #expect(
+                EvaluateCommand.message(for: error) == "--plot and --rows name the same file 'x.csv'; give each its own"
+            )
+        }
     }
 
     @Test func calibrateNeedsForceToReplaceAFile() throws {

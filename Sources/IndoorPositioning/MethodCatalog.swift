@@ -187,6 +187,7 @@ public enum MethodCatalog {
                 tuning.snapshotRadiusScale = factor
             }
             var filter = ParticleFilter(posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan)
+            filter.mapSelection = auto.selection
             filter.validation = outcome
             filter.unvalidated = unvalidated
             return filter
@@ -312,13 +313,14 @@ public enum MethodCatalog {
 }
 
 extension MethodCatalog {
-    /// What `engine`'s method learned from the survey beyond its map, in a sentence for reports: the particle filter's
-    /// evidence weight chosen on the survey's walks (``TrackingValidation``), or why it kept its default (a survey
-    /// without enough walks), and the factor on the radius of its fixes from readings alone when the survey's
-    /// held-out fingerprints set one; `nil` for other methods and without a survey.
+    /// What `engine`'s method learned from the survey, in a sentence for reports: the particle filter's radio map and
+    /// weighting chosen by cross-validation (``RadioMapCrossValidation``), its evidence weight chosen on the survey's
+    /// walks (``TrackingValidation``) or why it kept its default (a survey without enough walks), and the factor on
+    /// the radius of its fixes from readings alone when the survey's held-out fingerprints set one; `nil` for other
+    /// methods and without a survey.
     public static func learnedNote(_ engine: PositioningEngine) -> String? {
         guard let filter = engine.method as? ParticleFilter else { return nil }
-        var parts = [filter.validation?.summary ?? filter.unvalidated].compactMap { $0 }
+        var parts = [filter.mapSelection?.summary, filter.validation?.summary ?? filter.unvalidated].compactMap { $0 }
         let scale = filter.configuration.snapshotRadiusScale
         if scale != 1 {
             parts.append(

@@ -180,6 +180,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
     public let posterior: PosteriorGrid
     /// The filter's tuning.
     public let configuration: Configuration
+    /// What ``RadioMapCrossValidation`` chose the map and weighting of ``posterior`` on (`auto` with a survey); `nil`
+    /// otherwise.
+    public var mapSelection: RadioMapCrossValidation.Outcome?
     /// What ``TrackingValidation`` chose this filter's evidence weight on, when it did (`auto` with a survey that has
     /// walks); `nil` otherwise.
     public var validation: TrackingValidation.Outcome?

@@ -97,7 +97,10 @@ struct TrackingValidationTests {
             floorPlan: FloorPlan(venue: fixture.simulated.venue))
         #expect(scores.map(\.method) == ["auto", "knn"])
         let note = try #require(scores.first?.learned)
-        #expect(note.hasPrefix("each update of the filter counts "))
+        // First the map and weighting the cross-validation chose, then the weight the walks' replay chose.
+        #expect(note.hasPrefix("radio map kernel "))
+        #expect(note.contains(", chosen by cross-validation on the survey (held-out median "))
+        #expect(note.contains("; each update of the filter counts "))
         #expect(note.contains(" rows of the survey's walks"))
         #expect(scores.last?.learned == nil)
     }

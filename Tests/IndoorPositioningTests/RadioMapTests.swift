@@ -132,6 +132,24 @@ enum WalledVenue {
                 .radiusFactor(coverage: 0.68) == nil)
     }
 
+    /// `indoor evaluate` says what the cross-validation chose and on how much, with the winner's held-out median.
+    @Test func theCrossValidationsChoiceReadsAsASentence() {
+        let chosen = RadioMapCrossValidation.Candidate(
+            map: RadioMap.SurveyConfiguration(lengthScale: 4, modelVariance: 16),
+            posterior: PosteriorGrid.Configuration(temperature: 0.25, offsetSigma: 6, missingWeight: 0))
+        let outcome = RadioMapCrossValidation.Outcome(
+            best: chosen, knnShare: 0, medians: [1.5, nil, 1.234, 2], located: 80, spreadRatios: [])
+        #expect(
+            outcome.summary
+                == "radio map kernel 4 m, model variance 16 dB², temperature 0.25, receiver offset prior 6 dB, unheard "
+                + "nodes not counted, chosen by cross-validation on the survey (held-out median 1.23 m over 80 "
+                + "fingerprints)")
+        var counted = outcome
+        counted.best.posterior.missingWeight = 1
+        counted.medians = []
+        #expect(counted.summary.hasSuffix("unheard nodes counted, chosen by cross-validation on the survey"))
+    }
+
     /// The cross-validation tells how far it has got, part by part (a fold's map of one kernel scored), from the cores
     /// that ran them; watching changes nothing.
     @Test func crossValidationReportsItsProgress() throws {
@@ -230,6 +248,7 @@ enum WalledVenue {
         let radius = max(auto.posterior.map.spacing / 2, factor * (-log(0.32)).squareRoot() * snapshot.accuracy)
         #expect(abs(fix.accuracy - radius) < 1e-9, "\(fix.accuracy) m against \(radius) m")
         let note = try #require(MethodCatalog.learnedNote(engine))
+        #expect(note.hasPrefix(try #require(auto.selection?.summary)))
         #expect(
             note.hasSuffix(
                 String(

@@ -73,11 +73,27 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Particles per device of the particle filter (auto with a survey, particle-filter; 10 to 100000).",
+            discussion: "More follow a device more surely and cost proportionally more per update (default 1000)."))
+    var particles: Int = PositioningEngine.Configuration().particles
+
+    @Option(
+        help: ArgumentHelp(
             "Use this calibration (from `indoor calibrate`) instead of fitting one on train/.", valueName: "file.json"))
     var calibration: String?
 
+    /// The engines' tuning: the default, with `--particles`.
+    var engineConfiguration: PositioningEngine.Configuration {
+        var configuration = PositioningEngine.Configuration()
+        configuration.particles = particles
+        return configuration
+    }
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        guard (10...100_000).contains(particles) else {
+            throw ValidationError("--particles must be 10 to 100000 (got \(particles))")
+        }
         if let plot, let rows, OutputFile.sameItem(plot, rows) {
             throw ValidationError("--plot and --rows name the same file '\(rows)'; give each its own")
         }
@@ -152,7 +168,8 @@ struct EvaluateCommand: ParsableCommand {
                 // while this thread waits for them.
                 let relay = PhaseRelay(progress)
                 return try MethodComparison.run(
-                    streaming: &opened, methods: names, calibration: given, limit: limit, unavailable: unavailable,
+                    streaming: &opened, methods: names, calibration: given, configuration: engineConfiguration,
+                    limit: limit, unavailable: unavailable,
                     observe: { unknown.count($0) },
                     learning: { built, total in progress("learning from train/", built, total) },
                     learningPhases: LearningProgress { phase, done, total in
@@ -176,6 +193,7 @@ struct EvaluateCommand: ParsableCommand {
             if let limit, limit < data.test.truth.count { data.test.truth = Array(data.test.truth.prefix(limit)) }
             scores = try Self.scoreInMemory(
                 data, methods: names, calibration: given, zones: opened.zones, floorPlan: opened.floorPlan,
+                configuration: engineConfiguration,
                 unavailable: unavailable,
                 surveyNote: surveyNote,
                 answered: { rowsFile?.add(method: $0, row: $1, result: $2) },
@@ -213,17 +231,17 @@ struct EvaluateCommand: ParsableCommand {
 
     /// Scores `methods` on `data` held in memory, device by device: for test files whose rows are not in time order.
     ///
-    /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:zones:floorPlan:unavailable:answered:progress:)``
+    /// - Throws: What ``MethodComparison/run(dataset:methods:calibration:zones:floorPlan:configuration:unavailable:answered:progress:)``
     ///   throws; with `--no-survey`, a ``CommandFailure`` that says so.
     private static func scoreInMemory(
         _ data: Dataset, methods names: [String], calibration: Calibration?, zones: [Zone], floorPlan: FloorPlan?,
-        unavailable: ((String, any Error) -> Void)?, surveyNote: String,
+        configuration: PositioningEngine.Configuration, unavailable: ((String, any Error) -> Void)?, surveyNote: String,
         answered: (String, TruthPoint, Result<Fix, NoFix>) -> Void, progress: (String, Int, Int) -> Void
     ) throws -> [MethodScore] {
         do {
             return try MethodComparison.run(
                 dataset: data, methods: names, calibration: calibration, zones: zones, floorPlan: floorPlan,
-                unavailable: unavailable, answered: answered,
+                configuration: configuration, unavailable: unavailable, answered: answered,
                 progress: progress)
         } catch  where !surveyNote.isEmpty {
             throw CommandFailure("\(error)\(surveyNote)")

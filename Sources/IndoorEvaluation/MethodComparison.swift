@@ -17,6 +17,7 @@ public enum MethodComparison {
     ///     survey; fingerprinting methods still learn from the survey.
     ///   - zones: The venue's zones, for the room scores (``MethodScore/rooms``); none by default.
     ///   - floorPlan: The venue's walls and floor connections, for the particle filter's motion model; none by default.
+    ///   - configuration: The engines' tuning (``PositioningEngine/Configuration``; the default by default).
     ///   - unavailable: When given, a method whose engine cannot be built (for example one that needs a
     ///     survey the dataset lacks) is reported here and left out; when `nil`, the error is thrown.
     ///   - answered: Told each truth row and a method's answer to it, method by method and device by device
@@ -25,13 +26,15 @@ public enum MethodComparison {
     /// - Throws: ``UnknownMethodError`` for a name the catalogue lacks, or what building the engine throws.
     public static func run(
         dataset: Dataset, methods: [String], calibration given: Calibration? = nil, zones: [Zone] = [],
-        floorPlan: FloorPlan? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
+        floorPlan: FloorPlan? = nil,
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
+        unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         answered: (_ method: String, _ row: TruthPoint, _ result: Result<Fix, NoFix>) -> Void = { _, _, _ in },
         progress: (_ method: String, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
     ) throws -> [MethodScore] {
         try engines(
             methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, floorPlan: floorPlan,
-            unavailable: unavailable
+            configuration: configuration, unavailable: unavailable
         )
         .map { name, engine in
             Evaluator.score(
@@ -44,12 +47,13 @@ public enum MethodComparison {
     /// its files (``Evaluator/score(_:sightings:truth:zones:limit:observe:answered:progress:)``), holding no test row.
     ///
     /// On time-sorted files the scores are those of
-    /// ``run(dataset:methods:calibration:zones:floorPlan:unavailable:answered:progress:)``.
+    /// ``run(dataset:methods:calibration:zones:floorPlan:configuration:unavailable:answered:progress:)``.
     /// - Parameters:
     ///   - dataset: The opened dataset; its test streams are read (the survey was read when it was opened), its
     ///     zones give the rooms scored, its floor plan the particle filter's walls and stairs.
     ///   - methods: Method names, in report order.
     ///   - calibration: A calibration to use instead of fitting one on the survey.
+    ///   - configuration: The engines' tuning (``PositioningEngine/Configuration``; the default by default).
     ///   - limit: Score only the first `limit` truth rows (reading no further than they need).
     ///   - unavailable: When given, a method whose engine cannot be built is reported here and left out; when
     ///     `nil`, the error is thrown (before any test row is read).
@@ -64,6 +68,7 @@ public enum MethodComparison {
     ///   unsorted test row (code ``FormatError/Code/unsorted``: score in memory instead).
     public static func run(
         streaming dataset: inout StreamedDataset, methods: [String], calibration given: Calibration? = nil,
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
         limit: Int? = nil, unavailable: ((_ method: String, _ error: any Error) -> Void)? = nil,
         observe: (Sighting) -> Void = { _ in }, learning: (_ built: Int, _ total: Int) -> Void = { _, _ in },
         learningPhases: LearningProgress? = nil,
@@ -72,7 +77,8 @@ public enum MethodComparison {
     ) throws -> (scores: [MethodScore], rows: Int) {
         let engines = try engines(
             methods, nodes: dataset.nodes, survey: dataset.train, calibration: given, floorPlan: dataset.floorPlan,
-            unavailable: unavailable, learning: learning, learningPhases: learningPhases)
+            configuration: configuration, unavailable: unavailable, learning: learning,
+            learningPhases: learningPhases)
         return try Evaluator.score(
             engines, sightings: &dataset.sightings, truth: &dataset.truth, zones: dataset.zones, limit: limit,
             observe: observe, answered: { answered(engines[$0].name, $1, $2) },
@@ -86,11 +92,12 @@ public enum MethodComparison {
     /// - Throws: What building an engine throws, when `unavailable` is `nil`.
     private static func engines(
         _ methods: [String], nodes: [Node], survey: Recording?, calibration given: Calibration?, floorPlan: FloorPlan?,
-        unavailable: ((_ method: String, _ error: any Error) -> Void)?,
+        configuration: PositioningEngine.Configuration, unavailable: ((_ method: String, _ error: any Error) -> Void)?,
         learning: (_ built: Int, _ total: Int) -> Void = { _, _ in }, learningPhases: LearningProgress? = nil
     ) throws -> [(name: String, engine: PositioningEngine)] {
         let factory = EngineFactory(
-            nodes: nodes, survey: survey, calibration: given, floorPlan: floorPlan, progress: learningPhases)
+            nodes: nodes, survey: survey, calibration: given, configuration: configuration, floorPlan: floorPlan,
+            progress: learningPhases)
         var engines: [(name: String, engine: PositioningEngine)] = []
         defer { learning(methods.count, methods.count) }
         for (built, name) in methods.enumerated() {

@@ -165,7 +165,7 @@ public enum MethodCatalog {
         /// cross-validation measured (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``); the default
         /// tuning otherwise.
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
-            var tuning = ParticleFilter.Configuration()
+            var tuning = ParticleFilter.Configuration(particles: configuration.particles)
             var outcome: TrackingValidation.Outcome?
             var unvalidated: String?
             if let survey, let selection = auto.selection {

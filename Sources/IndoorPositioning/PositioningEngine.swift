@@ -41,6 +41,10 @@ public struct PositioningEngine: Sendable {
         /// its own device's state and does not move the present, unless a second device confirms the new time
         /// (``DataClock``). Default 3600.
         public var horizon: Double
+        /// Particles per device of a particle filter the engine is built with by ``MethodCatalog`` (`auto` with a
+        /// survey, `particle-filter`): more follow a device more surely and cost proportionally more per update
+        /// (``ParticleFilter/Configuration/particles``). Default 1000; 10…100 000.
+        public var particles: Int
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -55,12 +59,13 @@ public struct PositioningEngine: Sendable {
         ///   - tracking: The position tracker's tuning, or `nil` for no tracking (default).
         ///   - horizon: Seconds a sighting may lie from the engine's present without a second device agreeing
         ///     (default 3600; see ``DataClock``).
+        ///   - particles: Particles per device of a catalogued particle filter (default 1000; 10…100 000).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
             proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
             maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea(),
-            tracking: PositionTrack.Configuration? = nil, horizon: Double = 3600
+            tracking: PositionTrack.Configuration? = nil, horizon: Double = 3600, particles: Int = 1000
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -73,6 +78,7 @@ public struct PositioningEngine: Sendable {
             self.plausibleArea = plausibleArea
             self.tracking = tracking
             self.horizon = horizon.isFinite && horizon > 0 ? horizon : 3600
+            self.particles = min(max(particles, 10), 100_000)
         }
     }
 

@@ -83,6 +83,25 @@ struct EvaluateStreamingTests {
                 == Self.inMemoryJSON(folder, methods: ["nonlinear"], limit: 30))
     }
 
+    @Test func particlesSetTheFiltersCloud() throws {
+        let folder = try Self.office()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = [folder.path, "--json", "--method", "particle-filter", "--no-survey", "--limit", "60"]
+        let standard = try Self.evaluate(arguments)
+        let few = try EvaluateCommand.parse(arguments + ["--particles", "50"])
+        #expect(few.engineConfiguration.particles == 50)
+        let fewer = try few.output()
+        // The same rows scored, by a cloud of 50 particles instead of 1000: other fixes.
+        #expect(fewer.hasPrefix(#"{"method":"particle-filter","count":60,"#))
+        #expect(fewer != standard)
+        do {
+            _ = try EvaluateCommand.parse(arguments + ["--particles", "5"])
+            Issue.record("--particles 5 was accepted")
+        } catch {
+            #expect(EvaluateCommand.message(for: error) == "--particles must be 10 to 100000 (got 5)")
+        }
+    }
+
     @Test func rowsOfTruthNotSortedByTimeAreWrittenOnceEach() throws {
         let folder = try Self.office()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -79,13 +79,23 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The seed of the particle filter's generators (default 0).",
+            discussion: """
+                Another seed gives other fixes, as good on average: scoring a few seeds shows how much of a \
+                difference between two runs is the filter's own chance.
+                """))
+    var filterSeed: UInt64 = PositioningEngine.Configuration().particleSeed
+
+    @Option(
+        help: ArgumentHelp(
             "Use this calibration (from `indoor calibrate`) instead of fitting one on train/.", valueName: "file.json"))
     var calibration: String?
 
-    /// The engines' tuning: the default, with `--particles`.
+    /// The engines' tuning: the default, with `--particles` and `--filter-seed`.
     var engineConfiguration: PositioningEngine.Configuration {
         var configuration = PositioningEngine.Configuration()
         configuration.particles = particles
+        configuration.particleSeed = filterSeed
         return configuration
     }
 

@@ -165,7 +165,8 @@ public enum MethodCatalog {
         /// cross-validation measured (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``); the default
         /// tuning otherwise.
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
-            var tuning = ParticleFilter.Configuration(particles: configuration.particles)
+            var tuning = ParticleFilter.Configuration(
+                particles: configuration.particles, seed: configuration.particleSeed)
             var outcome: TrackingValidation.Outcome?
             var unvalidated: String?
             if let survey, let selection = auto.selection {

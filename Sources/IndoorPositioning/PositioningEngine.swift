@@ -45,6 +45,10 @@ public struct PositioningEngine: Sendable {
         /// survey, `particle-filter`): more follow a device more surely and cost proportionally more per update
         /// (``ParticleFilter/Configuration/particles``). Default 1000; 10…100 000.
         public var particles: Int
+        /// The seed of that particle filter's generators (``ParticleFilter/Configuration/seed``, mixed with each
+        /// device's id). Default 0; another seed gives other fixes, as good on average: comparing seeds shows how much
+        /// of a difference between two runs is the filter's own chance.
+        public var particleSeed: UInt64
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -60,12 +64,14 @@ public struct PositioningEngine: Sendable {
         ///   - horizon: Seconds a sighting may lie from the engine's present without a second device agreeing
         ///     (default 3600; see ``DataClock``).
         ///   - particles: Particles per device of a catalogued particle filter (default 1000; 10…100 000).
+        ///   - particleSeed: The seed of its generators (default 0).
         public init(
             window: Double = 5, filter: RSSIFilter.Kind = .kalman(processNoise: 4, measurementNoise: 16),
             distanceModel: DistanceModel = .logDistance, deviceModels: [String: DistanceModel] = [:],
             proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
             maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea(),
-            tracking: PositionTrack.Configuration? = nil, horizon: Double = 3600, particles: Int = 1000
+            tracking: PositionTrack.Configuration? = nil, horizon: Double = 3600, particles: Int = 1000,
+            particleSeed: UInt64 = 0
         ) {
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
@@ -79,6 +85,7 @@ public struct PositioningEngine: Sendable {
             self.tracking = tracking
             self.horizon = horizon.isFinite && horizon > 0 ? horizon : 3600
             self.particles = min(max(particles, 10), 100_000)
+            self.particleSeed = particleSeed
         }
     }
 

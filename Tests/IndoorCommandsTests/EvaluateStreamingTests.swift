@@ -83,7 +83,7 @@ struct EvaluateStreamingTests {
                 == Self.inMemoryJSON(folder, methods: ["nonlinear"], limit: 30))
     }
 
-    @Test func particlesSetTheFiltersCloud() throws {
+    @Test func particlesAndSeedSetTheFiltersCloud() throws {
         let folder = try Self.office()
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = [folder.path, "--json", "--method", "particle-filter", "--no-survey", "--limit", "60"]
@@ -94,6 +94,13 @@ struct EvaluateStreamingTests {
         // The same rows scored, by a cloud of 50 particles instead of 1000: other fixes.
         #expect(fewer.hasPrefix(#"{"method":"particle-filter","count":60,"#))
         #expect(fewer != standard)
+        // Another seed: other fixes of the same rows, and the same again for the same seed.
+        let reseeded = try EvaluateCommand.parse(arguments + ["--filter-seed", "3"])
+        #expect(reseeded.engineConfiguration.particleSeed == 3)
+        let other = try reseeded.output()
+        #expect(other.hasPrefix(#"{"method":"particle-filter","count":60,"#))
+        #expect(other != standard)
+        #expect(try reseeded.output() == other)
         do {
             _ = try EvaluateCommand.parse(arguments + ["--particles", "5"])
             Issue.record("--particles 5 was accepted")

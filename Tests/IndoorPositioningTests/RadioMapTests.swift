@@ -256,16 +256,19 @@ enum WalledVenue {
                         + "held-out fingerprints", factor)))
     }
 
-    /// The particle count is part of the engine's tuning, so every front end (a session, `indoor evaluate
-    /// --particles`) sets it for the filter `auto` and `particle-filter` build, and the survey's replays run with it.
-    @Test func theEnginesTuningSetsTheFiltersParticleCount() throws {
+    /// The particle count and seed are part of the engine's tuning, so every front end (a session, `indoor evaluate
+    /// --particles --filter-seed`) sets them for the filter `auto` and `particle-filter` build, and the survey's
+    /// replays run with them.
+    @Test func theEnginesTuningSetsTheFiltersParticleCountAndSeed() throws {
         var tuning = PositioningEngine.Configuration()
         #expect(tuning.particles == 1000)
         tuning.particles = 300
+        tuning.particleSeed = 7
         for survey in [nil, Self.survey()] {
             let factory = EngineFactory(nodes: SeededVenue.nodes, survey: survey, configuration: tuning)
             let filter = try #require(try factory.engine(method: "particle-filter").method as? ParticleFilter)
             #expect(filter.configuration.particles == 300)
+            #expect(filter.configuration.seed == 7)
             var random = SplitMix64(seed: 5)
             let readings = WalledVenue.readings(at: Point2D(x: 9, y: 7), sigma: 2, random: &random)
             var belief = try #require(filter.start(device: "phone", readings: readings, at: 0))
@@ -274,6 +277,7 @@ enum WalledVenue {
         }
         let standard = try EngineFactory(nodes: SeededVenue.nodes, survey: Self.survey()).engine(method: "auto")
         #expect((standard.method as? ParticleFilter)?.configuration.particles == 1000)
+        #expect((standard.method as? ParticleFilter)?.configuration.seed == 0)
         #expect(PositioningEngine.Configuration(particles: 3).particles == 10)
         #expect(PositioningEngine.Configuration(particles: 1_000_000).particles == 100_000)
     }

@@ -60,11 +60,12 @@ field() {
     grep "^{\"method\":\"$2\"," "$work/$1.jsonl" | sed -E "s/^.*\"$3\":([^,}]*).*$/\1/"
 }
 
-# `auto`'s KEY with the filter's seeds 1 and 2, "a, b": seeds DATASET KEY.
+# `auto`'s KEY with the filter's seeds 1 and 2, "a, b", each as printf FORMAT of the value times SCALE:
+# seeds DATASET KEY [FORMAT [SCALE]].
 seeds() {
     for seed in 1 2; do
         grep '^{"method":"auto",' "$work/$1.seed$seed.jsonl" | sed -E "s/^.*\"$2\":([^,}]*).*$/\1/"
-    done | paste -sd, - | sed 's/,/, /'
+    done | awk -v format="${3:-%.3f}" -v scale="${4:-1}" '{ printf (NR > 1 ? ", " : "") format, $1 * scale }'
 }
 
 # "yes" when the number $1 is at most $2, else "no" (`at_most 1.2 1.35`).
@@ -94,7 +95,7 @@ goals() {
         coverage=$(field "$name" auto radius_coverage)
         met=$(awk -v c="$coverage" 'BEGIN { print (c >= 0.63 && c <= 0.73) ? "yes" : "no" }')
         echo "| $name: radius holds 68% ± 5 of fixes | $(awk -v c="$coverage" 'BEGIN { printf "%.1f%%", c * 100 }')" \
-            "(seeds 1, 2: $(seeds "$name" radius_coverage)) | $met |"
+            "(seeds 1, 2: $(seeds "$name" radius_coverage "%.1f%%" 100)) | $met |"
     done
     for name in "${names[@]}"; do
         # The best median of the other methods that miss at most 5% of the rows (not `auto+track`, nor

@@ -38,6 +38,14 @@ struct MethodTally {
         self.rooms = rooms
     }
 
+    /// The horizontal (x, y) distance in metres between `fix` and the truth row `row`.
+    static func error(of fix: Fix, for row: TruthPoint) -> Double {
+        fix.position.horizontal.distance(to: row.point)
+    }
+
+    /// Whether `fix`'s accuracy radius holds the truth at `error` metres from it.
+    static func isCovered(_ fix: Fix, error: Double) -> Bool { error <= fix.accuracy }
+
     /// Counts the answer `result` of the engine to the truth row `row` (the position of `row.device` at `row.time`).
     ///
     /// A failure, or a fix at a non-finite error, is a miss. A located row's error is the horizontal (x, y)
@@ -52,12 +60,12 @@ struct MethodTally {
             counts.misses += 1
             return
         }
-        let error = fix.position.horizontal.distance(to: row.point)
+        let error = Self.error(of: fix, for: row)
         guard error.isFinite else {
             counts.misses += 1
             return
         }
-        if error <= fix.accuracy { counts.coveredRows += 1 }
+        if Self.isCovered(fix, error: error) { counts.coveredRows += 1 }
         if let floor = row.floor {
             counts.floorRows += 1
             if fix.floor == floor { counts.floorHits += 1 }

@@ -9,8 +9,8 @@ import IndoorPositioning
 /// fix, m), `floor` (the fix's), `error_m` (the horizontal error, m), `accuracy_m` (the fix's accuracy radius, m),
 /// `within_radius` (1 when the error is within the radius, else 0), `no_fix` (for a row without a position: the
 /// ``NoFix/Code`` name, or `nonFinite` for a fix at a non-finite place; empty otherwise). Positions and distances are
-/// rounded to the millimetre; an absent value is an empty field. A row counts as the scores count it (a miss when
-/// `no_fix` is set; see ``MethodTally``).
+/// rounded to the millimetre; an absent value is an empty field. A row counts as the scores count it, by the same
+/// functions (a miss when `no_fix` is set; see ``MethodTally``).
 public enum RowReport {
     /// The header line, with its newline.
     public static let header =
@@ -24,11 +24,12 @@ public enum RowReport {
         case .failure(let noFix):
             text += ",,,,,,\(noFix.code.name)\n"
         case .success(let fix):
-            let error = fix.position.horizontal.distance(to: row.point)
+            let error = MethodTally.error(of: fix, for: row)
             text += "\(millimetres(fix.position.x)),\(millimetres(fix.position.y)),"
             text += "\(fix.floor.map(String.init) ?? ""),"
             if error.isFinite {
-                text += "\(millimetres(error)),\(millimetres(fix.accuracy)),\(error <= fix.accuracy ? 1 : 0),\n"
+                text +=
+                    "\(millimetres(error)),\(millimetres(fix.accuracy)),\(MethodTally.isCovered(fix, error: error) ? 1 : 0),\n"
             } else {
                 text += ",\(millimetres(fix.accuracy)),,nonFinite\n"
             }

@@ -90,6 +90,63 @@ struct ParticleFilterTests {
         #expect(fixes.values.allSatisfy { $0.method == "particle-filter" && $0.accuracy > 0 })
     }
 
+    /// The accuracy radius counts the distance the cloud's mean velocity covers in the lag time (a causal estimate
+    /// trails a walker): a walker's radius grows by it, a device standing still keeps nearly the radius of its spread.
+    @Test func radiusCountsTheLagOfAMovingCloud() throws {
+        let engineFilter = try #require(
+            try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes()).method as? ParticleFilter)
+        #expect(engineFilter.configuration.lagTime == 0.5)
+        var still = engineFilter.configuration
+        still.lagTime = 0
+        let noLag = ParticleFilter(posterior: engineFilter.posterior, configuration: still)
+        /// The belief after following `path` (one position per second), and the cloud's mean velocity (m/s).
+        func follow(_ path: [Point2D]) throws -> (ParticleFilter.Belief, Double, Double) {
+            var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+            var random = SplitMix64(seed: 12)
+            var belief: ParticleFilter.Belief?
+            for (second, position) in path.enumerated() {
+                engine.ingest(
+                    Self.sightings(
+                        at: Double(second), device: "d", position: position, floor: nil, nodes: Self.nodes(),
+                        random: &random))
+                let time = Double(second) + 0.6
+                let readings = engine.readings(device: "d", at: time)
+                if belief == nil {
+                    belief = engineFilter.start(device: "d", readings: readings, at: time)
+                } else if var current = belief {
+                    engineFilter.update(&current, readings: readings, at: time)
+                    belief = current
+                }
+            }
+            let cloud = try #require(belief)
+            var vx = 0.0
+            var vy = 0.0
+            for i in 0..<cloud.count {
+                vx += cloud.weight[i] * cloud.vx[i]
+                vy += cloud.weight[i] * cloud.vy[i]
+            }
+            return (cloud, vx, vy)
+        }
+        // Walking east along the corridor at 1 m/s for 14 s.
+        let (walking, vx, vy) = try follow(Self.walk(seconds: 14))
+        #expect(vx > 0.5 && abs(vy) < 0.4, "mean velocity (\(vx), \(vy)) m/s")
+        let lagged = try engineFilter.estimate(from: walking).get()
+        let plain = try noLag.estimate(from: walking).get()
+        #expect(lagged.position == plain.position)
+        // −ln(1 − 0.68) × (0.5 s × speed)² more in the square of the 68% radius.
+        let added = -Foundation.log(0.32) * 0.25 * (vx * vx + vy * vy)
+        let squares = lagged.accuracy * lagged.accuracy - plain.accuracy * plain.accuracy
+        #expect(abs(squares - added) < 1e-6 * max(added, 1), "\(squares) m² against \(added) m²")
+        #expect(lagged.accuracy > plain.accuracy)
+        // Standing still at one place for 14 s: the cloud's mean velocity dies away, and so does the added radius.
+        let (standing, sx, sy) = try follow([Point2D](repeating: Point2D(x: 10, y: 5), count: 14))
+        #expect((sx * sx + sy * sy).squareRoot() < 0.3, "mean velocity (\(sx), \(sy)) m/s")
+        let stillRadius = try engineFilter.estimate(from: standing).get().accuracy
+        let stillPlain = try noLag.estimate(from: standing).get().accuracy
+        #expect(
+            stillRadius >= stillPlain && stillRadius < 1.05 * stillPlain, "\(stillRadius) m against \(stillPlain) m")
+    }
+
     /// The age the weighing looks back by: the mean of the readings' ages, a reading stamped later counting 0.
     @Test func readingsAgeIsTheirMeanAgeAtTheUpdate() {
         let node = Self.nodes()[0]

@@ -68,11 +68,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The benchmark's reference: a plain Gauss–Newton in C, for `indoor bench positioning`'s ratio.
+        .target(name: "CGaussNewton"),
         // The command-line front end as a library, so its output can be tested in-process.
         .target(
             name: "IndoorCommands",
             dependencies: [
-                "IndoorModel", "IndoorAdvertising", "IndoorRanging", "IndoorPositioning", "IndoorGeofencing",
+                "CGaussNewton", "IndoorModel", "IndoorAdvertising", "IndoorRanging", "IndoorPositioning",
+                "IndoorGeofencing",
                 "IndoorSession",
                 "IndoorEvaluation",
                 "IndoorServer",

@@ -112,7 +112,11 @@ goals() {
     updates=$(sed -nE 's/^particle filter: ([0-9]+) updates.*$/\1/p' "$work/bench.txt")
     echo "| particle filter ≥ 50 000 updates/s (1000 particles, 8 nodes heard; one core) | $updates | $(at_most 50000 "$updates") |"
     fixes=$(sed -nE 's/^nonlinear +([0-9]+)$/\1/p' "$work/bench.txt")
-    echo "| \`nonlinear\` ≥ 1.4 M fixes/s (one core) | $fixes | $(at_most 1400000 "$fixes") |"
+    # The goal as the issue set it, 1.4 M where a plain Gauss–Newton in C does 1.7 M on the same machine: a ratio
+    # to the bench's C reference measured beside it in the same run (0.82), whatever the core.
+    reference=$(sed -nE 's/^nonlinear against a plain Gauss–Newton in C on the same readings \(([0-9]+) fixes\/s\): ([0-9.]+) of its rate.*$/\1 \2/p' "$work/bench.txt")
+    ratio=${reference##* }
+    echo "| \`nonlinear\` ≥ 1.4 M fixes/s where a plain Gauss–Newton in C does 1.7 M: ≥ 0.82 of the bench's C reference, same run (one core) | $fixes; C ${reference%% *}: $ratio of it | $(at_most 0.82 "$ratio") |"
 }
 
 # The best median of a dataset among methods that miss at most 5% of the rows: "method median misses".

@@ -37,5 +37,43 @@ struct BenchPositioningTests {
         let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
         #expect(json.contains("\"nonlinearToCRBRatio\""))
         #expect(report.text.contains("Cramér–Rao: bound RMS"))
+        // The C reference was measured beside `nonlinear`, and the ratio is the two rates'.
+        #expect(report.gaussNewtonCFixesPerSecond > 0)
+        let nonlinear = try #require(report.solvers.first { $0.name == "nonlinear" })
+        #expect(
+            abs(report.nonlinearToGaussNewtonC - nonlinear.fixesPerSecond / report.gaussNewtonCFixesPerSecond) < 1e-9)
+        #expect(json.contains("\"nonlinearToGaussNewtonC\""))
+        #expect(report.text.contains("plain Gauss–Newton in C"))
+    }
+
+    /// The C reference solves the same problem: its fixes land where `nonlinear`'s do (which differ only by the robust
+    /// loss and the damping), as close to the truth, and it refuses fewer than three nodes.
+    @Test func theCReferenceSolvesTheSameProblem() throws {
+        let workload = PositioningWorkload(devices: 300, seed: 2)
+        let readings = workload.readings()
+        let baseline = GaussNewtonBaseline(readings: readings, deviceHeight: PositioningWorkload.deviceHeight)
+        let fixes = baseline.fixes()
+        #expect(fixes.count == 300)
+        let solver = NonlinearLeastSquares(deviceHeight: PositioningWorkload.deviceHeight)
+        var apart: [Double] = []
+        var referenceSquares = 0.0
+        var solverSquares = 0.0
+        for (index, fix) in fixes.enumerated() {
+            let c = try #require(fix)
+            let swift = try solver.estimate(from: readings[index]).get().position
+            apart.append(((c.x - swift.x) * (c.x - swift.x) + (c.y - swift.y) * (c.y - swift.y)).squareRoot())
+            let truth = workload.devices[index]
+            referenceSquares += (c.x - truth.x) * (c.x - truth.x) + (c.y - truth.y) * (c.y - truth.y)
+            solverSquares += (swift.x - truth.x) * (swift.x - truth.x) + (swift.y - truth.y) * (swift.y - truth.y)
+        }
+        apart.sort()
+        #expect(apart[apart.count / 2] < 0.1, "median \(apart[apart.count / 2]) m apart")
+        let referenceRMSE = (referenceSquares / 300).squareRoot()
+        let solverRMSE = (solverSquares / 300).squareRoot()
+        #expect(referenceRMSE < 1.25 * solverRMSE, "C \(referenceRMSE) m, nonlinear \(solverRMSE) m")
+        // Two nodes are too few.
+        let two = GaussNewtonBaseline(
+            readings: [Array(readings[0].prefix(2))], deviceHeight: PositioningWorkload.deviceHeight)
+        #expect(two.fixes().count == 1 && two.fixes()[0] == nil)
     }
 }

@@ -92,6 +92,7 @@ struct ParticleFilterTests {
 
     /// The accuracy radius counts the distance the cloud's mean velocity covers in the lag time (a causal estimate
     /// trails a walker): a walker's radius grows by it, a device standing still keeps nearly the radius of its spread.
+    /// The answer itself is moved on along that velocity by the lead time.
     @Test func radiusCountsTheLagOfAMovingCloud() throws {
         let engineFilter = try #require(
             try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes()).method as? ParticleFilter)
@@ -133,6 +134,14 @@ struct ParticleFilterTests {
         let lagged = try engineFilter.estimate(from: walking).get()
         let plain = try noLag.estimate(from: walking).get()
         #expect(lagged.position == plain.position)
+        // The answer is the cloud's mean moved on by 0.25 s of its mean velocity.
+        #expect(engineFilter.configuration.leadTime == 0.25)
+        var unled = engineFilter.configuration
+        unled.leadTime = 0
+        let mean = try ParticleFilter(posterior: engineFilter.posterior, configuration: unled).estimate(from: walking)
+            .get().position
+        #expect(abs(lagged.position.x - (mean.x + 0.25 * vx)) < 1e-9)
+        #expect(abs(lagged.position.y - (mean.y + 0.25 * vy)) < 1e-9)
         // −ln(1 − 0.68) × (0.5 s × speed)² more in the square of the 68% radius.
         let added = -Foundation.log(0.32) * 0.25 * (vx * vx + vy * vy)
         let squares = lagged.accuracy * lagged.accuracy - plain.accuracy * plain.accuracy

@@ -5,6 +5,7 @@
 #     scripts/development.sh                          # auto, the filter's seeds 0, 1 and 2
 #     scripts/development.sh --particles 3000         # the same with options passed on to `indoor evaluate`
 #     SEEDS="0 1 2 3 4" scripts/development.sh        # other seeds of the particle filter
+#     UJI=1 scripts/development.sh                    # also uji-library's survey in two halves (below)
 #
 # The ten sets (docs/POSITIONING.md, "development sets"):
 # - eight simulated offices, `indoor simulate --seed S --floors F` for S in 3, 7, 11, 13 and F in 1, 3 (the scored
@@ -19,7 +20,7 @@
 # since one seed alone moves the sum by up to about 0.25 m (POSITIONING.md). Everything is written to a temporary
 # folder this script creates and removes; the datasets are only read.
 #
-# Environment: SEEDS (default "0 1 2"), METHOD (default auto), DATASETS (default datasets/), INDOOR (a built
+# Environment: SEEDS (default "0 1 2"), METHOD (default auto), UJI (1: two more sets, below), DATASETS (default datasets/), INDOOR (a built
 # `indoor` binary; default: this checkout's release build, built first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,6 +71,36 @@ for pair in path1:path2 path2:path1; do
     fi
     sets+=("$name")
 done
+
+# With UJI=1, two more sets of real single scans: uji-library's survey (`train/`, scans at 24 surveyed positions)
+# split by position, every other one in order along y then x, each half scored with the other as its survey (the
+# held-out positions lie between surveyed ones, as the test split's do). They exercise the radio map and the
+# snapshot, not tracking (each device is one scan). The dataset's own `test/` is never read.
+uji="$datasets/uji-library"
+if [ "${UJI:-0}" = 1 ]; then
+    if [ ! -f "$uji/train/truth.csv" ] || [ ! -f "$uji/train/sightings.csv" ] || [ ! -f "$uji/nodes.csv" ]; then
+        echo "development.sh: uji-library's train/ is missing under $datasets (set DATASETS)" >&2
+        exit 1
+    fi
+    # Per device of the survey: 0 or 1, the parity of its position's rank among the distinct (y, x).
+    awk -F, 'NR > 1 { print $4 "," $3 "," $2 }' "$uji/train/truth.csv" | sort -t, -k1,1g -k2,2g \
+        | awk -F, '{ key = $1 "," $2; if (key != last) { rank++; last = key } print $3 "," (rank % 2) }' \
+        > "$work/uji-halves.csv"
+    for half in 0 1; do
+        name="uji-half$half"
+        mkdir -p "$work/$name/train" "$work/$name/test"
+        cp "$uji/nodes.csv" "$work/$name/nodes.csv"
+        for file in sightings truth; do
+            # Rows of devices in this half go to test/, the rest to train/ (the header to both).
+            awk -F, -v half="$half" -v test="$work/$name/test/$file.csv" -v train="$work/$name/train/$file.csv" '
+                FNR == NR { side[$1] = $2; next }
+                FNR == 1 { print > test; print > train; next }
+                ($2 in side) { if (side[$2] == half) print > test; else print > train }
+            ' "$work/uji-halves.csv" "$uji/train/$file.csv"
+        done
+        sets+=("$name")
+    done
+fi
 
 # The median and coverage of $method in one JSON line of `indoor evaluate --json`: "median coverage".
 scores() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scores `auto` (or the methods given) on the development sets: the venues the engine's generic parameters are
+# Scores `auto` (or $METHOD) on the development sets: the venues the engine's generic parameters are
 # chosen on, none of them a test split of docs/ACCURACY.md. Run from anywhere:
 #
 #     scripts/development.sh                          # auto, the filter's seeds 0, 1 and 2
@@ -7,27 +7,31 @@
 #     SEEDS="0 1 2 3 4" scripts/development.sh        # other seeds of the particle filter
 #     UJI=1 scripts/development.sh                    # also uji-library's survey in two halves (below)
 #
-# The ten sets (docs/POSITIONING.md, "development sets"):
+# The ten sets (docs/POSITIONING.md, "development sets"; two more with UJI=1, below):
 # - eight simulated offices, `indoor simulate --seed S --floors F` for S in 3, 7, 11, 13 and F in 1, 3 (the scored
 #   simulated venues of ACCURACY.md are seeds 1 and 5, which no choice looks at);
 # - kolakowski-flat's survey (`train/`, two robot paths) split in two, each path scored with the other as the
 #   survey: `kolakowski-path1` is scored on path1 with path2 as survey, `kolakowski-path2` the other way round.
 #   The dataset's own `test/` (a third path) is never read.
 #
-# Prints, per seed, each set's median and radius coverage, then the sum of the medians over the ten sets, the
-# number of sets whose coverage lies within 5 points of 68% and the sets' mean distance from it, and, over the seeds, the mean of those sums: a
-# difference between two settings is worth taking only when it holds on the mean over seeds and on most seeds,
-# since one seed alone moves the sum by up to about 0.25 m (POSITIONING.md). Everything is written to a temporary
-# folder this script creates and removes; the datasets are only read.
+# Prints, per seed, each set's median and radius coverage, then the sum of the medians over the sets, the number
+# of sets whose coverage lies within 5 points of 68% and the sets' mean distance from it, and, over the seeds, the
+# mean of those sums: a difference between two settings is worth taking only when it holds on the mean over seeds
+# and on most seeds, since one seed alone moves the sum by up to about 0.25 m (POSITIONING.md). Everything is
+# written to a temporary folder this script creates and removes; the datasets are only read.
 #
-# Environment: SEEDS (default "0 1 2"), METHOD (default auto), UJI (1: two more sets, below), DATASETS (default datasets/), INDOOR (a built
-# `indoor` binary; default: this checkout's release build, built first).
+# Environment: SEEDS (default "0 1 2"), METHOD (default auto), UJI (1: two more sets, below), DATASETS (default
+# datasets/), INDOOR (a built `indoor` binary; default: this checkout's release build, built first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 datasets=${DATASETS:-"$root/datasets"}
 seeds=${SEEDS:-"0 1 2"}
 method=${METHOD:-auto}
+if [ -z "${seeds// /}" ]; then
+    echo "development.sh: SEEDS names no seed" >&2
+    exit 1
+fi
 flat="$datasets/kolakowski-flat"
 if [ ! -f "$flat/train/truth.csv" ] || [ ! -f "$flat/train/sightings.csv" ] || [ ! -f "$flat/nodes.csv" ]; then
     echo "development.sh: kolakowski-flat's train/ is missing under $datasets (set DATASETS)" >&2

@@ -60,11 +60,12 @@ struct BenchPositioningTests {
         var solverSquares = 0.0
         for (index, fix) in fixes.enumerated() {
             let c = try #require(fix)
-            let swift = try solver.estimate(from: readings[index]).get().position
-            apart.append(((c.x - swift.x) * (c.x - swift.x) + (c.y - swift.y) * (c.y - swift.y)).squareRoot())
-            let truth = workload.devices[index]
-            referenceSquares += (c.x - truth.x) * (c.x - truth.x) + (c.y - truth.y) * (c.y - truth.y)
-            solverSquares += (swift.x - truth.x) * (swift.x - truth.x) + (swift.y - truth.y) * (swift.y - truth.y)
+            let reference = Point2D(x: c.x, y: c.y)
+            let swift = try solver.estimate(from: readings[index]).get().position.horizontal
+            apart.append(reference.distance(to: swift))
+            let truth = workload.devices[index].horizontal
+            referenceSquares += reference.distance(to: truth) * reference.distance(to: truth)
+            solverSquares += swift.distance(to: truth) * swift.distance(to: truth)
         }
         apart.sort()
         #expect(apart[apart.count / 2] < 0.1, "median \(apart[apart.count / 2]) m apart")

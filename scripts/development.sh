@@ -6,6 +6,7 @@
 #     scripts/development.sh --particles 3000         # the same with options passed on to `indoor evaluate`
 #     SEEDS="0 1 2 3 4" scripts/development.sh        # other seeds of the particle filter
 #     UJI=1 scripts/development.sh                    # also uji-library's survey in two halves (below)
+#     SPARSE=1 CALIBRATED=1 scripts/development.sh --no-survey   # also four sparse offices; calibrated (below)
 #
 # The ten sets (docs/POSITIONING.md, "development sets"; two more with UJI=1, below):
 # - eight simulated offices, `indoor simulate --seed S --floors F` for S in 3, 7, 11, 13 and F in 1, 3 (the scored
@@ -14,14 +15,20 @@
 #   survey: `kolakowski-path1` is scored on path1 with path2 as survey, `kolakowski-path2` the other way round.
 #   The dataset's own `test/` (a third path) is never read.
 #
-# Prints, per seed, each set's median and radius coverage, then the sum of the medians over the sets, the number
+# With SPARSE=1, four sparse offices too (`--rooms 4 --beacons B` for B in 4, 6 and seeds 3, 7: few beacons heard at
+# once). With CALIBRATED=1, each set is scored with `--calibration`, a calibration `indoor calibrate` fits on that
+# set's own survey (what a venue without a survey but with a calibration run has; pair it with `--no-survey`).
+#
+# Prints, per seed, each set's median, radius coverage and room changes per device-hour (with the truth's, on sets
+# with rooms), then the sum of the medians over the sets, the number
 # of sets whose coverage lies within 5 points of 68% and the sets' mean distance from it, and, over the seeds, the
 # mean of those sums: a difference between two settings is worth taking only when it holds on the mean over seeds
 # and on most seeds, since one seed alone moves the sum by up to about 0.25 m (POSITIONING.md). Everything is
 # written to a temporary folder this script creates and removes; the datasets are only read.
 #
-# Environment: SEEDS (default "0 1 2"), METHOD (default auto), UJI (1: two more sets, below), DATASETS (default
-# datasets/), INDOOR (a built `indoor` binary; default: this checkout's release build, built first).
+# Environment: SEEDS (default "0 1 2"), METHOD (default auto), UJI (1: two more sets, below), SPARSE (1: four more
+# sets, above), CALIBRATED (1: score with each set's own calibration, above), DATASETS (default datasets/), INDOOR (a
+# built `indoor` binary; default: this checkout's release build, built first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -54,6 +61,16 @@ for seed in 3 7 11 13; do
         sets+=("$name")
     done
 done
+
+if [ "${SPARSE:-0}" = 1 ]; then
+    for seed in 3 7; do
+        for beacons in 4 6; do
+            name="sparse-b$beacons-s$seed"
+            "$indoor" simulate -o "$work/$name" --seed "$seed" --rooms 4 --beacons "$beacons" > /dev/null
+            sets+=("$name")
+        done
+    done
+fi
 
 # Rows of a dataset CSV ($1) whose device column (the second) is $2, with the header.
 device_rows() {
@@ -106,32 +123,55 @@ if [ "${UJI:-0}" = 1 ]; then
     done
 fi
 
-# The median and coverage of $method in one JSON line of `indoor evaluate --json`: "median coverage".
+# With CALIBRATED=1: each set's calibration, fitted on its own survey.
+calibrations=()
+for name in "${sets[@]}"; do
+    if [ "${CALIBRATED:-0}" = 1 ]; then
+        if ! "$indoor" calibrate "$work/$name" -o "$work/$name.calibration.json" > /dev/null 2> "$work/err"; then
+            echo "development.sh: indoor calibrate failed on $name:" >&2
+            cat "$work/err" >&2
+            exit 1
+        fi
+        calibrations+=("--calibration=$work/$name.calibration.json")
+    else
+        calibrations+=("")
+    fi
+done
+
+# The median, coverage and room changes per device-hour (the fix's and the truth's; null without rooms) of $method in
+# one JSON line of `indoor evaluate --json`: "median coverage rooms truthRooms".
 scores() {
-    grep "^{\"method\":\"$method\"," | sed -E 's/^.*"median_m":([^,]*),.*"radius_coverage":([^,]*),.*$/\1 \2/'
+    grep "^{\"method\":\"$method\"," | sed -E \
+        's/^.*"median_m":([^,]*),.*"radius_coverage":([^,]*),.*"room_changes_per_hour":([^,]*),"truth_room_changes_per_hour":([^,]*),.*$/\1 \2 \3 \4/'
 }
 
 total=${#sets[@]}
 echo "development sets: ${sets[*]}"
-echo "method $method; options: ${*:-none}; filter seeds: $seeds"
+echo "method $method; options: ${*:-none}; filter seeds: $seeds$([ "${CALIBRATED:-0}" = 1 ] && echo "; each set's own calibration")"
 sums=()
 for seed in $seeds; do
-    printf '%-22s %9s %9s\n' "seed $seed" "median m" "in radius"
+    printf '%-22s %9s %9s %14s\n' "seed $seed" "median m" "in radius" "rooms/h (truth)"
     sum=0
     within=0
     distance=0
-    for name in "${sets[@]}"; do
-        if ! line=$("$indoor" evaluate "$work/$name" --json --method "$method" --filter-seed "$seed" "$@" 2> "$work/err"); then
+    for index in "${!sets[@]}"; do
+        name=${sets[$index]}
+        calibration=${calibrations[$index]}
+        if ! line=$("$indoor" evaluate "$work/$name" --json --method "$method" --filter-seed "$seed" ${calibration:+"$calibration"} "$@" 2> "$work/err"); then
             echo "development.sh: indoor evaluate failed on $name:" >&2
             cat "$work/err" >&2
             exit 1
         fi
-        read -r median coverage < <(printf '%s\n' "$line" | scores)
+        read -r median coverage rooms truth < <(printf '%s\n' "$line" | scores)
         if [ -z "${median:-}" ] || [ "$median" = null ] || [ -z "${coverage:-}" ] || [ "$coverage" = null ]; then
             echo "development.sh: no median or coverage of $method on $name" >&2
             exit 1
         fi
-        printf '%-22s %9.3f %8.1f%%\n' "$name" "$median" "$(awk -v c="$coverage" 'BEGIN { print c * 100 }')"
+        roomText=-
+        if [ -n "${rooms:-}" ] && [ "$rooms" != null ] && [ "${truth:-null}" != null ]; then
+            roomText=$(awk -v r="$rooms" -v t="$truth" 'BEGIN { printf "%.0f (%.0f)", r, t }')
+        fi
+        printf '%-22s %9.3f %8.1f%% %14s\n' "$name" "$median" "$(awk -v c="$coverage" 'BEGIN { print c * 100 }')" "$roomText"
         sum=$(awk -v s="$sum" -v m="$median" 'BEGIN { printf "%.3f", s + m }')
         within=$(awk -v w="$within" -v c="$coverage" 'BEGIN { print w + ((c - 0.68) ^ 2 <= 0.0025 ? 1 : 0) }')
         distance=$(awk -v d="$distance" -v c="$coverage" 'BEGIN { printf "%.4f", d + (c > 0.68 ? c - 0.68 : 0.68 - c) }')

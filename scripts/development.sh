@@ -20,9 +20,8 @@
 # set's own survey (what a venue without a survey but with a calibration run has; pair it with `--no-survey`).
 #
 # Prints, per seed, each set's median, radius coverage and room changes per device-hour (with the truth's, on sets
-# with rooms), then the sum of the medians over the sets, the number
-# of sets whose coverage lies within 5 points of 68% and the sets' mean distance from it, and, over the seeds, the
-# mean of those sums: a difference between two settings is worth taking only when it holds on the mean over seeds
+# with rooms), then the sum of the medians over the sets, the number of sets whose coverage lies within 5 points of
+# 68% and the sets' mean distance from it, and, over the seeds, the mean of those sums: a difference between two settings is worth taking only when it holds on the mean over seeds
 # and on most seeds, since one seed alone moves the sum by up to about 0.25 m (POSITIONING.md). Everything is
 # written to a temporary folder this script creates and removes; the datasets are only read.
 #
@@ -123,20 +122,16 @@ if [ "${UJI:-0}" = 1 ]; then
     done
 fi
 
-# With CALIBRATED=1: each set's calibration, fitted on its own survey.
-calibrations=()
-for name in "${sets[@]}"; do
-    if [ "${CALIBRATED:-0}" = 1 ]; then
+# With CALIBRATED=1: each set's calibration (`$work/NAME.calibration.json`), fitted on its own survey.
+if [ "${CALIBRATED:-0}" = 1 ]; then
+    for name in "${sets[@]}"; do
         if ! "$indoor" calibrate "$work/$name" -o "$work/$name.calibration.json" > /dev/null 2> "$work/err"; then
             echo "development.sh: indoor calibrate failed on $name:" >&2
             cat "$work/err" >&2
             exit 1
         fi
-        calibrations+=("--calibration=$work/$name.calibration.json")
-    else
-        calibrations+=("")
-    fi
-done
+    done
+fi
 
 # The median, coverage and room changes per device-hour (the fix's and the truth's; null without rooms) of $method in
 # one JSON line of `indoor evaluate --json`: "median coverage rooms truthRooms".
@@ -154,10 +149,10 @@ for seed in $seeds; do
     sum=0
     within=0
     distance=0
-    for index in "${!sets[@]}"; do
-        name=${sets[$index]}
-        calibration=${calibrations[$index]}
-        if ! line=$("$indoor" evaluate "$work/$name" --json --method "$method" --filter-seed "$seed" ${calibration:+"$calibration"} "$@" 2> "$work/err"); then
+    for name in "${sets[@]}"; do
+        calibration=()
+        if [ "${CALIBRATED:-0}" = 1 ]; then calibration=(--calibration "$work/$name.calibration.json"); fi
+        if ! line=$("$indoor" evaluate "$work/$name" --json --method "$method" --filter-seed "$seed" "${calibration[@]}" "$@" 2> "$work/err"); then
             echo "development.sh: indoor evaluate failed on $name:" >&2
             cat "$work/err" >&2
             exit 1

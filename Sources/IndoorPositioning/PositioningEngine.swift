@@ -327,7 +327,7 @@ public struct PositioningEngine: Sendable {
             return
         }
         states[slot].nextTrack = max(due + settings.step, time)
-        let current = readings(slot: slot, device: device, at: due)
+        let current = queryReadings(slot: slot, device: device, at: due)
         guard !current.isEmpty,
             case .success(let estimate) = estimate(slot: slot, device: device, readings: current, at: due),
             Self.nonFinite(estimate, method: method.name) == nil,
@@ -458,7 +458,17 @@ public struct PositioningEngine: Sendable {
         return readings(slot: slot, device: device, at: time)
     }
 
-    private func readings(slot: Int, device: String, at time: Double) -> [NodeReading] {
+    /// The readings a fix of `device` at `time` (``locate(device:at:)``) is made from, strongest first: those of
+    /// ``readings(device:at:)``, and, where a fix rests on the readings alone, also the nodes a short filter has no
+    /// value for but the engine's window still counts (see ``locate(device:at:)``).
+    public func fixReadings(device: String, at time: Double) -> [NodeReading] {
+        guard let slot = slots[device] else { return [] }
+        return queryReadings(slot: slot, device: device, at: time)
+    }
+
+    /// - Parameter holding: Whether a node whose filter has no value at `time` (a short mean whose samples are all
+    ///   older than its own window) still counts, with the value the filter had when the node was last heard.
+    private func readings(slot: Int, device: String, at time: Double, holding: Bool = false) -> [NodeReading] {
         let state = states[slot]
         let model =
             configuration.deviceModels.isEmpty
@@ -470,7 +480,7 @@ public struct PositioningEngine: Sendable {
             for entry in 0..<filters.count {
                 let index = state.nodes[entry]
                 guard let last = filters[entry].lastTime, last >= cutoff, last <= ahead,
-                    let rssi = filters[entry].value(at: time),
+                    let rssi = filters[entry].value(at: time) ?? (holding ? filters[entry].value(at: last) : nil),
                     rssi.isFinite
                 else { continue }
                 let calibration = RSSIAtOneMeter.calibration(
@@ -507,12 +517,18 @@ public struct PositioningEngine: Sendable {
 
     /// The fix of `device` at `time` from what has been ingested so far.
     ///
+    /// A method that carries a belief through time (the particle filter) answers its belief moved on to `time` and
+    /// weighed by the filters' values then. A fix from the readings alone (any other method, a device whose belief
+    /// has not started yet, or a moment when no filter has a value, such as the end of a scan whose beacons fell
+    /// silent a few seconds before) counts every node heard within ``Configuration/window``, a short filter's node with
+    /// its value when it was last heard (``fixReadings(device:at:)``).
+    ///
     /// An estimate outside ``Configuration/plausibleArea`` of the nodes heard is refused as `noSolution`.
     public func locate(device: String, at time: Double) -> Result<Fix, NoFix> {
         guard let slot = slots[device] else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        let current = readings(slot: slot, device: device, at: time)
+        let current = queryReadings(slot: slot, device: device, at: time)
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
@@ -528,6 +544,21 @@ public struct PositioningEngine: Sendable {
             return .success(
                 fix(track.estimate(z: estimate.position.z, confidence: estimate.confidence), device: device, at: time))
         }
+    }
+
+    /// The readings a fix of the device in `slot` at `time` is made from.
+    ///
+    /// A short filter (the particle filter's 1 s mean) has no value for a node heard a few seconds ago. A belief
+    /// carried through time does best weighed by fresh values only: a walker's older readings would pull it back. A
+    /// fix from the readings alone (a method without belief, a device whose belief has not started, the end of a scan
+    /// whose beacons fell silent) would lose those nodes altogether, so there each node keeps its last value until the
+    /// engine's ``Configuration/window`` makes it stale.
+    private func queryReadings(slot: Int, device: String, at time: Double) -> [NodeReading] {
+        if sequential != nil, states[slot].belief != nil {
+            let fresh = readings(slot: slot, device: device, at: time)
+            if !fresh.isEmpty { return fresh }
+        }
+        return readings(slot: slot, device: device, at: time, holding: true)
     }
 
     /// Why `estimate` cannot be a fix when a method (your own, say) answered a non-finite position, accuracy or

@@ -43,9 +43,9 @@ struct SessionLocator: Sendable {
         return primary.ingest(sighting)
     }
 
-    /// The readings of `device` at `time` seconds that the session's method sees, strongest first.
+    /// The readings of `device` at `time` seconds that the session's method makes a fix from, strongest first.
     func readings(device: String, at time: Double) -> [NodeReading] {
-        primary.readings(device: device, at: time)
+        primary.fixReadings(device: device, at: time)
     }
 
     /// Locates `device` at `time` seconds.

@@ -218,6 +218,37 @@ struct ParticleFilterTests {
         #expect(throws: NoFix.self) { try filter.estimate(from: []).get() }
     }
 
+    /// The filter reads a 1 s mean, yet a node heard within the engine's 5 s window still counts where a fix rests
+    /// on the readings alone: a device's first fix before its belief starts, and a fix at a moment nothing was heard
+    /// in the last second (the end of a scan whose beacons fell silent). The cloud's own updates read fresh values.
+    @Test func aFixFromReadingsAloneHoldsNodesHeardWithinTheWindow() throws {
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
+        let standing = Point2D(x: 7, y: 4)
+        var random = SplitMix64(seed: 5)
+        // One burst at 0 s and 0.5 s: 1.5 s later no filter has a value, and no belief has started.
+        engine.ingest(
+            Self.sightings(at: 0, device: "d", position: standing, floor: nil, nodes: Self.nodes(), random: &random))
+        #expect(engine.readings(device: "d", at: 1.6).isEmpty)
+        let heard = engine.fixReadings(device: "d", at: 1.6)
+        #expect(heard.count == engine.readings(device: "d", at: 0.6).count)
+        #expect(heard.count >= 6)
+        let first = try engine.locate(device: "d", at: 1.6).get()
+        #expect(first.position.horizontal.distance(to: standing) < 2.5)
+        // Three more seconds start and update the belief; 3.5 s after the last sightings the held values answer.
+        for second in 1...3 {
+            engine.ingest(
+                Self.sightings(
+                    at: Double(second), device: "d", position: standing, floor: nil, nodes: Self.nodes(),
+                    random: &random))
+        }
+        #expect(engine.readings(device: "d", at: 7).isEmpty)
+        let late = try engine.locate(device: "d", at: 7).get()
+        #expect(late.position.horizontal.distance(to: standing) < 2.5)
+        // Past the window every node is stale.
+        #expect(engine.fixReadings(device: "d", at: 9).isEmpty)
+        #expect(throws: NoFix.self) { try engine.locate(device: "d", at: 9).get() }
+    }
+
     /// A ``ParticleFilter``'s answer from the readings alone, as a plain method.
     struct Snapshot: PositioningMethod {
         let filter: ParticleFilter

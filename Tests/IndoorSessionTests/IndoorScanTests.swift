@@ -93,6 +93,25 @@ struct IndoorScanTests {
         #expect(Point2D(x: answer.x, y: answer.y).distance(to: Point2D(x: 0, y: 0)) < 0.5)
     }
 
+    /// The particle filter reads a 1 s mean; a scan whose beacons fell silent seconds before its end still answers
+    /// from every beacon heard in the last positioning window.
+    @Test func aParticleFilterScanAnswersAfterItsBeaconsFellSilent() throws {
+        let venue = hallVenue()
+        let target = try ScanTarget(geofence: "hall", venues: [venue])
+        var scan = try IndoorScan(
+            target: target, duration: 5, options: IndoorScan.Options(method: .particleFilter, tracking: false))
+        let truth = Point2D(x: 6, y: 13)
+        for sighting in standing(at: truth, in: venue, seconds: 2) { scan.ingest(sighting) }
+        // Another beacon's sighting at the scan's end closes it, 3.5 s after the venue's beacons were last heard.
+        let stranger = BeaconID(uuid: UUID(), major: 9, minor: 9)
+        let closed = scan.ingest(Sighting(time: 1_005, device: "phone", source: .beacon(stranger), rssi: -70))
+        #expect(closed)
+        let result = try scan.result().get()
+        #expect(result.beacons == 5)
+        #expect(result.method == "particle-filter")
+        #expect(Point2D(x: result.x, y: result.y).distance(to: truth) < hallTolerance)
+    }
+
     @Test func aKnownLocationInsideTheVenueSeedsThePosition() throws {
         let venue = hallVenue()
         let seedPoint = Point2D(x: 10, y: 10)

@@ -21,9 +21,10 @@
 #
 # Prints, per seed, each set's median, radius coverage and room changes per device-hour (with the truth's, on sets
 # with rooms), then the sum of the medians over the sets, the number of sets whose coverage lies within 5 points of
-# 68% and the sets' mean distance from it, and, over the seeds, the mean of those sums: a difference between two settings is worth taking only when it holds on the mean over seeds
-# and on most seeds, since one seed alone moves the sum by up to about 0.25 m (POSITIONING.md). Everything is
-# written to a temporary folder this script creates and removes; the datasets are only read.
+# 68% and the sets' mean distance from it, and, over the seeds, the mean of those sums: a difference between two
+# settings is worth taking only when it holds on the mean over seeds and on most seeds, since one seed alone moves
+# the sum by up to about 0.25 m (POSITIONING.md). Everything is written to a temporary folder this script creates and
+# removes; the datasets are only read.
 #
 # Environment: SEEDS (default "0 1 2"), METHOD (default auto), UJI (1: two more sets, below), SPARSE (1: four more
 # sets, above), CALIBRATED (1: score with each set's own calibration, above), DATASETS (default datasets/), INDOOR (a

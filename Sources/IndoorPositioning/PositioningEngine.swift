@@ -327,7 +327,7 @@ public struct PositioningEngine: Sendable {
             return
         }
         states[slot].nextTrack = max(due + settings.step, time)
-        let current = queryReadings(slot: slot, device: device, at: due)
+        let current = fixReadings(slot: slot, device: device, at: due)
         guard !current.isEmpty,
             case .success(let estimate) = estimate(slot: slot, device: device, readings: current, at: due),
             Self.nonFinite(estimate, method: method.name) == nil,
@@ -463,7 +463,7 @@ public struct PositioningEngine: Sendable {
     /// value for but the engine's window still counts (see ``locate(device:at:)``).
     public func fixReadings(device: String, at time: Double) -> [NodeReading] {
         guard let slot = slots[device] else { return [] }
-        return queryReadings(slot: slot, device: device, at: time)
+        return fixReadings(slot: slot, device: device, at: time)
     }
 
     /// - Parameter holding: Whether a node whose filter has no value at `time` (a short mean whose samples are all
@@ -528,7 +528,7 @@ public struct PositioningEngine: Sendable {
         guard let slot = slots[device] else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        let current = queryReadings(slot: slot, device: device, at: time)
+        let current = fixReadings(slot: slot, device: device, at: time)
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
@@ -553,7 +553,7 @@ public struct PositioningEngine: Sendable {
     /// fix from the readings alone (a method without belief, a device whose belief has not started, the end of a scan
     /// whose beacons fell silent) would lose those nodes altogether, so there each node keeps its last value until the
     /// engine's ``Configuration/window`` makes it stale.
-    private func queryReadings(slot: Int, device: String, at time: Double) -> [NodeReading] {
+    private func fixReadings(slot: Int, device: String, at time: Double) -> [NodeReading] {
         if sequential != nil, states[slot].belief != nil {
             let fresh = readings(slot: slot, device: device, at: time)
             if !fresh.isEmpty { return fresh }

@@ -32,7 +32,11 @@ public struct ScanTarget: Hashable, Sendable {
         let serving = venues.filter { $0.geofences.contains(geofence) }
         guard let first = serving.first else {
             let known = Set(venues.flatMap(\.geofences)).sorted()
-            let list = known.isEmpty ? "no venue declares any" : "known: \(known.joined(separator: ", "))"
+            let list =
+                known.isEmpty
+                ? "no venue declares any: a venue serves the ids in its JSON's \"geofences\", "
+                    + "as in \"geofences\": [\"\(geofence)\"]"
+                : "known: \(known.joined(separator: ", "))"
             throw ScanError(.unknownGeofence, "no venue serves geofence '\(geofence)' (\(list))")
         }
         self.geofence = geofence

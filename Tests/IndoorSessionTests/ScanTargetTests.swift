@@ -14,6 +14,19 @@ struct ScanTargetTests {
         }
     }
 
+    @Test func anUnknownGeofenceAmongVenuesThatDeclareNoneSaysHowToDeclareOne() throws {
+        do {
+            _ = try ScanTarget(geofence: "office", venues: [hallVenue(geofences: [])])
+            Issue.record("expected unknownGeofence")
+        } catch let error as ScanError {
+            #expect(error.code == .unknownGeofence)
+            #expect(
+                error.message
+                    == #"no venue serves geofence 'office' (no venue declares any: a venue serves the ids in its JSON's "#
+                    + #""geofences", as in "geofences": ["office"])"#)
+        }
+    }
+
     @Test func theKnownLocationChoosesTheVenueThatContainsIt() throws {
         let west = hallVenue(id: "west", geofences: ["campus"])
         // 1 km east of the first.

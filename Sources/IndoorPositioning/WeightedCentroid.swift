@@ -4,6 +4,8 @@ import IndoorModel
 ///
 /// Each of the `count` strongest nodes is weighted by 1 / distance (metres, floored at `minimumDistance`),
 /// so nearer nodes pull harder. The floor is a power-weighted vote of the three strongest nodes' floors.
+/// The accuracy (metres, at least 1) is the larger of the used nodes' farthest horizontal offset from the centroid
+/// and the nearest used node's range: one node heard at 6 m gives 6 m, not 1 m at the node.
 public struct WeightedCentroid: PositioningMethod {
     public let name = "weighted-centroid"
     /// How many of the strongest nodes to use.
@@ -39,11 +41,13 @@ public struct WeightedCentroid: PositioningMethod {
             total += weight
         }
         let centre = Point3D(x: x / total, y: y / total, z: z / total)
-        // The spread of the used nodes about the centroid bounds how far off it can be.
+        // How far off the centroid can be: the spread of the used nodes about it, or the nearest node's range where
+        // that is more (one node heard, or nodes bunched together, put the device on a ring around them, not at them).
         let spread = used.map { $0.node.position.horizontal.distance(to: centre.horizontal) }.max() ?? 0
+        let nearest = used.map(\.distance).min() ?? 0
         return .success(
             Estimate(
-                position: centre, floor: FloorSelection.vote(readings), accuracy: max(1, spread),
+                position: centre, floor: FloorSelection.vote(readings), accuracy: max(1, spread, nearest),
                 confidence: min(1, Double(used.count) / Double(count)) * 0.5))
     }
 }

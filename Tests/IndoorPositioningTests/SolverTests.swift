@@ -179,6 +179,32 @@ let rangeSolvers: [any PositioningMethod] = [
         #expect(WeightedCentroid(minimumDistance: minimum).minimumDistance == 0.5)
     }
 
+    @Test func weightedCentroidOfOneNodeStatesTheRingItsRangePutsTheDeviceOn() throws {
+        func reading(_ node: Node, _ metres: Double) -> NodeReading {
+            NodeReading(node: node, rssi: -70, distance: metres, distanceVariance: 4, lastHeard: 0)
+        }
+        // One node heard at 6 m: the centroid is the node, and the device is somewhere on a 6 m ring around it.
+        let node = Node(id: "a", position: Point3D(x: 10, y: 5, z: 2.5))
+        let one = try WeightedCentroid().estimate(from: [reading(node, 6)]).get()
+        #expect(one.position == node.position)
+        #expect(one.accuracy == 6)
+        // Two nodes 1 m apart both heard at 8 m: 8 m, not the half metre they lie from their centroid.
+        let other = Node(id: "b", position: Point3D(x: 11, y: 5, z: 2.5))
+        let bunched = try WeightedCentroid().estimate(from: [reading(node, 8), reading(other, 8)]).get()
+        #expect(bunched.position.x == 10.5)
+        #expect(bunched.accuracy == 8)
+        // Three nodes around a device 2 m from the nearest: their spread about the centroid, as before.
+        let corners = [Point3D(x: 0, y: 0, z: 0), Point3D(x: 10, y: 0, z: 0), Point3D(x: 0, y: 10, z: 0)]
+        let around = try WeightedCentroid().estimate(
+            from: zip(corners, [2.0, 8.0, 8.0]).enumerated().map { index, pair in
+                reading(Node(id: "\(index)", position: pair.0), pair.1)
+            }
+        ).get()
+        let spread = corners.map { $0.horizontal.distance(to: around.position.horizontal) }.max() ?? 0
+        #expect(spread > 2)
+        #expect(around.accuracy == spread)
+    }
+
     @Test func sphereIntersectionLooksPastEightStrongestNodesOnOneLine() throws {
         // A corridor: ten nodes along y = 0 right by the device, two more off the line further away.
         var random = SplitMix64(seed: 1)

@@ -43,8 +43,12 @@ public struct WeightedCentroid: PositioningMethod {
         let centre = Point3D(x: x / total, y: y / total, z: z / total)
         // How far off the centroid can be: the spread of the used nodes about it, or the nearest node's range where
         // that is more (one node heard, or nodes bunched together, put the device on a ring around them, not at them).
-        let spread = used.map { $0.node.position.horizontal.distance(to: centre.horizontal) }.max() ?? 0
-        let nearest = used.map(\.distance).min() ?? 0
+        var spread = 0.0
+        var nearest = Double.infinity
+        for reading in used {
+            spread = max(spread, reading.node.position.horizontal.distance(to: centre.horizontal))
+            nearest = min(nearest, reading.distance)
+        }
         return .success(
             Estimate(
                 position: centre, floor: FloorSelection.vote(readings), accuracy: max(1, spread, nearest),

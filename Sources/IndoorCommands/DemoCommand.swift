@@ -32,6 +32,14 @@ struct DemoCommand: ParsableCommand {
     /// The methods the demo runs: those asked for, else the default (``MethodCatalog/defaultMethod``).
     var methodNames: [String] { methods.isEmpty ? [MethodCatalog.defaultName] : methods }
 
+    /// The engines' factory for `simulated`: its nodes and survey, and the venue's walls, which keep the particle
+    /// filter's walkers out of them as in `indoor evaluate` and a session.
+    static func factory(_ simulated: SimulatedDataset) -> EngineFactory {
+        EngineFactory(
+            nodes: simulated.dataset.nodes, survey: simulated.dataset.train,
+            floorPlan: FloorPlan(venue: simulated.venue))
+    }
+
     /// Everything the demo prints.
     func output() throws -> String {
         var options = SimulatorOptions()
@@ -40,7 +48,7 @@ struct DemoCommand: ParsableCommand {
         let data = simulated.dataset
         let names = methodNames
         // One factory for the scores and the walkers' last positions: what `auto` learns is learned once.
-        let factory = EngineFactory(nodes: data.nodes, survey: data.train)
+        let factory = Self.factory(simulated)
         let scores = try names.map { name in
             Evaluator.score(try factory.engine(method: name), on: data.test, name: name)
         }

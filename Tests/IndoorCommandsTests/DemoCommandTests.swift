@@ -1,4 +1,6 @@
 import Foundation
+import IndoorEvaluation
+import IndoorModel
 import IndoorPositioning
 import Testing
 
@@ -10,6 +12,18 @@ struct DemoCommandTests {
         #expect(try DemoCommand.parse([]).methodNames == [MethodCatalog.defaultName])
         #expect(MethodCatalog.defaultName == "auto")
         #expect(try DemoCommand.parse(["--method", "knn", "--method", "blend"]).methodNames == ["knn", "blend"])
+    }
+
+    /// The demo scores as `indoor evaluate` does on the same office: the filter's walkers keep out of its walls.
+    @Test func theDemosEnginesKnowTheOfficesWalls() throws {
+        var options = SimulatorOptions()
+        options.seed = 1
+        let simulated = try Simulator(options: options).run()
+        let plan = try #require(DemoCommand.factory(simulated).floorPlan)
+        #expect(plan.hasWalls)
+        let walls = simulated.venue.floors.flatMap(\.walls)
+        #expect(!walls.isEmpty)
+        #expect(plan.walls(onLevel: nil).count == walls.count)
     }
 
     /// With `nonlinear`: the default (`auto`) learns a radio map from the office's survey first, seconds in a release

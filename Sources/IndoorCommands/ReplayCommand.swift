@@ -71,23 +71,16 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let venueData = try Self.read(venue)
+        let venueData = try InputFile.contents(venue)
         let calibration = try calibration.map(Self.readCalibration)
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: sightings))
-        } catch {
-            throw FormatError(
-                code: .missingFile, file: sightings,
-                message: "cannot read the file (\(error.localizedDescription))")
-        }
+        let handle = try InputFile.open(sightings)
         defer { try? handle.close() }
         let size = (try? FileManager.default.attributesOfItem(atPath: sightings)[.size] as? Int) ?? 0
         let progress = CommandProgress(label: "replay")
         var problems = 0
         let outcome = try Self.replay(
             venue: venueData, venueFile: venue, sightingsFile: sightings,
-            read: { try handle.read(upToCount: 1 << 20) },
+            read: { [sightings] in try InputFile.chunk(of: handle, path: sightings) },
             options: Options(
                 method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,
                 reorderWindow: reorderWindow),
@@ -197,18 +190,9 @@ struct ReplayCommand: ParsableCommand {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    private static func read(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw FormatError(
-                code: .missingFile, file: path, message: "cannot read the file (\(error.localizedDescription))")
-        }
-    }
-
     /// A calibration JSON written by `indoor calibrate`; errors name the file and the line and column or field.
     static func readCalibration(_ path: String) throws -> Calibration {
-        try JSONFormat.decode(Calibration.self, from: try read(path), file: path)
+        try JSONFormat.decode(Calibration.self, from: try InputFile.contents(path), file: path)
     }
 }
 

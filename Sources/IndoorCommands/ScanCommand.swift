@@ -91,94 +91,126 @@ struct ScanCommand: ParsableCommand {
             print(report.table())
             return
         }
-        let (json, problems) = try answer()
-        for problem in problems {
+        var problems = 0
+        let json = try answer { problem in
+            problems += 1
             FileHandle.standardError.write(Data((problem.description + "\n").utf8))
         }
         print(json)
-        if !problems.isEmpty { throw ExitCode(1) }
+        if problems > 0 { throw ExitCode(1) }
     }
 
-    /// The whole scan without printing: the result JSON and the rows of the source that could not be read.
+    /// The whole scan without printing: the result JSON.
+    ///
+    /// The venues and the geofence are checked before the source is opened. The source is read in chunks, and only
+    /// until the scan has ended: memory does not grow with the recording, and a 10 s scan at the start of a day's
+    /// recording reads seconds of it, not the day.
+    /// - Parameter problem: Told each row of the source that could not be read, as soon as it is found (the rest is
+    ///   scanned).
     /// - Throws: ``IndoorModel/FormatError`` for a venue, calibration or source that cannot be read;
     ///   ``CommandFailure`` with the scan's error (unknown geofence, nothing heard, too few beacons).
-    func answer() throws -> (json: String, problems: [FormatError]) {
+    func answer(problem: (FormatError) -> Void = { _ in }) throws -> String {
         let known = latitude.flatMap { latitude in
             longitude.map { DeviceLocation(latitude: latitude, longitude: $0, horizontalAccuracy: accuracy) }
         }
         var options = IndoorScan.Options(
             method: MethodCatalog.Method(rawValue: method) ?? .nonlinear, device: device)
         let venues: [Venue]
-        let sightings: [Sighting]
-        var problems: [FormatError] = []
+        var simulated: [Sighting] = []
         if simulate {
-            let simulated = try ScanSweep.office(seed: seed)
-            var office = simulated.venue
-            office.geofences = [geofence ?? ScanSweep.geofence]
-            venues = [office]
+            let office = try ScanSweep.office(seed: seed)
+            var venue = office.venue
+            venue.geofences = [geofence ?? ScanSweep.geofence]
+            venues = [venue]
             options.device = device ?? "walker-1"
-            options.calibration = simulated.dataset.train.map {
-                CalibrationFitter().fit(nodes: office.nodes, survey: $0)
+            options.calibration = office.dataset.train.map {
+                CalibrationFitter().fit(nodes: venue.nodes, survey: $0)
             }
-            sightings = simulated.dataset.test.sightings
+            simulated = office.dataset.test.sightings
         } else {
-            venues = try venue.map { try Venue.decodeJSON(try Self.read($0), file: $0) }
-            let read = try Self.sightings(source ?? "")
-            sightings = read.rows
-            problems = read.problems
+            venues = try venue.map { try Venue.decodeJSON(try InputFile.contents($0), file: $0) }
         }
         if let calibration {
             options.calibration = try JSONFormat.decode(
-                Calibration.self, from: try Self.read(calibration), file: calibration)
+                Calibration.self, from: try InputFile.contents(calibration), file: calibration)
         }
-        let target: ScanTarget
         var scan: IndoorScan
         do {
-            target = try ScanTarget(geofence: geofence ?? ScanSweep.geofence, venues: venues, knownLocation: known)
+            let target = try ScanTarget(
+                geofence: geofence ?? ScanSweep.geofence, venues: venues, knownLocation: known)
             scan = try IndoorScan(target: target, duration: seconds, knownLocation: known, options: options)
         } catch let error as ScanError {
             throw CommandFailure(error.message)
         }
-        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        for (_, sighting) in ordered where sighting.time >= (from ?? -.infinity) && scan.ingest(sighting) {
-            break
+        let start = from ?? -.infinity
+        // Rows in time order (within the re-order window, as `indoor replay` takes them), from `--from` on, until the
+        // scan has ended.
+        var window = ReplayReorderWindow(seconds: ReplayRun.defaultReorderWindow)
+        var ended = false
+        let take = { (sighting: Sighting) -> Bool in
+            guard !ended else { return true }
+            for ready in window.push(sighting) where ready.time >= start {
+                if scan.ingest(ready) {
+                    ended = true
+                    break
+                }
+            }
+            return ended
+        }
+        if simulate {
+            for sighting in simulated where take(sighting) { break }
+        } else {
+            try Self.read(source ?? "", problem: problem, take: take)
+        }
+        if !ended {
+            for ready in window.drain() where ready.time >= start && scan.ingest(ready) { break }
         }
         switch scan.result() {
-        case .success(let result): return (result.json(), problems)
+        case .success(let result): return result.json()
         case .failure(let error): throw CommandFailure(error.message)
         }
     }
 
-    /// The sightings of `path`: a btsnoop capture (by its first bytes), JSON Lines (`.jsonl`) or CSV.
-    static func sightings(_ path: String) throws -> Parsed<Sighting> {
-        let data = try read(path)
-        if data.starts(with: Array("btsnoop\0".utf8)) {
-            var rows: [Sighting] = []
-            var problems: [FormatError] = []
+    /// Reads the sightings of `path` (a btsnoop capture, by its first bytes; JSON Lines for `.jsonl`; CSV otherwise)
+    /// in chunks, handing each to `take` in file order until it answers `true`.
+    /// - Parameter problem: Told each row or record that could not be read (the rest is read on).
+    /// - Throws: ``IndoorModel/FormatError`` for a file that cannot be read or is not a sightings file.
+    static func read(
+        _ path: String, problem: (FormatError) -> Void, take: (Sighting) -> Bool
+    ) throws {
+        let handle = try InputFile.open(path)
+        defer { try? handle.close() }
+        let magic = Array("btsnoop\0".utf8)
+        let first = try InputFile.chunk(of: handle, path: path) ?? Data()
+        if first.starts(with: magic) {
+            var done = false
             do {
                 try BtsnoopReader.decode(
                     fileAt: URL(fileURLWithPath: path),
                     onAdvertisement: { ad in
+                        guard !done else { return }
                         let name = ad.adapter.map { ad.adapterName ?? "hci\($0)" } ?? "capture"
-                        if let sighting = ad.sighting(device: name) { rows.append(sighting) }
+                        if let sighting = ad.sighting(device: name) { done = take(sighting) }
                     },
-                    onProblem: { problems.append(FormatError(code: .corruptData, file: path, message: "\($0)")) })
+                    onProblem: { problem(FormatError(code: .corruptData, file: path, message: "\($0)")) })
             } catch let error as AdvertisingError {
                 throw FormatError(code: .corruptData, file: path, message: "\(error)")
             }
-            return Parsed(rows: rows, problems: problems)
+            return
         }
-        let text = String(decoding: data, as: UTF8.self)
-        if path.lowercased().hasSuffix(".jsonl") { return SightingsJSONLines.parse(text, file: path) }
-        return try DatasetCSV.parseSightings(text, file: path)
-    }
-
-    static func read(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw FormatError(
-                code: .missingFile, file: path, message: "cannot read the file (\(error.localizedDescription))")
+        var pending: Data? = first
+        var reader = try ReplaySightingsReader(
+            file: path, format: ReplaySightingsReader.Format(fileName: path),
+            read: {
+                if let chunk = pending {
+                    pending = nil
+                    return chunk.isEmpty ? nil : chunk
+                }
+                return try InputFile.chunk(of: handle, path: path)
+            })
+        while let parsed = try reader.next() {
+            parsed.problems.forEach(problem)
+            for sighting in parsed.rows where take(sighting) { return }
         }
     }
 }

@@ -180,6 +180,26 @@ struct ReplayStreamingTests {
         #expect(error?.description == "\(path): line 2, column 21: expected ':' after an object key, found '2'")
     }
 
+    @Test("a folder or a missing file where a file should be is said in those words")
+    func folderOrMissingFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let venue = folder.appendingPathComponent("venue.json")
+        try Data(#"{"id":"v","nodes":[{"id":"a","x":0,"y":0}]}"#.utf8).write(to: venue)
+        for (venuePath, sightings, message) in [
+            (venue.path, folder.path, "\(folder.path): a folder, not a file"),
+            (venue.path, folder.path + "/walk.csv", "\(folder.path)/walk.csv: no such file"),
+            (folder.path, folder.path + "/walk.csv", "\(folder.path): a folder, not a file"),
+        ] {
+            let command = try ReplayCommand.parse(["--venue", venuePath, sightings])
+            let error = #expect(throws: FormatError.self) { try command.run() }
+            #expect(error?.description == message)
+        }
+        let calibration = #expect(throws: FormatError.self) { try ReplayCommand.readCalibration(folder.path) }
+        #expect(calibration?.description == "\(folder.path): a folder, not a file")
+    }
+
     @Test("the help offers only methods that need no survey, and names the default")
     func methodsInHelp() {
         #expect(!ReplayRun.methodNames.contains { $0.hasPrefix("knn") })

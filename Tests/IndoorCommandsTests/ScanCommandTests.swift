@@ -43,8 +43,9 @@ struct ScanCommandTests {
     @Test func printsTheResultJSONAndReportsBadRowsWithFileAndLine() throws {
         let (venue, sightings) = try files()
         let command = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", "--seconds", "10", sightings])
-        let (json, problems) = try command.answer()
-        #expect(problems.map(\.description) == ["\(sightings):2: rssi 'abc' is not a number"])
+        var problems: [String] = []
+        let json = try command.answer { problems.append($0.description) }
+        #expect(problems == ["\(sightings):2: rssi 'abc' is not a number"])
         let result = try ScanResult.decodeJSON(json)
         #expect(result.duration == 10 && result.timestamp == 10 && result.beacons == 4)
         #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 5, y: 5)) < 1.5)
@@ -78,7 +79,8 @@ struct ScanCommandTests {
         let command = try ScanCommand.parse([
             "--venue", venue.path, "--geofence", "hall", "--seconds", "10", capture.path,
         ])
-        let (json, problems) = try command.answer()
+        var problems: [FormatError] = []
+        let json = try command.answer { problems.append($0) }
         #expect(problems.isEmpty)
         let result = try ScanResult.decodeJSON(json)
         #expect(result.beacons == 4 && result.duration == 10)
@@ -94,6 +96,68 @@ struct ScanCommandTests {
         } catch {
             #expect("\(error)" == "no venue serves geofence 'moon' (known: campus, hall)")
         }
+    }
+
+    @Test func theGeofenceIsCheckedBeforeTheSourceIsRead() throws {
+        let (venue, sightings) = try files()
+        let missing = sightings + ".nowhere"
+        let command = try ScanCommand.parse(["--venue", venue, "--geofence", "moon", missing])
+        do {
+            _ = try command.answer()
+            Issue.record("expected the unknown geofence")
+        } catch {
+            #expect("\(error)" == "no venue serves geofence 'moon' (known: campus, hall)")
+        }
+        let known = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", missing])
+        #expect(throws: FormatError.self) { try known.answer() }
+        do {
+            _ = try known.answer()
+        } catch {
+            #expect("\(error)" == "\(missing): no such file")
+        }
+        let folder = URL(fileURLWithPath: sightings).deletingLastPathComponent().path
+        let inFolder = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", folder])
+        do {
+            _ = try inFolder.answer()
+            Issue.record("expected a folder to be refused")
+        } catch {
+            #expect("\(error)" == "\(folder): a folder, not a file")
+        }
+    }
+
+    /// A 10 s scan at the start of a long recording reads it only until the scan has ended (and the re-order
+    /// window after it): a bad row thousands of rows later is never reached, and the answer is the short file's.
+    @Test func aScanReadsTheRecordingOnlyUntilItEnds() throws {
+        let (venue, sightings) = try files()
+        let short = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", "--seconds", "10", sightings])
+        let expected = try short.answer()
+        var long = sightingsCSV()
+        // Two hours of the phone hearing node a every second, then a bad row.
+        for second in 12..<7212 { long += "\(second),phone,a,-65\n" }
+        #expect(long.utf8.count > 100_000)
+        long += "7300,phone,a,loud\n"
+        let path = URL(fileURLWithPath: sightings).deletingLastPathComponent().appendingPathComponent("day.csv")
+        try Data(long.utf8).write(to: path)
+        let command = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", "--seconds", "10", path.path])
+        var problems: [String] = []
+        let json = try command.answer { problems.append($0.description) }
+        #expect(json == expected)
+        #expect(problems == ["\(path.path):2: rssi 'abc' is not a number"])
+    }
+
+    @Test func rowsOutOfOrderWithinTheWindowScanAsIfSorted() throws {
+        let (venue, sightings) = try files()
+        let sorted = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", "--seconds", "10", sightings])
+        var lines = sightingsCSV().split(separator: "\n").map(String.init)
+        // Each second's four rows in reverse order, and seconds 3 and 4 swapped.
+        var rows = Array(lines.dropFirst(2))
+        rows = stride(from: 0, to: rows.count, by: 4).flatMap { Array(rows[$0..<min($0 + 4, rows.count)].reversed()) }
+        rows.swapAt(12, 16)
+        lines = [lines[0], lines[1]] + rows
+        let path = URL(fileURLWithPath: sightings).deletingLastPathComponent().appendingPathComponent("shuffled.csv")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
+        let shuffled = try ScanCommand.parse(["--venue", venue, "--geofence", "hall", "--seconds", "10", path.path])
+        #expect(try shuffled.answer() == sorted.answer())
     }
 
     @Test func aBadVenueNamesTheFileAndField() throws {
@@ -118,7 +182,7 @@ struct ScanCommandTests {
 
     @Test func theSimulatedOfficeAnswers() throws {
         let command = try ScanCommand.parse(["--simulate", "--seconds", "5", "--from", "30"])
-        let result = try ScanResult.decodeJSON(try command.answer().json)
+        let result = try ScanResult.decodeJSON(try command.answer())
         #expect(result.geofenceId == "office" && result.venueId == "sim-office" && result.duration == 5)
     }
 }

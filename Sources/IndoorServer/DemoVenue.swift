@@ -2,8 +2,8 @@ import IndoorEvaluation
 import IndoorModel
 
 /// The demo: the simulated office of `IndoorEvaluation`'s ``Simulator``, with a zone per room, the simulator's
-/// stairwell (a ``FloorConnection`` joining every floor, when there are several), and its walkers' sightings in
-/// time order.
+/// stairwell (a ``FloorConnection`` joining every floor, when there are several), the geofence ``geofence`` for
+/// scans, and its walkers' sightings in time order.
 public struct DemoVenue: Sendable {
     /// The venue, zones added; its connections are the simulator's (the stairwell, with several floors).
     public var venue: Venue
@@ -11,6 +11,8 @@ public struct DemoVenue: Sendable {
     public var sightings: [Sighting]
     /// Seconds of data the walk covers; the driver loops after it.
     public var duration: Double
+    /// The geofence id the demo venue serves (`POST /v1/scans` with `"geofence": "demo"`).
+    public static let geofence = "demo"
 
     /// Simulates `devices` walkers on `floors` floors (joined by the stairwell) for `duration` seconds (seeded: the
     /// same demo every run).
@@ -25,6 +27,8 @@ public struct DemoVenue: Sendable {
         var venue = simulated.venue
         venue.id = "demo"
         venue.name = "Demo office (simulated)"
+        // The indoor provider's scans (`POST /v1/scans`) can be tried on it at once.
+        venue.geofences = [Self.geofence]
         venue.zones = Self.rooms(options: options, floors: venue.floors.map(\.level))
         self.venue = venue
         self.sightings = simulated.dataset.test.sightings.sorted { $0.time < $1.time }

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorServer
+import IndoorSession
 import Testing
 
 /// The demo venue of `indoor serve --demo` shows the simulator's stairs.
@@ -22,6 +23,18 @@ import Testing
         #expect(try Venue.decodeJSON(json).connections == demo.venue.connections)
         let validator = SchemaValidator(document: try JSONValue.parse(OpenAPIDocument.json))
         #expect(validator.problems(try JSONValue.parse(json), schema: "Venue") == [])
+    }
+
+    @Test func theDemoServesAGeofenceThatAScanAnswersOn() throws {
+        let demo = try DemoVenue(devices: 1, duration: 20)
+        #expect(demo.venue.geofences == ["demo"])
+        let target = try ScanTarget(geofence: DemoVenue.geofence, venues: [demo.venue])
+        #expect(target.venue.id == "demo")
+        var scan = try IndoorScan(target: target, duration: 5, options: IndoorScan.Options(method: .nonlinear))
+        for sighting in demo.sightings where scan.ingest(sighting) { break }
+        let result = try scan.result().get()
+        #expect(result.venueId == "demo" && result.geofenceId == "demo" && result.duration == 5)
+        #expect(result.beacons >= 3)
     }
 
     @Test func aDemoOfOneFloorHasNoConnections() throws {

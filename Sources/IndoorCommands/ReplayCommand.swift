@@ -29,10 +29,22 @@ struct ReplayCommand: ParsableCommand {
                 Default: \(SessionConfiguration.defaultMethod.name) (`default`), with weighted-centroid where it \
                 has no answer: the posterior over the path-loss model where five or more nodes are heard, \
                 nonlinear (with --calibration) or weighted-centroid (without) where fewer are (see \
-                docs/POSITIONING.md). A named method runs alone, with no fallback. knn needs a survey and is not \
-                offered.
+                docs/POSITIONING.md); with --survey, a particle filter over a radio map learned from the survey. \
+                A named method runs alone, with no fallback. knn and radio-map need --survey.
                 """))
     var method: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A site survey of the venue: a folder with sightings.csv and truth.csv, or a dataset folder with train/.",
+            discussion: """
+                The default method then tracks each device with a particle filter over a radio map learned from \
+                it (its settings cross-validated on the survey: seconds for a few hundred surveyed points), the \
+                best method on every public dataset (docs/ACCURACY.md). The calibration is fitted on it too, \
+                unless --calibration is given.
+                """,
+            valueName: "folder"))
+    var survey: String?
 
     @Option(
         help: ArgumentHelp(
@@ -73,6 +85,14 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let venueData = try InputFile.contents(venue)
         let calibration = try calibration.map(Self.readCalibration)
+        let survey = try survey.map { path in
+            let read = try SurveyInput.read(path, venue: try Venue.decodeJSON(venueData, file: venue))
+            FileHandle.standardError.write(
+                Data(
+                    ("replay: learning from the survey \(path) (\(read.sightings.count) sightings, "
+                        + "\(read.truth.count) truth rows)\n").utf8))
+            return read
+        }
         let handle = try InputFile.open(sightings)
         defer { try? handle.close() }
         let size = (try? FileManager.default.attributesOfItem(atPath: sightings)[.size] as? Int) ?? 0
@@ -83,7 +103,7 @@ struct ReplayCommand: ParsableCommand {
             read: { [sightings] in try InputFile.chunk(of: handle, path: sightings) },
             options: Options(
                 method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,
-                reorderWindow: reorderWindow),
+                reorderWindow: reorderWindow, survey: survey),
             problem: { problem in
                 problems += 1
                 progress.finish()
@@ -112,6 +132,8 @@ struct ReplayCommand: ParsableCommand {
         var calibration: Calibration?
         /// The re-order window, seconds (``ReplayReorderWindow``).
         var reorderWindow: Double = ReplayRun.defaultReorderWindow
+        /// A site survey of the venue.
+        var survey: Recording?
     }
 
     /// The whole command without files: reads the venue and the sightings, replays, and writes the lines.
@@ -127,7 +149,7 @@ struct ReplayCommand: ParsableCommand {
         venue: Data, venueFile: String, sightings: String, sightingsFile: String,
         method: String? = nil, interval: Double = 1, rssiFilter: ReplayRSSIFilter = .ema,
         calibration: Calibration? = nil, reorderWindow: Double = ReplayRun.defaultReorderWindow,
-        chunkSize: Int = 1 << 20,
+        survey: Recording? = nil, chunkSize: Int = 1 << 20,
         write: (String) -> Void
     ) throws -> (problems: [FormatError], summary: ReplaySummary) {
         var problems: [FormatError] = []
@@ -143,7 +165,7 @@ struct ReplayCommand: ParsableCommand {
             },
             options: Options(
                 method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,
-                reorderWindow: reorderWindow),
+                reorderWindow: reorderWindow, survey: survey),
             problem: { problems.append($0) }, write: write)
         return (problems, summary)
     }
@@ -172,7 +194,7 @@ struct ReplayCommand: ParsableCommand {
         let venue = try Venue.decodeJSON(venue, file: venueFile)
         var stream = try ReplayRun(
             venue: venue, method: options.method, interval: options.interval, rssiFilter: options.rssiFilter,
-            calibration: options.calibration, reorderWindow: options.reorderWindow
+            calibration: options.calibration, reorderWindow: options.reorderWindow, survey: options.survey
         ).start()
         var reader = try ReplaySightingsReader(
             file: sightingsFile, format: ReplaySightingsReader.Format(fileName: sightingsFile), read: read)

@@ -26,11 +26,15 @@ public struct ReplayRun {
     public var calibration: Calibration?
     /// Seconds of data time a streamed sighting waits for earlier ones (``ReplayReorderWindow``).
     public var reorderWindow: Double
+    /// A site survey of the venue (sightings with truth): the default method then tracks over a radio map learned
+    /// from it, and methods that need one (`knn`) can run; `nil` for none.
+    public var survey: Recording?
 
     /// The default ``reorderWindow``, seconds.
     public static let defaultReorderWindow = 10.0
 
-    /// The methods replay offers: those that need no survey (replay has none), with their listed tracked variants.
+    /// The methods replay offers without a survey, with their listed tracked variants (with `--survey`, every method
+    /// of ``MethodCatalog/names``).
     public static var methodNames: [String] {
         MethodCatalog.listed.filter { !$0.needsSurvey }.map(\.name)
     }
@@ -38,7 +42,7 @@ public struct ReplayRun {
     public init(
         venue: Venue, method: String? = nil, interval seconds: Double = 1,
         rssiFilter: ReplayRSSIFilter = .ema, calibration: Calibration? = nil,
-        reorderWindow: Double = ReplayRun.defaultReorderWindow
+        reorderWindow: Double = ReplayRun.defaultReorderWindow, survey: Recording? = nil
     ) {
         self.venue = venue
         self.method = method
@@ -46,6 +50,7 @@ public struct ReplayRun {
         self.rssiFilter = rssiFilter
         self.calibration = calibration
         self.reorderWindow = reorderWindow
+        self.survey = survey
     }
 
     /// The session configuration of this replay: an explicit method runs alone, the default has its fallback.
@@ -60,7 +65,8 @@ public struct ReplayRun {
         return SessionConfiguration(
             venue: venue,
             method: selection,
-            fallback: method == nil ? .weightedCentroid : .none, calibration: calibration, fixInterval: interval,
+            fallback: method == nil ? .weightedCentroid : .none, calibration: calibration, survey: survey,
+            fixInterval: interval,
             ranger: rssiFilter.ranger(nodes: venue.nodes))
     }
 

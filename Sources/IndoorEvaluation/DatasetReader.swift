@@ -123,10 +123,50 @@ public enum DatasetReader {
         }
     }
 
+    /// A site survey read whole: the `sightings.csv` and `truth.csv` in `folder` (the layout of a dataset's
+    /// `train/`), or, when `folder` is a dataset, those of its `train/`.
+    ///
+    /// Errors name the survey's files as given: `survey/sightings.csv:12: …`.
+    /// - Throws: ``FormatError`` when `folder` is missing or a file, holds neither layout, or a file is bad.
+    public static func survey(folder: URL) throws -> Recording {
+        switch CSVFileReader.kind(folder) {
+        case nil:
+            throw FormatError(code: .missingFile, message: "survey folder '\(folder.path)' does not exist")
+        case .some(false):
+            throw FormatError(
+                code: .missingFile,
+                message: "'\(folder.path)' is a file; expected a survey folder (sightings.csv and truth.csv, "
+                    + "or a dataset with train/)")
+        case .some(true): break
+        }
+        // Named by the path as given, so that an error points at the file wherever the survey lies.
+        let shown = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
+        if CSVFileReader.kind(folder.appendingPathComponent("sightings.csv")) != nil {
+            return try recording(folder, prefix: "", shown: shown)
+        }
+        if hasSplit(folder: folder, "train") {
+            try checkSplit(folder, "train")
+            return try recording(folder, prefix: "train/", shown: shown)
+        }
+        throw FormatError(
+            code: .missingFile,
+            message: "'\(folder.path)' holds no survey: expected sightings.csv and truth.csv in it, or a train/ "
+                + "folder holding them")
+    }
+
     private static func recording(_ folder: URL, _ split: String) throws -> Recording {
         try checkSplit(folder, split)
-        let sightings = try reader(folder, "\(split)/sightings.csv").rows(DatasetCSV.sightingsLayout)
-        let truth = try reader(folder, "\(split)/truth.csv").rows(DatasetCSV.truthLayout)
+        return try recording(folder, prefix: "\(split)/")
+    }
+
+    /// The recording of `prefix`sightings.csv and `prefix`truth.csv in `folder`, named `shown` + their path in it.
+    private static func recording(_ folder: URL, prefix: String, shown: String = "") throws -> Recording {
+        let sightings = try CSVFileReader(
+            name: "\(shown)\(prefix)sightings.csv", url: folder.appendingPathComponent("\(prefix)sightings.csv")
+        ).rows(DatasetCSV.sightingsLayout)
+        let truth = try CSVFileReader(
+            name: "\(shown)\(prefix)truth.csv", url: folder.appendingPathComponent("\(prefix)truth.csv")
+        ).rows(DatasetCSV.truthLayout)
         return Recording(sightings: sightings, truth: truth)
     }
 

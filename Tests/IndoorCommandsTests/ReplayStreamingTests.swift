@@ -200,7 +200,49 @@ struct ReplayStreamingTests {
         #expect(calibration?.description == "\(folder.path): a folder, not a file")
     }
 
-    @Test("the help offers only methods that need no survey, and names the default")
+    @Test("--survey takes a survey folder or a dataset's train/, and says what is wrong with one it cannot use")
+    func surveyFolders() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let venue = try Venue.decodeJSON(
+            Data(#"{"id":"v","nodes":[{"id":"a","x":0,"y":0},{"id":"b","x":9,"y":0}]}"#.utf8))
+        let train = folder.appendingPathComponent("dataset/train")
+        try FileManager.default.createDirectory(at: train, withIntermediateDirectories: true)
+        try Data("t,device,node,rssi\n0,s,a,-60\n0.5,s,b,-70\n1,s,zz,-80\n".utf8)
+            .write(to: train.appendingPathComponent("sightings.csv"))
+        try Data("t,device,x,y,z,floor\n0,s,1,0,,\n1,s,1,0,,\n".utf8).write(
+            to: train.appendingPathComponent("truth.csv"))
+        // The dataset folder and its train/ give the same survey.
+        let fromDataset = try SurveyInput.read(folder.appendingPathComponent("dataset").path, venue: venue)
+        #expect(try SurveyInput.read(train.path, venue: venue) == fromDataset)
+        #expect(fromDataset.sightings.count == 3 && fromDataset.truth.count == 2)
+        // A survey of another venue's nodes, a missing folder, a file, a folder holding no survey, a bad row.
+        let other = try Venue.decodeJSON(Data(#"{"id":"w","nodes":[{"id":"q","x":0,"y":0}]}"#.utf8))
+        let cases: [(String, Venue, String)] = [
+            (train.path, other, "\(train.path): none of the survey's 3 sightings is of a node of venue 'w' (q)"),
+            (folder.path + "/nowhere", venue, "survey folder '\(folder.path)/nowhere' does not exist"),
+            (
+                train.path + "/truth.csv", venue,
+                "'\(train.path)/truth.csv' is a file; expected a survey folder (sightings.csv and truth.csv, or a "
+                    + "dataset with train/)"
+            ),
+            (
+                folder.path, venue,
+                "'\(folder.path)' holds no survey: expected sightings.csv and truth.csv in it, or a train/ folder "
+                    + "holding them"
+            ),
+        ]
+        for (path, venue, message) in cases {
+            let error = #expect(throws: FormatError.self) { try SurveyInput.read(path, venue: venue) }
+            #expect(error?.description == message)
+        }
+        try Data("t,device,node,rssi\n0,s,a,loud\n".utf8).write(to: train.appendingPathComponent("sightings.csv"))
+        let bad = #expect(throws: FormatError.self) { try SurveyInput.read(train.path, venue: venue) }
+        #expect(bad?.description == "\(train.path)/sightings.csv:2: rssi 'loud' is not a number")
+    }
+
+    @Test("the help offers the methods that need no survey, names the default and --survey")
     func methodsInHelp() {
         #expect(!ReplayRun.methodNames.contains { $0.hasPrefix("knn") })
         #expect(ReplayRun.methodNames.contains("weighted-centroid"))
@@ -208,6 +250,7 @@ struct ReplayStreamingTests {
         let help = ReplayCommand.helpMessage()
         #expect(!help.contains("knn,"))
         #expect(help.contains("Default: auto"))
+        #expect(help.contains("--survey <folder>"))
     }
 
     @Test("the default method is accurate on a simulated office: median error below 3 m, where nonlinear is not")
@@ -219,14 +262,16 @@ struct ReplayStreamingTests {
         let simulated = try Simulator(options: options).run()
         let tracks = TruthTrack.tracks(simulated.dataset.test.truth)
         /// Median horizontal error of the fixes against the truth interpolated at each fix's time.
-        func median(_ configuration: SessionConfiguration?, calibration: Calibration? = nil) throws -> Double {
+        func median(
+            _ configuration: SessionConfiguration?, calibration: Calibration? = nil, survey: Recording? = nil
+        ) throws -> Double {
             var fixes: [Fix] = []
             if let configuration {
                 var session = try LocationSession(configuration)
                 for case .fix(let fix) in session.ingest(simulated.dataset.test.sightings) { fixes.append(fix) }
             } else {
-                try ReplayRun(venue: simulated.venue, calibration: calibration).run(simulated.dataset.test.sightings) {
-                    line in
+                let run = ReplayRun(venue: simulated.venue, calibration: calibration, survey: survey)
+                try run.run(simulated.dataset.test.sightings) { line in
                     if let fix = try? JSONDecoder().decode(Fix.self, from: Data(line.utf8)) { fixes.append(fix) }
                 }
             }
@@ -254,5 +299,41 @@ struct ReplayStreamingTests {
         let calibration = CalibrationFitter().fit(nodes: simulated.venue.nodes, survey: survey)
         let calibrated = try median(nil, calibration: calibration)
         #expect(calibrated < replayDefault)
+    }
+
+    @Test("with --survey the default tracks over the survey's radio map: nearer the truth than without")
+    func surveyedAccuracy() throws {
+        // A smaller office than the default one (learning from the survey takes a while in the tests' debug build).
+        var options = SimulatorOptions()
+        options.roomsPerSide = 4
+        options.seed = 11
+        options.duration = 120
+        options.devices = 3
+        let simulated = try Simulator(options: options).run()
+        let survey = try #require(simulated.dataset.train)
+        let tracks = TruthTrack.tracks(simulated.dataset.test.truth)
+        func fixes(survey: Recording?) throws -> [Fix] {
+            var fixes: [Fix] = []
+            try ReplayRun(venue: simulated.venue, survey: survey).run(simulated.dataset.test.sightings) { line in
+                if let fix = try? JSONDecoder().decode(Fix.self, from: Data(line.utf8)) { fixes.append(fix) }
+            }
+            return fixes
+        }
+        func median(_ fixes: [Fix]) throws -> Double {
+            let errors = fixes.compactMap { fix in
+                tracks[fix.device]?.position(at: fix.time).map { fix.position.horizontal.distance(to: $0.point) }
+            }
+            #expect(errors.count > 300)
+            return try #require(ErrorSummary(errors: errors, misses: 0).medianMeters)
+        }
+        let plain = try fixes(survey: nil)
+        let surveyed = try fixes(survey: survey)
+        #expect(surveyed.count == plain.count)
+        // The filter answers (named `auto`); the weighted centroid only where it could not.
+        #expect(surveyed.filter { $0.method == "auto" }.count > surveyed.count * 9 / 10)
+        let withSurvey = try median(surveyed)
+        let without = try median(plain)
+        #expect(withSurvey < without)
+        #expect(withSurvey < 1.6)
     }
 }

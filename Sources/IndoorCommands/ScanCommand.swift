@@ -37,6 +37,11 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "With --simulate: print the error against scan length (2, 5, 10, 15 s) instead of one result.")
     var sweep = false
 
+    @Flag(
+        name: .customLong("learn-survey"),
+        help: "With --simulate: the scans learn from the simulated survey itself, not only its calibration.")
+    var learnSurvey = false
+
     @Option(help: "The simulator's seed.")
     var seed: UInt64 = 1
 
@@ -62,6 +67,16 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "The known location's accuracy, metres.")
     var accuracy: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "A site survey of the scanned venue: a folder with sightings.csv and truth.csv, or a dataset with train/.",
+            discussion: """
+                The default method then tracks over a radio map learned from it (seconds to learn), and the \
+                calibration is fitted on it unless --calibration is given.
+                """,
+            valueName: "folder"))
+    var survey: String?
+
     func validate() throws {
         guard seconds.isFinite, seconds > 0, seconds <= IndoorScanProvider.longestScan else {
             throw ValidationError("--seconds must be more than 0 and at most \(Int(IndoorScanProvider.longestScan))")
@@ -74,11 +89,12 @@ struct ScanCommand: ParsableCommand {
         }
         if let from, !from.isFinite { throw ValidationError("--from must be a finite number of seconds") }
         if simulate {
-            guard source == nil, venue.isEmpty else {
-                throw ValidationError("--simulate scans the simulated office: give no SOURCE and no --venue")
+            guard source == nil, venue.isEmpty, survey == nil else {
+                throw ValidationError(
+                    "--simulate scans the simulated office: give no SOURCE, --venue or --survey")
             }
         } else {
-            guard !sweep else { throw ValidationError("--sweep needs --simulate") }
+            guard !sweep, !learnSurvey else { throw ValidationError("--sweep and --learn-survey need --simulate") }
             guard source != nil, !venue.isEmpty, geofence != nil else {
                 throw ValidationError("give --venue, --geofence and a SOURCE (or --simulate)")
             }
@@ -87,7 +103,9 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         if sweep {
-            let report = try ScanSweep(seed: seed, method: MethodCatalog.Method(rawValue: method) ?? .nonlinear).run()
+            let report = try ScanSweep(
+                seed: seed, method: MethodCatalog.Method(rawValue: method) ?? .nonlinear, learnsSurvey: learnSurvey
+            ).run()
             print(report.table())
             return
         }
@@ -126,6 +144,10 @@ struct ScanCommand: ParsableCommand {
             options.calibration = office.dataset.train.map {
                 CalibrationFitter().fit(nodes: venue.nodes, survey: $0)
             }
+            if learnSurvey, let survey = office.dataset.train {
+                options.calibration = nil
+                options.surveys = [venue.id: survey]
+            }
             simulated = office.dataset.test.sightings
         } else {
             venues = try venue.map { try Venue.decodeJSON(try InputFile.contents($0), file: $0) }
@@ -138,6 +160,9 @@ struct ScanCommand: ParsableCommand {
         do {
             let target = try ScanTarget(
                 geofence: geofence ?? ScanSweep.geofence, venues: venues, knownLocation: known)
+            if let survey {
+                options.surveys[target.venue.id] = try SurveyInput.read(survey, venue: target.venue)
+            }
             scan = try IndoorScan(target: target, duration: seconds, knownLocation: known, options: options)
         } catch let error as ScanError {
             throw CommandFailure(error.message)

@@ -18,6 +18,9 @@ struct ScanSweep {
 
     var seed: UInt64
     var method: MethodCatalog.Method
+    /// Whether the scans learn from the simulated survey itself (``IndoorSession/IndoorScan/Options/surveys``), not
+    /// only from the calibration fitted on it.
+    var learnsSurvey = false
 
     /// One row of the report.
     struct Row {
@@ -28,11 +31,13 @@ struct ScanSweep {
     struct Report {
         var seed: UInt64
         var method: String
+        var learnsSurvey = false
         var rows: [Row]
 
         func table() -> String {
             var text = "Scans of walkers standing still in the simulated office (seed \(seed), 6 walkers, 600 s; "
-            text += "\(method); calibration fitted on the survey). Horizontal error, metres:\n\n"
+            text += "\(method); \(learnsSurvey ? "learning from the survey" : "calibration fitted on the survey")). "
+            text += "Horizontal error, metres:\n\n"
             text += "length  scans  failed  median m  p90 m  max m\n"
             for row in rows {
                 let s = row.summary
@@ -65,6 +70,12 @@ struct ScanSweep {
         venue.geofences = [Self.geofence]
         let target = try ScanTarget(geofence: Self.geofence, venues: [venue])
         let calibration = simulated.dataset.train.map { CalibrationFitter().fit(nodes: venue.nodes, survey: $0) }
+        var options = IndoorScan.Options(method: method, calibration: calibration)
+        if learnsSurvey, let survey = simulated.dataset.train {
+            options = IndoorScan.Options(method: method, surveys: [venue.id: survey])
+        }
+        // One session before any sighting, copied for every scan: what it learns is learned once.
+        let session = try IndoorScan.session(venue: venue, options: options)
         let byDevice = Dictionary(grouping: simulated.dataset.test.sightings, by: \.device)
         var rows: [Row] = []
         for seconds in Self.lengths {
@@ -80,9 +91,10 @@ struct ScanSweep {
                         path.state(at: $0).point.distance(to: here) < 0.05
                     }
                     guard still else { continue }
+                    var deviceOptions = options
+                    deviceOptions.device = device
                     var scan = try IndoorScan(
-                        target: target, duration: seconds,
-                        options: IndoorScan.Options(method: method, device: device, calibration: calibration))
+                        target: target, duration: seconds, options: deviceOptions, session: session)
                     let first = sightings.partitioningIndex { $0.time >= start }
                     for sighting in sightings[first...] where scan.ingest(sighting) { break }
                     guard case .success(let result) = scan.result(), let end = scan.end else {
@@ -94,7 +106,9 @@ struct ScanSweep {
             }
             rows.append(Row(seconds: seconds, summary: ErrorSummary(errors: errors, misses: failed)))
         }
-        return Report(seed: seed, method: MethodCatalog.Selection(method, tracking: true).name, rows: rows)
+        return Report(
+            seed: seed, method: MethodCatalog.Selection(method, tracking: true).name, learnsSurvey: learnsSurvey,
+            rows: rows)
     }
 }
 

@@ -34,13 +34,16 @@ public struct IndoorScan: Sendable {
         public var calibration: Calibration?
         /// The accuracy assumed for a known location that does not state one, metres (default 20).
         public var defaultSeedAccuracy: Double
+        /// Site surveys (sightings with truth) by venue id: a scan of a venue that has one runs the method over what
+        /// it learns from the survey (the default: a particle filter over a radio map). Empty by default.
+        public var surveys: [String: Recording]
 
         /// Options; see the properties for the defaults.
         public init(
             method: MethodCatalog.Method = MethodCatalog.defaultMethod, tracking: Bool = true,
             minimumBeacons: Int = 2, device: String? = nil,
             positioning: PositioningEngine.Configuration = PositioningEngine.Configuration(),
-            calibration: Calibration? = nil, defaultSeedAccuracy: Double = 20
+            calibration: Calibration? = nil, defaultSeedAccuracy: Double = 20, surveys: [String: Recording] = [:]
         ) {
             self.method = method
             self.tracking = tracking
@@ -50,6 +53,7 @@ public struct IndoorScan: Sendable {
             self.calibration = calibration
             self.defaultSeedAccuracy =
                 defaultSeedAccuracy.isFinite && defaultSeedAccuracy > 0 ? defaultSeedAccuracy : 20
+            self.surveys = surveys
         }
     }
 
@@ -79,31 +83,45 @@ public struct IndoorScan: Sendable {
     private var firstFix: [String: Fix] = [:]
 
     /// A scan of `target` for `duration` seconds of data time.
+    ///
+    /// - Parameter session: The session the scan runs, as ``session(venue:options:)`` makes it for `target`'s venue
+    ///   and `options`, before it has taken any sighting; `nil` (default) to make it now. Scans of one venue can
+    ///   share one such session (each takes a copy): what it learned from a survey is then learned once.
     /// - Throws: ``ScanError`` with code `invalidRequest` for a duration that is not a positive number of seconds,
     ///   or a method the venue cannot run (one that needs a survey).
     public init(
         target: ScanTarget, duration seconds: Double, knownLocation: DeviceLocation? = nil,
-        options: Options = Options()
+        options: Options = Options(), session: LocationSession? = nil
     ) throws {
         guard seconds.isFinite, seconds > 0 else {
             throw ScanError(.invalidRequest, "a scan lasts a positive number of seconds, not \(seconds)")
         }
-        var venue = target.venue
-        venue.zones = []  // a scan answers with a position; zone events are the session's other users' business
-        let configuration = SessionConfiguration(
-            venue: venue, method: MethodCatalog.Selection(options.method, tracking: options.tracking),
-            calibration: options.calibration, positioning: options.positioning)
-        do {
-            session = try LocationSession(configuration)
-        } catch {
-            throw ScanError(.invalidRequest, "the scan's positioning cannot start: \(error)")
-        }
+        self.session = try session ?? Self.session(venue: target.venue, options: options)
+        let venue = target.venue
         self.target = target
         self.duration = seconds
         self.knownLocation = knownLocation
         self.options = options
         nodeIDs = Set(venue.nodes.map(\.id))
         beaconIDs = Set(venue.nodes.compactMap(\.beacon))
+    }
+
+    /// The session a scan of `venue` with `options` runs: the venue without its zones (a scan answers with a
+    /// position), the options' method, tracking, calibration and the venue's survey (``Options/surveys``).
+    ///
+    /// With a survey this learns from it (seconds for a few hundred surveyed points).
+    /// - Throws: ``ScanError`` with code `invalidRequest` for a method the venue cannot run (one that needs a survey).
+    public static func session(venue: Venue, options: Options) throws -> LocationSession {
+        var venue = venue
+        venue.zones = []  // a scan answers with a position; zone events are the session's other users' business
+        let configuration = SessionConfiguration(
+            venue: venue, method: MethodCatalog.Selection(options.method, tracking: options.tracking),
+            calibration: options.calibration, survey: options.surveys[venue.id], positioning: options.positioning)
+        do {
+            return try LocationSession(configuration)
+        } catch {
+            throw ScanError(.invalidRequest, "the scan's positioning cannot start: \(error)")
+        }
     }
 
     /// The data time at which the scan ends: `start + duration`; `nil` before the first sighting.

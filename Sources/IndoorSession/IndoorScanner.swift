@@ -28,6 +28,9 @@ public actor IndoorScanner {
     private let clock: (any Clock<Duration>)?
     /// The fan-out subscriptions of the scans running now.
     private var running: Set<Int> = []
+    /// Each venue's scan session before any sighting, made at its first scan and copied for every scan after: what
+    /// it learns from a survey (``IndoorScan/Options/surveys``) is learned once.
+    private var sessions: [String: LocationSession] = [:]
 
     /// A scanner over the sightings of the sequences `source` makes (one per opening of the radio).
     ///
@@ -71,8 +74,11 @@ public actor IndoorScanner {
     {
         guard authorization.allowsScanning else { throw ScanError.notAuthorized }
         let target = try ScanTarget(geofence: geofence, venues: venues, knownLocation: knownLocation)
+        let session = try sessions[target.venue.id] ?? IndoorScan.session(venue: target.venue, options: options)
+        sessions[target.venue.id] = session
         var scan = try IndoorScan(
-            target: target, duration: Self.seconds(duration), knownLocation: knownLocation, options: options)
+            target: target, duration: Self.seconds(duration), knownLocation: knownLocation, options: options,
+            session: session)
         guard !Task.isCancelled else { throw ScanError.cancelled }
         let (id, sightings) = await fanOut.subscribe()
         running.insert(id)

@@ -174,10 +174,17 @@ struct ScanCommandTests {
         }
     }
 
-    @Test func argumentsAreChecked() {
+    @Test func argumentsAreChecked() throws {
         #expect(throws: (any Error).self) { try ScanCommand.parse(["--simulate", "--seconds", "0"]) }
         #expect(throws: (any Error).self) { try ScanCommand.parse(["--sweep"]) }
         #expect(throws: (any Error).self) { try ScanCommand.parse(["--geofence", "a", "x.csv"]) }
+        #expect(throws: (any Error).self) { try ScanCommand.parse(["--simulate", "--survey", "train"]) }
+        #expect(throws: (any Error).self) {
+            try ScanCommand.parse(["--venue", "v.json", "--geofence", "a", "--learn-survey", "x.csv"])
+        }
+        #expect(try ScanCommand.parse(["--simulate", "--sweep", "--learn-survey"]).learnSurvey)
+        let surveyed = try ScanCommand.parse(["--venue", "v.json", "--geofence", "a", "--survey", "s", "x.csv"])
+        #expect(surveyed.survey == "s")
     }
 
     @Test func theSimulatedOfficeAnswers() throws {

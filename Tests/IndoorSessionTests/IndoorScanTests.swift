@@ -67,6 +67,50 @@ struct IndoorScanTests {
         #expect(sorted[(sorted.count - 1) * 9 / 10] < 4)
     }
 
+    /// With the venue's survey (``IndoorScan/Options/surveys``) a scan tracks over the radio map learned from it: on a
+    /// smaller seeded office, 10 s scans of walkers standing still have a median error under 1.5 m and a 90th
+    /// percentile under 3 m (on the full office, `indoor scan --simulate --sweep --learn-survey` against the
+    /// calibration alone: docs/SCAN.md). One session made before any sighting serves every scan (each takes a copy,
+    /// so what it learned is learned once) and gives each scan the answer a session of its own gives.
+    @Test func scansWithTheVenuesSurveyShareOneLearnedSession() throws {
+        let office = try StillWindows(roomsPerSide: 4)
+        var venue = office.simulated.venue
+        venue.geofences = ["office"]
+        let target = try ScanTarget(geofence: "office", venues: [venue])
+        let survey = try #require(office.simulated.dataset.train)
+        let surveyed = IndoorScan.Options(surveys: [venue.id: survey])
+        let shared = try IndoorScan.session(venue: venue, options: surveyed)
+        var surveyedErrors: [Double] = []
+        var compared = false
+        for device in ["walker-1", "walker-2", "walker-3"] {
+            let path = try #require(office.simulated.trajectories[device])
+            let sightings = office.simulated.dataset.test.sightings.filter { $0.device == device }
+            for start in office.starts(device: device, seconds: 10) {
+                func scan(_ options: IndoorScan.Options, session: LocationSession?) throws -> IndoorScan {
+                    var scan = try IndoorScan(target: target, duration: 10, options: options, session: session)
+                    for sighting in sightings where sighting.time >= start && scan.ingest(sighting) {
+                        break
+                    }
+                    return scan
+                }
+                let withSurvey = try scan(surveyed, session: shared)
+                let truth = path.state(at: try #require(withSurvey.end)).point
+                let result = try withSurvey.result().get()
+                #expect(result.method == "auto+track")
+                surveyedErrors.append(Point2D(x: result.x, y: result.y).distance(to: truth))
+                if !compared {
+                    // A session of its own (learning from the survey again) answers the same.
+                    #expect(try scan(surveyed, session: nil).result().get() == result)
+                    compared = true
+                }
+            }
+        }
+        #expect(surveyedErrors.count >= 10)
+        let sorted = surveyedErrors.sorted()
+        #expect(sorted[sorted.count / 2] < 1.5)
+        #expect(sorted[(sorted.count - 1) * 9 / 10] < 3)
+    }
+
     @Test func nothingHeardAndTooFewBeaconsAreErrorsNamingTheVenue() throws {
         let venue = hallVenue()
         let target = try ScanTarget(geofence: "hall", venues: [venue])

@@ -71,9 +71,10 @@ final class HandFedSource: Sendable {
 struct StillWindows {
     let simulated: SimulatedDataset
 
-    init(seed: UInt64 = 3, duration: Double = 240) throws {
+    init(seed: UInt64 = 3, duration: Double = 240, roomsPerSide: Int = 8) throws {
         var options = SimulatorOptions()
         options.seed = seed
+        options.roomsPerSide = roomsPerSide
         options.devices = 3
         options.duration = duration
         simulated = try Simulator(options: options).run()

@@ -2,6 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Hummingbird
+import IndoorEvaluation
+import IndoorModel
 import IndoorServer
 import Logging
 import ServiceLifecycle
@@ -63,6 +65,15 @@ struct ServeCommand: ParsableCommand {
 
     @Flag(help: "Serve a simulated office with walkers moving through the real ingest path, and print its keys.")
     var demo = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A venue's site survey, VENUE=FOLDER (repeatable): sightings.csv and truth.csv, or a dataset with train/.",
+            discussion: """
+                The venue's session and its scans then track over a radio map learned from the survey (seconds \
+                to learn when the venue starts, or is put). The demo learns from its own simulated survey.
+                """))
+    var survey: [String] = []
 
     func validate() throws {
         if let port = try resolvedPort(), !(0...65535).contains(port) {
@@ -132,7 +143,16 @@ struct ServeCommand: ParsableCommand {
             port: try resolvedPort() ?? 8080,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20)
-        let server = try LocationServer(store: store, configuration: configuration)
+        var surveys = try readSurveys()
+        let demoVenue = demo ? try DemoVenue() : nil
+        if let demoVenue, let survey = demoVenue.survey { surveys[demoVenue.venue.id] = survey }
+        if !surveys.isEmpty {
+            FileHandle.standardError.write(
+                Data(
+                    ("indoor serve: learning from the surveys of \(surveys.keys.sorted().joined(separator: ", ")) "
+                        + "(seconds for each venue)\n").utf8))
+        }
+        let server = try LocationServer(store: store, configuration: configuration, surveys: surveys)
 
         var printed: [String] = []
         if let key = adminKey ?? Self.environment("INDOOR_ADMIN_KEY") {
@@ -144,13 +164,10 @@ struct ServeCommand: ParsableCommand {
         for key in readKey + Self.list("INDOOR_READ_KEYS") {
             try server.keys.add(key, kind: .read, label: "read (command line)")
         }
-        var demoVenue: DemoVenue?
         var readKeyForMap: String?
-        if demo {
-            let venue = try DemoVenue()
+        if let venue = demoVenue {
             let json = try venue.venue.encodeJSON()
             _ = try server.hub.putVenue(id: venue.venue.id, json: json)
-            demoVenue = venue
             for kind in KeyKind.allCases {
                 let key = KeyRing.generate(kind: kind)
                 try server.keys.add(key, kind: kind, label: "\(kind) (demo)")
@@ -190,6 +207,23 @@ struct ServeCommand: ParsableCommand {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
+    }
+
+    /// The `--survey VENUE=FOLDER` surveys by venue id, read whole (a bad row is an error naming its file and line).
+    private func readSurveys() throws -> [String: Recording] {
+        var surveys: [String: Recording] = [:]
+        for given in survey {
+            guard let equals = given.firstIndex(of: "="), equals != given.startIndex,
+                given.index(after: equals) != given.endIndex
+            else {
+                throw ValidationError("--survey '\(given)': expected VENUE=FOLDER, e.g. --survey hq=./survey")
+            }
+            let id = String(given[..<equals])
+            guard surveys[id] == nil else { throw ValidationError("--survey: venue '\(id)' is given twice") }
+            surveys[id] = try DatasetReader.survey(
+                folder: URL(fileURLWithPath: String(given[given.index(after: equals)...])))
+        }
+        return surveys
     }
 
     private func resolvedPort() throws -> Int? {

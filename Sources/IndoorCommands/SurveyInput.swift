@@ -14,15 +14,8 @@ enum SurveyInput {
         guard !survey.truth.isEmpty else {
             throw FormatError(code: .invalidValue, file: path, message: "the survey has no truth rows")
         }
-        let ids = Set(venue.nodes.map(\.id))
-        let beacons = Set(venue.nodes.compactMap(\.beacon))
-        let heard = survey.sightings.contains { sighting in
-            switch sighting.source {
-            case .node(let id): ids.contains(id)
-            case .beacon(let beacon): beacons.contains(beacon)
-            }
-        }
-        guard heard else {
+        guard survey.hearsAny(of: venue.nodes) else {
+            let ids = Set(venue.nodes.map(\.id))
             throw FormatError(
                 code: .invalidValue, file: path,
                 message: "none of the survey's \(survey.sightings.count) sightings is of a node of venue "

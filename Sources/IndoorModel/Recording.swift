@@ -12,4 +12,16 @@ public struct Recording: Hashable, Sendable {
         self.sightings = sightings
         self.truth = truth
     }
+
+    /// Whether any sighting is of one of `nodes` (by id, or by beacon identity): a survey of those nodes' venue.
+    public func hearsAny(of nodes: [Node]) -> Bool {
+        let ids = Set(nodes.map(\.id))
+        let beacons = Set(nodes.compactMap(\.beacon))
+        return sightings.contains { sighting in
+            switch sighting.source {
+            case .node(let id): ids.contains(id)
+            case .beacon(let beacon): beacons.contains(beacon)
+            }
+        }
+    }
 }

@@ -9,6 +9,9 @@ public struct DemoVenue: Sendable {
     public var venue: Venue
     /// Every walker's sightings, sorted by time (seconds from 0).
     public var sightings: [Sighting]
+    /// The simulated site survey of the office (a walker surveying every room): the demo's session and scans learn
+    /// from it, as a venue's do from its real survey (`indoor serve --survey`).
+    public var survey: Recording?
     /// Seconds of data the walk covers; the driver loops after it.
     public var duration: Double
     /// The geofence id the demo venue serves (`POST /v1/scans` with `"geofence": "demo"`).
@@ -32,6 +35,7 @@ public struct DemoVenue: Sendable {
         venue.zones = Self.rooms(options: options, floors: venue.floors.map(\.level))
         self.venue = venue
         self.sightings = simulated.dataset.test.sightings.sorted { $0.time < $1.time }
+        self.survey = simulated.dataset.train
         self.duration = duration
     }
 

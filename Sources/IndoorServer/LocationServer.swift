@@ -27,11 +27,15 @@ public struct LocationServer: Sendable {
     public let metrics: ServerMetrics
 
     /// A server over `store`, with the venues it holds.
-    public init(store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration()) throws {
+    /// - Parameter surveys: Site surveys by venue id (``VenueHub/surveys``).
+    public init(
+        store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration(),
+        surveys: [String: Recording] = [:]
+    ) throws {
         let metrics = ServerMetrics()
         self.metrics = metrics
         self.configuration = configuration
-        hub = try VenueHub(store: store, metrics: metrics)
+        hub = try VenueHub(store: store, metrics: metrics, surveys: surveys)
         keys = try KeyRing(store: store)
     }
 
@@ -272,7 +276,10 @@ public struct LocationServer: Sendable {
                 "\(scan.items.count) sightings in one scan; the limit is \(configuration.maxBatch)")
         }
         let venues = hub.venueIDs.compactMap { hub.venue(id: $0) }
-        return Self.raw(Data(try scan.run(venues: venues).json().utf8), type: "application/json")
+        let result = try scan.run(venues: venues) { venue, options in
+            try hub.scanSession(venue: venue, options: options)
+        }
+        return Self.raw(Data(result.json().utf8), type: "application/json")
     }
 
     private func errorsSuffix(_ more: Int) -> String {

@@ -33,7 +33,11 @@ struct ScanRequest: Decodable {
     /// - Throws: ``APIError``: 400 for a bad sighting (naming it), no sightings or a duration that is not a positive
     ///   number of seconds; 404 for a geofence no venue serves; 422 when the scan has no answer (nothing of the
     ///   venue heard, too few beacons), with the scan's error code.
-    func run(venues: [Venue]) throws -> ScanResult {
+    /// - Parameter session: The session a scan of a venue starts from (shared by a venue's scans), or `nil` for one
+    ///   made for this scan alone.
+    func run(
+        venues: [Venue], session: (Venue, IndoorScan.Options) throws -> LocationSession? = { _, _ in nil }
+    ) throws -> ScanResult {
         var sightings: [Sighting] = []
         for item in items {
             switch item.result {
@@ -56,7 +60,9 @@ struct ScanRequest: Decodable {
         do {
             let target = try ScanTarget(geofence: geofence, venues: venues, knownLocation: knownLocation)
             let options = IndoorScan.Options(device: device)
-            var scan = try IndoorScan(target: target, duration: seconds, knownLocation: knownLocation, options: options)
+            var scan = try IndoorScan(
+                target: target, duration: seconds, knownLocation: knownLocation, options: options,
+                session: try session(target.venue, options))
             let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             for (_, sighting) in ordered where scan.ingest(sighting) { break }
             scan.finish()

@@ -14,27 +14,41 @@ import Synchronization
 public final class VenueHub: Sendable {
     /// The store everything is committed to.
     public let store: any LocationStore
+    /// Site surveys (sightings with truth) by venue id, given at start: the session of a venue with one, and its
+    /// scans, position over what they learn from it (the default method: a particle filter over a radio map).
+    public let surveys: [String: Recording]
     let metrics: ServerMetrics
     private let runtimes: Mutex<[String: VenueRuntime]>
+    /// Each venue's scan session before any sighting (``IndoorSession/IndoorScan/session(venue:options:)``), made at
+    /// its first scan for the venue as it then was, and copied for every scan: what it learns is learned once.
+    private let scanSessions = Mutex<[String: (venue: Venue, session: LocationSession)]>([:])
     private let wallClock: @Sendable () -> Double
 
     /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
-    /// - Parameter wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
-    /// - Throws: A stored venue that no longer decodes or makes no session.
+    /// - Parameters:
+    ///   - surveys: Site surveys by venue id (``surveys``); a venue's session learns from its survey when it starts
+    ///     (seconds for a few hundred surveyed points).
+    ///   - wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
+    /// - Throws: A stored venue that no longer decodes or makes no session, or whose survey hears none of its nodes.
     public init(
-        store: any LocationStore, metrics: ServerMetrics,
+        store: any LocationStore, metrics: ServerMetrics, surveys: [String: Recording] = [:],
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
         self.store = store
         self.metrics = metrics
+        self.surveys = surveys
         self.wallClock = wallClock
         var runtimes: [String: VenueRuntime] = [:]
         for stored in try store.venues() {
             let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
-            runtimes[venue.id] = try VenueRuntime(venue: venue)
+            if let problem = Self.surveyProblem(venue, surveys[venue.id]) {
+                throw APIError.badRequest(field: "nodes", problem)
+            }
+            runtimes[venue.id] = try VenueRuntime(venue: venue, survey: surveys[venue.id])
         }
         self.runtimes = Mutex(runtimes)
         metrics.venues.record(runtimes.count)
+        for runtime in runtimes.values { prepareScans(runtime.venue) }
     }
 
     /// The ids of the served venues, sorted.
@@ -57,9 +71,12 @@ public final class VenueHub: Sendable {
             throw APIError.badRequest(
                 field: "id", "id '\(venue.id)' differs from the path's venue id '\(id)'; they must be equal")
         }
+        if let problem = Self.surveyProblem(venue, surveys[id]) {
+            throw APIError.badRequest(field: "nodes", problem)
+        }
         let runtime: VenueRuntime
         do {
-            runtime = try VenueRuntime(venue: venue)
+            runtime = try VenueRuntime(venue: venue, survey: surveys[id])
         } catch {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
@@ -71,7 +88,36 @@ public final class VenueHub: Sendable {
         }
         old?.finishSubscribers()
         metrics.venues.record(venueIDs.count)
+        prepareScans(venue)
         return (venue, created)
+    }
+
+    /// For a venue with a survey, makes its scan session in the background now, so that its first scan does not wait
+    /// seconds for the learning (a scan that comes first makes one itself).
+    private func prepareScans(_ venue: Venue) {
+        guard surveys[venue.id] != nil else { return }
+        Task.detached(priority: .background) { [self] in
+            _ = try? scanSession(venue: venue, options: IndoorScan.Options())
+        }
+    }
+
+    /// Why `survey` cannot serve `venue` (it hears none of its nodes), or `nil`.
+    static func surveyProblem(_ venue: Venue, _ survey: Recording?) -> String? {
+        guard let survey, !survey.hearsAny(of: venue.nodes) else { return nil }
+        return "the survey given for venue '\(venue.id)' at the server's start hears none of its \(venue.nodes.count) "
+            + "nodes; give the venue the nodes the survey heard, or start the server with its own survey"
+    }
+
+    /// The session a scan of `venue` with `options` starts from: made once per venue (learning from its survey,
+    /// ``surveys``) and copied for each scan; made afresh when the venue was replaced since.
+    /// - Throws: ``IndoorSession/ScanError`` when the session cannot start.
+    public func scanSession(venue: Venue, options: IndoorScan.Options) throws -> LocationSession {
+        if let cached = scanSessions.withLock({ $0[venue.id] }), cached.venue == venue { return cached.session }
+        var options = options
+        options.surveys = surveys[venue.id].map { [venue.id: $0] } ?? [:]
+        let session = try IndoorScan.session(venue: venue, options: options)
+        scanSessions.withLock { $0[venue.id] = (venue, session) }
+        return session
     }
 
     /// Deletes the venue `id`; its activity stays in the store.
@@ -204,9 +250,9 @@ final class VenueRuntime: Sendable {
     private let state: Mutex<State>
     private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
 
-    init(venue: Venue) throws {
+    init(venue: Venue, survey: Recording?) throws {
         self.venue = venue
-        state = Mutex(State(session: try LocationSession(SessionConfiguration(venue: venue))))
+        state = Mutex(State(session: try LocationSession(SessionConfiguration(venue: venue, survey: survey))))
     }
 
     var deviceCount: Int { state.withLock { $0.devices.count } }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import IndoorModel
 import IndoorServer
 import NIOCore
 
@@ -16,14 +17,17 @@ struct ServerFixture {
 
     var databasePath: String { folder.appendingPathComponent("indoor.sqlite").path }
 
-    init(configuration: ServerConfiguration = ServerConfiguration(), folder: URL? = nil) throws {
+    init(
+        configuration: ServerConfiguration = ServerConfiguration(), folder: URL? = nil,
+        surveys: [String: Recording] = [:]
+    ) throws {
         let folder =
             folder
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("indoor-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
         let store = try SQLiteStore(path: folder.appendingPathComponent("indoor.sqlite").path)
-        server = try LocationServer(store: store, configuration: configuration)
+        server = try LocationServer(store: store, configuration: configuration, surveys: surveys)
         try server.keys.add(Self.admin, kind: .admin, label: "admin")
         try server.keys.add(Self.ingest, kind: .ingest, label: "ingest")
         try server.keys.add(Self.read, kind: .read, label: "read")

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import IndoorEvaluation
+import IndoorModel
+import IndoorPositioning
+import IndoorServer
+import NIOCore
+import Testing
+
+/// A venue started with its site survey (`indoor serve --survey VENUE=FOLDER`): its session and its scans track over
+/// the radio map learned from the survey.
+@Suite struct SurveyedVenueTests {
+    /// A smaller seeded office than the default one (learning takes a while in the tests' debug build), serving the
+    /// geofence `office`.
+    static func office() throws -> (venue: Venue, data: Dataset) {
+        var options = SimulatorOptions()
+        options.roomsPerSide = 4
+        options.seed = 11
+        options.duration = 120
+        options.devices = 3
+        let simulated = try Simulator(options: options).run()
+        var venue = simulated.venue
+        venue.geofences = ["office"]
+        return (venue, simulated.dataset)
+    }
+
+    /// The median horizontal error of the fixes `events` hold against the truth at their times.
+    static func medianError(_ events: [StoredEvent], truth: [TruthPoint]) throws -> Double {
+        let tracks = TruthTrack.tracks(truth)
+        let errors = events.compactMap { event -> Double? in
+            guard case .fix(let fix) = event.event else { return nil }
+            return tracks[fix.device]?.position(at: fix.time).map { fix.position.horizontal.distance(to: $0.point) }
+        }
+        #expect(errors.count > 300)
+        return try #require(ErrorSummary(errors: errors, misses: 0).medianMeters as Double?)
+    }
+
+    @Test func aSurveyedVenueTracksOverItsRadioMapAndItsScansAnswerFromIt() async throws {
+        let (venue, data) = try Self.office()
+        let survey = try #require(data.train)
+        let surveyed = try ServerFixture(surveys: [venue.id: survey])
+        defer { surveyed.remove() }
+        let plain = try ServerFixture()
+        defer { plain.remove() }
+        let json = try venue.encodeJSON()
+        for fixture in [surveyed, plain] { _ = try fixture.server.hub.putVenue(id: venue.id, json: json) }
+        let withSurvey = try surveyed.server.hub.ingest(venue: venue.id, sightings: data.test.sightings)
+        let without = try plain.server.hub.ingest(venue: venue.id, sightings: data.test.sightings)
+        let methods = Set(
+            withSurvey.compactMap { event -> String? in
+                guard case .fix(let fix) = event.event else { return nil }
+                return fix.method
+            })
+        #expect(methods.contains("auto"))
+        let median = try Self.medianError(withSurvey, truth: data.test.truth)
+        #expect(median < 1.6)
+        #expect(median < (try Self.medianError(without, truth: data.test.truth)))
+        // A scan of the venue answers from the survey's map too (the hub's scan session, learned once).
+        let walker = data.test.sightings.filter { $0.device == "walker-1" && $0.time < 6 }
+        let sightings = walker.map { sighting -> String in
+            guard case .node(let node) = sighting.source else { return "" }
+            return #"{"t": \#(sighting.time), "device": "walker-1", "node": "\#(node)", "rssi": \#(sighting.rssi)}"#
+        }
+        let body = #"{"geofence": "office", "duration": 5, "sightings": [\#(sightings.joined(separator: ", "))]}"#
+        try await surveyed.test { client in
+            for _ in 0..<2 {
+                let response = try await client.execute(
+                    uri: "/v1/scans", method: .post, headers: ServerFixture.headers(ServerFixture.ingest),
+                    body: ByteBuffer(string: body))
+                #expect(response.status == .ok)
+                let result = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(result?["method"] as? String == "auto+track")
+                #expect(result?["venueId"] as? String == venue.id)
+            }
+        }
+    }
+
+    @Test func aVenueItsSurveyDoesNotHearIsRefusedNamingWhy() throws {
+        let survey = Recording(
+            sightings: [Sighting(time: 0, device: "s", node: "elsewhere", rssi: -60)],
+            truth: [TruthPoint(time: 0, device: "s", point: Point2D(x: 0, y: 0))])
+        let fixture = try ServerFixture(surveys: ["tiny": survey])
+        defer { fixture.remove() }
+        do {
+            _ = try fixture.server.hub.putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))
+            Issue.record("expected the venue to be refused")
+        } catch let error as APIError {
+            #expect(error.status == .badRequest)
+            #expect(error.field == "nodes")
+            #expect(
+                error.message
+                    == "the survey given for venue 'tiny' at the server's start hears none of its 2 nodes; give the "
+                    + "venue the nodes the survey heard, or start the server with its own survey")
+        }
+        #expect(fixture.server.hub.venue(id: "tiny") == nil)
+    }
+}

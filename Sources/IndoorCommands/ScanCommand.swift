@@ -161,7 +161,12 @@ struct ScanCommand: ParsableCommand {
             let target = try ScanTarget(
                 geofence: geofence ?? ScanSweep.geofence, venues: venues, knownLocation: known)
             if let survey {
-                options.surveys[target.venue.id] = try SurveyInput.read(survey, venue: target.venue)
+                let read = try SurveyInput.read(survey, venue: target.venue)
+                options.surveys[target.venue.id] = read
+                FileHandle.standardError.write(
+                    Data(
+                        ("scan: learning from the survey \(survey) (\(read.sightings.count) sightings, "
+                            + "\(read.truth.count) truth rows)\n").utf8))
             }
             scan = try IndoorScan(target: target, duration: seconds, knownLocation: known, options: options)
         } catch let error as ScanError {

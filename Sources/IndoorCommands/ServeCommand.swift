@@ -71,7 +71,7 @@ struct ServeCommand: ParsableCommand {
             "A venue's site survey, VENUE=FOLDER (repeatable): sightings.csv and truth.csv, or a dataset with train/.",
             discussion: """
                 The venue's session and its scans then track over a radio map learned from the survey (seconds \
-                to learn when the venue starts, or is put). The demo learns from its own simulated survey.
+                to learn in a release build when the venue starts, or is put; minutes in a debug build).
                 """))
     var survey: [String] = []
 
@@ -143,9 +143,8 @@ struct ServeCommand: ParsableCommand {
             port: try resolvedPort() ?? 8080,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20)
-        var surveys = try readSurveys()
+        let surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
-        if let demoVenue, let survey = demoVenue.survey { surveys[demoVenue.venue.id] = survey }
         if !surveys.isEmpty {
             FileHandle.standardError.write(
                 Data(

@@ -9,8 +9,9 @@ public struct DemoVenue: Sendable {
     public var venue: Venue
     /// Every walker's sightings, sorted by time (seconds from 0).
     public var sightings: [Sighting]
-    /// The simulated site survey of the office (a walker surveying every room): the demo's session and scans learn
-    /// from it, as a venue's do from its real survey (`indoor serve --survey`).
+    /// The simulated site survey of the office (a walker surveying every room). The demo does not learn from it (its
+    /// server would wait for the learning before it listens: minutes in a debug build); a venue's session can, as
+    /// `indoor serve --survey` gives it a real one.
     public var survey: Recording?
     /// Seconds of data the walk covers; the driver loops after it.
     public var duration: Double

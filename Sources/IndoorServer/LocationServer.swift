@@ -276,9 +276,7 @@ public struct LocationServer: Sendable {
                 "\(scan.items.count) sightings in one scan; the limit is \(configuration.maxBatch)")
         }
         let venues = hub.venueIDs.compactMap { hub.venue(id: $0) }
-        let result = try scan.run(venues: venues) { venue, options in
-            try hub.scanSession(venue: venue, options: options)
-        }
+        let result = try scan.run(venues: venues) { venue in try hub.scanSession(venue: venue) }
         return Self.raw(Data(result.json().utf8), type: "application/json")
     }
 

@@ -33,11 +33,9 @@ struct ScanRequest: Decodable {
     /// - Throws: ``APIError``: 400 for a bad sighting (naming it), no sightings or a duration that is not a positive
     ///   number of seconds; 404 for a geofence no venue serves; 422 when the scan has no answer (nothing of the
     ///   venue heard, too few beacons), with the scan's error code.
-    /// - Parameter session: The session a scan of a venue starts from (shared by a venue's scans), or `nil` for one
-    ///   made for this scan alone.
-    func run(
-        venues: [Venue], session: (Venue, IndoorScan.Options) throws -> LocationSession? = { _, _ in nil }
-    ) throws -> ScanResult {
+    /// - Parameter session: The session a scan of a venue starts from with the default options (shared by a venue's
+    ///   scans), or `nil` for one made for this scan alone.
+    func run(venues: [Venue], session: (Venue) throws -> LocationSession? = { _ in nil }) throws -> ScanResult {
         var sightings: [Sighting] = []
         for item in items {
             switch item.result {
@@ -62,7 +60,7 @@ struct ScanRequest: Decodable {
             let options = IndoorScan.Options(device: device)
             var scan = try IndoorScan(
                 target: target, duration: seconds, knownLocation: knownLocation, options: options,
-                session: try session(target.venue, options))
+                session: try session(target.venue))
             let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             for (_, sighting) in ordered where scan.ingest(sighting) { break }
             scan.finish()

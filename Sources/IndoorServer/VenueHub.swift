@@ -87,6 +87,7 @@ public final class VenueHub: Sendable {
             return old
         }
         old?.finishSubscribers()
+        scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         metrics.venues.record(venueIDs.count)
         prepareScans(venue)
         return (venue, created)
@@ -97,7 +98,7 @@ public final class VenueHub: Sendable {
     private func prepareScans(_ venue: Venue) {
         guard surveys[venue.id] != nil else { return }
         Task.detached(priority: .background) { [self] in
-            _ = try? scanSession(venue: venue, options: IndoorScan.Options())
+            _ = try? scanSession(venue: venue)
         }
     }
 
@@ -108,13 +109,13 @@ public final class VenueHub: Sendable {
             + "nodes; give the venue the nodes the survey heard, or start the server with its own survey"
     }
 
-    /// The session a scan of `venue` with `options` starts from: made once per venue (learning from its survey,
-    /// ``surveys``) and copied for each scan; made afresh when the venue was replaced since.
+    /// The session a scan of `venue` starts from, with the default options and the venue's survey (``surveys``; the
+    /// device a scan locates does not change its session): made once per venue and copied for each scan; made afresh
+    /// when the venue was replaced since.
     /// - Throws: ``IndoorSession/ScanError`` when the session cannot start.
-    public func scanSession(venue: Venue, options: IndoorScan.Options) throws -> LocationSession {
+    public func scanSession(venue: Venue) throws -> LocationSession {
         if let cached = scanSessions.withLock({ $0[venue.id] }), cached.venue == venue { return cached.session }
-        var options = options
-        options.surveys = surveys[venue.id].map { [venue.id: $0] } ?? [:]
+        let options = IndoorScan.Options(surveys: surveys[venue.id].map { [venue.id: $0] } ?? [:])
         let session = try IndoorScan.session(venue: venue, options: options)
         scanSessions.withLock { $0[venue.id] = (venue, session) }
         return session
@@ -125,6 +126,7 @@ public final class VenueHub: Sendable {
     public func deleteVenue(id: String) throws -> Bool {
         let deleted = try store.deleteVenue(id: id)
         let old = runtimes.withLock { $0.removeValue(forKey: id) }
+        scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         old?.finishSubscribers()
         metrics.venues.record(venueIDs.count)
         return deleted || old != nil

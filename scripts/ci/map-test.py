@@ -48,14 +48,14 @@ def start_server(binary, log_folder):
             pass
 
     threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + 120  # the demo learns from its survey before it listens
+    deadline = time.monotonic() + 60
     while "url" not in found and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.1)
     if "url" not in found:
         stop_server(process)
         with open(os.path.join(log_folder, "server.err")) as log:
             tail = log.read()[-2000:]
-        what = "within 120 s" if process.returncode is None else f"and exited with status {process.returncode}"
+        what = "within 60 s" if process.returncode is None else f"and exited with status {process.returncode}"
         fail(f"the server printed no map address {what}; its stderr:\n{tail}")
     return process, found["url"]
 

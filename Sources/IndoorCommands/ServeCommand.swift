@@ -63,15 +63,20 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
 
-    @Flag(help: "Serve a simulated office with walkers moving through the real ingest path, and print its keys.")
+    @Flag(
+        help: ArgumentHelp(
+            "Serve a simulated office with walkers moving through the real ingest path, and print its keys.",
+            discussion: "It learns from the office's simulated survey in the background, as --survey does."))
     var demo = false
 
     @Option(
         help: ArgumentHelp(
             "A venue's site survey, VENUE=FOLDER (repeatable): sightings.csv and truth.csv, or a dataset with train/.",
             discussion: """
-                The venue's session and its scans then track over a radio map learned from the survey (seconds \
-                to learn in a release build when the venue starts, or is put; minutes in a debug build).
+                The venue's session and its scans then track over a radio map learned from the survey. It is \
+                learned in the background when the venue starts or is put (seconds in a release build, minutes in \
+                a debug one); the venue is served without it until then, and its zone visits carry on across the \
+                change.
                 """))
     var survey: [String] = []
 
@@ -143,15 +148,19 @@ struct ServeCommand: ParsableCommand {
             port: try resolvedPort() ?? 8080,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20)
-        let surveys = try readSurveys()
+        var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
+        // The demo learns from its simulated survey unless one is given for it.
+        if let demoVenue, surveys[demoVenue.venue.id] == nil { surveys[demoVenue.venue.id] = demoVenue.survey }
         if !surveys.isEmpty {
             FileHandle.standardError.write(
                 Data(
                     ("indoor serve: learning from the surveys of \(surveys.keys.sorted().joined(separator: ", ")) "
-                        + "(seconds for each venue)\n").utf8))
+                        + "in the background (seconds for each venue in a release build, minutes in a debug one); "
+                        + "each venue is served without its survey until then\n").utf8))
         }
-        let server = try LocationServer(store: store, configuration: configuration, surveys: surveys)
+        let server = try LocationServer(
+            store: store, configuration: configuration, surveys: surveys, logger: logger)
 
         var printed: [String] = []
         if let key = adminKey ?? Self.environment("INDOOR_ADMIN_KEY") {

@@ -9,9 +9,8 @@ public struct DemoVenue: Sendable {
     public var venue: Venue
     /// Every walker's sightings, sorted by time (seconds from 0).
     public var sightings: [Sighting]
-    /// The simulated site survey of the office (a walker surveying every room). The demo does not learn from it (its
-    /// server would wait for the learning before it listens: minutes in a debug build); a venue's session can, as
-    /// `indoor serve --survey` gives it a real one.
+    /// The simulated site survey of the office (a walker surveying every room): `indoor serve --demo` learns from it
+    /// in the background, as `indoor serve --survey` does from a real one (``VenueHub/surveys``).
     public var survey: Recording?
     /// Seconds of data the walk covers; the driver loops after it.
     public var duration: Double

@@ -27,15 +27,18 @@ public struct LocationServer: Sendable {
     public let metrics: ServerMetrics
 
     /// A server over `store`, with the venues it holds.
-    /// - Parameter surveys: Site surveys by venue id (``VenueHub/surveys``).
+    /// - Parameters:
+    ///   - surveys: Site surveys by venue id (``VenueHub/surveys``), learned in the background.
+    ///   - logger: Where the end of each venue's learning is told.
     public init(
         store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration(),
-        surveys: [String: Recording] = [:]
+        surveys: [String: Recording] = [:],
+        logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         let metrics = ServerMetrics()
         self.metrics = metrics
         self.configuration = configuration
-        hub = try VenueHub(store: store, metrics: metrics, surveys: surveys)
+        hub = try VenueHub(store: store, metrics: metrics, surveys: surveys, logger: logger)
         keys = try KeyRing(store: store)
     }
 
@@ -55,7 +58,7 @@ public struct LocationServer: Sendable {
 
         router.get("/v1/venues") { request, _ in
             try self.authorize(request, .read)
-            return try Self.json(VenueList(venues: try self.store.venues().map { try Self.summary($0) }))
+            return try Self.json(VenueList(venues: try self.store.venues().map { try self.summary($0) }))
         }
         router.get("/v1/venues/{venue}") { request, context in
             try self.authorize(request, .read)
@@ -196,17 +199,19 @@ public struct LocationServer: Sendable {
         var floors: [Int]
         var nodes: Int
         var zones: Int
+        /// Whether the venue's site survey is learned (``VenueHub/surveyState(venue:)``).
+        var survey: String
     }
 
     struct VenueList: Encodable {
         var venues: [VenueSummary]
     }
 
-    private static func summary(_ stored: StoredVenue) throws -> VenueSummary {
+    private func summary(_ stored: StoredVenue) throws -> VenueSummary {
         let venue = try Venue.decodeJSON(stored.json)
         return VenueSummary(
             id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
-            zones: venue.zones.count)
+            zones: venue.zones.count, survey: hub.surveyState(venue: venue.id))
     }
 
     struct DeviceList: Encodable {

@@ -576,6 +576,16 @@ public enum OpenAPIDocument {
                 },
                 "zones": {
                   "type": "integer"
+                },
+                "survey": {
+                  "type": "string",
+                  "enum": [
+                    "none",
+                    "learning",
+                    "learned",
+                    "failed"
+                  ],
+                  "description": "The venue's site survey (indoor serve --survey): none given, being learned in the background (the venue runs without it meanwhile), learned (its fixes and scans come from the radio map), or failed (the server's log says why)."
                 }
               }
             }

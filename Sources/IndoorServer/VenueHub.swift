@@ -2,6 +2,7 @@ import Foundation
 import IndoorGeofencing
 import IndoorModel
 import IndoorSession
+import Logging
 import Synchronization
 
 /// The venues the server serves, each with its `LocationSession`, and the live subscribers of its events.
@@ -16,27 +17,38 @@ public final class VenueHub: Sendable {
     public let store: any LocationStore
     /// Site surveys (sightings with truth) by venue id, given at start: the session of a venue with one, and its
     /// scans, position over what they learn from it (the default method: a particle filter over a radio map).
+    ///
+    /// Learning takes seconds (minutes in a debug build), so it is done in the background, one venue at a time: a
+    /// venue is served from the moment it is put, without its survey, and its session takes over the learned
+    /// positioning when it is ready (`LocationSession.adoptPositioning(of:replaying:)`: zone visits and rooms carry
+    /// on), its scans too (``surveyState(venue:)``, ``learned(venue:)``).
     public let surveys: [String: Recording]
     let metrics: ServerMetrics
     private let runtimes: Mutex<[String: VenueRuntime]>
     /// Each venue's scan session before any sighting (``IndoorSession/IndoorScan/session(venue:options:)``), made at
-    /// its first scan for the venue as it then was, and copied for every scan: what it learns is learned once.
-    private let scanSessions = Mutex<[String: (venue: Venue, session: LocationSession)]>([:])
+    /// its first scan for the venue as it then was, and copied for every scan: what it learns is learned once. Until a
+    /// venue's survey is learned, its scans run without it.
+    private let scanSessions = Mutex<[String: (venue: Venue, session: LocationSession, learned: Bool)]>([:])
+    private let learning = LearningQueue()
+    private let logger: Logger
     private let wallClock: @Sendable () -> Double
 
     /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
     /// - Parameters:
-    ///   - surveys: Site surveys by venue id (``surveys``); a venue's session learns from its survey when it starts
-    ///     (seconds for a few hundred surveyed points).
+    ///   - surveys: Site surveys by venue id (``surveys``); a venue learns from its survey in the background once it
+    ///     starts (seconds for a few hundred surveyed points in a release build).
+    ///   - logger: Where the end of each venue's learning is told (how long it took, or why it failed).
     ///   - wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
     /// - Throws: A stored venue that no longer decodes or makes no session, or whose survey hears none of its nodes.
     public init(
         store: any LocationStore, metrics: ServerMetrics, surveys: [String: Recording] = [:],
+        logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() }),
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
         self.store = store
         self.metrics = metrics
         self.surveys = surveys
+        self.logger = logger
         self.wallClock = wallClock
         var runtimes: [String: VenueRuntime] = [:]
         for stored in try store.venues() {
@@ -44,11 +56,13 @@ public final class VenueHub: Sendable {
             if let problem = Self.surveyProblem(venue, surveys[venue.id]) {
                 throw APIError.badRequest(field: "nodes", problem)
             }
-            runtimes[venue.id] = try VenueRuntime(venue: venue, survey: surveys[venue.id])
+            runtimes[venue.id] = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil)
         }
         self.runtimes = Mutex(runtimes)
         metrics.venues.record(runtimes.count)
-        for runtime in runtimes.values { prepareScans(runtime.venue) }
+        for id in runtimes.keys.sorted() {
+            if let runtime = runtimes[id] { learnSurvey(runtime) }
+        }
     }
 
     /// The ids of the served venues, sorted.
@@ -76,7 +90,7 @@ public final class VenueHub: Sendable {
         }
         let runtime: VenueRuntime
         do {
-            runtime = try VenueRuntime(venue: venue, survey: surveys[id])
+            runtime = try VenueRuntime(venue: venue, learnsSurvey: surveys[id] != nil)
         } catch {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
@@ -89,17 +103,63 @@ public final class VenueHub: Sendable {
         old?.finishSubscribers()
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         metrics.venues.record(venueIDs.count)
-        prepareScans(venue)
+        learnSurvey(runtime)
         return (venue, created)
     }
 
-    /// For a venue with a survey, makes its scan session in the background now, so that its first scan does not wait
-    /// seconds for the learning (a scan that comes first makes one itself).
-    private func prepareScans(_ venue: Venue) {
-        guard surveys[venue.id] != nil else { return }
-        Task.detached(priority: .background) { [self] in
-            _ = try? scanSession(venue: venue)
+    /// Whether `venue`'s survey is learned: `none` (no survey given, or no such venue), `learning` (its session and
+    /// scans run without it meanwhile), `learned`, or `failed` (the log says why; they run without it).
+    public func surveyState(venue id: String) -> String {
+        guard let runtime = runtimes.withLock({ $0[id] }) else { return "none" }
+        return runtime.locked { $0.survey.rawValue }
+    }
+
+    /// Returns once `venue`'s survey is learned (or its learning failed), and at once for a venue without one.
+    public func learned(venue id: String) async {
+        await learning.finished(id)
+    }
+
+    /// For a venue with a survey, learns it in the background (after any other venue's learning): the venue's
+    /// session takes over the learned positioning, then its scans' session is made with the survey. Skipped when
+    /// the runtime has been replaced or deleted by then.
+    private func learnSurvey(_ runtime: VenueRuntime) {
+        let venue = runtime.venue
+        guard let survey = surveys[venue.id] else { return }
+        learning.schedule(key: venue.id) { [self] in
+            guard isCurrent(runtime) else { return }
+            let start = ContinuousClock.now
+            do {
+                let learned = try LocationSession(SessionConfiguration(venue: venue, survey: survey))
+                try runtime.locked { state in
+                    try state.session.adoptPositioning(of: learned, replaying: state.recent?.sightings ?? [])
+                    state.recent = nil
+                }
+                guard isCurrent(runtime) else { return }
+                let options = IndoorScan.Options(surveys: [venue.id: survey])
+                let scans = try IndoorScan.session(venue: venue, options: options)
+                if isCurrent(runtime) { scanSessions.withLock { $0[venue.id] = (venue, scans, true) } }
+                runtime.locked { $0.survey = .learned }
+                let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
+                let what = "\(survey.truth.count) truth rows, \(survey.sightings.count) sightings"
+                let message =
+                    "venue '\(venue.id)' learned its survey (\(what)) in \(String(format: "%.1f", seconds)) s: its "
+                    + "fixes and scans now come from the radio map"
+                logger.info(Logger.Message(stringLiteral: message))
+            } catch {
+                runtime.locked { state in
+                    state.recent = nil
+                    state.survey = .failed
+                }
+                logger.error(
+                    "venue '\(venue.id)' could not learn its survey; it runs without it",
+                    metadata: ["error": "\(error)"])
+            }
         }
+    }
+
+    /// Whether `runtime` still serves its venue (not replaced or deleted since).
+    private func isCurrent(_ runtime: VenueRuntime) -> Bool {
+        runtimes.withLock { $0[runtime.venue.id] === runtime }
     }
 
     /// Why `survey` cannot serve `venue` (it hears none of its nodes), or `nil`.
@@ -109,15 +169,18 @@ public final class VenueHub: Sendable {
             + "nodes; give the venue the nodes the survey heard, or start the server with its own survey"
     }
 
-    /// The session a scan of `venue` starts from, with the default options and the venue's survey (``surveys``; the
-    /// device a scan locates does not change its session): made once per venue and copied for each scan; made afresh
-    /// when the venue was replaced since.
+    /// The session a scan of `venue` starts from, with the default options, over the venue's survey once it is
+    /// learned (``surveys``, ``surveyState(venue:)``; the device a scan locates does not change its session): made
+    /// once per venue and copied for each scan; made afresh when the venue was replaced since.
     /// - Throws: ``IndoorSession/ScanError`` when the session cannot start.
     public func scanSession(venue: Venue) throws -> LocationSession {
         if let cached = scanSessions.withLock({ $0[venue.id] }), cached.venue == venue { return cached.session }
-        let options = IndoorScan.Options(surveys: surveys[venue.id].map { [venue.id: $0] } ?? [:])
-        let session = try IndoorScan.session(venue: venue, options: options)
-        scanSessions.withLock { $0[venue.id] = (venue, session) }
+        let session = try IndoorScan.session(venue: venue, options: IndoorScan.Options())
+        scanSessions.withLock { cached in
+            // A learned session stored meanwhile stays.
+            if let learned = cached[venue.id], learned.venue == venue, learned.learned { return }
+            cached[venue.id] = (venue, session, false)
+        }
         return session
     }
 
@@ -143,6 +206,7 @@ public final class VenueHub: Sendable {
         let now = wallClock()
         let stored = try runtime.locked { state in
             let events = state.session.ingest(sightings)
+            state.recent?.append(contentsOf: sightings)
             if let last = sightings.map(\.time).max() {
                 state.lastDataTime = max(state.lastDataTime ?? last, last)
                 state.lastArrival = now
@@ -238,8 +302,18 @@ public final class VenueHub: Sendable {
 
 /// One venue's session and subscribers.
 final class VenueRuntime: Sendable {
+    /// How far a venue's survey is learned (``VenueHub/surveyState(venue:)``).
+    enum SurveyState: String, Sendable {
+        case none, learning, learned, failed
+    }
+
     struct State: Sendable {
         var session: LocationSession
+        /// The venue's survey, learned in the background.
+        var survey: SurveyState
+        /// While the survey is learned: the sightings of twice the positioning window before the latest, which the
+        /// learned positioning hears before it takes over.
+        var recent: RecentSightings?
         /// The latest data time seen, seconds.
         var lastDataTime: Double?
         /// Wall-clock time of the latest sighting, seconds since 1970.
@@ -252,9 +326,15 @@ final class VenueRuntime: Sendable {
     private let state: Mutex<State>
     private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
 
-    init(venue: Venue, survey: Recording?) throws {
+    /// A runtime over `venue`, its session without a survey; with `learnsSurvey`, it keeps the recent sightings
+    /// until the hub hands it the positioning learned from the venue's survey.
+    init(venue: Venue, learnsSurvey: Bool) throws {
         self.venue = venue
-        state = Mutex(State(session: try LocationSession(SessionConfiguration(venue: venue, survey: survey))))
+        let session = try LocationSession(SessionConfiguration(venue: venue))
+        state = Mutex(
+            State(
+                session: session, survey: learnsSurvey ? .learning : .none,
+                recent: learnsSurvey ? RecentSightings(window: 2 * session.configuration.positioning.window) : nil))
     }
 
     var deviceCount: Int { state.withLock { $0.devices.count } }

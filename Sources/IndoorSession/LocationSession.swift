@@ -22,8 +22,9 @@ import IndoorRanging
 /// invokes when no input arrives so that check-outs, monitoring exits and peer timeouts are noticed
 /// (``LocationSessionRunner`` does it from a clock). The same input always gives the same events.
 public struct LocationSession: Sendable {
-    /// The settings the session was made with.
-    public let configuration: SessionConfiguration
+    /// The settings the session was made with (its positioning's, once it adopts another's:
+    /// ``adoptPositioning(of:replaying:)``).
+    public private(set) var configuration: SessionConfiguration
     /// What the session has done so far.
     public private(set) var statistics = SessionStatistics()
 
@@ -66,6 +67,39 @@ public struct LocationSession: Sendable {
         zones = ZoneEngine(zones: configuration.venue.zones, nodes: configuration.venue.nodes)
         peers = configuration.peers.map { PeerDirectory(timeout: $0.timeout) }
         roomMap = RoomMap(zones: configuration.venue.zones)
+    }
+
+    /// Takes over the positioning of `learned`, a session over the same venue made apart from this one (a server
+    /// makes it in the background, since learning from a survey takes seconds), and carries on with everything else:
+    /// zone visits, rooms, monitors, peers, statistics and the times of the last fixes.
+    ///
+    /// The method, fallback, calibration, survey and engine settings become `learned`'s (``configuration`` says so);
+    /// what this session's positioning knew of each device is dropped. `recent` are the last sightings this session
+    /// has taken: the new positioning hears them (and nothing else of them happens again: no event, no statistic), so
+    /// the next fix of a device is made from the readings it would have had, not from the few sightings after the
+    /// change. Twice the engine's ``IndoorPositioning/PositioningEngine/Configuration/window`` of them give the same
+    /// readings as a session that had the learned positioning from the start.
+    /// - Throws: ``SessionError`` when `learned` is over another venue (this session keeps its positioning).
+    public mutating func adoptPositioning(of learned: LocationSession, replaying recent: some Sequence<Sighting>)
+        throws
+    {
+        guard learned.configuration.venue == configuration.venue else {
+            throw SessionError(
+                "the learned session is over venue '\(learned.configuration.venue.id)', not over this session's "
+                    + "'\(configuration.venue.id)' as it was when this session started; learn again from it")
+        }
+        var locator = learned.locator
+        let ordered = recent.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        for (_, sighting) in ordered
+        where sighting.time.isFinite && Sighting.physicalRSSIRange.contains(sighting.rssi) {
+            _ = locator.ingest(sighting)
+        }
+        self.locator = locator
+        configuration.method = learned.configuration.method
+        configuration.fallback = learned.configuration.fallback
+        configuration.calibration = learned.configuration.calibration
+        configuration.survey = learned.configuration.survey
+        configuration.positioning = learned.configuration.positioning
     }
 
     /// The room `device` is in as its fixes so far hold it (``IndoorGeofencing/RoomHold``: held through fixes that

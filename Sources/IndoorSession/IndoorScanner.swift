@@ -52,6 +52,26 @@ public actor IndoorScanner {
         self.fanOut = SightingFanOut(source)
     }
 
+    /// Makes every venue's scan session now, learning what ``options`` give it to learn (its survey: seconds each), so
+    /// that no scan waits for it; a scan that comes first makes its venue's session itself, as without this call.
+    ///
+    /// The learning runs off the scanner (scans may run meanwhile), one venue after the other; call it at launch,
+    /// from a task of low priority. Venues whose session is already made are skipped.
+    /// - Throws: ``ScanError`` (`invalidRequest`) for a venue the options' method cannot run; the venues before it are
+    ///   prepared.
+    public func prepare() async throws {
+        for venue in venues where sessions[venue.id] == nil {
+            let options = self.options
+            let session = try await Task.detached(priority: .utility) {
+                try IndoorScan.session(venue: venue, options: options)
+            }.value
+            if sessions[venue.id] == nil { sessions[venue.id] = session }
+        }
+    }
+
+    /// Whether `venue`'s scan session is made (by ``prepare()`` or a first scan of it).
+    public func isPrepared(venue id: String) -> Bool { sessions[id] != nil }
+
     /// How many times the source has been opened (one opening serves all the scans that overlap).
     public var sourceOpenings: Int { get async { await fanOut.openings } }
 

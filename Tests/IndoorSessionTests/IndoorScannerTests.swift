@@ -36,6 +36,31 @@ struct IndoorScannerTests {
         #expect(await scanner.activeScans == 0)
     }
 
+    /// `prepare()` learns each venue's survey before any scan, and the scans after it answer from what it learned.
+    @Test func aPreparedScannerHasLearnedItsVenuesSurveyBeforeItsFirstScan() async throws {
+        let venue = hallVenue()
+        // A survey of the hall: a phone standing 2 s at each point of a 4 m grid.
+        var survey = Recording(sightings: [], truth: [])
+        var start = 0.0
+        for x in stride(from: 2.0, through: 18, by: 4) {
+            for y in stride(from: 2.0, through: 18, by: 4) {
+                let point = Point2D(x: x, y: y)
+                survey.sightings += standing(at: point, in: venue, from: start, seconds: 2, device: "surveyor")
+                survey.truth += [0, 1, 2].map { TruthPoint(time: start + $0, device: "surveyor", point: point) }
+                start += 10
+            }
+        }
+        let options = IndoorScan.Options(surveys: [venue.id: survey])
+        let recording = standing(at: Point2D(x: 14, y: 6), in: venue, seconds: 12)
+        let scanner = IndoorScanner(venues: [venue], options: options) { replaying(recording) }
+        #expect(await !scanner.isPrepared(venue: venue.id))
+        try await scanner.prepare()
+        #expect(await scanner.isPrepared(venue: venue.id))
+        let result = try await scanner.scan(geofence: "hall", duration: .seconds(10))
+        #expect(result.method == "auto+track")
+        #expect(Point2D(x: result.x, y: result.y).distance(to: Point2D(x: 14, y: 6)) < 1.5)
+    }
+
     @Test func aCancelledScanThrowsCancelled() async throws {
         let source = HandFedSource()
         let scanner = IndoorScanner(venues: [hallVenue()]) { source.stream }

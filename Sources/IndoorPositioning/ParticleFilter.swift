@@ -221,6 +221,13 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// Seconds between updates (``Configuration/step``).
     public var step: Double { configuration.step }
 
+    /// Bytes of one device's cloud: per particle its position, velocity and weight (five `Double`s) and its floor,
+    /// plus the belief's own fields.
+    public var bytesPerBelief: Int {
+        configuration.particles * (5 * MemoryLayout<Double>.stride + MemoryLayout<Int>.stride)
+            + MemoryLayout<Belief>.stride
+    }
+
     /// A particle filter weighing particles by `posterior`'s map and weighting, reported as `name`; its particles keep
     /// to `floorPlan`'s walls and connections when one is given.
     public init(

@@ -8,7 +8,8 @@ import IndoorRanging
 /// interned at `init`; each device holds a slot with at most ``Configuration/maximumNodesPerDevice`` (node, ``RSSIFilter``)
 /// entries, reused when the device is forgotten, so ingesting a sighting does not allocate once the device and
 /// node are known. Devices not heard for
-/// ``Configuration/deviceExpiry`` seconds are forgotten, and at most ``Configuration/maximumDevices`` are kept.
+/// ``Configuration/deviceExpiry`` seconds are forgotten, and at most ``deviceLimit`` are kept (``Configuration/maximumDevices``,
+/// or fewer for a particle filter whose clouds would hold more than ``Configuration/maximumBeliefBytes``).
 /// Every fix passes the sanity guard ``Configuration/plausibleArea``; with ``Configuration/tracking`` set each device
 /// also keeps a ``PositionTrack`` fed as its sightings arrive. A node's RSSI at 1 m follows the stack's one rule,
 /// ``RSSIAtOneMeter`` (its own calibration, else a valid advertised power, else the calibration's pooled value), and
@@ -30,6 +31,11 @@ public struct PositioningEngine: Sendable {
         public var deviceExpiry: Double
         /// The most devices kept; beyond it the least recently heard half is forgotten.
         public var maximumDevices: Int
+        /// The most bytes the beliefs of a ``SequentialPositioningMethod`` may hold (a particle filter's clouds: about
+        /// 48 bytes per particle per device): the engine keeps at most this over the method's
+        /// ``SequentialPositioningMethod/bytesPerBelief`` devices when that is fewer than ``maximumDevices``
+        /// (``PositioningEngine/deviceLimit``). Default 1 GiB: 22 369 devices of 1000 particles.
+        public var maximumBeliefBytes: Int
         /// The most nodes tracked per device; a new node replaces the one heard longest ago.
         public var maximumNodesPerDevice: Int
         /// Positions this far outside the heard nodes' area are refused (``PlausibleArea/unlimited`` to keep all).
@@ -59,6 +65,7 @@ public struct PositioningEngine: Sendable {
         ///   - deviceExpiry: Seconds after which a silent device is forgotten (default 60).
         ///   - maximumDevices: Memory bound on devices (default 100 000).
         ///   - maximumNodesPerDevice: Memory bound on nodes tracked per device (default 32).
+        ///   - maximumBeliefBytes: Memory bound on a sequential method's beliefs (default 1 GiB).
         ///   - plausibleArea: The sanity guard on every fix (default: 10 m or half the heard nodes' box diagonal).
         ///   - tracking: The position tracker's tuning, or `nil` for no tracking (default).
         ///   - horizon: Seconds a sighting may lie from the engine's present without a second device agreeing
@@ -71,8 +78,9 @@ public struct PositioningEngine: Sendable {
             proximity: Proximity.Thresholds = .standard, deviceExpiry: Double = 60, maximumDevices: Int = 100_000,
             maximumNodesPerDevice: Int = 32, plausibleArea: PlausibleArea = PlausibleArea(),
             tracking: PositionTrack.Configuration? = nil, horizon: Double = 3600, particles: Int = 1000,
-            particleSeed: UInt64 = 0
+            particleSeed: UInt64 = 0, maximumBeliefBytes: Int = 1 << 30
         ) {
+            self.maximumBeliefBytes = max(1, maximumBeliefBytes)
             self.window = window.isFinite && window > 0 ? window : 5
             self.filter = filter
             self.distanceModel = distanceModel
@@ -95,6 +103,10 @@ public struct PositioningEngine: Sendable {
     private let sequential: (any SequentialPositioningMethod)?
     /// The name each ``Fix/method`` carries: the method's name, followed by `+track` when the engine tracks.
     public let methodName: String
+    /// The most devices the engine keeps: ``Configuration/maximumDevices``, or fewer for a sequential method whose
+    /// beliefs would otherwise hold more than ``Configuration/maximumBeliefBytes``. Beyond it the least recently heard
+    /// half is forgotten.
+    public let deviceLimit: Int
     /// The tracker's tuning (``Configuration/tracking``), `nil` without tracking.
     private let tracking: PositionTrack.Configuration?
     /// The engine's tuning.
@@ -204,6 +216,9 @@ public struct PositioningEngine: Sendable {
     ) {
         self.method = method
         self.sequential = method as? any SequentialPositioningMethod
+        let beliefBytes = self.sequential.map { max(1, $0.bytesPerBelief) }
+        self.deviceLimit = min(
+            configuration.maximumDevices, max(1, beliefBytes.map { configuration.maximumBeliefBytes / $0 } ?? .max))
         self.tracking = configuration.tracking
         self.methodName = configuration.tracking == nil ? method.name : method.name + MethodCatalog.trackSuffix
         self.configuration = configuration
@@ -292,7 +307,7 @@ public struct PositioningEngine: Sendable {
         } else if let known = slots[sighting.device] {
             slot = known
         } else {
-            if slots.count >= configuration.maximumDevices { evictOldestHalf() }
+            if slots.count >= deviceLimit { evictOldestHalf() }
             slot = allocateSlot(device: sighting.device, at: time)
         }
         states[slot].seenAt = clock.present

@@ -3,7 +3,7 @@ import IndoorModel
 /// A positioning method that keeps a belief about each device and carries it through time: a particle filter, say.
 ///
 /// ``PositioningEngine`` holds one ``Belief`` per device, in the device's slot (freed with it, so memory stays
-/// bounded by ``PositioningEngine/Configuration/maximumDevices``). The first ``step`` seconds after a device is first
+/// bounded by ``PositioningEngine/deviceLimit`` devices of ``bytesPerBelief``). The first ``step`` seconds after a device is first
 /// heard, and then every ``step`` seconds of its own time, the engine hands the belief the device's readings at that
 /// moment (``update(_:readings:at:)``; the first time through ``start(device:readings:at:)``). A fix at any time is
 /// the belief moved on to that time and weighed by the readings then, on a copy: asking never changes the belief,
@@ -18,6 +18,10 @@ public protocol SequentialPositioningMethod: PositioningMethod {
     /// Seconds between the belief's updates (of the device's own time).
     var step: Double { get }
 
+    /// About how many bytes one device's belief holds, for the engine's memory bound
+    /// (``PositioningEngine/Configuration/maximumBeliefBytes``). Default: the belief type's own size.
+    var bytesPerBelief: Int { get }
+
     /// A belief for `device` from its readings at `time` (sorted strongest first, never empty); `nil` when they tell
     /// nothing (no node the method knows).
     func start(device: String, readings: [NodeReading], at time: Double) -> Belief?
@@ -31,6 +35,8 @@ public protocol SequentialPositioningMethod: PositioningMethod {
 }
 
 extension SequentialPositioningMethod {
+    public var bytesPerBelief: Int { MemoryLayout<Belief>.stride }
+
     /// The belief stored in `slot`, or `nil` when it holds none or one of another type.
     static func belief(in slot: (any Sendable)?) -> Belief? { slot as? Belief }
 }

@@ -90,6 +90,31 @@ struct ParticleFilterTests {
         #expect(fixes.values.allSatisfy { $0.method == "particle-filter" && $0.accuracy > 0 })
     }
 
+    /// The clouds' memory is bounded (`maximumBeliefBytes`): an engine whose clouds of 100 particles (about 4.9 kB
+    /// each) may hold 48 960 bytes keeps 10 devices, forgetting the least recently heard half beyond that; a
+    /// method without beliefs keeps `maximumDevices`.
+    @Test func theEngineKeepsAsManyCloudsAsItsMemoryBoundHolds() throws {
+        let nodes = Self.nodes()
+        let configuration = PositioningEngine.Configuration(
+            deviceExpiry: 1e9, maximumDevices: 1000, particles: 100, maximumBeliefBytes: 48_960)
+        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: nodes, configuration: configuration)
+        let filter = try #require(engine.method as? ParticleFilter)
+        #expect(filter.bytesPerBelief == 100 * 48 + MemoryLayout<ParticleFilter.Belief>.stride)
+        #expect(engine.deviceLimit == 48_960 / filter.bytesPerBelief)
+        #expect(engine.deviceLimit == 10)
+        let plain = try MethodCatalog.engine(method: "nonlinear", nodes: nodes, configuration: configuration)
+        #expect(plain.deviceLimit == 1000)
+        for index in 0..<40 {
+            let device = "d\(index)"
+            for node in nodes.prefix(4) {
+                engine.ingest(Sighting(time: Double(index), device: device, node: node.id, rssi: -65))
+            }
+            _ = engine.locate(device: device, at: Double(index) + 1.5)
+            #expect(engine.deviceCount <= 10)
+        }
+        #expect(!engine.readings(device: "d39", at: 39).isEmpty)
+    }
+
     /// The accuracy radius counts the distance the cloud's mean velocity covers in the lag time (a causal estimate
     /// trails a walker): a walker's radius grows by it, a device standing still keeps nearly the radius of its spread.
     /// The answer itself is moved on along that velocity by the lead time.

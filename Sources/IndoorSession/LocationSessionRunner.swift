@@ -29,6 +29,8 @@ public actor LocationSessionRunner<C: Clock> where C.Duration == Duration {
     private var lastInput: (time: Double, instant: C.Instant)?
     /// The data time the session was last moved on to by the clock.
     private var advancedTo = -Double.infinity
+    /// While ``learn(survey:)`` learns: the last sightings, which the learned positioning hears before it takes over.
+    private var recent: RecentSightings?
 
     /// - Parameters:
     ///   - session: The session to run.
@@ -43,6 +45,35 @@ public actor LocationSessionRunner<C: Clock> where C.Duration == Duration {
 
     /// What the session has done so far.
     public var statistics: SessionStatistics { session.statistics }
+
+    /// The session's settings (its survey once ``learn(survey:)`` has switched to it).
+    public var configuration: SessionConfiguration { session.configuration }
+
+    /// Learns `survey` (the venue's site survey) off the runner, while sightings keep flowing through the session as
+    /// it is, then switches the session's positioning to what was learned
+    /// (``LocationSession/adoptPositioning(of:replaying:)``: zone visits, rooms and monitors carry on; the learned
+    /// positioning first hears the last 10 s of sightings). Learning takes seconds for a survey of a few hundred
+    /// points; call it from a task of its own.
+    ///
+    /// ```swift
+    /// let runner = LocationSessionRunner(try LocationSession(SessionConfiguration(venue: venue)))  // serves at once
+    /// Task { try await runner.run(radio.sightings()) }
+    /// Task(priority: .utility) { try await runner.learn(survey: survey) }  // then tracks over its radio map
+    /// ```
+    /// - Throws: What ``LocationSession/init(_:)`` throws for the session's settings with `survey`, or
+    ///   ``SessionError`` when a survey is being learned already; the session then carries on as it was.
+    public func learn(survey: Recording) async throws {
+        guard recent == nil else {
+            throw SessionError("the runner is learning a survey already; wait for it before learning another")
+        }
+        var configuration = session.configuration
+        configuration.survey = survey
+        recent = RecentSightings(window: 2 * configuration.positioning.window)
+        defer { recent = nil }
+        let learning = configuration
+        let learned = try await Task.detached(priority: .utility) { try LocationSession(learning) }.value
+        try session.adoptPositioning(of: learned, replaying: recent?.sightings ?? [])
+    }
 
     /// The zone visits open now.
     public var openVisits: [ZoneVisit] { session.openVisits }
@@ -68,6 +99,7 @@ public actor LocationSessionRunner<C: Clock> where C.Duration == Duration {
         for try await sighting in sightings {
             try Task.checkCancellation()
             publish(session.ingest(sighting))
+            recent?.append(sighting)
             if sighting.time.isFinite, sighting.time >= (lastInput?.time ?? -.infinity) {
                 lastInput = (sighting.time, clock.now)
             }

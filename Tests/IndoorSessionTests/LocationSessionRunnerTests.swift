@@ -1,3 +1,4 @@
+import IndoorEvaluation
 import IndoorGeofencing
 import IndoorModel
 import IndoorSession
@@ -40,5 +41,41 @@ struct LocationSessionRunnerTests {
         try await running.value
         #expect(await iterator.next() == nil)
         #expect(await runner.statistics.sightings == 4)
+    }
+
+    /// A runner serves at once and learns the venue's survey while sightings flow (`learn(survey:)`), then tracks over
+    /// its radio map: its fixes after the switch beat those of a session without the survey, and the zone visits open
+    /// at the switch stay open.
+    @Test func learningASurveyWhileRunningSwitchesToItsRadioMapAndZoneVisitsCarryOn() async throws {
+        let (venue, data) = try PositioningAdoptionTests.office()
+        let survey = try #require(data.train)
+        let change = 60.0
+        let early = data.test.sightings.filter { $0.time < change }
+        let later = data.test.sightings.filter { $0.time >= change }
+        let runner = LocationSessionRunner(
+            try LocationSession(SessionConfiguration(venue: venue)), clock: ManualClock())
+        let (input, feed) = AsyncStream.makeStream(of: Sighting.self)
+        let running = Task { try await runner.run(input) }
+        for sighting in early { feed.yield(sighting) }
+        while await runner.statistics.sightings < early.count { await Task.yield() }
+        let visits = await runner.openVisits
+        #expect(!visits.isEmpty)
+        #expect(await runner.configuration.survey == nil)
+        try await runner.learn(survey: survey)
+        #expect(await runner.configuration.survey?.truth.count == survey.truth.count)
+        #expect(await runner.openVisits == visits)
+        for sighting in later { feed.yield(sighting) }
+        feed.finish()
+        try await running.value
+        var fixes: [SessionEvent] = []
+        for await event in runner.events {
+            if case .fix(let fix) = event, fix.time >= change { fixes.append(event) }
+        }
+        var plain = try LocationSession(SessionConfiguration(venue: venue))
+        let without = plain.ingest(data.test.sightings).filter { $0.time >= change }
+        let truth = data.test.truth
+        #expect(
+            try PositioningAdoptionTests.medianError(fixes, truth: truth)
+                < PositioningAdoptionTests.medianError(without, truth: truth))
     }
 }

@@ -19,6 +19,8 @@ public struct ServerMetrics: Sendable {
     let devicesTracked: CoreMetrics.Gauge
     /// Venues served.
     let venues: CoreMetrics.Gauge
+    /// Venues whose site survey is being learned (served without it meanwhile).
+    let venuesLearning: CoreMetrics.Gauge
 
     /// Metrics on a new registry.
     public init() {
@@ -39,6 +41,7 @@ public struct ServerMetrics: Sendable {
             label: "indoor_events_emitted_total", dimensions: [("type", "zone")], factory: factory)
         devicesTracked = CoreMetrics.Gauge(label: "indoor_devices_tracked", factory: factory)
         venues = CoreMetrics.Gauge(label: "indoor_venues", factory: factory)
+        venuesLearning = CoreMetrics.Gauge(label: "indoor_venues_learning", factory: factory)
     }
 
     /// Counts one answered request and its latency.

@@ -63,6 +63,7 @@ public final class VenueHub: Sendable {
         for id in runtimes.keys.sorted() {
             if let runtime = runtimes[id] { learnSurvey(runtime) }
         }
+        recordLearning()
     }
 
     /// The ids of the served venues, sorted.
@@ -104,6 +105,7 @@ public final class VenueHub: Sendable {
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         metrics.venues.record(venueIDs.count)
         learnSurvey(runtime)
+        recordLearning()
         return (venue, created)
     }
 
@@ -128,17 +130,20 @@ public final class VenueHub: Sendable {
         learning.schedule(key: venue.id) { [self] in
             guard isCurrent(runtime) else { return }
             let start = ContinuousClock.now
+            var adopted = false
             do {
                 let learned = try LocationSession(SessionConfiguration(venue: venue, survey: survey))
                 try runtime.locked { state in
                     try state.session.adoptPositioning(of: learned, replaying: state.recent?.sightings ?? [])
                     state.recent = nil
                 }
+                adopted = true
                 guard isCurrent(runtime) else { return }
                 let options = IndoorScan.Options(surveys: [venue.id: survey])
                 let scans = try IndoorScan.session(venue: venue, options: options)
                 if isCurrent(runtime) { scanSessions.withLock { $0[venue.id] = (venue, scans, true) } }
                 runtime.locked { $0.survey = .learned }
+                recordLearning()
                 let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
                 let what = "\(survey.truth.count) truth rows, \(survey.sightings.count) sightings"
                 let message =
@@ -150,11 +155,20 @@ public final class VenueHub: Sendable {
                     state.recent = nil
                     state.survey = .failed
                 }
+                recordLearning()
+                let what = adopted ? "its fixes come from its survey, its scans run without it" : "it runs without it"
                 logger.error(
-                    "venue '\(venue.id)' could not learn its survey; it runs without it",
-                    metadata: ["error": "\(error)"])
+                    "venue '\(venue.id)' could not learn its survey; \(what)", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Sets `indoor_venues_learning`: the venues served whose survey is being learned.
+    private func recordLearning() {
+        let count = runtimes.withLock { runtimes in
+            runtimes.values.reduce(0) { $0 + ($1.locked { $0.survey == .learning } ? 1 : 0) }
+        }
+        metrics.venuesLearning.record(count)
     }
 
     /// Whether `runtime` still serves its venue (not replaced or deleted since).
@@ -192,6 +206,7 @@ public final class VenueHub: Sendable {
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         old?.finishSubscribers()
         metrics.venues.record(venueIDs.count)
+        recordLearning()
         return deleted || old != nil
     }
 

@@ -50,6 +50,7 @@ import Testing
         // Learning takes seconds (longer in this debug build), in the background: the venue is served meanwhile.
         #expect(hub.surveyState(venue: venue.id) == "learning")
         #expect(plain.server.hub.surveyState(venue: venue.id) == "none")
+        #expect(surveyed.server.metrics.text().contains("indoor_venues_learning 1"))
         let change = 20.0
         let early = data.test.sightings.filter { $0.time < change }
         let meanwhile = try hub.ingest(venue: venue.id, sightings: early)
@@ -57,6 +58,7 @@ import Testing
         _ = try plain.server.hub.ingest(venue: venue.id, sightings: early)
         await hub.learned(venue: venue.id)
         #expect(hub.surveyState(venue: venue.id) == "learned")
+        #expect(surveyed.server.metrics.text().contains("indoor_venues_learning 0"))
         let later = data.test.sightings.filter { $0.time >= change }
         let withSurvey = try hub.ingest(venue: venue.id, sightings: later)
         let without = try plain.server.hub.ingest(venue: venue.id, sightings: later)

@@ -76,7 +76,8 @@ enum MapAssets {
         const map = document.getElementById("map");
         const feed = document.getElementById("feed");
         const statusLine = document.getElementById("status");
-        let venue = null, level = null, source = null;
+        let venue = null, level = null, source = null, live = false;
+        const surveys = new Map();   // venue id -> its survey's state (GET /v1/venues: none, learning, learned, failed)
         const devices = new Map();   // device id -> latest fix
         const rooms = new Map();     // device id -> its held room ({state, zone, zoneName}), as the server last said
         const inside = new Map();    // zone id -> Set of devices
@@ -229,8 +230,8 @@ enum MapAssets {
         function connect() {
           if (source) source.close();
           source = new EventSource("/v1/stream?venue=" + encodeURIComponent(venue.id) + "&key=" + encodeURIComponent(key));
-          source.onopen = () => { statusLine.textContent = "live"; };
-          source.onerror = () => { statusLine.textContent = "reconnecting…"; };
+          source.onopen = () => { live = true; showStatus(); };
+          source.onerror = () => { live = false; statusLine.textContent = "reconnecting…"; };
           source.addEventListener("fix", (message) => {
             const data = JSON.parse(message.data);
             const fix = data.fix;
@@ -270,10 +271,31 @@ enum MapAssets {
 
         function fail(error) { statusLine.textContent = String(error.message || error); }
 
+        // "live", and where the venue's positioning comes from while its survey is learned and once it is.
+        function showStatus() {
+          if (!live || !venue) return;
+          const survey = surveys.get(venue.id);
+          statusLine.textContent = "live" + (survey === "learning" ? " · learning the venue's survey (fixes without it meanwhile)"
+            : survey === "learned" ? " · tracking over the survey's radio map"
+            : survey === "failed" ? " · the survey could not be learned (see the server's log)" : "");
+        }
+
+        // While a venue's survey is being learned, asks every 10 s whether it is done.
+        async function watchSurveys() {
+          const list = await api("/v1/venues");
+          for (const v of list.venues) surveys.set(v.id, v.survey);
+          showStatus();
+          if (list.venues.some((v) => v.survey === "learning")) setTimeout(() => watchSurveys().catch(fail), 10000);
+        }
+
         (async () => {
           const list = await api("/v1/venues");
           const select = document.getElementById("venue");
-          for (const v of list.venues) select.add(new Option(v.name || v.id, v.id));
+          for (const v of list.venues) {
+            select.add(new Option(v.name || v.id, v.id));
+            surveys.set(v.id, v.survey);
+          }
+          if (list.venues.some((v) => v.survey === "learning")) setTimeout(() => watchSurveys().catch(fail), 10000);
           const wanted = params.get("venue") || (list.venues[0] && list.venues[0].id);
           if (!wanted) { statusLine.textContent = "no venue yet: PUT /v1/venues/{id}"; return; }
           select.value = wanted;

@@ -5,8 +5,10 @@ Starts `indoor serve --demo --port 0` (the binary given, a temporary database of
 address (it carries the read key), opens it in headless Chromium through chromium-driver (selenium), and waits,
 bounded in time, until the floor plan has drawn (outline, nodes and zones in the SVG, the SVG on screen), the
 demo's stairwell is drawn as a floor connection labelled with its kind, a device marker has moved between two
-samples a few seconds apart, and a device's label shows its held room (the `room` the server sends with the
-device list and live fixes). Stops the server by its pid at the end.
+samples a few seconds apart, a device's label shows its held room (the `room` the server sends with the
+device list and live fixes), and the status line says the stream is live and where the demo venue's positioning
+stands with its survey (learning it in the background, or tracking over its radio map). Stops the server by its
+pid at the end.
 
     scripts/ci/map-test.py [--binary .build/debug/indoor] [--timeout 45] [--screenshot FILE]
 
@@ -168,12 +170,23 @@ def run(driver, url, timeout, screenshot):
         if shown:
             device = shown[0]
             print(f"map-test: device '{device}' shows its room: '{rooms[device]['label']}'")
+            break
+        time.sleep(0.5)
+    else:
+        problem(driver, screenshot)
+        fail(f"no device label showed a room within {timeout} s: {rooms}")
+
+    status = ""
+    while time.monotonic() < deadline:
+        status = driver.execute_script(PLAN)["status"]
+        if status.startswith("live ·") and "survey" in status:
+            print(f"map-test: status '{status}'")
             if screenshot:
                 driver.save_screenshot(screenshot)
             return
         time.sleep(0.5)
     problem(driver, screenshot)
-    fail(f"no device label showed a room within {timeout} s: {rooms}")
+    fail(f"the status line did not say the stream is live with the demo survey's state within {timeout} s: '{status}'")
 
 
 def problem(driver, screenshot):

@@ -1,8 +1,9 @@
+import Foundation
 import Synchronization
 
-/// The hub's learning from site surveys, done in the background one piece at a time (a piece spreads its own work
-/// over the cores), in the order asked, so that a venue is served while it learns and learning never takes more
-/// than the one piece's share of the machine.
+/// The hub's learning from site surveys, done in the background on a thread of its own, one piece at a time (a
+/// piece spreads its own work over the cores), in the order asked, so that a venue is served while it learns and
+/// learning never takes more than the one piece's share of the machine.
 ///
 /// A piece is asked for under a key (the venue id); asking again under the same key replaces a piece still waiting
 /// (a venue put again need not learn its old version first).
@@ -25,7 +26,7 @@ final class LearningQueue: Sendable {
 
     private let state = Mutex(State())
 
-    /// Runs `work` on a background task after the pieces asked for before it, in place of a piece of `key` still
+    /// Runs `work` on the learning thread after the pieces asked for before it, in place of a piece of `key` still
     /// waiting.
     func schedule(key: String, _ work: @escaping @Sendable () -> Void) {
         let start = state.withLock { state -> Bool in
@@ -36,7 +37,12 @@ final class LearningQueue: Sendable {
             return true
         }
         guard start else { return }
-        Task.detached(priority: .background) { [self] in drain() }
+        // A thread of its own: a piece computes for seconds (minutes in a debug build), which would hold one of the
+        // few threads Swift's tasks share (the server's requests run on them).
+        let thread = Thread { [self] in drain() }
+        thread.name = "indoor.learning"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     /// Whether a piece of `key` is waiting or running.

@@ -16,7 +16,10 @@ struct ReplayCommand: ParsableCommand {
             reported on stderr as file:line and skipped; the exit status is then 1. See docs/GEOFENCING.md.
             """)
 
-    @Option(help: "The venue JSON, with nodes and zones.")
+    @Option(
+        help: ArgumentHelp(
+            "The venue JSON, with nodes and zones; or a dataset folder (its venue.json, else its nodes.csv).",
+            valueName: "venue"))
     var venue: String
 
     @Argument(help: "The sightings: CSV, or JSON Lines when the name ends in .jsonl.")
@@ -83,10 +86,10 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let venueData = try InputFile.contents(venue)
+        let (venueData, venueFile) = try VenueInput.json(venue)
         let calibration = try calibration.map(Self.readCalibration)
         let survey = try survey.map { path in
-            let read = try SurveyInput.read(path, venue: try Venue.decodeJSON(venueData, file: venue))
+            let read = try SurveyInput.read(path, venue: try Venue.decodeJSON(venueData, file: venueFile))
             FileHandle.standardError.write(
                 Data(
                     ("replay: learning from the survey \(path) (\(read.sightings.count) sightings, "
@@ -99,7 +102,7 @@ struct ReplayCommand: ParsableCommand {
         let progress = CommandProgress(label: "replay")
         var problems = 0
         let outcome = try Self.replay(
-            venue: venueData, venueFile: venue, sightingsFile: sightings,
+            venue: venueData, venueFile: venueFile, sightingsFile: sightings,
             read: { [sightings] in try InputFile.chunk(of: handle, path: sightings) },
             options: Options(
                 method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,

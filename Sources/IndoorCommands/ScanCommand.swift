@@ -19,7 +19,11 @@ struct ScanCommand: ParsableCommand {
             survey); --sweep measures the median and 90th-percentile error against scan length there.
             """)
 
-    @Option(help: "A venue JSON with a 'geofences' list (repeat for several venues).")
+    @Option(
+        help: ArgumentHelp(
+            "A venue JSON with a 'geofences' list (repeat for several venues), or a dataset folder.",
+            discussion: "A dataset folder gives its venue.json, or else a venue of its nodes.csv serving the geofence "
+                + "named after the folder."))
     var venue: [String] = []
 
     @Option(help: "The geofence id to scan.")
@@ -150,7 +154,10 @@ struct ScanCommand: ParsableCommand {
             }
             simulated = office.dataset.test.sightings
         } else {
-            venues = try venue.map { try Venue.decodeJSON(try InputFile.contents($0), file: $0) }
+            venues = try venue.map { path in
+                let (data, file) = try VenueInput.json(path)
+                return try Venue.decodeJSON(data, file: file)
+            }
         }
         if let calibration {
             options.calibration = try JSONFormat.decode(

@@ -73,6 +73,19 @@ public enum DatasetReader {
         return (nodes, venue)
     }
 
+    /// The venue of the dataset at `folder`: its `venue.json`, or, for a dataset without one (the public datasets), a
+    /// venue of its `nodes.csv` alone, named after the folder and serving the geofence of that name (no floor
+    /// outlines, zones or anchor: positions in the dataset's frame).
+    ///
+    /// - Throws: ``FormatError`` naming the missing path, or the bad file, line and field.
+    public static func venue(folder: URL) throws -> Venue {
+        let (nodes, venue) = try nodesAndVenue(folder: folder)
+        if let venue { return venue }
+        let name = folder.standardizedFileURL.lastPathComponent
+        let id = name.isEmpty ? "dataset" : name
+        return Venue(id: id, name: name, nodes: nodes, geofences: [id])
+    }
+
     /// Whether the dataset at `folder` has the split `split` (`train`): something by that name.
     public static func hasSplit(folder: URL, _ split: String) -> Bool {
         CSVFileReader.kind(folder.appendingPathComponent(split)) != nil

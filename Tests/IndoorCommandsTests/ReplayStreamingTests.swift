@@ -187,10 +187,18 @@ struct ReplayStreamingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let venue = folder.appendingPathComponent("venue.json")
         try Data(#"{"id":"v","nodes":[{"id":"a","x":0,"y":0}]}"#.utf8).write(to: venue)
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         for (venuePath, sightings, message) in [
             (venue.path, folder.path, "\(folder.path): a folder, not a file"),
             (venue.path, folder.path + "/walk.csv", "\(folder.path)/walk.csv: no such file"),
-            (folder.path, folder.path + "/walk.csv", "\(folder.path): a folder, not a file"),
+            // A folder as the venue is a dataset's: its venue.json is read, and the missing sightings said.
+            (folder.path, folder.path + "/walk.csv", "\(folder.path)/walk.csv: no such file"),
+            (
+                empty.path, folder.path + "/walk.csv",
+                "\(empty.path): a folder with neither venue.json nor nodes.csv; give a venue JSON file or a dataset "
+                    + "folder"
+            ),
         ] {
             let command = try ReplayCommand.parse(["--venue", venuePath, sightings])
             let error = #expect(throws: FormatError.self) { try command.run() }

@@ -19,6 +19,8 @@ if os.path.exists(out):
 with open(os.path.join(dataset, "nodes.csv"), newline="") as f:
     nodes = [row["id"] for row in csv.DictReader(f)][:6]
 partial = out + ".partial"
+if os.path.exists(partial):
+    sys.exit(f"{partial}: exists (left by an interrupted run?); remove it or give another name")
 with open(partial, "x") as f:
     f.write("t,device,node,rssi\n")
     t = 100.0

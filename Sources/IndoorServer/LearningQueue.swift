@@ -45,9 +45,6 @@ final class LearningQueue: Sendable {
         thread.start()
     }
 
-    /// Whether a piece of `key` is waiting or running.
-    func isPending(_ key: String) -> Bool { state.withLock { $0.pending(key) } }
-
     /// Returns once no piece of `key` is waiting or running.
     func finished(_ key: String) async {
         await withCheckedContinuation { continuation in

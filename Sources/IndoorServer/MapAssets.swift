@@ -280,22 +280,20 @@ enum MapAssets {
             : survey === "failed" ? " · the survey could not be learned (see the server's log)" : "");
         }
 
-        // While a venue's survey is being learned, asks every 10 s whether it is done.
-        async function watchSurveys() {
-          const list = await api("/v1/venues");
+        // Notes each venue's survey state from a venue list; while one is being learned, asks again in 10 s.
+        function noteSurveys(list) {
           for (const v of list.venues) surveys.set(v.id, v.survey);
           showStatus();
-          if (list.venues.some((v) => v.survey === "learning")) setTimeout(() => watchSurveys().catch(fail), 10000);
+          if (list.venues.some((v) => v.survey === "learning")) {
+            setTimeout(() => api("/v1/venues").then(noteSurveys).catch(fail), 10000);
+          }
         }
 
         (async () => {
           const list = await api("/v1/venues");
           const select = document.getElementById("venue");
-          for (const v of list.venues) {
-            select.add(new Option(v.name || v.id, v.id));
-            surveys.set(v.id, v.survey);
-          }
-          if (list.venues.some((v) => v.survey === "learning")) setTimeout(() => watchSurveys().catch(fail), 10000);
+          for (const v of list.venues) select.add(new Option(v.name || v.id, v.id));
+          noteSurveys(list);
           const wanted = params.get("venue") || (list.venues[0] && list.venues[0].id);
           if (!wanted) { statusLine.textContent = "no venue yet: PUT /v1/venues/{id}"; return; }
           select.value = wanted;

@@ -89,9 +89,7 @@ public struct LocationSession: Sendable {
                     + "'\(configuration.venue.id)' as it was when this session started; learn again from it")
         }
         var locator = learned.locator
-        let ordered = recent.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        for (_, sighting) in ordered
-        where sighting.time.isFinite && Sighting.physicalRSSIRange.contains(sighting.rssi) {
+        for sighting in Self.timeOrdered(recent) where Self.isUsable(sighting) {
             _ = locator.ingest(sighting)
         }
         self.locator = locator
@@ -134,7 +132,7 @@ public struct LocationSession: Sendable {
     /// - Returns: What happened up to and at the sighting's time, in time order.
     public mutating func ingest(_ sighting: Sighting) -> [SessionEvent] {
         statistics.sightings += 1
-        guard sighting.time.isFinite, Sighting.physicalRSSIRange.contains(sighting.rssi) else {
+        guard Self.isUsable(sighting) else {
             statistics.refused += 1
             return []
         }
@@ -178,9 +176,8 @@ public struct LocationSession: Sendable {
     /// keeping the given order among sightings of the same time.
     /// - Returns: What happened, in time order.
     public mutating func ingest(_ sightings: some Sequence<Sighting>) -> [SessionEvent] {
-        let ordered = sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
         var events: [SessionEvent] = []
-        for (_, sighting) in ordered {
+        for sighting in Self.timeOrdered(sightings) {
             events += ingest(sighting)
         }
         return events
@@ -246,6 +243,17 @@ public struct LocationSession: Sendable {
     }
 
     // MARK: - Parts
+
+    /// Whether the session takes `sighting`: a finite time and an RSSI within
+    /// ``IndoorModel/Sighting/physicalRSSIRange``.
+    private static func isUsable(_ sighting: Sighting) -> Bool {
+        sighting.time.isFinite && Sighting.physicalRSSIRange.contains(sighting.rssi)
+    }
+
+    /// `sightings` sorted by time, keeping the given order among sightings of the same time.
+    private static func timeOrdered(_ sightings: some Sequence<Sighting>) -> [Sighting] {
+        sightings.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
 
     /// Ranging of a beacon for the monitor of the device that heard it (started on its first beacon).
     private mutating func monitor(_ ranging: RangedBeacon) -> [SessionEvent] {

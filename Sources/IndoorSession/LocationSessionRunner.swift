@@ -70,8 +70,9 @@ public actor LocationSessionRunner<C: Clock> where C.Duration == Duration {
         configuration.survey = survey
         recent = RecentSightings(window: 2 * configuration.positioning.window)
         defer { recent = nil }
-        let learning = configuration
-        let learned = try await Task.detached(priority: .utility) { try LocationSession(learning) }.value
+        let learned = try await Task.detached(priority: .utility) { [configuration] in
+            try LocationSession(configuration)
+        }.value
         try session.adoptPositioning(of: learned, replaying: recent?.sightings ?? [])
     }
 

@@ -15,9 +15,9 @@ mkdir -p "$out/corpus"
 # -Onone keeps the bounds checks of UnsafeRawBufferPointer subscripts, so reads past a slice trap too.
 flags="-sanitize=fuzzer,address -parse-as-library -Onone -g"
 swiftc $flags -module-name IndoorModel -emit-module -emit-module-path "$out/IndoorModel.swiftmodule" \
-    -emit-library -static -o "$out/libIndoorModel.a" Sources/IndoorModel/*.swift
+    -emit-library -static -o "$out/libIndoorModel.a" $(find Sources/IndoorModel -name "*.swift")
 swiftc $flags -module-name IndoorAdvertising -I "$out" -emit-module -emit-module-path "$out/IndoorAdvertising.swiftmodule" \
-    -emit-library -static -o "$out/libIndoorAdvertising.a" Sources/IndoorAdvertising/*.swift
+    -emit-library -static -o "$out/libIndoorAdvertising.a" $(find Sources/IndoorAdvertising -name "*.swift")
 swiftc $flags -I "$out" -L "$out" -lIndoorAdvertising -lIndoorModel -o "$out/fuzz-advertising" Fuzz/FuzzAdvertising.swift
 echo "built $out/fuzz-advertising; fuzzing for $seconds s"
 exec "$out/fuzz-advertising" -max_total_time="$seconds" -max_len=4096 -artifact_prefix="$out/" "$@" "$out/corpus" Fuzz/seeds

@@ -16,8 +16,9 @@ if [ ! -d "$datasets" ]; then
     exit 1
 fi
 
-swift build -c release --product indoor >&2
-indoor="$root/.build/release/indoor"
+swift build --package-path Server -c release --product indoor >&2
+swift build --package-path Server -c release --product indoor-bench >&2
+indoor="$root/Server/.build/release/indoor"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$indoor" simulate -o "$work/simulated-office" >&2
@@ -53,7 +54,7 @@ for folder in "$datasets"/*/ "$work/simulated-office/" "$work/three-floor-office
 done
 
 # The benchmark, run before the report is written: its figures go into the goals' table too.
-"$indoor" bench positioning > "$work/bench.txt"
+"$root/Server/.build/release/indoor-bench" positioning > "$work/bench.txt"
 
 # One key's value in the JSON line of a method of a dataset: field DATASET METHOD KEY.
 field() {
@@ -344,7 +345,7 @@ best() {
         table < "$work/$name.jsonl"
     done
     echo
-    echo "## Benchmark (\`indoor bench positioning\`)"
+    echo "## Benchmark (\`indoor-bench positioning\`)"
     echo
     echo "Standard synthetic workload: 24 nodes on a 6 × 4 grid spanning 40 m × 30 m at z = 2.5 m, 2000 devices"
     echo "uniformly placed at z = 1.2 m, each hearing its 8 nearest nodes at −59 dBm at 1 m, exponent 2, σ = 4 dB"

@@ -2,9 +2,9 @@
 # Load benchmark of `indoor serve` on loopback: batches of simulated sightings POSTed by wrk.
 #
 #   scripts/bench-serve.sh [--seconds 20] [--connections 8] [--batch 100] [--devices 50] [--durability normal]
-#                          [--binary .build/release/indoor]
+#                          [--binary Server/.build/release/indoor]
 #
-# Builds nothing: run `swift build -c release --product indoor` first (or pass --binary). Starts the server on a
+# Builds nothing: run `swift build --package-path Server -c release --product indoor` first (or pass --binary). Starts the server on a
 # free port with a fresh database in a temporary folder it makes (and removes), creates the simulated venue of
 # `indoor simulate`, runs wrk (one thread, N connections, each posting a batch, waiting for the answer, posting
 # the next) for a bounded time, then checks that the server counted every acknowledged sighting, stops the
@@ -17,7 +17,7 @@ connections=8
 batch=100
 devices=50
 durability=normal
-binary=.build/release/indoor
+binary=Server/.build/release/indoor
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
@@ -32,7 +32,7 @@ done
 for tool in wrk curl; do
     command -v "$tool" > /dev/null || { echo "bench-serve: '$tool' is not installed (apt-get install $tool)" >&2; exit 2; }
 done
-[ -x "$binary" ] || { echo "bench-serve: '$binary' not found: swift build -c release --product indoor" >&2; exit 2; }
+[ -x "$binary" ] || { echo "bench-serve: '$binary' not found: swift build --package-path Server -c release --product indoor" >&2; exit 2; }
 
 work=$(mktemp -d)
 server=""

@@ -47,8 +47,8 @@ fi
 if [ -n "${INDOOR:-}" ]; then
     indoor=$INDOOR
 else
-    swift build -c release --product indoor >&2
-    indoor="$root/.build/release/indoor"
+    swift build --package-path Server -c release --product indoor >&2
+    indoor="$root/Server/.build/release/indoor"
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorPositioning
+import IndoorTestSupport
 import Testing
 
 @testable import IndoorEvaluation
@@ -46,9 +47,7 @@ struct RowReportTests {
 @Suite("docs/FORMATS.md: the --rows example")
 struct RowReportDocumentationTests {
     @Test func theExampleHasTheHeaderAndColumnsOfTheCode() throws {
-        let document = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/FORMATS.md")
+        let document = RepositoryFiles.url("docs/FORMATS.md")
         let text = try String(contentsOf: document, encoding: .utf8)
         let marker = try #require(text.range(of: "<!-- example: evaluate-rows.csv -->\n```csv\n"))
         let end = try #require(text.range(of: "\n```", range: marker.upperBound..<text.endIndex))

@@ -1,13 +1,10 @@
 import Foundation
+import IndoorTestSupport
 import Testing
 
 /// Where the vendored public datasets are: `<package root>/datasets`.
 enum SharedDatasets {
-    static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // IndoorEvaluationTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("datasets")
+    static let folder: URL = RepositoryFiles.url("datasets")
 
     /// The folder of dataset `name`; records a failure naming the expected path when it is absent.
     static func folder(_ name: String) throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import IndoorEvaluation
 import IndoorModel
 import Testing
 

@@ -1,13 +1,13 @@
 import Foundation
 import IndoorModel
+import IndoorTestSupport
 import Testing
 
 @testable import IndoorGeofencing
 
 /// The first ```json block of docs/GEOFENCING.md: the documented complete example.
 func documentedVenueJSON() throws -> Data {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    let root = RepositoryFiles.root
     let docs = root.appendingPathComponent("docs/GEOFENCING.md")
     let text = try String(contentsOf: docs, encoding: .utf8)
     let start = try #require(text.range(of: "```json\n"), "docs/GEOFENCING.md has no ```json block")

@@ -1,4 +1,5 @@
 import Foundation
+import IndoorTestSupport
 import Testing
 
 @testable import IndoorModel
@@ -6,9 +7,7 @@ import Testing
 /// The examples of docs/FORMATS.md parse with the code, so the documentation cannot drift from it.
 @Suite("docs/FORMATS.md examples")
 struct FormatsDocumentationTests {
-    static let document: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/FORMATS.md")
+    static let document: URL = RepositoryFiles.url("docs/FORMATS.md")
 
     /// The fenced block after `<!-- example: name -->`.
     static func example(_ name: String) throws -> String {

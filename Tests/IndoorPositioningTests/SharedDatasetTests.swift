@@ -1,13 +1,12 @@
 import Foundation
 import IndoorModel
+import IndoorTestSupport
 import Testing
 
 @testable import IndoorPositioning
 
 /// `<package root>/datasets` (the vendored public datasets), computed from this file's path.
-private let datasetsFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("datasets")
+private let datasetsFolder = RepositoryFiles.url("datasets")
 
 private func read(_ dataset: String, _ file: String) throws -> String {
     let url = datasetsFolder.appendingPathComponent(dataset).appendingPathComponent(file)

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorSession
+import IndoorTestSupport
 import Testing
 
 /// The app-side example of README.md and docs/SESSION.md, run as written: the block between the markers is
@@ -51,8 +52,7 @@ struct ReadmeSessionExampleTests {
     }
 
     @Test func readmeAndDocsShowTheExampleAsTested() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = RepositoryFiles.root
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let lines = source.components(separatedBy: "\n")
         guard let begin = lines.firstIndex(where: { $0.hasSuffix("// README example begin") }),

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorSession
+import IndoorTestSupport
 import Testing
 
 @Suite("ScanResult JSON")
@@ -50,8 +51,7 @@ struct ScanResultTests {
 @Suite("docs/SCAN.md example")
 struct ScanDocumentationTests {
     @Test func theExampleIsWhatTheCodeWrites() throws {
-        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/SCAN.md")
+        let document = RepositoryFiles.url("docs/SCAN.md")
         let text = try String(contentsOf: document, encoding: .utf8)
         let marker = try #require(text.range(of: "<!-- example: scan.json -->\n```json\n"))
         let end = try #require(text.range(of: "\n```", range: marker.upperBound..<text.endIndex))

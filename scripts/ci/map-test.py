@@ -10,7 +10,7 @@ device list and live fixes), and the status line says the stream is live and whe
 stands with its survey (learning it in the background, or tracking over its radio map). Stops the server by its
 pid at the end.
 
-    scripts/ci/map-test.py [--binary .build/debug/indoor] [--timeout 45] [--screenshot FILE]
+    scripts/ci/map-test.py [--binary Server/.build/debug/indoor] [--timeout 45] [--screenshot FILE]
 
 Exit status 0 on success; 1 with a message saying what did not happen on failure; 2 when a tool is missing.
 """
@@ -203,12 +203,12 @@ def problem(driver, screenshot):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", default=".build/debug/indoor")
+    parser.add_argument("--binary", default="Server/.build/debug/indoor")
     parser.add_argument("--timeout", type=float, default=45, help="seconds for the whole browser check")
     parser.add_argument("--screenshot", help="save a PNG of the page at the end (and on failure)")
     arguments = parser.parse_args()
     if not os.access(arguments.binary, os.X_OK):
-        fail(f"'{arguments.binary}' is not an executable: swift build --product indoor", 2)
+        fail(f"'{arguments.binary}' is not an executable: swift build --package-path Server --product indoor", 2)
     try:
         import selenium  # noqa: F401
     except ImportError:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Property-based check of `indoor serve` against its own OpenAPI document, with schemathesis.
 #
-#   scripts/ci/schemathesis.sh [BINARY]        (default .build/debug/indoor)
+#   scripts/ci/schemathesis.sh [BINARY]        (default Server/.build/debug/indoor)
 #
 # Starts `indoor serve --demo --port 0` on a fresh temporary database with a known admin key, then runs
 # schemathesis on http://127.0.0.1:PORT/openapi.json with that key: every operation but the endless
@@ -10,7 +10,7 @@
 # its pid. Exit status: schemathesis's (0 when every check passed); 2 when schemathesis is not installed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-binary="${1:-$root/.build/debug/indoor}"
+binary="${1:-$root/Server/.build/debug/indoor}"
 case "$binary" in /*) ;; *) binary="$PWD/$binary" ;; esac
 # The console script, on PATH or beside the python3 that has the package (pyenv's shims may not list it yet).
 st="$(command -v schemathesis || true)"
@@ -18,7 +18,7 @@ if [ -z "$st" ]; then
     st="$(python3 -c 'import os, sys; print(os.path.join(os.path.dirname(sys.executable), "schemathesis"))' 2> /dev/null || true)"
 fi
 [ -n "$st" ] && [ -x "$st" ] || { echo "schemathesis: not installed (pip install schemathesis)" >&2; exit 2; }
-[ -x "$binary" ] || { echo "schemathesis: '$binary' not found: swift build --product indoor" >&2; exit 2; }
+[ -x "$binary" ] || { echo "schemathesis: '$binary' not found: swift build --package-path Server --product indoor" >&2; exit 2; }
 
 work=$(mktemp -d)
 server=""

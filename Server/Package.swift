@@ -1,0 +1,105 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The location server, the `indoor` command and the benchmarks: a package of their own, so that an app that
+// depends on the engine's products (the package in the repository's root) neither resolves nor builds
+// Hummingbird, GRDB, SwiftNIO, swift-crypto, swift-prometheus or swift-argument-parser.
+// macOS 15: the server's locks are `Synchronization.Mutex`, which needs it.
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let indoor: [Target.Dependency] = [
+    .product(name: "IndoorModel", package: "Indoor"),
+    .product(name: "IndoorAdvertising", package: "Indoor"),
+    .product(name: "IndoorRanging", package: "Indoor"),
+    .product(name: "IndoorPositioning", package: "Indoor"),
+    .product(name: "IndoorGeofencing", package: "Indoor"),
+    .product(name: "IndoorSession", package: "Indoor"),
+    .product(name: "IndoorEvaluation", package: "Indoor"),
+]
+
+let package = Package(
+    name: "IndoorServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "indoor", targets: ["indoor"]),
+        .executable(name: "indoor-bench", targets: ["indoor-bench"]),
+    ],
+    dependencies: [
+        .package(name: "Indoor", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // The location server: HTTP API, SQLite store, keys, live stream, map. Every request goes through the session.
+        .target(
+            name: "IndoorServer",
+            dependencies: indoor + [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [
+                // The map and the OpenAPI document, embedded in the binary: `indoor serve` needs no file beside it.
+                .embedInCode("Resources/map.html"), .embedInCode("Resources/map.css"), .embedInCode("Resources/map.js"),
+                .embedInCode("Resources/openapi.json"),
+            ],
+            swiftSettings: strict
+        ),
+        // The command-line front end as a library, so its output can be tested in-process.
+        .target(
+            name: "IndoorCommands",
+            dependencies: indoor + [
+                "IndoorServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "indoor", dependencies: ["IndoorCommands"], swiftSettings: strict),
+
+        // The benchmarks' reference: a plain Gauss–Newton in C, for `indoor-bench positioning`'s ratio.
+        .target(name: "CGaussNewton"),
+        // Throughput benchmarks on standard workloads (`indoor-bench positioning | decode | zones`).
+        .target(
+            name: "IndoorBenchmarks",
+            dependencies: indoor + [
+                "CGaussNewton", "IndoorCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "indoor-bench", dependencies: ["IndoorBenchmarks"], swiftSettings: strict),
+
+        // Test helpers shared by the test targets: where the repository's datasets and documents are.
+        .target(name: "IndoorServerTestSupport", path: "Tests/IndoorServerTestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "IndoorServerTests",
+            dependencies: indoor + [
+                "IndoorServer", "IndoorServerTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IndoorCommandsTests",
+            dependencies: indoor + ["IndoorCommands", "IndoorBenchmarks", "IndoorServerTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IndoorBenchmarksTests",
+            dependencies: indoor + ["IndoorBenchmarks", "IndoorCommands", "IndoorServerTestSupport"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `indoor` command: the command-line front end of the Indoor engine.
+public struct IndoorCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "indoor",
+        abstract: "Beacon-based indoor positioning: simulate, evaluate, decode, locate.",
+        version: "0.1.0",
+        subcommands: [
+            DemoCommand.self,
+            SimulateCommand.self,
+            EvaluateCommand.self,
+            CalibrateCommand.self,
+            DecodeCommand.self,
+            ReplayCommand.self,
+            ScanCommand.self,
+            ServeCommand.self,
+        ]
+    )
+
+    public init() {}
+}

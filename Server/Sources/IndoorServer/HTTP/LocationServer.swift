@@ -1,0 +1,346 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IndoorGeofencing
+import IndoorModel
+import Logging
+import NIOCore
+
+/// The location server: the HTTP API, the live stream and the map over a ``VenueHub`` and a ``LocationStore``.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "indoor.sqlite")
+/// let server = try LocationServer(store: store)
+/// try server.keys.add(adminKey, kind: .admin, label: "admin")
+/// let app = Application(router: server.router())
+/// ```
+/// Handlers only read requests, check keys and write answers; every sighting goes through the venue's
+/// `LocationSession` inside the hub.
+public struct LocationServer: Sendable {
+    /// The venues and their sessions.
+    public let hub: VenueHub
+    /// The accepted keys.
+    public let keys: KeyRing
+    /// Listening address and limits.
+    public let configuration: ServerConfiguration
+    /// The metrics `/metrics` prints.
+    public let metrics: ServerMetrics
+
+    /// A server over `store`, with the venues it holds.
+    /// - Parameters:
+    ///   - surveys: Site surveys by venue id (``VenueHub/surveys``), learned in the background.
+    ///   - logger: Where the end of each venue's learning is told.
+    public init(
+        store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration(),
+        surveys: [String: Recording] = [:],
+        logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        self.configuration = configuration
+        hub = try VenueHub(store: store, metrics: metrics, surveys: surveys, logger: logger)
+        keys = try KeyRing(store: store)
+    }
+
+    var store: any LocationStore { hub.store }
+
+    /// The router with every route of the API (the OpenAPI document lists the same).
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        let methods = RouteMethods()
+        router.add(middleware: APIMiddleware(metrics: metrics, routes: methods))
+        router.get("/") { _, _ in Self.asset(MapAssets.html, type: "text/html; charset=utf-8") }
+        router.get("/assets/map.js") { _, _ in Self.asset(MapAssets.script, type: "text/javascript; charset=utf-8") }
+        router.get("/assets/map.css") { _, _ in Self.asset(MapAssets.style, type: "text/css; charset=utf-8") }
+        router.get("/openapi.json") { _, _ in Self.asset(OpenAPIDocument.json, type: "application/json") }
+        router.get("/health") { _, _ in try self.health() }
+        router.get("/metrics") { _, _ in Self.asset(self.metrics.text(), type: "text/plain; version=0.0.4") }
+
+        // Every route below needs a key: read (the GET routes, the stream), ingest (sightings, scans) or admin
+        // (venues, keys); an admin key is admitted everywhere.
+        let read = router.group().add(middleware: KeyAuthenticator(keys: keys, required: .read))
+        let ingest = router.group().add(middleware: KeyAuthenticator(keys: keys, required: .ingest))
+        let admin = router.group().add(middleware: KeyAuthenticator(keys: keys, required: .admin))
+        read.get("/v1/venues") { _, _ in
+            try Self.json(VenueList(venues: try self.store.venues().map { try self.summary($0) }))
+        }
+        read.get("/v1/venues/{venue}") { _, context in
+            let id = try context.parameters.require("venue")
+            guard let stored = try self.store.venue(id: id) else { throw Self.unknownVenue(id) }
+            return Self.raw(stored.json, type: "application/json")
+        }
+        read.get("/v1/venues/{venue}/devices") { request, context in
+            try self.activeDevices(request, venue: try context.parameters.require("venue"))
+        }
+        read.get("/v1/venues/{venue}/devices/{device}") { _, context in
+            let venue = try context.parameters.require("venue")
+            let device = try context.parameters.require("device")
+            guard self.hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
+            guard let fix = try self.store.latestFix(venue: venue, device: device) else {
+                throw APIError.notFound(field: "device", "device '\(device)' has no fix in venue '\(venue)'")
+            }
+            return try Self.json(DeviceFix(fix: fix, room: self.hub.room(venue: venue, device: device)))
+        }
+        read.get("/v1/activity") { request, _ in
+            try self.activity(request)
+        }
+        read.get("/v1/stream") { request, _ in
+            try self.stream(request)
+        }
+        ingest.post("/v1/sightings") { request, _ in
+            try await self.ingest(request)
+        }
+        ingest.post("/v1/scans") { request, _ in
+            try await self.scan(request)
+        }
+        admin.put("/v1/venues/{venue}") { request, context in
+            let id = try context.parameters.require("venue")
+            let body = try await self.body(of: request)
+            let (venue, created) = try self.hub.putVenue(id: id, json: Data(buffer: body))
+            return Self.raw(try venue.encodeJSON(), type: "application/json", status: created ? .created : .ok)
+        }
+        admin.delete("/v1/venues/{venue}") { _, context in
+            let id = try context.parameters.require("venue")
+            guard try self.hub.deleteVenue(id: id) else { throw Self.unknownVenue(id) }
+            return Response(status: .noContent)
+        }
+        admin.post("/v1/keys") { request, _ in
+            try await self.newKey(request)
+        }
+        methods.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
+        return router
+    }
+
+    // MARK: Keys
+
+    struct NewKeyRequest: Decodable {
+        var kind: KeyKind
+        var label: String?
+    }
+
+    struct NewKeyResponse: Encodable {
+        var key: String
+        var kind: KeyKind
+        var label: String
+    }
+
+    private func newKey(_ request: Request) async throws -> Response {
+        let body = try await self.body(of: request)
+        let wanted: NewKeyRequest
+        do {
+            wanted = try JSONDecoder().decode(NewKeyRequest.self, from: Data(buffer: body))
+        } catch let error as DecodingError {
+            throw APIError.badRequest(
+                field: "kind", "expected {\"kind\": \"admin\" | \"ingest\" | \"read\"}: \(JSONFormat.describe(error))",
+                code: "invalidJSON")
+        }
+        let key = KeyRing.generate(kind: wanted.kind)
+        let label = wanted.label ?? wanted.kind.rawValue
+        try keys.add(key, kind: wanted.kind, label: label)
+        return try Self.json(NewKeyResponse(key: key, kind: wanted.kind, label: label), status: .created)
+    }
+
+    // MARK: Handlers
+
+    struct Health: Encodable {
+        var status: String
+        var database: String
+        var venues: Int
+    }
+
+    private func health() throws -> Response {
+        do {
+            try store.ping()
+            return try Self.json(Health(status: "ok", database: "ok", venues: hub.venueIDs.count))
+        } catch {
+            return try Self.json(
+                Health(status: "unavailable", database: "\(error)", venues: hub.venueIDs.count),
+                status: .serviceUnavailable)
+        }
+    }
+
+    struct VenueSummary: Encodable {
+        var id: String
+        var name: String
+        var floors: [Int]
+        var nodes: Int
+        var zones: Int
+        /// Whether the venue's site survey is learned (``VenueHub/surveyState(venue:)``).
+        var survey: String
+    }
+
+    struct VenueList: Encodable {
+        var venues: [VenueSummary]
+    }
+
+    private func summary(_ stored: StoredVenue) throws -> VenueSummary {
+        let venue = try Venue.decodeJSON(stored.json)
+        return VenueSummary(
+            id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
+            zones: venue.zones.count, survey: hub.surveyState(venue: venue.id))
+    }
+
+    struct DeviceList: Encodable {
+        var venue: String
+        var devices: [DeviceFix]
+    }
+
+    private func activeDevices(_ request: Request, venue: String) throws -> Response {
+        guard hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
+        let window = try Self.number(request, "within") ?? configuration.activeWindow
+        let all = try store.devices(venue: venue, since: -Double.greatestFiniteMagnitude)
+        let newest = all.map(\.time).max() ?? 0
+        let active = all.filter { $0.time >= newest - window }
+        return try Self.json(
+            DeviceList(
+                venue: venue,
+                devices: active.map { DeviceFix(fix: $0, room: hub.room(venue: venue, device: $0.device)) }
+            ))
+    }
+
+    private func ingest(_ request: Request) async throws -> Response {
+        let body = try await self.body(of: request)
+        let batch = try SightingBatch.decode(Data(buffer: body))
+        guard batch.items.count <= configuration.maxBatch else {
+            throw APIError.tooLarge(
+                field: "sightings",
+                "\(batch.items.count) sightings in one batch; the limit is \(configuration.maxBatch): split the batch")
+        }
+        guard hub.venue(id: batch.venue) != nil else { throw Self.unknownVenue(batch.venue, field: "venue") }
+        var sightings: [Sighting] = []
+        sightings.reserveCapacity(batch.items.count)
+        var errors: [ItemError] = []
+        for item in batch.items {
+            switch item.result {
+            case .success(let sighting): sightings.append(sighting)
+            case .failure(let error): errors.append(error)
+            }
+        }
+        if sightings.isEmpty, let first = errors.first {
+            metrics.sightingsRejected.increment(by: errors.count)
+            throw APIError.badRequest(field: first.field, first.message + errorsSuffix(errors.count - 1))
+        }
+        let stored = try hub.ingest(venue: batch.venue, sightings: sightings)
+        metrics.sightingsRejected.increment(by: errors.count)
+        var fixes: [Fix] = []
+        var events: [ZoneEvent] = []
+        for event in stored {
+            switch event.event {
+            case .fix(let fix): fixes.append(fix)
+            case .zone(let zone): events.append(zone)
+            }
+        }
+        return try Self.json(
+            IngestResponse(
+                venue: batch.venue, accepted: sightings.count, rejected: errors.count, fixes: fixes, events: events,
+                lastEventId: stored.last?.id, errors: errors))
+    }
+
+    /// `POST /v1/scans`: the indoor provider's scan over the sightings of the request (``ScanRequest``), answered
+    /// with the provider's result JSON (docs/SCAN.md). Nothing is stored: a scan is a question, not an ingest.
+    private func scan(_ request: Request) async throws -> Response {
+        let body = try await self.body(of: request)
+        let scan = try ScanRequest.decode(Data(buffer: body))
+        guard scan.items.count <= configuration.maxBatch else {
+            throw APIError.tooLarge(
+                field: "sightings",
+                "\(scan.items.count) sightings in one scan; the limit is \(configuration.maxBatch)")
+        }
+        let venues = hub.venueIDs.compactMap { hub.venue(id: $0) }
+        let result = try scan.run(venues: venues) { venue in try hub.scanSession(venue: venue) }
+        return Self.raw(Data(result.json().utf8), type: "application/json")
+    }
+
+    private func errorsSuffix(_ more: Int) -> String {
+        more > 0 ? " (and \(more) more bad sightings; none was accepted)" : ""
+    }
+
+    struct ActivityPage: Encodable {
+        var visits: [Visit]
+        var nextCursor: String?
+    }
+
+    private func activity(_ request: Request) throws -> Response {
+        let parameters = request.uri.queryParameters
+        guard let venue = parameters.get("venue"), !venue.isEmpty else {
+            throw APIError.badRequest(field: "venue", "the query needs venue=ID")
+        }
+        let known = try hub.venue(id: venue) != nil || store.venue(id: venue) != nil
+        guard known else { throw Self.unknownVenue(venue, field: "venue") }
+        let limit = try Self.number(request, "limit").map(Int.init) ?? 100
+        guard (1...1000).contains(limit) else { throw APIError.badRequest(field: "limit", "limit must be 1…1000") }
+        var before: Int64?
+        if let cursor = parameters.get("cursor") {
+            guard let id = ActivityCursor.decode(cursor) else {
+                throw APIError.badRequest(field: "cursor", "cursor '\(cursor)' is not one this server gave out")
+            }
+            before = id
+        }
+        let page = try store.visits(
+            VisitQuery(
+                venue: venue, zone: parameters.get("zone"), device: parameters.get("device"),
+                from: try Self.number(request, "from"), to: try Self.number(request, "to"), limit: limit,
+                before: before))
+        return try Self.json(ActivityPage(visits: page.visits, nextCursor: page.nextBefore.map(ActivityCursor.encode)))
+    }
+
+    // MARK: Helpers
+
+    /// The request body, up to the configured limit (413 naming `body` beyond it).
+    func body(of request: Request) async throws -> ByteBuffer {
+        var request = request
+        do {
+            return try await request.collectBody(upTo: configuration.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIError.tooLarge(
+                field: "body", "the body is larger than the limit of \(configuration.maxBodyBytes) bytes")
+        }
+    }
+
+    static func number(_ request: Request, _ name: String) throws -> Double? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw APIError.badRequest(field: name, "\(name) '\(text)' is not a finite number")
+        }
+        return value
+    }
+
+    static func unknownVenue(_ id: String, field: String = "venue") -> APIError {
+        APIError.notFound(field: field, "venue '\(id)' does not exist")
+    }
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        raw(try JSONFormat.encoder().encode(value), type: "application/json", status: status)
+    }
+
+    static func raw(_ data: Data, type: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// The opaque activity cursor: base64url of `v1:<visit id>`.
+enum ActivityCursor {
+    static func encode(_ id: Int64) -> String {
+        Data("v1:\(id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ cursor: String) -> Int64? {
+        var text = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        guard let data = Data(base64Encoded: text), let plain = String(data: data, encoding: .utf8),
+            plain.hasPrefix("v1:")
+        else { return nil }
+        return Int64(plain.dropFirst(3))
+    }
+}

@@ -1,0 +1,231 @@
+"use strict";
+const params = new URLSearchParams(location.search);
+const key = params.get("key") || localStorage.getItem("indoorKey") || "";
+if (params.get("key")) localStorage.setItem("indoorKey", params.get("key"));
+const svgNS = "http://www.w3.org/2000/svg";
+const map = document.getElementById("map");
+const feed = document.getElementById("feed");
+const statusLine = document.getElementById("status");
+let venue = null, level = null, source = null, live = false;
+const surveys = new Map();   // venue id -> its survey's state (GET /v1/venues: none, learning, learned, failed)
+const devices = new Map();   // device id -> latest fix
+const rooms = new Map();     // device id -> its held room ({state, zone, zoneName}), as the server last said
+const inside = new Map();    // zone id -> Set of devices
+
+async function api(path) {
+  const response = await fetch(path, { headers: { "Authorization": "Bearer " + key } });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new Error(response.status + " " + (body.message || response.statusText));
+  }
+  return response.json();
+}
+
+function el(name, attributes, parent) {
+  const node = document.createElementNS(svgNS, name);
+  for (const [k, v] of Object.entries(attributes || {})) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const onFloor = (floor) => floor === undefined || floor === null || level === null || floor === level;
+const pts = (points) => points.map(([x, y]) => x + "," + (-y)).join(" ");
+
+function bounds() {
+  const xs = [], ys = [];
+  const add = ([x, y]) => { xs.push(x); ys.push(y); };
+  for (const f of venue.floors || []) (f.outline || []).forEach(add);
+  for (const n of venue.nodes || []) add([n.x, n.y]);
+  const addShape = (shape) => {
+    if (shape.polygon) shape.polygon.forEach(add);
+    if (shape.center) { add([shape.center[0] - shape.radius, shape.center[1] - shape.radius]);
+                        add([shape.center[0] + shape.radius, shape.center[1] + shape.radius]); }
+  };
+  for (const z of venue.zones || []) (z.fences || []).forEach(addShape);
+  (venue.connections || []).forEach(addShape);
+  if (!xs.length) return [-10, -10, 20, 20];
+  const minX = Math.min(...xs) - 2, maxX = Math.max(...xs) + 2, minY = Math.min(...ys) - 2, maxY = Math.max(...ys) + 2;
+  return [minX, -maxY, maxX - minX, maxY - minY];
+}
+
+function drawPlan() {
+  map.innerHTML = "";
+  map.setAttribute("viewBox", bounds().join(" "));
+  const plan = el("g", { id: "plan" }, map);
+  const floor = (venue.floors || []).find((f) => f.level === level);
+  if (floor) {
+    if (floor.outline && floor.outline.length) el("polygon", { class: "outline", points: pts(floor.outline) }, plan);
+    for (const [[x1, y1], [x2, y2]] of floor.walls || [])
+      el("line", { class: "wall", x1, y1: -y1, x2, y2: -y2 }, plan);
+  }
+  for (const z of venue.zones || []) {
+    for (const fence of z.fences || []) {
+      if (!onFloor(fence.floor)) continue;
+      let shape;
+      if (fence.polygon) shape = el("polygon", { class: "zone", points: pts(fence.polygon) }, plan);
+      else if (fence.center) shape = el("circle", { class: "zone", cx: fence.center[0], cy: -fence.center[1], r: fence.radius }, plan);
+      if (shape) {
+        shape.dataset.zone = z.id;
+        const c = fence.polygon ? fence.polygon.reduce(([a, b], [x, y]) => [a + x / fence.polygon.length, b + y / fence.polygon.length], [0, 0]) : fence.center;
+        el("text", { class: "label", x: c[0], y: -c[1] }, plan).textContent = z.name;
+      }
+    }
+    for (const line of z.geolines || []) if (onFloor(line.floor)) el("polyline", { class: "geoline", points: pts(line.points) }, plan);
+  }
+  for (const c of venue.connections || []) {
+    if (level !== null && !(c.levels || []).includes(level)) continue;
+    let shape;
+    if (c.polygon) shape = el("polygon", { class: "connection", points: pts(c.polygon) }, plan);
+    else if (c.center) shape = el("circle", { class: "connection", cx: c.center[0], cy: -c.center[1], r: c.radius }, plan);
+    if (!shape) continue;
+    const kind = c.kind || "stairs";
+    shape.dataset.connection = c.id;
+    shape.dataset.kind = kind;
+    el("title", {}, shape).textContent = kind + " " + c.id + ": floors " + (c.levels || []).join(", ");
+    const m = c.polygon ? c.polygon.reduce(([a, b], [x, y]) => [a + x / c.polygon.length, b + y / c.polygon.length], [0, 0]) : c.center;
+    const label = el("text", { class: "connection-label", x: m[0], y: -m[1] }, plan);
+    label.dataset.connection = c.id;
+    label.textContent = kind;
+  }
+  for (const n of venue.nodes || []) {
+    if (!onFloor(n.floor)) continue;
+    const node = el("circle", { class: "node", cx: n.x, cy: -n.y, r: .35 }, plan);
+    el("title", {}, node).textContent = n.id;
+  }
+  el("g", { id: "devices" }, map);
+  for (const fix of devices.values()) drawDevice(fix);
+  markZones();
+}
+
+function drawDevice(fix) {
+  const layer = document.getElementById("devices");
+  if (!layer) return;
+  let group = layer.querySelector('[data-device="' + CSS.escape(fix.device) + '"]');
+  if (!onFloor(fix.floor)) { if (group) group.remove(); return; }
+  if (!group) {
+    group = el("g", { class: "device" }, layer);
+    group.dataset.device = fix.device;
+    el("circle", { class: "accuracy", r: 1 }, group);
+    el("circle", { class: "dot", r: .45 }, group);
+    el("text", { x: .6, y: -.6 }, group);
+    el("title", {}, group);
+  }
+  const room = roomText(rooms.get(fix.device));
+  group.querySelector("text").textContent = fix.device + (room ? " · " + room : "");
+  group.querySelector("title").textContent = fix.device + (room ? " · room: " + room : "");
+  group.dataset.room = room;
+  group.querySelector(".accuracy").setAttribute("r", Math.max(.3, fix.accuracy || 1));
+  group.setAttribute("transform", "translate(" + fix.x + "," + (-fix.y) + ")");
+  group.dataset.x = fix.x; group.dataset.y = fix.y;
+  document.getElementById("count").textContent = devices.size + " devices";
+}
+
+// The held room as words: the room's name, "no room", or "room unknown"; "" when the server gave none.
+function roomText(room) {
+  if (!room) return "";
+  if (room.state === "room") return room.zoneName || room.zone || "";
+  if (room.state === "noRoom") return "no room";
+  if (room.state === "unknown") return "room unknown";
+  return "";
+}
+
+function markZones() {
+  for (const shape of map.querySelectorAll(".zone"))
+    shape.classList.toggle("occupied", (inside.get(shape.dataset.zone) || new Set()).size > 0);
+}
+
+const seconds = (s) => s === undefined || s === null ? "" : s < 90 ? s.toFixed(0) + " s" : (s / 60).toFixed(1) + " min";
+
+function addFeed(kind, zoneName, device, t, dwell, prepend) {
+  const item = document.createElement("li");
+  item.className = kind;
+  const words = { checkIn: "checked in to", checkOut: "checked out of", dwell: "is dwelling in" }[kind] || kind;
+  item.textContent = device + " " + words + " " + zoneName;
+  const small = document.createElement("small");
+  small.textContent = "t = " + t.toFixed(1) + " s" + (dwell !== undefined && dwell !== null ? " · dwell " + seconds(dwell) : "");
+  item.appendChild(small);
+  if (prepend) feed.prepend(item); else feed.appendChild(item);
+  while (feed.children.length > 200) feed.lastChild.remove();
+}
+
+function onZone(event) {
+  const set = inside.get(event.zone) || new Set();
+  if (event.event === "checkIn" && event.willCheckOut !== false) set.add(event.device);
+  if (event.event === "checkOut") set.delete(event.device);
+  inside.set(event.zone, set);
+  markZones();
+  addFeed(event.event, event.zoneName, event.device, event.t, event.dwell, true);
+}
+
+function connect() {
+  if (source) source.close();
+  source = new EventSource("/v1/stream?venue=" + encodeURIComponent(venue.id) + "&key=" + encodeURIComponent(key));
+  source.onopen = () => { live = true; showStatus(); };
+  source.onerror = () => { live = false; statusLine.textContent = "reconnecting…"; };
+  source.addEventListener("fix", (message) => {
+    const data = JSON.parse(message.data);
+    const fix = data.fix;
+    if (data.room) rooms.set(fix.device, data.room);
+    devices.set(fix.device, fix);
+    drawDevice(fix);
+  });
+  source.addEventListener("zone", (message) => onZone(JSON.parse(message.data).zone));
+}
+
+async function openVenue(id) {
+  venue = await api("/v1/venues/" + encodeURIComponent(id));
+  const floors = document.getElementById("floor");
+  floors.innerHTML = "";
+  for (const f of venue.floors || []) floors.add(new Option(f.name || "Level " + f.level, f.level));
+  level = (venue.floors || []).length ? venue.floors[0].level : null;
+  devices.clear(); rooms.clear(); inside.clear(); feed.innerHTML = "";
+  for (const fix of (await api("/v1/venues/" + encodeURIComponent(id) + "/devices")).devices) {
+    devices.set(fix.device, fix);
+    if (fix.room) rooms.set(fix.device, fix.room);
+  }
+  const activity = await api("/v1/activity?venue=" + encodeURIComponent(id) + "&limit=50");
+  for (const v of activity.visits) {
+    if (v.checkOut === undefined || v.checkOut === null) {
+      const set = inside.get(v.zone) || new Set(); set.add(v.device); inside.set(v.zone, set);
+      addFeed("checkIn", v.zoneName, v.device, v.checkIn, undefined, false);
+    } else {
+      addFeed(v.reason === "crossing" ? "crossing" : "checkOut", v.zoneName, v.device, v.checkOut, v.dwell, false);
+    }
+  }
+  drawPlan();
+  connect();
+}
+
+document.getElementById("floor").addEventListener("change", (e) => { level = Number(e.target.value); drawPlan(); });
+document.getElementById("venue").addEventListener("change", (e) => openVenue(e.target.value).catch(fail));
+
+function fail(error) { statusLine.textContent = String(error.message || error); }
+
+// "live", and where the venue's positioning comes from while its survey is learned and once it is.
+function showStatus() {
+  if (!live || !venue) return;
+  const survey = surveys.get(venue.id);
+  statusLine.textContent = "live" + (survey === "learning" ? " · learning the venue's survey (fixes without it meanwhile)"
+    : survey === "learned" ? " · tracking over the survey's radio map"
+    : survey === "failed" ? " · the survey could not be learned (see the server's log)" : "");
+}
+
+// Notes each venue's survey state from a venue list; while one is being learned, asks again in 10 s.
+function noteSurveys(list) {
+  for (const v of list.venues) surveys.set(v.id, v.survey);
+  showStatus();
+  if (list.venues.some((v) => v.survey === "learning")) {
+    setTimeout(() => api("/v1/venues").then(noteSurveys).catch(fail), 10000);
+  }
+}
+
+(async () => {
+  const list = await api("/v1/venues");
+  const select = document.getElementById("venue");
+  for (const v of list.venues) select.add(new Option(v.name || v.id, v.id));
+  noteSurveys(list);
+  const wanted = params.get("venue") || (list.venues[0] && list.venues[0].id);
+  if (!wanted) { statusLine.textContent = "no venue yet: PUT /v1/venues/{id}"; return; }
+  select.value = wanted;
+  await openVenue(wanted);
+})().catch(fail);

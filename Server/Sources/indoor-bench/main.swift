@@ -1,0 +1,3 @@
+import IndoorBenchmarks
+
+BenchCommand.main()

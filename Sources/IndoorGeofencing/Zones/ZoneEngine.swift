@@ -307,6 +307,44 @@ public struct ZoneEngine: Sendable {
         return visits
     }
 
+    /// Takes over what `previous`, the engine of the venue before it was replaced, knew: each device's presence
+    /// in the zones that keep their id (open visits go on, with their check-in time and opener, under this
+    /// engine's rules for the zone), each device's last fix, and the present of its clock.
+    ///
+    /// A visit open in a zone this engine does not have ends at once: its check-out has the reason
+    /// ``ZoneEvent/Reason/zoneRemoved``, the time of `previous`'s present and, as its departure, the last time the
+    /// device was known to be in the zone. Call it on a fresh engine, before any input.
+    /// - Returns: Those check-outs, sorted by zone order and device.
+    public mutating func carryVisits(from previous: ZoneEngine) -> [ZoneEvent] {
+        clock = previous.clock
+        for fix in previous.lastFixes.values.sorted(by: { ($0.time, $0.device) < ($1.time, $1.device) }) {
+            remember(fix)
+        }
+        var closed: [ZoneEvent] = []
+        for key in previous.states.keys.sorted() {
+            guard let state = previous.states[key] else { continue }
+            let zone = previous.zones[key.zone]
+            if let index = zones.firstIndex(where: { $0.id == zone.id }) {
+                store(state, at: Key(zone: index, device: key.device))
+                continue
+            }
+            guard let visit = state.visit else { continue }
+            let departure = state.lastKnownIn(since: visit.checkIn, zone: zone, now: nil)
+            var record = visitRecord(zone: zone, device: key.device, opener: visit.opener, checkIn: visit.checkIn)
+            record.checkOut = departure
+            record.dwell = departure - visit.checkIn
+            record.reason = .zoneRemoved
+            activity.append(record)
+            var checkOut = event(
+                .checkOut, zone: zone, device: key.device, at: max(previous.clock.present, departure),
+                by: visit.opener, checkIn: visit.checkIn, dwell: departure - visit.checkIn)
+            checkOut.departure = departure
+            checkOut.reason = .zoneRemoved
+            closed.append(checkOut)
+        }
+        return closed
+    }
+
     /// Enables or disables the zone with id `zone`.
     /// - Returns: whether such a zone exists.
     @discardableResult

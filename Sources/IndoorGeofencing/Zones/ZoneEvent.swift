@@ -28,6 +28,9 @@ public struct ZoneEvent: Hashable, Sendable, Codable {
         case left
         /// The device inside a fence had no fix at all for the zone's ``Zone/lostTimeout``.
         case lost
+        /// The venue was replaced by one without a zone of this id: the visit ends with the zone
+        /// (``ZoneEngine/carryVisits(from:)``).
+        case zoneRemoved
     }
 
     /// What checked the device in.

@@ -100,6 +100,22 @@ public struct LocationSession: Sendable {
         configuration.positioning = learned.configuration.positioning
     }
 
+    /// Carries on from `previous`, the session of the venue before it was replaced by this session's venue: the
+    /// zone visits go on in the zones that keep their id (``IndoorGeofencing/ZoneEngine/carryVisits(from:)``), and
+    /// the times of the devices' last fixes and their held rooms carry over when the two venues have the same zones.
+    /// Positioning, monitors and peers start afresh with the new venue's nodes.
+    ///
+    /// Call it on a fresh session, before any sighting.
+    /// - Returns: The check-outs of the visits whose zone the new venue does not have (reason `zoneRemoved`).
+    public mutating func carryVisits(from previous: LocationSession) -> [SessionEvent] {
+        let closed = zones.carryVisits(from: previous.zones)
+        lastFix = previous.lastFix
+        lastRoomPrune = previous.lastRoomPrune
+        if previous.configuration.venue.zones == configuration.venue.zones { rooms = previous.rooms }
+        statistics.zoneEvents += closed.count
+        return closed.map { .zone($0) }
+    }
+
     /// The room `device` is in as its fixes so far hold it (``IndoorGeofencing/RoomHold``: held through fixes that
     /// stray over a wall, changed when they settle in another room, unknown when they have left without settling);
     /// `nil` when the venue has no rooms (zones with polygon fences) or the device has had no fix in the last hour

@@ -89,6 +89,10 @@ public final class VenueHub: Sendable {
         if let problem = Self.surveyProblem(venue, surveys[id]) {
             throw APIError.badRequest(field: "nodes", problem)
         }
+        if let current = runtimes.withLock({ $0[id] }), current.venue == venue {
+            // The same venue again: its session, visits and streams carry on untouched.
+            return (venue, false)
+        }
         let runtime: VenueRuntime
         do {
             runtime = try VenueRuntime(venue: venue, learnsSurvey: surveys[id] != nil)
@@ -96,17 +100,40 @@ public final class VenueHub: Sendable {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
         let created = try store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
-        let old = runtimes.withLock { runtimes in
-            let old = runtimes[id]
-            runtimes[id] = runtime
-            return old
-        }
+        let old = try replaceRuntime(id: id, with: runtime)
         old?.finishSubscribers()
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         metrics.venues.record(venueIDs.count)
         learnSurvey(runtime)
         recordLearning()
         return (venue, created)
+    }
+
+    /// Puts `runtime` in place of venue `id`'s, carrying the old session's open visits over
+    /// (``IndoorSession/LocationSession/carryVisits(from:)``): visits in zones that keep their id go on, those of
+    /// zones that are gone are checked out (`zoneRemoved`), stored and streamed to the old runtime's subscribers.
+    /// The old runtime is locked throughout, so no batch reaches either session in between.
+    /// - Returns: The runtime replaced, if any.
+    private func replaceRuntime(id: String, with runtime: VenueRuntime) throws -> VenueRuntime? {
+        guard let old = runtimes.withLock({ $0[id] }) else {
+            runtimes.withLock { $0[id] = runtime }
+            return nil
+        }
+        let stored = try old.locked { previous -> [StoredEvent] in
+            let stored = try runtime.locked { state -> [StoredEvent] in
+                let events = Self.serverEvents(state.session.carryVisits(from: previous.session))
+                state.lastDataTime = previous.lastDataTime
+                state.lastArrival = previous.lastArrival
+                state.devices = previous.devices
+                guard !events.isEmpty else { return [] }
+                return try store.commit(IngestBatch(venue: id, sightings: [], events: events, receivedAt: wallClock()))
+            }
+            old.publish(stored.map { LiveEvent(stored: $0) })
+            runtimes.withLock { $0[id] = runtime }
+            return stored
+        }
+        record(stored)
+        return old
     }
 
     /// Whether `venue`'s survey is learned: `none` (no survey given, or no such venue), `learning` (its session and

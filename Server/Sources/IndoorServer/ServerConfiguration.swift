@@ -15,12 +15,20 @@ public struct ServerConfiguration: Sendable {
     public var streamBacklog: Int
     /// Seconds between two comment lines on an idle stream (keeps proxies from closing it).
     public var heartbeatSeconds: Double
+    /// How much older than a venue's present a sighting may be, seconds; also how far ahead of it a recording-time
+    /// sighting may be (``SightingTimeWindow``).
+    public var maxLateness: Double
+    /// How far ahead of the server's clock a Unix-time sighting may be, seconds (``SightingTimeWindow``).
+    public var maxClockSkew: Double
 
     /// The default settings, listening on `host`:`port`.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBatch: Int = 10_000, maxBodyBytes: Int = 8 << 20,
-        activeWindow: Double = 300, streamBacklog: Int = 10_000, heartbeatSeconds: Double = 15
+        activeWindow: Double = 300, streamBacklog: Int = 10_000, heartbeatSeconds: Double = 15,
+        maxLateness: Double = 3600, maxClockSkew: Double = 60
     ) {
+        self.maxLateness = maxLateness
+        self.maxClockSkew = maxClockSkew
         self.host = host
         self.port = port
         self.maxBatch = maxBatch

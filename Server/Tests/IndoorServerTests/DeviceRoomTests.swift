@@ -105,7 +105,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await client.post(Self.intoEast).status == .ok)
             try await Task.sleep(for: .milliseconds(300))
-            _ = try await client.putVenue()  // ends the stream
+            _ = try await client.putVenue(ServerFixture.renamedVenueJSON)  // a changed venue ends the stream
             let text = try await streamed.text
             let events = try text.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map {
                 try JSONValue.parse(String($0.dropFirst(6)))

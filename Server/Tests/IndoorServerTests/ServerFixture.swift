@@ -60,6 +60,11 @@ struct ServerFixture {
            {"id": "gate", "name": "Gate", "geolines": [{"id": "door", "points": [[10, -5], [10, 5]]}]}]}
         """
 
+    /// ``venueJSON`` with another name: a changed venue, so a `PUT` of it replaces the venue's session and ends its
+    /// streams.
+    static let renamedVenueJSON = venueJSON.replacingOccurrences(
+        of: #""name": "Tiny""#, with: #""name": "Tiny, renamed""#)
+
     /// The README's walk: east at t = 10, back west at t = 20, checked out at t = 22 (dwell 10 s).
     static let walk = """
         [{"t": 0, "device": "p", "node": "n1", "rssi": -59}, {"t": 1, "device": "p", "node": "n1", "rssi": -60},

@@ -58,8 +58,8 @@ import Testing
             _ = try await client.post(
                 #"{"venue": "tiny", "sightings": [{"t": 40, "device": "q", "node": "n2", "rssi": -59}]}"#)
             try await Task.sleep(for: .milliseconds(300))
-            // Replacing the venue ends its streams.
-            _ = try await client.putVenue()
+            // Replacing the venue by a changed one ends its streams (the same venue again would not).
+            _ = try await client.putVenue(ServerFixture.renamedVenueJSON)
             let response = try await streamed
             #expect(response.headers[.contentType] == "text/event-stream")
             let ids = response.text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.compactMap {

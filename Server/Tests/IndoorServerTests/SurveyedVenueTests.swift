@@ -45,7 +45,7 @@ import Testing
         let plain = try ServerFixture()
         defer { plain.remove() }
         let json = try venue.encodeJSON()
-        for fixture in [surveyed, plain] { _ = try fixture.server.hub.putVenue(id: venue.id, json: json) }
+        for fixture in [surveyed, plain] { _ = try await fixture.server.hub.putVenue(id: venue.id, json: json) }
         let hub = surveyed.server.hub
         // Learning takes seconds (longer in this debug build), in the background: the venue is served meanwhile.
         #expect(hub.surveyState(venue: venue.id) == "learning")
@@ -53,15 +53,15 @@ import Testing
         #expect(surveyed.server.metrics.text().contains("indoor_venues_learning 1"))
         let change = 20.0
         let early = data.test.sightings.filter { $0.time < change }
-        let meanwhile = try hub.ingest(venue: venue.id, sightings: early)
+        let meanwhile = try await hub.ingest(venue: venue.id, sightings: early)
         #expect(meanwhile.contains { if case .fix = $0.event { true } else { false } })
-        _ = try plain.server.hub.ingest(venue: venue.id, sightings: early)
+        _ = try await plain.server.hub.ingest(venue: venue.id, sightings: early)
         await hub.learned(venue: venue.id)
         #expect(hub.surveyState(venue: venue.id) == "learned")
         #expect(surveyed.server.metrics.text().contains("indoor_venues_learning 0"))
         let later = data.test.sightings.filter { $0.time >= change }
-        let withSurvey = try hub.ingest(venue: venue.id, sightings: later)
-        let without = try plain.server.hub.ingest(venue: venue.id, sightings: later)
+        let withSurvey = try await hub.ingest(venue: venue.id, sightings: later)
+        let without = try await plain.server.hub.ingest(venue: venue.id, sightings: later)
         let methods = Set(
             withSurvey.compactMap { event -> String? in
                 guard case .fix(let fix) = event.event else { return nil }
@@ -103,30 +103,30 @@ import Testing
         let fixture = try ServerFixture(surveys: [venue.id: survey])
         defer { fixture.remove() }
         let hub = fixture.server.hub
-        _ = try hub.putVenue(id: venue.id, json: try venue.encodeJSON())
+        _ = try await hub.putVenue(id: venue.id, json: try venue.encodeJSON())
         var renamed = venue
         renamed.name = "Renamed office"
-        _ = try hub.putVenue(id: venue.id, json: try renamed.encodeJSON())
+        _ = try await hub.putVenue(id: venue.id, json: try renamed.encodeJSON())
         #expect(hub.surveyState(venue: venue.id) == "learning")
         await hub.learned(venue: venue.id)
         #expect(hub.surveyState(venue: venue.id) == "learned")
         #expect(hub.venue(id: venue.id)?.name == "Renamed office")
         // Put again, then deleted before its learning is done: nothing is left learning, and nothing is served.
-        _ = try hub.putVenue(id: venue.id, json: try venue.encodeJSON())
+        _ = try await hub.putVenue(id: venue.id, json: try venue.encodeJSON())
         #expect(try hub.deleteVenue(id: venue.id))
         await hub.learned(venue: venue.id)
         #expect(hub.surveyState(venue: venue.id) == "none")
         #expect(hub.venue(id: venue.id) == nil)
     }
 
-    @Test func aVenueItsSurveyDoesNotHearIsRefusedNamingWhy() throws {
+    @Test func aVenueItsSurveyDoesNotHearIsRefusedNamingWhy() async throws {
         let survey = Recording(
             sightings: [Sighting(time: 0, device: "s", node: "elsewhere", rssi: -60)],
             truth: [TruthPoint(time: 0, device: "s", point: Point2D(x: 0, y: 0))])
         let fixture = try ServerFixture(surveys: ["tiny": survey])
         defer { fixture.remove() }
         do {
-            _ = try fixture.server.hub.putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))
+            _ = try await fixture.server.hub.putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))
             Issue.record("expected the venue to be refused")
         } catch let error as APIError {
             #expect(error.status == .badRequest)

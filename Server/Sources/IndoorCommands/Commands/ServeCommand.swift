@@ -60,6 +60,18 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest request body in bytes; more is answered 413 (INDOOR_MAX_BODY_BYTES; default 8388608).")
     var maxBodyBytes: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a sighting may be older than its venue's present; also how far ahead of it a recording-time "
+                + "sighting may be. Others are refused, naming t and the window (default 3600).",
+            valueName: "seconds"))
+    var maxLateness: Double = 3600
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a Unix-time sighting may be ahead of the server's clock (default 60).", valueName: "seconds"))
+    var maxClockSkew: Double = 60
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -86,6 +98,12 @@ struct ServeCommand: ParsableCommand {
         }
         if let maxBatch = try resolvedInt(maxBatch, "INDOOR_MAX_BATCH"), maxBatch < 1 {
             throw ValidationError("--max-batch must be at least 1")
+        }
+        guard maxLateness.isFinite, maxLateness > 0 else {
+            throw ValidationError("--max-lateness must be a number of seconds > 0")
+        }
+        guard maxClockSkew.isFinite, maxClockSkew >= 0 else {
+            throw ValidationError("--max-clock-skew must be a number of seconds ≥ 0")
         }
         if let bytes = try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES"), bytes < 1024 {
             throw ValidationError("--max-body-bytes must be at least 1024")
@@ -134,6 +152,12 @@ struct ServeCommand: ParsableCommand {
             if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
         }
         let databasePath = path ?? "indoor.sqlite"
+        let host = host ?? Self.environment("INDOOR_HOST") ?? "127.0.0.1"
+        let port = try resolvedPort() ?? 8080
+        // Both said in one line before the set-up, which can take seconds (a demo, surveys).
+        try ListeningPort.check(host: host, port: port)
+        let lock = try DatabaseLock(path: databasePath)
+        defer { withExtendedLifetime(lock) {} }
         let store: SQLiteStore
         do {
             store = try SQLiteStore(
@@ -144,10 +168,10 @@ struct ServeCommand: ParsableCommand {
             throw CommandFailure(error.message)
         }
         let configuration = ServerConfiguration(
-            host: host ?? Self.environment("INDOOR_HOST") ?? "127.0.0.1",
-            port: try resolvedPort() ?? 8080,
+            host: host, port: port,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
-            maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20)
+            maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
+            maxLateness: maxLateness, maxClockSkew: maxClockSkew)
         var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
         // The demo learns from its simulated survey unless one is given for it.
@@ -175,7 +199,7 @@ struct ServeCommand: ParsableCommand {
         var readKeyForMap: String?
         if let venue = demoVenue {
             let json = try venue.venue.encodeJSON()
-            _ = try server.hub.putVenue(id: venue.venue.id, json: json)
+            _ = try await server.hub.putVenue(id: venue.venue.id, json: json)
             for kind in KeyKind.allCases {
                 let key = KeyRing.generate(kind: kind)
                 try server.keys.add(key, kind: kind, label: "\(kind) (demo)")

@@ -38,7 +38,11 @@ public struct LocationServer: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         self.configuration = configuration
-        hub = try VenueHub(store: store, metrics: metrics, surveys: surveys, logger: logger)
+        hub = try VenueHub(
+            store: store, metrics: metrics, surveys: surveys, logger: logger,
+            timeWindow: SightingTimeWindow(
+                lateness: configuration.maxLateness, skew: configuration.maxClockSkew,
+                recordingLead: configuration.maxLateness))
         keys = try KeyRing(store: store)
     }
 
@@ -96,7 +100,7 @@ public struct LocationServer: Sendable {
         admin.put("/v1/venues/{venue}") { request, context in
             let id = try context.parameters.require("venue")
             let body = try await self.body(of: request)
-            let (venue, created) = try self.hub.putVenue(id: id, json: Data(buffer: body))
+            let (venue, created) = try await self.hub.putVenue(id: id, json: Data(buffer: body))
             return Self.raw(try venue.encodeJSON(), type: "application/json", status: created ? .created : .ok)
         }
         admin.delete("/v1/venues/{venue}") { _, context in
@@ -188,6 +192,7 @@ public struct LocationServer: Sendable {
     private func activeDevices(_ request: Request, venue: String) throws -> Response {
         guard hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
         let window = try Self.number(request, "within") ?? configuration.activeWindow
+        guard window >= 0 else { throw APIError.badRequest(field: "within", "within must be a number of seconds ≥ 0") }
         let all = try store.devices(venue: venue, since: -Double.greatestFiniteMagnitude)
         let newest = all.map(\.time).max() ?? 0
         let active = all.filter { $0.time >= newest - window }
@@ -209,10 +214,14 @@ public struct LocationServer: Sendable {
         guard hub.venue(id: batch.venue) != nil else { throw Self.unknownVenue(batch.venue, field: "venue") }
         var sightings: [Sighting] = []
         sightings.reserveCapacity(batch.items.count)
+        /// The batch index of each sighting read.
+        var indices: [Int] = []
         var errors: [ItemError] = []
-        for item in batch.items {
+        for (index, item) in batch.items.enumerated() {
             switch item.result {
-            case .success(let sighting): sightings.append(sighting)
+            case .success(let sighting):
+                sightings.append(sighting)
+                indices.append(index)
             case .failure(let error): errors.append(error)
             }
         }
@@ -220,8 +229,18 @@ public struct LocationServer: Sendable {
             metrics.sightingsRejected.increment(by: errors.count)
             throw APIError.badRequest(field: first.field, first.message + errorsSuffix(errors.count - 1))
         }
-        let stored = try hub.ingest(venue: batch.venue, sightings: sightings)
+        let admission = try await hub.admit(venue: batch.venue, sightings: sightings)
+        for refused in admission.refused {
+            let index = indices[refused.index]
+            errors.append(
+                ItemError(index: index, field: "sightings[\(index)].\(refused.field)", message: refused.message))
+        }
+        errors.sort { $0.index < $1.index }
         metrics.sightingsRejected.increment(by: errors.count)
+        if admission.refused.count == sightings.count, let first = errors.first {
+            throw APIError.badRequest(field: first.field, first.message + errorsSuffix(errors.count - 1))
+        }
+        let stored = admission.stored
         var fixes: [Fix] = []
         var events: [ZoneEvent] = []
         for event in stored {
@@ -232,7 +251,8 @@ public struct LocationServer: Sendable {
         }
         return try Self.json(
             IngestResponse(
-                venue: batch.venue, accepted: sightings.count, rejected: errors.count, fixes: fixes, events: events,
+                venue: batch.venue, accepted: sightings.count - admission.refused.count, rejected: errors.count,
+                fixes: fixes, events: events,
                 lastEventId: stored.last?.id, errors: errors))
     }
 

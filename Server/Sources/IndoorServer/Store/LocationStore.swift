@@ -22,9 +22,10 @@ public protocol LocationStore: Sendable {
     @discardableResult func deleteVenue(id: String) throws -> Bool
 
     /// Stores a batch in one transaction: its sightings, the fixes and zone events they caused, the devices'
-    /// latest fixes and the zone visits. Returns after the transaction is committed.
+    /// latest fixes and the zone visits. Returns after the transaction is committed; waits for the database without
+    /// blocking a thread.
     /// - Returns: The events with the ids they were stored under, in the order given.
-    func commit(_ batch: IngestBatch) throws -> [StoredEvent]
+    func commit(_ batch: IngestBatch) async throws -> [StoredEvent]
 
     /// The latest fix of `device` in `venue`, or `nil`.
     func latestFix(venue: String, device: String) throws -> Fix?

@@ -114,7 +114,7 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    public func commit(_ batch: IngestBatch) throws -> [StoredEvent] {
+    public func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
         let encoder = JSONFormat.encoder()
         let encoded = try batch.events.map { event -> Data in
             switch event {
@@ -122,7 +122,7 @@ public final class SQLiteStore: LocationStore {
             case .zone(let zone): try encoder.encode(zone)
             }
         }
-        return try pool.write { db in
+        return try await pool.write { db in
             let sightingInsert = try db.cachedStatement(
                 sql:
                     "INSERT INTO sighting (venue, t, device, node, beacon, rssi, tx, receivedAt) VALUES (?,?,?,?,?,?,?,?)"

@@ -31,13 +31,13 @@ public struct HubService: Service {
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                 if let batch = driver.due(at: seconds), let demo {
                     do {
-                        _ = try hub.ingest(venue: demo.venue.id, sightings: batch)
+                        _ = try await hub.ingest(venue: demo.venue.id, sightings: batch)
                     } catch {
                         logger.error("demo ingest failed", metadata: ["error": "\(error)"])
                     }
                 }
                 do {
-                    try hub.tick()
+                    try await hub.tick()
                 } catch {
                     logger.error("tick failed", metadata: ["error": "\(error)"])
                 }

@@ -32,6 +32,8 @@ public final class VenueHub: Sendable {
     private let learning = LearningQueue()
     private let logger: Logger
     private let wallClock: @Sendable () -> Double
+    /// Which sightings each venue takes by their time.
+    public let timeWindow: SightingTimeWindow
 
     /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
     /// - Parameters:
@@ -39,12 +41,15 @@ public final class VenueHub: Sendable {
     ///     starts (seconds for a few hundred surveyed points in a release build).
     ///   - logger: Where the end of each venue's learning is told (how long it took, or why it failed).
     ///   - wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
+    ///   - timeWindow: Which sightings each venue takes by their time.
     /// - Throws: A stored venue that no longer decodes or makes no session, or whose survey hears none of its nodes.
     public init(
         store: any LocationStore, metrics: ServerMetrics, surveys: [String: Recording] = [:],
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() }),
-        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        timeWindow: SightingTimeWindow = SightingTimeWindow()
     ) throws {
+        self.timeWindow = timeWindow
         self.store = store
         self.metrics = metrics
         self.surveys = surveys
@@ -75,7 +80,7 @@ public final class VenueHub: Sendable {
     /// Creates or replaces the venue `id` from its JSON (docs/FORMATS.md), and starts its session afresh.
     /// - Returns: The venue and whether it is new.
     /// - Throws: ``APIError`` (400) naming the field when the JSON is not a valid venue or its `id` differs.
-    public func putVenue(id: String, json: Data) throws -> (venue: Venue, created: Bool) {
+    public func putVenue(id: String, json: Data) async throws -> (venue: Venue, created: Bool) {
         let venue: Venue
         do {
             venue = try Venue.decodeJSON(json, file: "venue")
@@ -86,6 +91,7 @@ public final class VenueHub: Sendable {
             throw APIError.badRequest(
                 field: "id", "id '\(venue.id)' differs from the path's venue id '\(id)'; they must be equal")
         }
+        if let problem = Self.idProblem(venue) { throw APIError.badRequest(field: problem.field, problem.message) }
         if let problem = Self.surveyProblem(venue, surveys[id]) {
             throw APIError.badRequest(field: "nodes", problem)
         }
@@ -100,7 +106,7 @@ public final class VenueHub: Sendable {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
         let created = try store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
-        let old = try replaceRuntime(id: id, with: runtime)
+        let old = try await replaceRuntime(id: id, with: runtime)
         old?.finishSubscribers()
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         metrics.venues.record(venueIDs.count)
@@ -114,26 +120,64 @@ public final class VenueHub: Sendable {
     /// zones that are gone are checked out (`zoneRemoved`), stored and streamed to the old runtime's subscribers.
     /// The old runtime is locked throughout, so no batch reaches either session in between.
     /// - Returns: The runtime replaced, if any.
-    private func replaceRuntime(id: String, with runtime: VenueRuntime) throws -> VenueRuntime? {
-        guard let old = runtimes.withLock({ $0[id] }) else {
-            runtimes.withLock { $0[id] = runtime }
-            return nil
-        }
-        let stored = try old.locked { previous -> [StoredEvent] in
-            let stored = try runtime.locked { state -> [StoredEvent] in
-                let events = Self.serverEvents(state.session.carryVisits(from: previous.session))
-                state.lastDataTime = previous.lastDataTime
-                state.lastArrival = previous.lastArrival
-                state.devices = previous.devices
-                guard !events.isEmpty else { return [] }
-                return try store.commit(IngestBatch(venue: id, sightings: [], events: events, receivedAt: wallClock()))
+    private func replaceRuntime(id: String, with runtime: VenueRuntime) async throws -> VenueRuntime? {
+        while true {
+            guard let old = runtimes.withLock({ $0[id] }) else {
+                runtimes.withLock { $0[id] = runtime }
+                return nil
             }
-            old.publish(stored.map { LiveEvent(stored: $0) })
-            runtimes.withLock { $0[id] = runtime }
-            return stored
+            // As a job of the old runtime's, after the batches it has taken: the old one is retired and the new one put
+            // in its place, so a batch that reaches the old one after this looks the venue up again.
+            let replaced = try await old.jobs.run { () async throws -> Bool in
+                let events = old.locked { previous -> [ServerEvent]? in
+                    guard !previous.retired else { return nil }
+                    previous.retired = true
+                    return runtime.locked { state in
+                        state.lastDataTime = previous.lastDataTime
+                        state.lastArrival = previous.lastArrival
+                        state.timeBase = previous.timeBase
+                        state.devices = previous.devices
+                        return Self.serverEvents(state.session.carryVisits(from: previous.session))
+                    }
+                }
+                // Replaced by another PUT meanwhile: carry over from that one.
+                guard let events else { return false }
+                self.runtimes.withLock { $0[id] = runtime }
+                guard !events.isEmpty else { return true }
+                let stored = try await self.store.commit(
+                    IngestBatch(venue: id, sightings: [], events: events, receivedAt: self.wallClock()))
+                old.publish(stored.map { LiveEvent(stored: $0) })
+                self.record(stored)
+                return true
+            }
+            if replaced { return old }
         }
-        record(stored)
-        return old
+    }
+
+    /// The longest id of a venue, node, zone or device the server takes, in characters.
+    public static let maximumIDLength = 128
+
+    /// What makes `venue` one the server does not take, beyond what ``Venue/decodeJSON(_:file:)`` checks: no nodes
+    /// (nothing could ever be located), an id longer than ``maximumIDLength``.
+    static func idProblem(_ venue: Venue) -> (field: String, message: String)? {
+        func tooLong(_ id: String) -> Bool { id.count > maximumIDLength }
+        if tooLong(venue.id) {
+            return ("id", "the venue id is \(venue.id.count) characters long; ids have at most \(maximumIDLength)")
+        }
+        guard !venue.nodes.isEmpty else {
+            return (
+                "nodes",
+                "the venue has no nodes: list where each beacon or gateway is (\"nodes\": [{\"id\": \"n1\", \"x\": 0, "
+                    + "\"y\": 0}]), or nothing can be located"
+            )
+        }
+        if let index = venue.nodes.firstIndex(where: { tooLong($0.id) }) {
+            return ("nodes[\(index)].id", "node ids have at most \(maximumIDLength) characters")
+        }
+        if let index = venue.zones.firstIndex(where: { tooLong($0.id) }) {
+            return ("zones[\(index)].id", "zone ids have at most \(maximumIDLength) characters")
+        }
+        return nil
     }
 
     /// Whether `venue`'s survey is learned: `none` (no survey given, or no such venue), `learning` (its session and
@@ -237,48 +281,101 @@ public final class VenueHub: Sendable {
         return deleted || old != nil
     }
 
-    /// Ingests `sightings` for `venue`: the session, then the store, then the subscribers.
-    /// - Returns: The stored events the batch caused, in time order.
+    /// Ingests `sightings` for `venue` (``admit(venue:sightings:)``), answering the stored events only.
+    public func ingest(venue: String, sightings: [Sighting]) async throws -> [StoredEvent] {
+        try await admit(venue: venue, sightings: sightings).stored
+    }
+
+    /// What ``admit(venue:sightings:)`` did with a batch.
+    public struct Admission: Sendable {
+        /// The stored events the batch caused, in time order.
+        public var stored: [StoredEvent]
+        /// The sightings refused: their index in the batch given, the field that was wrong (`t`, `node`, `device`)
+        /// and why.
+        public var refused: [(index: Int, field: String, message: String)]
+    }
+
+    /// Ingests the sightings of `sightings` that the venue can take: the session, then the store, then the
+    /// subscribers, one batch of a venue at a time (``SerialJobs``); no lock is held while the store commits.
+    /// Refused, each with why: a time outside the venue's window (``timeWindow``), a node the venue does not have, a
+    /// device id longer than ``maximumIDLength``.
     /// - Throws: ``APIError`` (404) for an unknown venue; the store's error when the commit fails.
-    public func ingest(venue: String, sightings: [Sighting]) throws -> [StoredEvent] {
-        guard let runtime = runtimes.withLock({ $0[venue] }) else {
-            throw APIError.notFound(
-                field: "venue", "venue '\(venue)' does not exist; create it with PUT /v1/venues/\(venue)")
+    public func admit(venue: String, sightings: [Sighting]) async throws -> Admission {
+        while true {
+            guard let runtime = runtimes.withLock({ $0[venue] }) else {
+                throw APIError.notFound(
+                    field: "venue", "venue '\(venue)' does not exist; create it with PUT /v1/venues/\(venue)")
+            }
+            // nil when the runtime was replaced while this batch waited for it: then the new one takes it.
+            let admission = try await runtime.jobs.run { try await self.admit(sightings, runtime: runtime) }
+            if let admission { return admission }
         }
+    }
+
+    /// One batch, as a job of `runtime`'s: `nil` when the runtime is retired.
+    private func admit(_ sightings: [Sighting], runtime: VenueRuntime) async throws -> Admission? {
         let now = wallClock()
-        let stored = try runtime.locked { state in
-            let events = state.session.ingest(sightings)
-            state.recent?.append(contentsOf: sightings)
-            if let last = sightings.map(\.time).max() {
+        let window = timeWindow
+        let prepared = runtime.locked {
+            state -> (taken: [Sighting], events: [ServerEvent], refused: [(Int, String, String)])? in
+            guard !state.retired else { return nil }
+            var refused: [(Int, String, String)] = []
+            let base = state.timeBase ?? SightingTimeWindow.base(of: sightings.first?.time ?? 0)
+            // The venue's present in its own time, moved on by each sighting taken.
+            var present = state.lastDataTime.map { $0 + max(0, now - (state.lastArrival ?? now)) }
+            var taken: [Sighting] = []
+            taken.reserveCapacity(sightings.count)
+            for (index, sighting) in sightings.enumerated() {
+                if let problem = runtime.problem(with: sighting) {
+                    refused.append((index, problem.field, problem.message))
+                    continue
+                }
+                let range = window.range(base: base, present: present, wallClock: now)
+                if range.contains(sighting.time) {
+                    taken.append(sighting)
+                    present = max(present ?? sighting.time, sighting.time)
+                } else {
+                    refused.append((index, "t", SightingTimeWindow.refusal(sighting.time, base: base, range: range)))
+                }
+            }
+            guard !taken.isEmpty else { return ([], [], refused) }
+            state.timeBase = base
+            let events = state.session.ingest(taken)
+            state.recent?.append(contentsOf: taken)
+            if let last = taken.map(\.time).max() {
                 state.lastDataTime = max(state.lastDataTime ?? last, last)
                 state.lastArrival = now
             }
-            let serverEvents = Self.serverEvents(events)
-            let stored = try store.commit(
-                IngestBatch(venue: venue, sightings: sightings, events: serverEvents, receivedAt: now))
-            for sighting in sightings { state.devices.insert(sighting.device) }
-            runtime.publish(runtime.live(stored, session: state.session))
-            return stored
+            for sighting in taken { state.devices.insert(sighting.device) }
+            return (taken, Self.serverEvents(events), refused)
         }
-        metrics.sightingsIngested.increment(by: sightings.count)
+        guard let prepared else { return nil }
+        let refused = prepared.refused.map { (index: $0.0, field: $0.1, message: $0.2) }
+        guard !prepared.taken.isEmpty else { return Admission(stored: [], refused: refused) }
+        let stored = try await store.commit(
+            IngestBatch(venue: runtime.venue.id, sightings: prepared.taken, events: prepared.events, receivedAt: now))
+        runtime.publish(runtime.locked { state in runtime.live(stored, session: state.session) })
+        metrics.sightingsIngested.increment(by: prepared.taken.count)
         metrics.devicesTracked.record(runtimes.withLock { $0.values.reduce(0) { $0 + $1.deviceCount } })
         record(stored)
-        return stored
+        return Admission(stored: stored, refused: refused)
     }
 
     /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
     /// last sighting, so that devices no longer heard check out (`lost`); stores and streams what falls due.
-    public func tick(quiet: Double = 1) throws {
+    public func tick(quiet: Double = 1) async throws {
         let now = wallClock()
         let all = runtimes.withLock { Array($0.values) }
         for runtime in all {
-            let stored = try runtime.locked { state -> [StoredEvent] in
-                guard let lastData = state.lastDataTime, let lastArrival = state.lastArrival,
-                    now - lastArrival >= quiet
-                else { return [] }
-                let events = Self.serverEvents(state.session.advance(to: lastData + (now - lastArrival)))
+            let stored = try await runtime.jobs.run { () async throws -> [StoredEvent] in
+                let events = runtime.locked { state -> [ServerEvent] in
+                    guard !state.retired, let lastData = state.lastDataTime, let lastArrival = state.lastArrival,
+                        now - lastArrival >= quiet
+                    else { return [] }
+                    return Self.serverEvents(state.session.advance(to: lastData + (now - lastArrival)))
+                }
                 guard !events.isEmpty else { return [] }
-                let stored = try store.commit(
+                let stored = try await self.store.commit(
                     IngestBatch(venue: runtime.venue.id, sightings: [], events: events, receivedAt: now))
                 runtime.publish(stored.map { LiveEvent(stored: $0) })
                 return stored
@@ -360,11 +457,19 @@ final class VenueRuntime: Sendable {
         var lastDataTime: Double?
         /// Wall-clock time of the latest sighting, seconds since 1970.
         var lastArrival: Double?
+        /// What the venue's times count, set by the first sighting it takes.
+        var timeBase: SightingTimeWindow.Base?
+        /// Replaced by a runtime of the venue's new version, which carried this one's visits over: takes nothing more.
+        var retired = false
         /// The devices heard since the session started.
         var devices: Set<String> = []
     }
 
     let venue: Venue
+    /// The venue's batches, ticks and replacement, one at a time.
+    let jobs = SerialJobs()
+    /// The ids of the venue's nodes.
+    let nodeIDs: Set<String>
     private let state: Mutex<State>
     private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
 
@@ -372,6 +477,7 @@ final class VenueRuntime: Sendable {
     /// until the hub hands it the positioning learned from the venue's survey.
     init(venue: Venue, learnsSurvey: Bool) throws {
         self.venue = venue
+        nodeIDs = Set(venue.nodes.map(\.id))
         let session = try LocationSession(SessionConfiguration(venue: venue))
         state = Mutex(
             State(
@@ -380,6 +486,23 @@ final class VenueRuntime: Sendable {
     }
 
     var deviceCount: Int { state.withLock { $0.devices.count } }
+
+    /// Why the venue cannot take `sighting` whatever its time: a node it does not have, a device id longer than
+    /// ``VenueHub/maximumIDLength``; `nil` when it can.
+    func problem(with sighting: Sighting) -> (field: String, message: String)? {
+        if sighting.device.count > VenueHub.maximumIDLength {
+            return (
+                "device",
+                "the device id is \(sighting.device.count) characters long; ids have at most \(VenueHub.maximumIDLength)"
+            )
+        }
+        if case .node(let node) = sighting.source, !nodeIDs.contains(node) {
+            let known = venue.nodes.prefix(10).map(\.id).joined(separator: ", ")
+            let more = venue.nodes.count > 10 ? ", …" : ""
+            return ("node", "node '\(node)' is not a node of venue '\(venue.id)' (its nodes: \(known)\(more))")
+        }
+        return nil
+    }
 
     func locked<T>(_ body: (inout State) throws -> T) rethrows -> T {
         try state.withLock { try body(&$0) }

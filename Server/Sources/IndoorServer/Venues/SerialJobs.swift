@@ -1,0 +1,25 @@
+import Synchronization
+
+/// Runs jobs one at a time, in the order they were given, each to its end before the next starts, also across the
+/// points where a job waits (an actor would let the next one in there): a venue's batches reach its session and its
+/// store in one order, and a job that waits for the database suspends instead of blocking a thread.
+///
+/// A job runs in a task of its own, so it finishes (and its commit is kept) even when the caller is cancelled.
+final class SerialJobs: Sendable {
+    /// The job given last, done when it and every job before it are.
+    private let last = Mutex<Task<Void, Never>?>(nil)
+
+    /// Runs `job` after every job given before it.
+    func run<T: Sendable>(_ job: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = last.withLock { last -> Task<T, any Error> in
+            let previous = last
+            let task = Task<T, any Error> {
+                await previous?.value
+                return try await job()
+            }
+            last = Task { _ = try? await task.value }
+            return task
+        }
+        return try await task.value
+    }
+}

@@ -160,6 +160,38 @@
         }
     }
 
+    /// Indoor's scan provider in exactly the shape location SDKs declare an indoor provider, with CoreLocation's
+    /// types: register a scanner with ``IndoorSession/IndoorScanProvider/register(_:callbackQueue:)`` and hand the
+    /// SDK this type; no adapter code in the app.
+    ///
+    /// It converts the known `CLLocation` in (``IndoorSession/DeviceLocation/init(coreLocationLatitude:longitude:horizontalAccuracy:floorLevel:timestamp:)``)
+    /// and the start location out (``IndoorCLLocation``, with its floor), and otherwise is
+    /// ``IndoorSession/IndoorScanProvider``: the completion handler is called exactly once, on the registered
+    /// callback queue, with the result JSON or `nil`.
+    public enum IndoorCLScanProvider {
+        /// Scans `geofenceId` for `forLength` seconds and calls `completionHandler` once with the result JSON (`nil`
+        /// when the scan failed: ``IndoorSession/IndoorScanProvider/lastError`` says why) and the device's location
+        /// at the start of the scan.
+        public static func startIndoorScan(
+            _ geofenceId: String, forLength length: Int32, withKnownLocation location: CLLocation?,
+            completionHandler: @escaping (String?, CLLocation?) -> Void
+        ) {
+            let known = location.flatMap { location in
+                DeviceLocation(
+                    coreLocationLatitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
+                    horizontalAccuracy: location.horizontalAccuracy, floorLevel: location.floor?.level,
+                    timestamp: location.timestamp)
+            }
+            // Called once, on the callback queue the app registered (the main queue by default).
+            nonisolated(unsafe) let handler = completionHandler
+            IndoorScanProvider.startIndoorScan(
+                geofenceId, forLength: TimeInterval(length), withKnownLocation: known
+            ) { json, start in
+                handler(json, start.map { IndoorCLLocation($0) })
+            }
+        }
+    }
+
     /// A `CLLocation` that carries a floor (CoreLocation offers no initialiser with one).
     public final class IndoorCLLocation: CLLocation {
         private let level: Int?

@@ -16,10 +16,7 @@ import IndoorModel
 /// - Until then the answer stays the held room, unless no fix has supported it for ``Configuration/unknownAfter``
 ///   seconds: then the answer is ``Answer/unknown`` (the device is neither where it was nor settled anywhere).
 ///
-/// The defaults were chosen on a simulated office (`indoor simulate --seed 11`, not a scored venue), with `auto`:
-/// where the venue's walls are left out of the plan, the held room is wrong on 7.2 % of rows (each fix's raw room:
-/// 7.6 %) and changes 154 times per device-hour instead of 253 (the truth: 136); with the walls, the particle
-/// filter itself flaps little (151 changes per hour, 7.3 % wrong) and the hold costs a little (142, 8.8 %).
+/// The defaults were chosen by measurement on a simulated office: docs/notes/room-hold-defaults.md.
 ///
 /// The first fix's raw room is held at once: there is nothing to hold yet. Time comes from the fixes only; a fix
 /// older than the last one is answered from the state without changing it.

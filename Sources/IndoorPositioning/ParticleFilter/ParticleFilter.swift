@@ -41,10 +41,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public var step: Double
         /// Typical speed along each axis, m/s (the velocity's stationary standard deviation).
         public var speed: Double
-        /// Seconds a heading persists (the velocity's correlation time). 6 was chosen on development sets (eight
-        /// simulated offices of seeds 3, 7, 11 and 13, one floor and three, and kolakowski-flat's and uji-library's
-        /// `train/` scored as test), against the earlier 2 (from one office): the offices' medians summed
-        /// 10.20 → 9.96 m, kolakowski-flat's 1.45 → 1.40 m, uji-library's unchanged; 1, 3, 4 and 10 were less good.
+        /// Seconds a heading persists (the velocity's correlation time). The default was chosen by measurement on
+        /// development sets: docs/notes/particle-filter-heading-time.md.
         public var turnTime: Double
         /// The fastest a particle moves, m/s.
         public var maximumSpeed: Double
@@ -79,33 +77,23 @@ public struct ParticleFilter: SequentialPositioningMethod {
         /// Metres between the points particles are weighed at, about: the lattice of the map's grid points nearest
         /// this spacing (every second, third… column and row; every one when the grid's spacing is two thirds of this
         /// or more). A cloud of 1000 covers a few hundred grid points of a fine map; weighing on a coarser lattice
-        /// computes fewer likelihoods. 0.75 m was chosen on development sets (eight simulated offices of seeds 3, 7,
-        /// 11 and 13, one floor and three, and kolakowski-flat's `train/` scored as test): against weighing at every
-        /// point of their 0.25 m grids (every third point here), the medians moved by −0.02…+0.01 m (their sum
-        /// 10.40 → 10.35 m over the offices), and 0.5 m or 1 m were no better.
+        /// computes fewer likelihoods. The default was chosen by measurement:
+        /// docs/notes/particle-filter-likelihood-lattice.md.
         public var likelihoodSpacing: Double
         /// How fast the device's receiver gain offset may drift, dB per √s: the offset's prior at each update is the
         /// cloud's estimate after the update before, with that estimate's variance plus this drift's over the time
         /// between (a random walk), never broader than the posterior's ``PosteriorGrid/Configuration/offsetSigma``
-        /// (the prior of a new cloud). 0.2 was chosen on development sets (eight simulated offices of seeds 3, 7, 11
-        /// and 13, one floor and three, and kolakowski-flat's `train/` scored as test): against a prior of
-        /// `offsetSigma` at every update, the offices' medians summed 10.35 → 10.20 m and kolakowski-flat's went
-        /// 1.51 → 1.45 m; 0.05, 0.1, 0.5 and 1 were less good.
+        /// (the prior of a new cloud). The default was chosen by measurement:
+        /// docs/notes/particle-filter-receiver-offset-drift.md.
         public var offsetDrift: Double
         /// Seconds the estimate trails a moving device by, for the accuracy radius: the radius counts the distance the
         /// cloud's mean velocity covers in this time as spread the cloud does not show (a causal estimate from
         /// readings heard over the last second lags behind a walker; the particles' own spread knows nothing of it).
-        /// 0.5 s, the mean age of a 1 s reading mean, was chosen on the development sets (`scripts/development.sh`,
-        /// the filter's seeds 0, 1 and 2): the sets' mean distance of coverage from 68% went 9.67 / 10.78 / 10.03 →
-        /// 9.48 / 10.33 / 9.71 points (1 s: 9.38 / 10.57 / 9.81); the fixes themselves do not change.
+        /// The default, 0.5 s, is the mean age of a 1 s reading mean: docs/notes/particle-filter-lag-radius.md.
         public var lagTime: Double
         /// Seconds the answer is moved on from the cloud's weighted mean along the cloud's mean velocity: part of the
-        /// lag of ``lagTime`` taken out of the estimate itself (the belief is not moved). 0.25 s was chosen on the
-        /// development sets (`scripts/development.sh`, the filter's seeds 0, 1 and 2): their medians summed 12.349 /
-        /// 12.594 / 12.480 m without it, 12.275 / 12.443 / 12.288 m with 0.25 s (better on 6–7 of the ten sets at each
-        /// seed), 12.278 / 12.441 / 12.288 with 0.5 s, 12.391 / 12.548 / 12.411 with 0.75 s and 12.677 / 12.765 /
-        /// 12.615 with 1 s; 0.25 s kept the coverage nearer 68% than 0.5 s (9.4 / 10.1 / 9.7 points on average against
-        /// 9.7 / 10.3 / 9.9).
+        /// lag of ``lagTime`` taken out of the estimate itself (the belief is not moved). The default was chosen by
+        /// measurement: docs/notes/particle-filter-lead-time.md.
         public var leadTime: Double
 
         /// - Parameters:

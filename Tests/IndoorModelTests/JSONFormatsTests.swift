@@ -82,17 +82,13 @@ struct JSONFormatsTests {
         ),
     ])
     func venueErrorsNameThePath(json: String, message: String) {
-        #expect(
-            throws: FormatError(
-                code: .invalidJSON, file: "venue.json", message: String(message.dropFirst("venue.json: ".count)))
-        ) {
-            try Venue.decodeJSON(Data(json.utf8))
-        }
-        do {
-            _ = try Venue.decodeJSON(Data(json.utf8))
-        } catch {
-            #expect("\(error)" == message)
-        }
+        let error = #expect(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8)) }
+        #expect(error?.code == .invalidJSON)
+        #expect(error?.file == "venue.json")
+        #expect(error?.message == String(message.dropFirst("venue.json: ".count)))
+        #expect(error.map { "\($0)" } == message)
+        // The field's path is data too, the same path the message starts with.
+        if let field = error?.field { #expect(error?.message.hasPrefix(field) == true) }
     }
 
     @Test func brokenJSONIsReported() throws {

@@ -37,12 +37,17 @@ public struct FormatError: Error, Hashable, Sendable {
     public var line: Int?
     /// What was wrong, without the file and line prefix.
     public var message: String
+    /// The path of the field that was wrong in a JSON document (`nodes[2].x`, as the message names it), when the
+    /// problem is a field's; `nil` for the document as a whole and for other formats.
+    public var field: String?
 
-    /// A problem of kind `code` in `file` at `line` (1-based), described by `message`.
-    public init(code: Code, file: String? = nil, line: Int? = nil, message: String) {
+    /// A problem of kind `code` in `file` at `line` (1-based) and, in a JSON document, at `field`, described by
+    /// `message`.
+    public init(code: Code, file: String? = nil, line: Int? = nil, field: String? = nil, message: String) {
         self.code = code
         self.file = file
         self.line = line
+        self.field = field
         self.message = message
     }
 

@@ -27,7 +27,8 @@ public enum JSONFormat {
             {
                 throw FormatError(code: .invalidJSON, file: file, line: line, message: describe(syntax, inLine: line))
             }
-            throw FormatError(code: .invalidJSON, file: file, line: line, message: describe(error))
+            throw FormatError(
+                code: .invalidJSON, file: file, line: line, field: field(of: error), message: describe(error))
         } catch {
             // Foundation may throw its own error types for malformed input; place it at the syntax error if any.
             guard let syntax = JSONSyntaxError.find(in: data) else { throw error }
@@ -40,6 +41,21 @@ public enum JSONFormat {
     private static func describe(_ syntax: JSONSyntaxError, inLine line: Int?) -> String {
         guard line != nil, syntax.line == 1 else { return syntax.positionedMessage }
         return "column \(syntax.column): \(syntax.message)"
+    }
+
+    /// The path of the field a decoding error is about, as ``describe(_:)`` writes it (`nodes[2].x`, `sightings[3]`
+    /// for a field missing from that object); `nil` when it is about the document as a whole.
+    public static func field(of error: DecodingError) -> String? {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let found), .valueNotFound(_, let found), .keyNotFound(_, let found),
+            .dataCorrupted(let found):
+            context = found
+        @unknown default:
+            return nil
+        }
+        guard !context.codingPath.isEmpty else { return nil }
+        return String(at(context.codingPath).dropLast(2))
     }
 
     /// A one-line account of a decoding error: `nodes[2].x: expected a number`.

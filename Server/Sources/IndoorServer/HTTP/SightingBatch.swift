@@ -16,16 +16,12 @@ struct SightingBatch: Decodable {
             do {
                 result = .success(try Sighting(from: decoder))
             } catch let error as DecodingError {
-                let message = JSONFormat.describe(error)
                 let index = decoder.codingPath.last?.intValue ?? 0
-                result = .failure(ItemError(index: index, field: Self.field(message, index: index), message: message))
+                result = .failure(
+                    ItemError(
+                        index: index, field: JSONFormat.field(of: error) ?? "sightings[\(index)]",
+                        message: JSONFormat.describe(error)))
             }
-        }
-
-        /// `sightings[3].rssi` from `sightings[3].rssi: rssi 'x' is …`; `sightings[3]` otherwise.
-        static func field(_ message: String, index: Int) -> String {
-            let head = VenueHub.field(of: message)
-            return head == "venue" ? "sightings[\(index)]" : head
         }
     }
 
@@ -51,7 +47,7 @@ func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         switch error {
         case .keyNotFound(let key, _): field = key.stringValue
         case .dataCorrupted(let context) where context.codingPath.isEmpty: field = "body"
-        default: field = VenueHub.field(of: message) == "venue" ? "body" : VenueHub.field(of: message)
+        default: field = JSONFormat.field(of: error) ?? "body"
         }
         throw APIError.badRequest(field: field, message, code: "invalidJSON")
     }

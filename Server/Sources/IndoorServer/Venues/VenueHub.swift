@@ -85,7 +85,7 @@ public final class VenueHub: Sendable {
         do {
             venue = try Venue.decodeJSON(json, file: "venue")
         } catch let error as FormatError {
-            throw APIError.badRequest(field: Self.field(of: error.message), error.message)
+            throw APIError.badRequest(field: error.field ?? "venue", error.message)
         }
         guard venue.id == id else {
             throw APIError.badRequest(
@@ -428,14 +428,6 @@ public final class VenueHub: Sendable {
             case .monitor, .peer: nil
             }
         }
-    }
-
-    /// `nodes[2].x` from `nodes[2].x: expected a number`; `venue` when the message names no field.
-    static func field(of message: String) -> String {
-        guard let colon = message.range(of: ": ") else { return "venue" }
-        let head = message[..<colon.lowerBound]
-        guard !head.contains(" ") else { return "venue" }
-        return String(head)
     }
 }
 

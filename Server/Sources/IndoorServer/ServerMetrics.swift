@@ -21,6 +21,12 @@ public struct ServerMetrics: Sendable {
     let venues: CoreMetrics.Gauge
     /// Venues whose site survey is being learned (served without it meanwhile).
     let venuesLearning: CoreMetrics.Gauge
+    /// Sightings deleted by retention.
+    let sightingsPruned: CoreMetrics.Counter
+    /// The database's size, bytes.
+    let storeBytes: CoreMetrics.Gauge
+    /// When the oldest kept sighting was received, Unix seconds (0 with none).
+    let oldestSighting: CoreMetrics.Gauge
 
     /// Metrics on a new registry.
     public init() {
@@ -42,6 +48,9 @@ public struct ServerMetrics: Sendable {
         devicesTracked = CoreMetrics.Gauge(label: "indoor_devices_tracked", factory: factory)
         venues = CoreMetrics.Gauge(label: "indoor_venues", factory: factory)
         venuesLearning = CoreMetrics.Gauge(label: "indoor_venues_learning", factory: factory)
+        sightingsPruned = CoreMetrics.Counter(label: "indoor_sightings_pruned_total", factory: factory)
+        storeBytes = CoreMetrics.Gauge(label: "indoor_store_bytes", factory: factory)
+        oldestSighting = CoreMetrics.Gauge(label: "indoor_store_oldest_sighting_seconds", factory: factory)
     }
 
     /// Counts one answered request and its latency.

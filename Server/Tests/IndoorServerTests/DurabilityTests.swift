@@ -26,13 +26,14 @@ import Testing
         let process: Process
         let port: Int
 
-        init(binary: URL, database: String) throws {
+        init(binary: URL, database: String, options: [String] = []) throws {
             let process = Process()
             process.executableURL = binary
-            process.arguments = [
-                "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--admin-key", "a-key",
-                "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
-            ]
+            process.arguments =
+                [
+                    "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--admin-key", "a-key",
+                    "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
+                ] + options
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

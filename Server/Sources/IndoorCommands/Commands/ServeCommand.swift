@@ -72,6 +72,20 @@ struct ServeCommand: ParsableCommand {
             "Seconds a Unix-time sighting may be ahead of the server's clock (default 60).", valueName: "seconds"))
     var maxClockSkew: Double = 60
 
+    @Option(
+        help: ArgumentHelp(
+            "How long stored sightings are kept after they were received: 90s, 30m, 12h, 7d, or forever; older ones "
+                + "are deleted once a minute, a few thousand at a time (events and visits stay; default 7d).",
+            valueName: "duration"))
+    var retainSightings: String = "7d"
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may wait with a request half sent, or idle between requests, before it is closed; "
+                + "live streams are not closed (default 30).",
+            valueName: "seconds"))
+    var idleTimeout: Int = 30
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -101,6 +115,13 @@ struct ServeCommand: ParsableCommand {
         }
         guard maxLateness.isFinite, maxLateness > 0 else {
             throw ValidationError("--max-lateness must be a number of seconds > 0")
+        }
+        guard (1...86400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be 1...86400 seconds")
+        }
+        guard Self.duration(retainSightings) != nil else {
+            throw ValidationError(
+                "--retain-sightings '\(retainSightings)': expected a duration such as 90s, 30m, 12h, 7d, or forever")
         }
         guard maxClockSkew.isFinite, maxClockSkew >= 0 else {
             throw ValidationError("--max-clock-skew must be a number of seconds ≥ 0")
@@ -171,7 +192,8 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
-            maxLateness: maxLateness, maxClockSkew: maxClockSkew)
+            maxLateness: maxLateness, maxClockSkew: maxClockSkew,
+            retainSightings: Self.duration(retainSightings) ?? 7 * 86400)
         var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
         // The demo learns from its simulated survey unless one is given for it.
@@ -218,6 +240,7 @@ struct ServeCommand: ParsableCommand {
         let mapKey = readKeyForMap
         let app = Application(
             router: server.router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout)))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
@@ -234,11 +257,29 @@ struct ServeCommand: ParsableCommand {
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: app),
-                    .init(service: HubService(hub: server.hub, demo: demoVenue, logger: logger)),
+                    .init(
+                        service: HubService(
+                            hub: server.hub, demo: demoVenue, retainSightings: configuration.retainSightings,
+                            logger: logger)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
+    }
+
+    /// Seconds in a duration written `90s`, `30m`, `12h`, `7d` or as plain seconds; infinity for `forever`; `nil` for
+    /// anything else, zero or less.
+    static func duration(_ text: String) -> Double? {
+        if text == "forever" { return .infinity }
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var number = Substring(text)
+        var unit = 1.0
+        if let last = text.last, let scale = units[last] {
+            number = number.dropLast()
+            unit = scale
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        return value * unit
     }
 
     /// The `--survey VENUE=FOLDER` surveys by venue id, read whole (a bad row is an error naming its file and line).

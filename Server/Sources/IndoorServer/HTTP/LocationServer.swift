@@ -150,12 +150,15 @@ public struct LocationServer: Sendable {
         var status: String
         var database: String
         var venues: Int
+        /// The store's size and oldest sighting; absent when the database cannot be read.
+        var storage: StoreStorage?
     }
 
     private func health() throws -> Response {
         do {
             try store.ping()
-            return try Self.json(Health(status: "ok", database: "ok", venues: hub.venueIDs.count))
+            return try Self.json(
+                Health(status: "ok", database: "ok", venues: hub.venueIDs.count, storage: try store.storage()))
         } catch {
             return try Self.json(
                 Health(status: "unavailable", database: "\(error)", venues: hub.venueIDs.count),

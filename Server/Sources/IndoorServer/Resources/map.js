@@ -117,7 +117,7 @@ function drawDevice(fix) {
   group.querySelector(".accuracy").setAttribute("r", Math.max(.3, fix.accuracy || 1));
   group.setAttribute("transform", "translate(" + fix.x + "," + (-fix.y) + ")");
   group.dataset.x = fix.x; group.dataset.y = fix.y;
-  document.getElementById("count").textContent = devices.size + " devices";
+  document.getElementById("count").textContent = devices.size === 1 ? "1 device" : devices.size + " devices";
 }
 
 // The held room as words: the room's name, "no room", or "room unknown"; "" when the server gave none.
@@ -134,6 +134,8 @@ function markZones() {
     shape.classList.toggle("occupied", (inside.get(shape.dataset.zone) || new Set()).size > 0);
 }
 
+// A venue on Unix time (from 1e9 s, 2001-09-09, on) shows the wall-clock time; a recording's venue its seconds.
+const when = (t) => t >= 1e9 ? new Date(t * 1000).toLocaleTimeString() : "t = " + t.toFixed(1) + " s";
 const seconds = (s) => s === undefined || s === null ? "" : s < 90 ? s.toFixed(0) + " s" : (s / 60).toFixed(1) + " min";
 
 function addFeed(kind, zoneName, device, t, dwell, prepend) {
@@ -142,7 +144,7 @@ function addFeed(kind, zoneName, device, t, dwell, prepend) {
   const words = { checkIn: "checked in to", checkOut: "checked out of", dwell: "is dwelling in" }[kind] || kind;
   item.textContent = device + " " + words + " " + zoneName;
   const small = document.createElement("small");
-  small.textContent = "t = " + t.toFixed(1) + " s" + (dwell !== undefined && dwell !== null ? " · dwell " + seconds(dwell) : "");
+  small.textContent = when(t) + (dwell !== undefined && dwell !== null ? " · dwell " + seconds(dwell) : "");
   item.appendChild(small);
   if (prepend) feed.prepend(item); else feed.appendChild(item);
   while (feed.children.length > 200) feed.lastChild.remove();

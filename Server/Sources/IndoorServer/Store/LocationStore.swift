@@ -47,6 +47,27 @@ public protocol LocationStore: Sendable {
 
     /// Answers when the database can be read (for `/health`); throws otherwise.
     func ping() throws
+
+    /// Deletes sightings received before `receivedBefore` (Unix seconds), at most `limit` of them, oldest first; the
+    /// events, visits and fixes they caused stay.
+    /// - Returns: How many were deleted (fewer than `limit`: none older is left).
+    func pruneSightings(receivedBefore: Double, limit: Int) async throws -> Int
+
+    /// How big the store is and how far back its sightings go.
+    func storage() throws -> StoreStorage
+}
+
+/// How big a store is, for `/health` and `/metrics`.
+public struct StoreStorage: Hashable, Sendable, Encodable {
+    /// The database's size, bytes (its main file; the write-ahead log comes and goes).
+    public var bytes: Int
+    /// When the oldest stored sighting was received, Unix seconds; `nil` with none stored.
+    public var oldestSighting: Double?
+
+    public init(bytes: Int, oldestSighting: Double?) {
+        self.bytes = bytes
+        self.oldestSighting = oldestSighting
+    }
 }
 
 /// A venue as stored: its id and the venue JSON of docs/FORMATS.md.

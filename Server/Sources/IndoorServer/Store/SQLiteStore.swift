@@ -314,6 +314,27 @@ public final class SQLiteStore: LocationStore {
     public func ping() throws {
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
+
+    public func pruneSightings(receivedBefore cutoff: Double, limit: Int) async throws -> Int {
+        // Among the `limit` oldest rows only (sightings are stored in the order they are received), so that one
+        // round costs the same however large the table is.
+        try await pool.write { db in
+            try db.execute(
+                sql:
+                    "DELETE FROM sighting WHERE id IN (SELECT id FROM sighting ORDER BY id LIMIT ?) AND receivedAt < ?",
+                arguments: [limit, cutoff])
+            return db.changesCount
+        }
+    }
+
+    public func storage() throws -> StoreStorage {
+        try pool.read { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let oldest = try Double.fetchOne(db, sql: "SELECT receivedAt FROM sighting ORDER BY id LIMIT 1")
+            return StoreStorage(bytes: pages * pageSize, oldestSighting: oldest)
+        }
+    }
 }
 
 /// A problem with the store: the path, and what is wrong.

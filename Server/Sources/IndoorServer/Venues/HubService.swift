@@ -5,19 +5,30 @@ import ServiceLifecycle
 
 /// The server's clockwork, run beside the HTTP server in one service group: once per `tick` it moves quiet
 /// venues on in data time (check-outs of devices no longer heard) and, with a demo, feeds the demo walkers'
-/// sightings due by now through the same ingest as `POST /v1/sightings`. At graceful shutdown it stops and ends
+/// sightings due by now through the same ingest as `POST /v1/sightings`; at its start and then once a minute it
+/// deletes the sightings older than `retainSightings` (``VenueHub/pruneSightings(retain:batch:)``). At graceful shutdown it stops and ends
 /// the live streams, so that the HTTP server can drain.
 public struct HubService: Service {
     let hub: VenueHub
     let demo: DemoVenue?
     let tick: Duration
     let logger: Logger
+    /// Seconds a sighting is kept after it was received; infinity keeps every one.
+    let retainSightings: Double
+    /// Time between two rounds of retention.
+    let pruneEvery: Duration
 
-    /// A service over `hub`, feeding `demo` when given.
-    public init(hub: VenueHub, demo: DemoVenue? = nil, tick: Duration = .milliseconds(500), logger: Logger) {
+    /// A service over `hub`, feeding `demo` when given, keeping sightings for `retainSightings` seconds.
+    public init(
+        hub: VenueHub, demo: DemoVenue? = nil, tick: Duration = .milliseconds(500),
+        retainSightings: Double = ServerConfiguration().retainSightings, pruneEvery: Duration = .seconds(60),
+        logger: Logger
+    ) {
         self.hub = hub
         self.demo = demo
         self.tick = tick
+        self.retainSightings = retainSightings
+        self.pruneEvery = pruneEvery
         self.logger = logger
     }
 
@@ -25,7 +36,19 @@ public struct HubService: Service {
         let start = ContinuousClock.now
         await cancelWhenGracefulShutdown {
             var driver = DemoDriver(demo: demo)
+            var lastPrune: ContinuousClock.Instant?
             while !Task.isCancelled {
+                if lastPrune.map({ ContinuousClock.now - $0 >= pruneEvery }) ?? true {
+                    lastPrune = ContinuousClock.now
+                    do {
+                        let deleted = try await hub.pruneSightings(retain: retainSightings)
+                        if deleted > 0 {
+                            logger.info("deleted \(deleted) sightings received over \(Int(retainSightings)) s ago")
+                        }
+                    } catch {
+                        logger.error("retention failed", metadata: ["error": "\(error)"])
+                    }
+                }
                 try? await Task.sleep(for: tick)
                 let elapsed = ContinuousClock.now - start
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

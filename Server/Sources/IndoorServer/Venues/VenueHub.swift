@@ -403,6 +403,29 @@ public final class VenueHub: Sendable {
         return runtime.subscribe()
     }
 
+    /// Deletes the sightings received more than `retain` seconds ago (by the wall clock), in rounds of `batch`
+    /// with a pause for other work between them, so that ingest is never held up for long; records the store's size
+    /// and oldest sighting in the metrics.
+    /// - Returns: How many sightings were deleted.
+    @discardableResult
+    public func pruneSightings(retain: Double, batch: Int = 2000) async throws -> Int {
+        var deleted = 0
+        if retain.isFinite {
+            let cutoff = wallClock() - retain
+            while true {
+                let round = try await store.pruneSightings(receivedBefore: cutoff, limit: batch)
+                deleted += round
+                guard round == batch else { break }
+                await Task.yield()
+            }
+        }
+        metrics.sightingsPruned.increment(by: deleted)
+        let storage = try store.storage()
+        metrics.storeBytes.record(storage.bytes)
+        metrics.oldestSighting.record(storage.oldestSighting ?? 0)
+        return deleted
+    }
+
     /// Ends every live feed (at shutdown).
     public func finishSubscribers() {
         for runtime in runtimes.withLock({ Array($0.values) }) { runtime.finishSubscribers() }

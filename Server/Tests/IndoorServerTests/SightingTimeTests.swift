@@ -59,4 +59,16 @@ struct SightingTimeTests {
             #expect(try await client.post(Self.batch([Self.sighting(now + 1)])).json["accepted"] as? Int == 1)
         }
     }
+
+    @Test("the window never inverts, whatever the present and the settings")
+    func theWindowIsNeverInverted() {
+        let window = SightingTimeWindow(lateness: 3600, skew: 60, recordingLead: 3600)
+        #expect(window.range(base: .recording, present: 2e9, wallClock: 0).isEmpty)
+        #expect(window.range(base: .recording, present: 999_999_000, wallClock: 0) == 999_995_400..<1e9)
+        #expect(window.range(base: .recording, present: nil, wallClock: 0).contains(-5))
+        let odd = SightingTimeWindow(lateness: -1, skew: .nan, recordingLead: -5)
+        #expect(odd.range(base: .unix, present: nil, wallClock: 100) == 100..<(100.0).nextUp)
+        #expect(odd.range(base: .recording, present: 10, wallClock: 100) == 10..<10)
+        #expect(SightingTimeWindow().range(base: .unix, present: nil, wallClock: .infinity).isEmpty)
+    }
 }

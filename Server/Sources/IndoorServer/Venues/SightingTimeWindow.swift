@@ -44,13 +44,19 @@ public struct SightingTimeWindow: Sendable, Hashable {
     /// The times a venue of `base` takes now: `present` is the venue's present in its own time (`nil` for a
     /// recording venue that has taken nothing yet), `wallClock` the server's clock in Unix seconds.
     public func range(base: Base, present: Double?, wallClock: Double) -> Range<Double> {
+        let lower: Double
+        let upper: Double
         switch base {
         case .unix:
-            return (wallClock - lateness)..<(wallClock + skew).nextUp
+            (lower, upper) = (wallClock - max(0, lateness), (wallClock + max(0, skew)).nextUp)
         case .recording:
             guard let present else { return -Double.greatestFiniteMagnitude..<Self.unixThreshold }
-            return (present - lateness)..<min(present + recordingLead, Self.unixThreshold)
+            (lower, upper) = (present - max(0, lateness), min(present + max(0, recordingLead), Self.unixThreshold))
         }
+        // Never an inverted range (a recording's present moved on to 1e9 by the wall clock, settings not numbers):
+        // then nothing is taken.
+        guard lower.isFinite, upper.isFinite, lower <= upper else { return 0..<0 }
+        return lower..<upper
     }
 
     /// Why `time` is refused by `range`, in words naming the window.

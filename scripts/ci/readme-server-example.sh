@@ -8,6 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 binary="${1:-$root/Server/.build/debug/indoor}"
 [ -x "$binary" ] || { echo "readme example: '$binary' not found: swift build --package-path Server --product indoor" >&2; exit 2; }
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 work="$(mktemp -d "${TMPDIR:-/tmp}/indoor-readme.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"

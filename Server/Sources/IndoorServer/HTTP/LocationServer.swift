@@ -228,10 +228,6 @@ public struct LocationServer: Sendable {
             case .failure(let error): errors.append(error)
             }
         }
-        if sightings.isEmpty, let first = errors.first {
-            metrics.sightingsRejected.increment(by: errors.count)
-            throw APIError.badRequest(field: first.field, first.message + errorsSuffix(errors.count - 1))
-        }
         let admission = try await hub.admit(venue: batch.venue, sightings: sightings)
         for refused in admission.refused {
             let index = indices[refused.index]
@@ -240,6 +236,7 @@ public struct LocationServer: Sendable {
         }
         errors.sort { $0.index < $1.index }
         metrics.sightingsRejected.increment(by: errors.count)
+        // Nothing taken (every item unreadable or refused): 400 with the first problem.
         if admission.refused.count == sightings.count, let first = errors.first {
             throw APIError.badRequest(field: first.field, first.message + errorsSuffix(errors.count - 1))
         }

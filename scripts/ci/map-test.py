@@ -5,7 +5,8 @@ Starts `indoor serve --demo --port 0` (the binary given, a temporary database of
 address (it carries the read key), opens it in headless Chromium through chromium-driver (selenium), and waits,
 bounded in time, until the floor plan has drawn (outline, nodes and zones in the SVG, the SVG on screen), the
 demo's stairwell is drawn as a floor connection labelled with its kind, a device marker has moved between two
-samples a few seconds apart, a device's label shows its held room (the `room` the server sends with the
+samples a few seconds apart (the live stream is read with the key in a header; the key leaves the address bar
+once the page has it), a device's label shows its held room (the `room` the server sends with the
 device list and live fixes), and the status line says the stream is live and where the demo venue's positioning
 stands with its survey (learning it in the background, or tracking over its radio map). Stops the server by its
 pid at the end.
@@ -127,6 +128,11 @@ def run(driver, url, timeout, screenshot):
     deadline = time.monotonic() + timeout
     driver.set_page_load_timeout(max(timeout, 30))
     driver.get(url)
+    # The page keeps the key in local storage and takes it out of the address bar (history, bookmarks, links).
+    shown = driver.current_url
+    if "key=" in shown:
+        problem(driver, screenshot)
+        fail(f"the address bar still carries the key after loading: {re.sub(r'key=[^&]+', 'key=…', shown)}")
     plan = None
     while time.monotonic() < deadline:
         plan = driver.execute_script(PLAN)

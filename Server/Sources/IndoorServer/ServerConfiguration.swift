@@ -20,16 +20,16 @@ public struct ServerConfiguration: Sendable {
     public var maxLateness: Double
     /// How far ahead of the server's clock a Unix-time sighting may be, seconds (``SightingTimeWindow``).
     public var maxClockSkew: Double
-    /// Seconds a stored sighting is kept after it was received (7 days by default); infinity keeps every one.
-    public var retainSightings: Double
+    /// How long stored sightings, events and visits are kept (``Retention``).
+    public var retention: Retention
 
     /// The default settings, listening on `host`:`port`.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBatch: Int = 10_000, maxBodyBytes: Int = 8 << 20,
         activeWindow: Double = 300, streamBacklog: Int = 10_000, heartbeatSeconds: Double = 15,
-        maxLateness: Double = 3600, maxClockSkew: Double = 60, retainSightings: Double = 7 * 86400
+        maxLateness: Double = 3600, maxClockSkew: Double = 60, retention: Retention = Retention()
     ) {
-        self.retainSightings = retainSightings
+        self.retention = retention
         self.maxLateness = maxLateness
         self.maxClockSkew = maxClockSkew
         self.host = host

@@ -23,10 +23,18 @@ public struct ServerMetrics: Sendable {
     let venuesLearning: CoreMetrics.Gauge
     /// Sightings deleted by retention.
     let sightingsPruned: CoreMetrics.Counter
+    /// Events deleted by retention.
+    let eventsPruned: CoreMetrics.Counter
+    /// Closed visits deleted by retention.
+    let visitsPruned: CoreMetrics.Counter
     /// The database's size, bytes.
     let storeBytes: CoreMetrics.Gauge
     /// When the oldest kept sighting was received, Unix seconds (0 with none).
     let oldestSighting: CoreMetrics.Gauge
+    /// When the oldest kept event was stored, Unix seconds (0 with none).
+    let oldestEvent: CoreMetrics.Gauge
+    /// When the oldest kept closed visit was checked out, Unix seconds (0 with none).
+    let oldestVisit: CoreMetrics.Gauge
 
     /// Metrics on a new registry.
     public init() {
@@ -49,8 +57,12 @@ public struct ServerMetrics: Sendable {
         venues = CoreMetrics.Gauge(label: "indoor_venues", factory: factory)
         venuesLearning = CoreMetrics.Gauge(label: "indoor_venues_learning", factory: factory)
         sightingsPruned = CoreMetrics.Counter(label: "indoor_sightings_pruned_total", factory: factory)
+        eventsPruned = CoreMetrics.Counter(label: "indoor_events_pruned_total", factory: factory)
+        visitsPruned = CoreMetrics.Counter(label: "indoor_visits_pruned_total", factory: factory)
         storeBytes = CoreMetrics.Gauge(label: "indoor_store_bytes", factory: factory)
         oldestSighting = CoreMetrics.Gauge(label: "indoor_store_oldest_sighting_seconds", factory: factory)
+        oldestEvent = CoreMetrics.Gauge(label: "indoor_store_oldest_event_seconds", factory: factory)
+        oldestVisit = CoreMetrics.Gauge(label: "indoor_store_oldest_visit_seconds", factory: factory)
     }
 
     /// Counts one answered request and its latency.

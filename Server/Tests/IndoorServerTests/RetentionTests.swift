@@ -1,12 +1,14 @@
 import Foundation
 import HummingbirdTesting
+import IndoorGeofencing
 import IndoorModel
 import IndoorServer
 import Synchronization
 import Testing
 
-/// Stored sightings are kept for `--retain-sightings` and then deleted, a round at a time.
-@Suite("Retention of stored sightings")
+/// Stored sightings, events and closed visits are kept for `--retain-sightings`, `--retain-events` and
+/// `--retain-visits` and then deleted, a round at a time; open visits always stay.
+@Suite("Retention of stored sightings, events and visits")
 struct RetentionTests {
     static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -53,16 +55,87 @@ struct RetentionTests {
         }
         #expect(try store.sightingCount(venue: "tiny") == 10)
         now.withLock { $0 += 86400 }
-        #expect(try await hub.pruneSightings(retain: 7 * 86400, batch: 3) == 0)
+        let week = Retention(sightings: 7 * 86400, events: .infinity, visits: .infinity)
+        #expect(try await hub.prune(week, batch: 3).sightings == 0)
         #expect(try store.sightingCount(venue: "tiny") == 10)
         now.withLock { $0 += 7 * 86400 }
-        #expect(try await hub.pruneSightings(retain: 7 * 86400, batch: 3) == 10)
+        #expect(try await hub.prune(week, batch: 3).sightings == 10)
         #expect(try store.sightingCount(venue: "tiny") == 0)
-        #expect(try await hub.pruneSightings(retain: .infinity) == 0)
+        #expect(try await hub.prune(Retention(sightings: .infinity, events: .infinity, visits: .infinity)).isEmpty)
         let text = metrics.text()
         #expect(text.contains("indoor_sightings_pruned_total 10"))
         #expect(text.contains("indoor_store_oldest_sighting_seconds 0"))
         #expect(text.contains("indoor_store_bytes "))
+    }
+
+    static func zone(_ kind: ZoneEvent.Kind, device: String, time: Double) -> ServerEvent {
+        .zone(
+            ZoneEvent(
+                kind: kind, time: time, zone: "room", zoneName: "Room", device: device, trigger: .fence,
+                checkIn: kind == .checkOut ? time - 5 : nil, reason: kind == .checkOut ? .left : nil,
+                dwell: kind == .checkOut ? 5 : nil))
+    }
+
+    @Test func eventsAndClosedVisitsAreDeletedAfterTheirRetentionAndOpenVisitsStay() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLiteStore(path: folder.appendingPathComponent("indoor.sqlite").path)
+        // a: in and out at 100; b: in and out at 200; c: in at 300, still inside.
+        for (device, storedAt) in [("a", 100.0), ("b", 200.0)] {
+            _ = try await store.commit(
+                IngestBatch(
+                    venue: "tiny", sightings: [],
+                    events: [
+                        Self.zone(.checkIn, device: device, time: 1), Self.zone(.checkOut, device: device, time: 6),
+                    ],
+                    receivedAt: storedAt))
+        }
+        _ = try await store.commit(
+            IngestBatch(
+                venue: "tiny", sightings: [], events: [Self.zone(.checkIn, device: "c", time: 1)], receivedAt: 300))
+        var storage = try store.storage()
+        #expect(storage.oldestEvent == 100)
+        #expect(storage.oldestVisit == 100)
+        // Events stored before 250 (a's and b's, two each), in rounds of 3 among the oldest rows.
+        #expect(try await store.pruneEvents(storedBefore: 250, limit: 3) == 3)
+        #expect(try await store.pruneEvents(storedBefore: 250, limit: 3) == 1)
+        #expect(try await store.pruneEvents(storedBefore: 250, limit: 3) == 0)
+        #expect(try store.events(venue: "tiny", after: 0, limit: 10).map(\.event.device) == ["c"])
+        // Visits closed before 1000: a's and b's; c's is open and stays however old.
+        #expect(try await store.pruneVisits(closedBefore: 1000, limit: 1) == 1)
+        #expect(try await store.pruneVisits(closedBefore: 1000, limit: 5) == 1)
+        #expect(try await store.pruneVisits(closedBefore: 1000, limit: 5) == 0)
+        let left = try store.visits(VisitQuery(venue: "tiny")).visits
+        #expect(left.map(\.device) == ["c"])
+        #expect(left.first?.checkOut == nil)
+        storage = try store.storage()
+        #expect(storage.oldestEvent == 300)
+        #expect(storage.oldestVisit == nil)
+    }
+
+    @Test func theHubKeepsEventsAndVisitsForTheirOwnRetention() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLiteStore(path: folder.appendingPathComponent("indoor.sqlite").path)
+        let now = Mutex(1_000_000.0)
+        let metrics = ServerMetrics()
+        let hub = try VenueHub(store: store, metrics: metrics, wallClock: { now.withLock { $0 } })
+        _ = try await store.commit(
+            IngestBatch(
+                venue: "tiny", sightings: Self.sightings("a"),
+                events: [Self.zone(.checkIn, device: "a", time: 1), Self.zone(.checkOut, device: "a", time: 6)],
+                receivedAt: 1_000_000))
+        let retention = Retention(sightings: 86400, events: 2 * 86400, visits: 3 * 86400)
+        now.withLock { $0 += 1.5 * 86400 }
+        #expect(try await hub.prune(retention) == Retention.Pruned(sightings: 2, events: 0, visits: 0))
+        now.withLock { $0 += 86400 }
+        #expect(try await hub.prune(retention) == Retention.Pruned(sightings: 0, events: 2, visits: 0))
+        now.withLock { $0 += 86400 }
+        #expect(try await hub.prune(retention) == Retention.Pruned(sightings: 0, events: 0, visits: 1))
+        let text = metrics.text()
+        #expect(text.contains("indoor_events_pruned_total 2"))
+        #expect(text.contains("indoor_visits_pruned_total 1"))
+        #expect(text.contains("indoor_store_oldest_event_seconds 0"))
     }
 
     @Test func healthSaysTheStoresSizeAndOldestSighting() async throws {

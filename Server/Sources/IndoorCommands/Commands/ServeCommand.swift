@@ -2,6 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import IndoorEvaluation
 import IndoorModel
 import IndoorServer
@@ -75,9 +77,23 @@ struct ServeCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "How long stored sightings are kept after they were received: 90s, 30m, 12h, 7d, or forever; older ones "
-                + "are deleted once a minute, a few thousand at a time (events and visits stay; default 7d).",
+                + "are deleted once a minute, a few thousand at a time (default 7d).",
             valueName: "duration"))
     var retainSightings: String = "7d"
+
+    @Option(
+        help: ArgumentHelp(
+            "How long stored fixes and zone events (what a stream resumes from with Last-Event-ID) are kept, as for "
+                + "--retain-sightings (default 30d).",
+            valueName: "duration"))
+    var retainEvents: String = "30d"
+
+    @Option(
+        help: ArgumentHelp(
+            "How long closed zone visits (the activity log) are kept after their check-out; open visits always stay "
+                + "(default 400d).",
+            valueName: "duration"))
+    var retainVisits: String = "400d"
 
     @Option(
         help: ArgumentHelp(
@@ -85,6 +101,17 @@ struct ServeCommand: ParsableCommand {
                 + "live streams are not closed (default 30).",
             valueName: "seconds"))
     var idleTimeout: Int = 30
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve HTTPS with this PEM certificate chain (the server's certificate first); needs --tls-key "
+                + "(INDOOR_TLS_CERT).",
+            valueName: "path"))
+    var tlsCert: String?
+
+    @Option(
+        help: ArgumentHelp("The PEM private key of --tls-cert (INDOOR_TLS_KEY).", valueName: "path"))
+    var tlsKey: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
@@ -119,9 +146,11 @@ struct ServeCommand: ParsableCommand {
         guard (1...86400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1...86400 seconds")
         }
-        guard Self.duration(retainSightings) != nil else {
-            throw ValidationError(
-                "--retain-sightings '\(retainSightings)': expected a duration such as 90s, 30m, 12h, 7d, or forever")
+        for (option, text) in [
+            ("--retain-sightings", retainSightings), ("--retain-events", retainEvents),
+            ("--retain-visits", retainVisits),
+        ] where Self.duration(text) == nil {
+            throw ValidationError("\(option) '\(text)': expected a duration such as 90s, 30m, 12h, 7d, or forever")
         }
         guard maxClockSkew.isFinite, maxClockSkew >= 0 else {
             throw ValidationError("--max-clock-skew must be a number of seconds ≥ 0")
@@ -132,6 +161,11 @@ struct ServeCommand: ParsableCommand {
         if let text = durability ?? Self.environment("INDOOR_DURABILITY"), SQLiteStore.Durability(rawValue: text) == nil
         {
             throw ValidationError("--durability '\(text)' is not normal or full")
+        }
+        switch (tlsCert ?? Self.environment("INDOOR_TLS_CERT"), tlsKey ?? Self.environment("INDOOR_TLS_KEY")) {
+        case (.some, nil): throw ValidationError("--tls-cert needs --tls-key, the certificate's private key")
+        case (nil, .some): throw ValidationError("--tls-key needs --tls-cert, the certificate chain it belongs to")
+        default: break
         }
         if let text = logLevel ?? Self.environment("INDOOR_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("--log-level '\(text)' is not one of trace, debug, info, notice, warning, error")
@@ -177,6 +211,7 @@ struct ServeCommand: ParsableCommand {
         let port = try resolvedPort() ?? 8080
         // Both said in one line before the set-up, which can take seconds (a demo, surveys).
         try ListeningPort.check(host: host, port: port)
+        let tls = try serveTLS()
         let lock = try DatabaseLock(path: databasePath)
         defer { withExtendedLifetime(lock) {} }
         let store: SQLiteStore
@@ -193,7 +228,10 @@ struct ServeCommand: ParsableCommand {
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
             maxLateness: maxLateness, maxClockSkew: maxClockSkew,
-            retainSightings: Self.duration(retainSightings) ?? 7 * 86400)
+            retention: Retention(
+                sightings: Self.duration(retainSightings) ?? 7 * 86400,
+                events: Self.duration(retainEvents) ?? 30 * 86400,
+                visits: Self.duration(retainVisits) ?? 400 * 86400))
         var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
         // The demo learns from its simulated survey unless one is given for it.
@@ -238,17 +276,21 @@ struct ServeCommand: ParsableCommand {
         let shownHost = configuration.host
         let banner = printed
         let mapKey = readKeyForMap
+        let http = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout))))
+        let scheme = tls == nil ? "http" : "https"
         let app = Application(
             router: server.router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout)))),
+            server: try tls.map { try .tls(http, tlsConfiguration: $0.configuration) } ?? http,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
-                var lines = ["Indoor server listening on http://\(shownHost):\(port) (database \(databasePath))"]
+                var lines = [
+                    "Indoor server listening on \(scheme)://\(shownHost):\(port) (database \(databasePath))"
+                ]
                 lines += banner
                 if let demoID, let mapKey {
-                    lines.append("  map: http://\(shownHost):\(port)/?venue=\(demoID)&key=\(mapKey)")
+                    lines.append("  map: \(scheme)://\(shownHost):\(port)/?venue=\(demoID)&key=\(mapKey)")
                 }
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             },
@@ -259,7 +301,7 @@ struct ServeCommand: ParsableCommand {
                     .init(service: app),
                     .init(
                         service: HubService(
-                            hub: server.hub, demo: demoVenue, retainSightings: configuration.retainSightings,
+                            hub: server.hub, demo: demoVenue, retention: configuration.retention,
                             logger: logger)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -280,6 +322,14 @@ struct ServeCommand: ParsableCommand {
         }
         guard let value = Double(number), value.isFinite, value > 0 else { return nil }
         return value * unit
+    }
+
+    /// The certificate and key of `--tls-cert` / `--tls-key` (or their variables), read now; `nil` for plain HTTP.
+    private func serveTLS() throws -> ServeTLS? {
+        guard let certificate = tlsCert ?? Self.environment("INDOOR_TLS_CERT"),
+            let key = tlsKey ?? Self.environment("INDOOR_TLS_KEY")
+        else { return nil }
+        return try ServeTLS(certificatePath: certificate, keyPath: key)
     }
 
     /// The `--survey VENUE=FOLDER` surveys by venue id, read whole (a bad row is an error naming its file and line).

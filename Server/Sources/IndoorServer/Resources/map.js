@@ -1,12 +1,18 @@
 "use strict";
 const params = new URLSearchParams(location.search);
+// The read key comes once in the address (`?key=`), is kept in this browser's local storage and taken out of the
+// address bar, so it is not left in the history, in bookmarks or in a copied link; requests carry it in a header.
 const key = params.get("key") || localStorage.getItem("indoorKey") || "";
-if (params.get("key")) localStorage.setItem("indoorKey", params.get("key"));
+if (params.get("key")) {
+  localStorage.setItem("indoorKey", params.get("key"));
+  params.delete("key");
+  history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params.toString() : "") + location.hash);
+}
 const svgNS = "http://www.w3.org/2000/svg";
 const map = document.getElementById("map");
 const feed = document.getElementById("feed");
 const statusLine = document.getElementById("status");
-let venue = null, level = null, source = null, live = false;
+let venue = null, level = null, live = false;
 const surveys = new Map();   // venue id -> its survey's state (GET /v1/venues: none, learning, learned, failed)
 const devices = new Map();   // device id -> latest fix
 const rooms = new Map();     // device id -> its held room ({state, zone, zoneName}), as the server last said
@@ -159,19 +165,66 @@ function onZone(event) {
   addFeed(event.event, event.zoneName, event.device, event.t, event.dwell, true);
 }
 
+// The live stream (Server-Sent Events), read with fetch so that the key travels in a header and never in a URL.
+// After a break it reconnects in 2 s and resumes after the last event it had (Last-Event-ID).
+let stream = null, lastEventID = null;
 function connect() {
-  if (source) source.close();
-  source = new EventSource("/v1/stream?venue=" + encodeURIComponent(venue.id) + "&key=" + encodeURIComponent(key));
-  source.onopen = () => { live = true; showStatus(); };
-  source.onerror = () => { live = false; statusLine.textContent = "reconnecting…"; };
-  source.addEventListener("fix", (message) => {
-    const data = JSON.parse(message.data);
-    const fix = data.fix;
-    if (data.room) rooms.set(fix.device, data.room);
+  if (stream) stream.abort();
+  const controller = new AbortController();
+  stream = controller;
+  const id = venue.id;
+  (async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const headers = { "Authorization": "Bearer " + key, "Accept": "text/event-stream" };
+        if (lastEventID) headers["Last-Event-ID"] = lastEventID;
+        const response = await fetch("/v1/stream?venue=" + encodeURIComponent(id), { headers, signal: controller.signal });
+        if (!response.ok) throw new Error(response.status + " " + response.statusText);
+        live = true; showStatus();
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value.replace(/\r\n?/g, "\n");
+          for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+            dispatch(buffer.slice(0, end));
+            buffer = buffer.slice(end + 2);
+          }
+        }
+      } catch (error) {
+        if (controller.signal.aborted) return;
+      }
+      live = false; statusLine.textContent = "reconnecting…";
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  })();
+}
+
+// One event of the stream: its `event`, `id` and `data` lines; comment lines (heartbeats) are skipped.
+function dispatch(block) {
+  let name = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (line === "" || line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") name = value;
+    else if (field === "data") data.push(value);
+    else if (field === "id") lastEventID = value;
+  }
+  if (!data.length) return;
+  const payload = JSON.parse(data.join("\n"));
+  if (name === "fix") {
+    const fix = payload.fix;
+    if (payload.room) rooms.set(fix.device, payload.room);
     devices.set(fix.device, fix);
     drawDevice(fix);
-  });
-  source.addEventListener("zone", (message) => onZone(JSON.parse(message.data).zone));
+  } else if (name === "zone") {
+    onZone(payload.zone);
+  }
 }
 
 async function openVenue(id) {
@@ -180,7 +233,7 @@ async function openVenue(id) {
   floors.innerHTML = "";
   for (const f of venue.floors || []) floors.add(new Option(f.name || "Level " + f.level, f.level));
   level = (venue.floors || []).length ? venue.floors[0].level : null;
-  devices.clear(); rooms.clear(); inside.clear(); feed.innerHTML = "";
+  devices.clear(); rooms.clear(); inside.clear(); feed.innerHTML = ""; lastEventID = null;
   for (const fix of (await api("/v1/venues/" + encodeURIComponent(id) + "/devices")).devices) {
     devices.set(fix.device, fix);
     if (fix.room) rooms.set(fix.device, fix.room);

@@ -52,6 +52,14 @@ public protocol LocationStore: Sendable {
     /// events, visits and fixes they caused stay.
     /// - Returns: How many were deleted (fewer than `limit`: none older is left).
     func pruneSightings(receivedBefore: Double, limit: Int) async throws -> Int
+    /// Deletes fixes and zone events stored before `storedBefore` (Unix seconds), at most `limit`, oldest first; the
+    /// visits and devices' latest fixes stay. A stream resuming from a deleted event's id carries on after it.
+    /// - Returns: How many were deleted (fewer than `limit`: none older is left).
+    func pruneEvents(storedBefore: Double, limit: Int) async throws -> Int
+    /// Deletes visits whose check-out was stored before `closedBefore` (Unix seconds), at most `limit`, oldest first;
+    /// open visits are never deleted.
+    /// - Returns: How many were deleted (fewer than `limit`: none older is left).
+    func pruneVisits(closedBefore: Double, limit: Int) async throws -> Int
 
     /// How big the store is and how far back its sightings go.
     func storage() throws -> StoreStorage
@@ -63,10 +71,16 @@ public struct StoreStorage: Hashable, Sendable, Encodable {
     public var bytes: Int
     /// When the oldest stored sighting was received, Unix seconds; `nil` with none stored.
     public var oldestSighting: Double?
+    /// When the oldest stored event was stored, Unix seconds; `nil` with none stored.
+    public var oldestEvent: Double?
+    /// When the oldest stored closed visit was checked out, Unix seconds; `nil` with none stored.
+    public var oldestVisit: Double?
 
-    public init(bytes: Int, oldestSighting: Double?) {
+    public init(bytes: Int, oldestSighting: Double?, oldestEvent: Double? = nil, oldestVisit: Double? = nil) {
         self.bytes = bytes
         self.oldestSighting = oldestSighting
+        self.oldestEvent = oldestEvent
+        self.oldestVisit = oldestVisit
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The schema of ``SQLiteStore``, as append-only migrations written in SQL.
@@ -67,6 +68,20 @@ enum SQLiteMigrations {
                         createdAt REAL NOT NULL
                     );
                     """)
+        }
+        // When each event was stored and each visit closed (wall clock), for retention. Rows from before are
+        // stamped with the upgrade's time, so they are kept a full retention from then.
+        migrator.registerMigration("v2-event-storedAt-visit-closedAt") { db in
+            let now = Date().timeIntervalSince1970
+            try db.execute(
+                sql: """
+                    ALTER TABLE event ADD COLUMN storedAt REAL;
+                    ALTER TABLE visit ADD COLUMN closedAt REAL;
+                    UPDATE event SET storedAt = ?;
+                    UPDATE visit SET closedAt = ? WHERE checkOut IS NOT NULL;
+                    CREATE INDEX visit_closedAt ON visit (closedAt) WHERE closedAt IS NOT NULL;
+                    """,
+                arguments: [now, now])
         }
         return migrator
     }

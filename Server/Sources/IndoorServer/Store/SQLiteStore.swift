@@ -140,19 +140,21 @@ public final class SQLiteStore: LocationStore {
                 ])
             }
             let eventInsert = try db.cachedStatement(
-                sql: "INSERT INTO event (venue, type, t, device, json) VALUES (?,?,?,?,?)")
+                sql: "INSERT INTO event (venue, type, t, device, json, storedAt) VALUES (?,?,?,?,?,?)")
             var stored: [StoredEvent] = []
             stored.reserveCapacity(batch.events.count)
             var latest: [String: (Fix, Data)] = [:]
             for (event, json) in zip(batch.events, encoded) {
-                try eventInsert.execute(arguments: [batch.venue, event.type, event.time, event.device, json])
+                try eventInsert.execute(arguments: [
+                    batch.venue, event.type, event.time, event.device, json, batch.receivedAt,
+                ])
                 stored.append(StoredEvent(id: db.lastInsertedRowID, venue: batch.venue, event: event))
                 switch event {
                 case .fix(let fix):
                     if let known = latest[fix.device], known.0.time > fix.time { break }
                     latest[fix.device] = (fix, json)
                 case .zone(let zone):
-                    try Self.record(zone, venue: batch.venue, in: db)
+                    try Self.record(zone, venue: batch.venue, at: batch.receivedAt, in: db)
                 }
             }
             let deviceUpsert = try db.cachedStatement(
@@ -168,18 +170,19 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    /// Keeps the visit log: a check-in opens a visit, a check-out closes the device's open visit of that zone.
-    private static func record(_ zone: ZoneEvent, venue: String, in db: Database) throws {
+    /// Keeps the visit log: a check-in opens a visit, a check-out closes the device's open visit of that zone;
+    /// `storedAt` (Unix seconds) is when a closed visit was closed, for retention.
+    private static func record(_ zone: ZoneEvent, venue: String, at storedAt: Double, in db: Database) throws {
         switch zone.kind {
         case .checkIn where zone.willCheckOut == false:
             // A crossing (a geoline, or a zone without check-out): a visit that ends where it begins.
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn, checkOut, dwell, reason)
-                    VALUES (?,?,?,?,?,?,?,0,'crossing')
+                    INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn, checkOut, dwell, reason, closedAt)
+                    VALUES (?,?,?,?,?,?,?,0,'crossing',?)
                     """
             ).execute(arguments: [
-                venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue, zone.time, zone.time,
+                venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue, zone.time, zone.time, storedAt,
             ])
         case .checkIn:
             try db.cachedStatement(
@@ -195,19 +198,21 @@ public final class SQLiteStore: LocationStore {
                 arguments: [venue, zone.zone, zone.device])
             if let openID {
                 try db.execute(
-                    sql: "UPDATE visit SET checkOut = ?, departure = ?, dwell = ?, reason = ? WHERE id = ?",
-                    arguments: [zone.time, zone.departure, zone.dwell, zone.reason?.rawValue, openID])
+                    sql:
+                        "UPDATE visit SET checkOut = ?, departure = ?, dwell = ?, reason = ?, closedAt = ? WHERE id = ?",
+                    arguments: [zone.time, zone.departure, zone.dwell, zone.reason?.rawValue, storedAt, openID])
             } else {
                 // The check-in happened before a restart of the server (its session started afresh): keep the
                 // visit with what the check-out event says.
                 try db.execute(
                     sql: """
                         INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn, checkOut, departure, dwell,
-                        reason) VALUES (?,?,?,?,?,?,?,?,?,?)
+                        reason, closedAt) VALUES (?,?,?,?,?,?,?,?,?,?,?)
                         """,
                     arguments: [
                         venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue,
                         zone.checkIn ?? zone.time, zone.time, zone.departure, zone.dwell, zone.reason?.rawValue,
+                        storedAt,
                     ])
             }
         case .dwell:
@@ -327,12 +332,38 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
+    public func pruneEvents(storedBefore cutoff: Double, limit: Int) async throws -> Int {
+        // Among the `limit` oldest rows, as for sightings: events are stored in the order of their ids.
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM event WHERE id IN (SELECT id FROM event ORDER BY id LIMIT ?) AND storedAt < ?",
+                arguments: [limit, cutoff])
+            return db.changesCount
+        }
+    }
+
+    public func pruneVisits(closedBefore cutoff: Double, limit: Int) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM visit WHERE id IN
+                    (SELECT id FROM visit WHERE closedAt < ? ORDER BY closedAt LIMIT ?)
+                    """,
+                arguments: [cutoff, limit])
+            return db.changesCount
+        }
+    }
+
     public func storage() throws -> StoreStorage {
         try pool.read { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
-            let oldest = try Double.fetchOne(db, sql: "SELECT receivedAt FROM sighting ORDER BY id LIMIT 1")
-            return StoreStorage(bytes: pages * pageSize, oldestSighting: oldest)
+            return StoreStorage(
+                bytes: pages * pageSize,
+                oldestSighting: try Double.fetchOne(db, sql: "SELECT receivedAt FROM sighting ORDER BY id LIMIT 1"),
+                oldestEvent: try Double.fetchOne(db, sql: "SELECT storedAt FROM event ORDER BY id LIMIT 1"),
+                oldestVisit: try Double.fetchOne(
+                    db, sql: "SELECT closedAt FROM visit WHERE closedAt IS NOT NULL ORDER BY closedAt LIMIT 1"))
         }
     }
 }

@@ -6,28 +6,28 @@ import ServiceLifecycle
 /// The server's clockwork, run beside the HTTP server in one service group: once per `tick` it moves quiet
 /// venues on in data time (check-outs of devices no longer heard) and, with a demo, feeds the demo walkers'
 /// sightings due by now through the same ingest as `POST /v1/sightings`; at its start and then once a minute it
-/// deletes the sightings older than `retainSightings` (``VenueHub/pruneSightings(retain:batch:)``). At graceful shutdown it stops and ends
-/// the live streams, so that the HTTP server can drain.
+/// deletes the sightings, events and visits older than `retention` says (``VenueHub/prune(_:batch:)``). At graceful
+/// shutdown it stops and ends the live streams, so that the HTTP server can drain.
 public struct HubService: Service {
     let hub: VenueHub
     let demo: DemoVenue?
     let tick: Duration
     let logger: Logger
-    /// Seconds a sighting is kept after it was received; infinity keeps every one.
-    let retainSightings: Double
+    /// How long sightings, events and visits are kept.
+    let retention: Retention
     /// Time between two rounds of retention.
     let pruneEvery: Duration
 
-    /// A service over `hub`, feeding `demo` when given, keeping sightings for `retainSightings` seconds.
+    /// A service over `hub`, feeding `demo` when given, keeping what `retention` says.
     public init(
         hub: VenueHub, demo: DemoVenue? = nil, tick: Duration = .milliseconds(500),
-        retainSightings: Double = ServerConfiguration().retainSightings, pruneEvery: Duration = .seconds(60),
+        retention: Retention = Retention(), pruneEvery: Duration = .seconds(60),
         logger: Logger
     ) {
         self.hub = hub
         self.demo = demo
         self.tick = tick
-        self.retainSightings = retainSightings
+        self.retention = retention
         self.pruneEvery = pruneEvery
         self.logger = logger
     }
@@ -41,9 +41,11 @@ public struct HubService: Service {
                 if lastPrune.map({ ContinuousClock.now - $0 >= pruneEvery }) ?? true {
                     lastPrune = ContinuousClock.now
                     do {
-                        let deleted = try await hub.pruneSightings(retain: retainSightings)
-                        if deleted > 0 {
-                            logger.info("deleted \(deleted) sightings received over \(Int(retainSightings)) s ago")
+                        let pruned = try await hub.prune(retention)
+                        if !pruned.isEmpty {
+                            let counts =
+                                "\(pruned.sightings) sightings, \(pruned.events) events, \(pruned.visits) visits"
+                            logger.info("retention deleted \(counts)")
                         }
                     } catch {
                         logger.error("retention failed", metadata: ["error": "\(error)"])

@@ -1,0 +1,38 @@
+/// How long the store keeps what it holds, in seconds after it was stored (by the wall clock); infinity keeps
+/// everything of that kind.
+///
+/// Sightings are the bulk (about 141 bytes each, docs/SERVER.md); events (every fix and zone event, for the live
+/// stream's resumption and the log) come next; visits (the activity log, one row per check-in) are small and kept
+/// longest. An open visit is never deleted: a visit's time starts when it is checked out.
+public struct Retention: Hashable, Sendable {
+    /// Seconds a sighting is kept after it was received.
+    public var sightings: Double
+    /// Seconds a stored fix or zone event is kept after it was stored.
+    public var events: Double
+    /// Seconds a closed visit is kept after its check-out was stored.
+    public var visits: Double
+
+    /// Sightings 7 days, events 30 days, visits 400 days (a year's reports and then some), unless given.
+    public init(sightings: Double = 7 * 86400, events: Double = 30 * 86400, visits: Double = 400 * 86400) {
+        self.sightings = sightings
+        self.events = events
+        self.visits = visits
+    }
+
+    /// How many rows of each kind one round of retention deleted.
+    public struct Pruned: Hashable, Sendable {
+        public var sightings: Int
+        public var events: Int
+        public var visits: Int
+
+        /// Counts of deleted rows; nothing by default.
+        public init(sightings: Int = 0, events: Int = 0, visits: Int = 0) {
+            self.sightings = sightings
+            self.events = events
+            self.visits = visits
+        }
+
+        /// Whether anything was deleted.
+        public var isEmpty: Bool { sightings == 0 && events == 0 && visits == 0 }
+    }
+}

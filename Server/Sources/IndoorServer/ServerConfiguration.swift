@@ -15,6 +15,15 @@ public struct ServerConfiguration: Sendable {
     public var streamBacklog: Int
     /// Seconds between two comment lines on an idle stream (keeps proxies from closing it).
     public var heartbeatSeconds: Double
+    /// The most live events one stream subscriber may have waiting to be sent; a subscriber further behind (one that
+    /// stopped reading) is sent what it has waiting and then its stream ends, so it costs at most this much memory.
+    /// It can resume with `Last-Event-ID`.
+    public var streamBuffer: Int
+    /// The most connections open at once, and from one client address (``ConnectionLimiter``).
+    public var maxConnections: Int
+    public var maxConnectionsPerAddress: Int
+    /// The process's limit of open files, when known (said in `/health`).
+    public var openFilesLimit: UInt64?
     /// How much older than a venue's present a sighting may be, seconds; also how far ahead of it a recording-time
     /// sighting may be (``SightingTimeWindow``).
     public var maxLateness: Double
@@ -27,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBatch: Int = 10_000, maxBodyBytes: Int = 8 << 20,
         activeWindow: Double = 300, streamBacklog: Int = 10_000, heartbeatSeconds: Double = 15,
+        streamBuffer: Int = 5000,
+        maxConnections: Int = 4000, maxConnectionsPerAddress: Int = 200, openFilesLimit: UInt64? = nil,
         maxLateness: Double = 3600, maxClockSkew: Double = 60, retention: Retention = Retention()
     ) {
         self.retention = retention
@@ -39,5 +50,9 @@ public struct ServerConfiguration: Sendable {
         self.activeWindow = activeWindow
         self.streamBacklog = streamBacklog
         self.heartbeatSeconds = heartbeatSeconds
+        self.streamBuffer = streamBuffer
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.openFilesLimit = openFilesLimit
     }
 }

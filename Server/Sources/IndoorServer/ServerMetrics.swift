@@ -21,6 +21,12 @@ public struct ServerMetrics: Sendable {
     let venues: CoreMetrics.Gauge
     /// Venues whose site survey is being learned (served without it meanwhile).
     let venuesLearning: CoreMetrics.Gauge
+    /// Connections open now (``ConnectionLimiter``).
+    let connectionsOpen: CoreMetrics.Gauge
+    /// Connections closed at once because a cap was reached (``ConnectionLimiter``).
+    let connectionsRefused: CoreMetrics.Counter
+    /// Stream subscribers whose stream was ended because they fell too far behind (``ServerConfiguration/streamBuffer``).
+    let streamsDropped: CoreMetrics.Counter
     /// Sightings deleted by retention.
     let sightingsPruned: CoreMetrics.Counter
     /// Events deleted by retention.
@@ -56,6 +62,9 @@ public struct ServerMetrics: Sendable {
         devicesTracked = CoreMetrics.Gauge(label: "indoor_devices_tracked", factory: factory)
         venues = CoreMetrics.Gauge(label: "indoor_venues", factory: factory)
         venuesLearning = CoreMetrics.Gauge(label: "indoor_venues_learning", factory: factory)
+        connectionsOpen = CoreMetrics.Gauge(label: "indoor_connections_open", factory: factory)
+        connectionsRefused = CoreMetrics.Counter(label: "indoor_connections_refused_total", factory: factory)
+        streamsDropped = CoreMetrics.Counter(label: "indoor_stream_subscribers_dropped_total", factory: factory)
         sightingsPruned = CoreMetrics.Counter(label: "indoor_sightings_pruned_total", factory: factory)
         eventsPruned = CoreMetrics.Counter(label: "indoor_events_pruned_total", factory: factory)
         visitsPruned = CoreMetrics.Counter(label: "indoor_visits_pruned_total", factory: factory)

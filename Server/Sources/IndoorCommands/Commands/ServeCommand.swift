@@ -104,6 +104,25 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most connections open at once; more are closed as they come (default 4000, and at most the "
+                + "open-files limit less 64, which the server raises to its hard limit where it may).",
+            valueName: "count"))
+    var maxConnections: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The most connections open at once from one client address (default 200).", valueName: "count"))
+    var maxConnectionsPerAddress: Int = 200
+
+    @Option(
+        help: ArgumentHelp(
+            "The most live events a stream client may have waiting; one further behind is ended and may resume with "
+                + "Last-Event-ID (default 5000).",
+            valueName: "events"))
+    var streamBuffer: Int = 5000
+
+    @Option(
+        help: ArgumentHelp(
             "Serve HTTPS with this PEM certificate chain (the server's certificate first); needs --tls-key "
                 + "(INDOOR_TLS_CERT).",
             valueName: "path"))
@@ -143,6 +162,11 @@ struct ServeCommand: ParsableCommand {
         guard maxLateness.isFinite, maxLateness > 0 else {
             throw ValidationError("--max-lateness must be a number of seconds > 0")
         }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        guard maxConnectionsPerAddress >= 1 else {
+            throw ValidationError("--max-connections-per-address must be at least 1")
+        }
+        guard streamBuffer >= 1 else { throw ValidationError("--stream-buffer must be at least 1") }
         guard (1...86400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1...86400 seconds")
         }
@@ -212,6 +236,7 @@ struct ServeCommand: ParsableCommand {
         // Both said in one line before the set-up, which can take seconds (a demo, surveys).
         try ListeningPort.check(host: host, port: port)
         let tls = try serveTLS()
+        let openFiles = ConnectionLimiter.raiseOpenFilesLimit()
         let lock = try DatabaseLock(path: databasePath)
         defer { withExtendedLifetime(lock) {} }
         let store: SQLiteStore
@@ -227,6 +252,9 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
+            streamBuffer: streamBuffer,
+            maxConnections: maxConnections ?? min(4000, max(1, Int(openFiles ?? 4064) - 64)),
+            maxConnectionsPerAddress: maxConnectionsPerAddress, openFilesLimit: openFiles,
             maxLateness: maxLateness, maxClockSkew: maxClockSkew,
             retention: Retention(
                 sightings: Self.duration(retainSightings) ?? 7 * 86400,
@@ -276,7 +304,10 @@ struct ServeCommand: ParsableCommand {
         let shownHost = configuration.host
         let banner = printed
         let mapKey = readKeyForMap
-        let http = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout))))
+        let connections = server.connections
+        let http = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [connections.handler()], idleTimeout: .seconds(Int64(idleTimeout))))
         let scheme = tls == nil ? "http" : "https"
         let app = Application(
             router: server.router(),

@@ -36,8 +36,9 @@ extension LocationServer {
     /// A client that sends `Last-Event-ID` (or `?lastEventId=`) first gets the stored events after that id (at
     /// most ``ServerConfiguration/streamBacklog``), then the live ones, without a gap or a repeat: the stream
     /// subscribes before it reads the backlog and skips ids it already sent. An idle stream gets a comment line
-    /// every ``ServerConfiguration/heartbeatSeconds``; it ends when the venue is replaced or deleted, or at
-    /// shutdown.
+    /// every ``ServerConfiguration/heartbeatSeconds``; it ends when the venue is replaced or deleted, at shutdown,
+    /// or when the client falls ``ServerConfiguration/streamBuffer`` events behind (counted in
+    /// `indoor_stream_subscribers_dropped_total`).
     func stream(_ request: Request) throws -> Response {
         guard let venue = request.uri.queryParameters.get("venue"), !venue.isEmpty else {
             throw APIError.badRequest(field: "venue", "the query needs venue=ID")
@@ -53,6 +54,8 @@ extension LocationServer {
         guard let live = hub.subscribe(venue: venue) else { throw Self.unknownVenue(venue) }
         let backlog = try resume.map { try store.events(venue: venue, after: $0, limit: configuration.streamBacklog) }
         let heartbeat = configuration.heartbeatSeconds
+        let buffer = configuration.streamBuffer
+        let metrics = metrics
         let resumeID = resume
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
@@ -64,11 +67,19 @@ extension LocationServer {
                 try await writer.write(Self.frame(event))
                 lastSent = event.id
             }
-            let (items, continuation) = AsyncStream<LiveEvent?>.makeStream()
+            // What waits to be written is bounded: a client that stops reading makes the writes wait, its events
+            // fill `items`, and once `streamBuffer` are waiting the stream takes no more: the client gets what waits
+            // (no gap) and then the end of the stream, and can resume with Last-Event-ID.
+            let (items, continuation) = AsyncStream<LiveEvent?>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        for await event in live { continuation.yield(event) }
+                        for await event in live {
+                            if case .dropped = continuation.yield(event) {
+                                metrics.streamsDropped.increment()
+                                break
+                            }
+                        }
                         continuation.finish()
                     }
                     group.addTask {

@@ -25,6 +25,8 @@ public struct LocationServer: Sendable {
     public let configuration: ServerConfiguration
     /// The metrics `/metrics` prints.
     public let metrics: ServerMetrics
+    /// The caps on open connections; give each connection its ``ConnectionLimiter/handler()``.
+    public let connections: ConnectionLimiter
 
     /// A server over `store`, with the venues it holds.
     /// - Parameters:
@@ -38,6 +40,9 @@ public struct LocationServer: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         self.configuration = configuration
+        connections = ConnectionLimiter(
+            maximum: configuration.maxConnections, maximumPerAddress: configuration.maxConnectionsPerAddress,
+            metrics: metrics)
         hub = try VenueHub(
             store: store, metrics: metrics, surveys: surveys, logger: logger,
             timeWindow: SightingTimeWindow(
@@ -152,16 +157,37 @@ public struct LocationServer: Sendable {
         var venues: Int
         /// The store's size and oldest sighting; absent when the database cannot be read.
         var storage: StoreStorage?
+        var connections: Connections
+    }
+
+    /// Open connections and their caps; the process's open-files limit when known.
+    struct Connections: Encodable {
+        var open: Int
+        var refused: Int
+        var limit: Int
+        var perAddressLimit: Int
+        var openFilesLimit: UInt64?
+    }
+
+    private var connectionHealth: Connections {
+        let counts = connections.counts
+        return Connections(
+            open: counts.open, refused: counts.refused, limit: connections.maximum,
+            perAddressLimit: connections.maximumPerAddress, openFilesLimit: configuration.openFilesLimit)
     }
 
     private func health() throws -> Response {
         do {
             try store.ping()
             return try Self.json(
-                Health(status: "ok", database: "ok", venues: hub.venueIDs.count, storage: try store.storage()))
+                Health(
+                    status: "ok", database: "ok", venues: hub.venueIDs.count, storage: try store.storage(),
+                    connections: connectionHealth))
         } catch {
             return try Self.json(
-                Health(status: "unavailable", database: "\(error)", venues: hub.venueIDs.count),
+                Health(
+                    status: "unavailable", database: "\(error)", venues: hub.venueIDs.count,
+                    connections: connectionHealth),
                 status: .serviceUnavailable)
         }
     }

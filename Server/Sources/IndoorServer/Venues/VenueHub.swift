@@ -573,7 +573,9 @@ final class VenueRuntime: Sendable {
     }
 
     func subscribe() -> AsyncStream<LiveEvent> {
-        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        // Drained at once by the stream's own bounded buffer (``ServerConfiguration/streamBuffer``); the bound here
+        // only keeps a subscriber that is not drained from holding more.
+        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingOldest(100_000))
         let token = subscribers.withLock { subscribers in
             let token = subscribers.next
             subscribers.next += 1

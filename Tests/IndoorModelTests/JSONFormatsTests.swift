@@ -163,3 +163,18 @@ struct JSONFormatsTests {
         #expect(try JSONDecoder().decode(Fix.self, from: data) == fix)
     }
 }
+
+@Suite("Fix JSON precision")
+struct FixPrecisionTests {
+    @Test func lengthsAreWrittenToTheMillimetreAndDegreesToAbout1mm() throws {
+        let fix = Fix(
+            time: 48.900000000000006, device: "d", position: Point3D(x: 11.374000000000024, y: -2.0004999, z: 1.2),
+            accuracy: 2.12345, confidence: 0.87654321, method: "knn",
+            coordinate: GeoCoordinate(latitude: 52.520038123456, longitude: 13.405206987654))
+        let text = String(decoding: try JSONFormat.encoder().encode(fix), as: UTF8.self)
+        #expect(
+            text
+                == #"{"accuracy":2.123,"confidence":0.877,"device":"d","latitude":52.52003812,"longitude":13.40520699,"method":"knn","t":48.900000000000006,"x":11.374,"y":-2,"z":1.2}"#
+        )
+    }
+}

@@ -35,7 +35,7 @@ import Testing
             let page = try await client.get("/", key: nil)
             #expect(page.text.hasPrefix("<!doctype html>"))
             #expect(page.text.contains("/assets/map.js"))
-            #expect(try await client.get("/assets/map.js", key: nil).text.contains("EventSource"))
+            #expect(try await client.get("/assets/map.js", key: nil).text.contains("text/event-stream"))
             #expect(try await client.get("/assets/map.css", key: nil).status == .ok)
         }
     }

@@ -61,18 +61,28 @@ extension Fix: Codable {
             coordinate: coordinate)
     }
 
+    /// Writes the fix with its lengths (`x`, `y`, `z`, `accuracy`) to the millimetre, `latitude` and `longitude` to
+    /// 1e-8 degrees (about a millimetre) and `confidence` to 0.001: `11.374`, not `11.374000000000024`. No fix is
+    /// that precise, so nothing is lost; `t` is written as it is.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(time, forKey: .time)
         try container.encode(device, forKey: .device)
-        try container.encode(position.x, forKey: .x)
-        try container.encode(position.y, forKey: .y)
-        try container.encode(position.z, forKey: .z)
+        try container.encode(Self.rounded(position.x, 1e3), forKey: .x)
+        try container.encode(Self.rounded(position.y, 1e3), forKey: .y)
+        try container.encode(Self.rounded(position.z, 1e3), forKey: .z)
         try container.encodeIfPresent(floor, forKey: .floor)
-        try container.encode(accuracy, forKey: .accuracy)
-        try container.encode(confidence, forKey: .confidence)
+        try container.encode(Self.rounded(accuracy, 1e3), forKey: .accuracy)
+        try container.encode(Self.rounded(confidence, 1e3), forKey: .confidence)
         try container.encode(method, forKey: .method)
-        try container.encodeIfPresent(coordinate?.latitude, forKey: .latitude)
-        try container.encodeIfPresent(coordinate?.longitude, forKey: .longitude)
+        try container.encodeIfPresent(coordinate.map { Self.rounded($0.latitude, 1e8) }, forKey: .latitude)
+        try container.encodeIfPresent(coordinate.map { Self.rounded($0.longitude, 1e8) }, forKey: .longitude)
+    }
+
+    /// `value` to the nearest 1/`scale`; a value that is not finite, or too large to scale, as it is.
+    static func rounded(_ value: Double, _ scale: Double) -> Double {
+        let scaled = value * scale
+        guard scaled.isFinite, abs(scaled) < 1e15 else { return value }
+        return scaled.rounded() / scale
     }
 }

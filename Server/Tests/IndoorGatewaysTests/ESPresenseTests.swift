@@ -57,7 +57,10 @@ struct ESPresenseTests {
         let resolver = try IRKResolver(keys: ["alice-phone": IRKTests.sampleKeyReversed])
         let named = try GatewayMessageParser(resolver: resolver).parse(
             topic: "espresense/devices/\(id)/kitchen", payload: Array(#"{"rssi":"-60.00"}"#.utf8))
-        #expect(named == .sighting(GatewaySighting(gateway: .espresense, node: "kitchen", device: "alice-phone", rssiDBm: -60)))
+        #expect(
+            named
+                == .sighting(
+                    GatewaySighting(gateway: .espresense, node: "kitchen", device: "alice-phone", rssiDBm: -60)))
         let kept = try parse("espresense/devices/\(id)/kitchen", #"{"rssi":"-60.00"}"#)
         #expect(kept == .sighting(GatewaySighting(gateway: .espresense, node: "kitchen", device: id, rssiDBm: -60)))
     }

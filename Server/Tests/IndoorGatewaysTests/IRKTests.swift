@@ -23,7 +23,9 @@ struct IRKTests {
     }
 
     @Test func theResolverAcceptsTheKeyInEitherByteOrder() throws {
-        for written in [Self.sampleKey, Self.sampleKeyReversed, "irk:" + Self.sampleKey, " EC0234A357C8AD05341010A60A397D9B "] {
+        for written in [
+            Self.sampleKey, Self.sampleKeyReversed, "irk:" + Self.sampleKey, " EC0234A357C8AD05341010A60A397D9B ",
+        ] {
             let resolver = try IRKResolver(keys: ["phone": written])
             #expect(resolver.resolve(address: Self.sampleAddress) == "phone", "key written \(written)")
             #expect(resolver.resolve(addressBytes: [0x70, 0x81, 0x94, 0x0D, 0xFB, 0xAA]) == "phone")

@@ -36,7 +36,9 @@ struct RefusedPayloadTests {
         #expect(refusal("home/gw/BTtoMQTT/x", #"{"id":7,"rssi":-60}"#)?.field == "id")
         #expect(refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"mac_type":"random"}"#)?.field == "mac_type")
         #expect(
-            refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"uuid":"e2c56db5dffb48d2b060d0f5a71096e0","major":1.5,"minor":2}"#)?
+            refusal(
+                "home/gw/BTtoMQTT/x",
+                #"{"id":"x","rssi":-60,"uuid":"e2c56db5dffb48d2b060d0f5a71096e0","major":1.5,"minor":2}"#)?
                 .field == "major")
     }
 
@@ -57,7 +59,9 @@ struct RefusedPayloadTests {
         #expect(refusal("espresense/devices/phone/kitchen", #"{"rssi":"nan"}"#)?.reason == .outOfRange)
         #expect(refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"txpower":-200}"#)?.field == "txpower")
         #expect(
-            refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"uuid":"e2c56db5dffb48d2b060d0f5a71096e0","major":70000,"minor":2}"#)?
+            refusal(
+                "home/gw/BTtoMQTT/x",
+                #"{"id":"x","rssi":-60,"uuid":"e2c56db5dffb48d2b060d0f5a71096e0","major":70000,"minor":2}"#)?
                 .reason == .outOfRange)
         #expect(refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"mac_type":9}"#)?.reason == .outOfRange)
         let long = String(repeating: "d", count: 129)
@@ -69,9 +73,11 @@ struct RefusedPayloadTests {
         let odd = refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"manufacturerdata":"4c0"}"#)
         #expect(odd?.reason == .badHex)
         #expect(odd?.message == "home/gw/BTtoMQTT/x: manufacturerdata has an odd number of hex digits (3)")
-        let nonHex = refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"servicedata":"00zz","servicedatauuid":"feaa"}"#)
+        let nonHex = refusal(
+            "home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"servicedata":"00zz","servicedatauuid":"feaa"}"#)
         #expect(nonHex?.reason == .badHex)
-        #expect(nonHex?.message == "home/gw/BTtoMQTT/x: servicedata has a character that is not a hex digit at offset 2")
+        #expect(
+            nonHex?.message == "home/gw/BTtoMQTT/x: servicedata has a character that is not a hex digit at offset 2")
         #expect(
             refusal("home/gw/BTtoMQTT/x", #"{"id":"x","rssi":-60,"uuid":"not-a-uuid","major":1,"minor":2}"#)?.reason
                 == .badHex)
@@ -81,7 +87,8 @@ struct RefusedPayloadTests {
         let big = [UInt8](repeating: UInt8(ascii: " "), count: 1_048_576)
         let error = refusal("espresense/devices/phone/kitchen", big)
         #expect(error?.reason == .tooLarge)
-        #expect(error?.message == "espresense/devices/phone/kitchen: the payload has 1048576 bytes; at most 65536 are read")
+        #expect(
+            error?.message == "espresense/devices/phone/kitchen: the payload has 1048576 bytes; at most 65536 are read")
         #expect(refusal(String(repeating: "a/", count: 2000), "{}")?.reason == .tooLarge)
     }
 

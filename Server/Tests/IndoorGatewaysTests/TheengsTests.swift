@@ -27,7 +27,8 @@ struct TheengsTests {
         #expect(
             found
                 == GatewaySighting(
-                    gateway: .theengs, node: "TheengsGateway", device: Self.iBeaconDevice, rssiDBm: -71, txPowerDBm: -59))
+                    gateway: .theengs, node: "TheengsGateway", device: Self.iBeaconDevice, rssiDBm: -71, txPowerDBm: -59
+                ))
     }
 
     @Test func decodedIBeaconFieldsAloneNameTheBeacon() throws {
@@ -44,7 +45,9 @@ struct TheengsTests {
             "home/OMG_ESP32_BLE/BTtoMQTT/4C65A8DD7AE1",
             #"{"id":"4c:65:a8:dd:7a:e1","mac_type":0,"adv_type":0,"name":"LYWSD03MMC","rssi":-82,"#
                 + #""servicedata":"30585b05a8e17adda8654c0d","servicedatauuid":"0xfe95"}"#)
-        #expect(found == GatewaySighting(gateway: .theengs, node: "OMG_ESP32_BLE", device: "4C:65:A8:DD:7A:E1", rssiDBm: -82))
+        #expect(
+            found
+                == GatewaySighting(gateway: .theengs, node: "OMG_ESP32_BLE", device: "4C:65:A8:DD:7A:E1", rssiDBm: -82))
     }
 
     @Test func anEddystoneUIDInServiceDataIsNamedAsIndoorNamesIt() throws {
@@ -90,9 +93,15 @@ struct TheengsTests {
 
     @Test func addressesThatCanBeFollowedAreKept() throws {
         // A static random address, and addresses of unknown type when no keys are configured.
-        #expect(try sighting("home/gw1/BTtoMQTT/x", #"{"id":"F1:22:33:44:55:66","rssi":-70,"mac_type":1}"#)?.device == "F1:22:33:44:55:66")
-        #expect(try sighting("home/gw1/BTtoMQTT/x", #"{"id":"4a:11:22:33:44:55","rssi":-70}"#)?.device == "4A:11:22:33:44:55")
-        #expect(try sighting("home/gw1/BTtoMQTT/x", #"{"id":"3A:11:22:33:44:55","rssi":-70}"#)?.device == "3A:11:22:33:44:55")
+        #expect(
+            try sighting("home/gw1/BTtoMQTT/x", #"{"id":"F1:22:33:44:55:66","rssi":-70,"mac_type":1}"#)?.device
+                == "F1:22:33:44:55:66")
+        #expect(
+            try sighting("home/gw1/BTtoMQTT/x", #"{"id":"4a:11:22:33:44:55","rssi":-70}"#)?.device
+                == "4A:11:22:33:44:55")
+        #expect(
+            try sighting("home/gw1/BTtoMQTT/x", #"{"id":"3A:11:22:33:44:55","rssi":-70}"#)?.device
+                == "3A:11:22:33:44:55")
     }
 
     @Test func anIDThatIsNotAnAddressIsKept() throws {

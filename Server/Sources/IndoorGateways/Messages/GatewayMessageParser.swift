@@ -32,7 +32,9 @@ public struct GatewayMessageParser: Sendable {
         guard topic.utf8.count <= GatewayTopicConfiguration.maximumTopicBytes else {
             throw GatewayPayloadError(
                 .tooLarge, topic: String(topic.prefix(64)) + "…", field: nil,
-                detail: "the topic has \(topic.utf8.count) bytes; at most \(GatewayTopicConfiguration.maximumTopicBytes) are read")
+                detail:
+                    "the topic has \(topic.utf8.count) bytes; at most \(GatewayTopicConfiguration.maximumTopicBytes) are read"
+            )
         }
         guard payload.count <= configuration.maximumPayloadBytes else {
             throw GatewayPayloadError(
@@ -53,7 +55,8 @@ public struct GatewayMessageParser: Sendable {
         }
         throw GatewayPayloadError(
             .unknownTopic, topic: topic, field: nil,
-            detail: "the topic is under neither ESPresense's root '\(configuration.espresenseRoot)' nor a BTtoMQTT prefix"
+            detail:
+                "the topic is under neither ESPresense's root '\(configuration.espresenseRoot)' nor a BTtoMQTT prefix"
         )
     }
 

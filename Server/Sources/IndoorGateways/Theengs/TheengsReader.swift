@@ -74,10 +74,13 @@ struct TheengsReader {
             return address.text
         case .random:
             if ResolvablePrivateAddress.isStatic(address) { return address.text }
-            throw randomAddress(address, resolvable ? "a resolvable private address no IRK resolves" : "a non-resolvable private address")
+            throw randomAddress(
+                address,
+                resolvable ? "a resolvable private address no IRK resolves" : "a non-resolvable private address")
         case .unknown:
             if resolvable, let resolver, !resolver.isEmpty {
-                throw randomAddress(address, "taken for a resolvable private address (top bits 01) that no IRK resolves")
+                throw randomAddress(
+                    address, "taken for a resolvable private address (top bits 01) that no IRK resolves")
             }
             return address.text
         }
@@ -105,7 +108,8 @@ struct TheengsReader {
     /// - Throws: `badHex` / `wrongType` for a raw field that cannot be read.
     func beaconFrame(_ fields: PayloadFields) throws(GatewayPayloadError) -> BeaconFrame? {
         if let data = try fields.hex("manufacturerdata"), data.count <= 253,
-            let frame = try? BeaconFrame.decode(advertisingData: [UInt8(data.count + 1), ADType.manufacturerData] + data)
+            let frame = try? BeaconFrame.decode(
+                advertisingData: [UInt8(data.count + 1), ADType.manufacturerData] + data)
         {
             return frame
         }
@@ -147,7 +151,8 @@ struct TheengsReader {
                 .badHex, topic: topic, field: "uuid", detail: "uuid is not 32 hex digits (a proximity UUID)")
         }
         let uuid = UUID(
-            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
         return BeaconID(uuid: uuid, major: UInt16(major), minor: UInt16(minor))
     }
 }

@@ -57,6 +57,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What BLE gateways publish over MQTT (ESPresense, Theengs Gateway, OpenMQTTGateway) read as sightings, and
+        // Bluetooth resolvable private addresses resolved with identity resolving keys. No networking here.
+        .target(
+            name: "IndoorGateways",
+            dependencies: [
+                .product(name: "IndoorModel", package: "Indoor"),
+                .product(name: "IndoorAdvertising", package: "Indoor"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         // The command-line front end as a library, so its output can be tested in-process.
         .target(
             name: "IndoorCommands",
@@ -94,6 +106,14 @@ let package = Package(
             dependencies: indoor + [
                 "IndoorServer", "IndoorServerTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IndoorGatewaysTests",
+            dependencies: [
+                "IndoorGateways",
+                .product(name: "IndoorModel", package: "Indoor"),
+                .product(name: "IndoorAdvertising", package: "Indoor"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -13,3 +13,11 @@ public struct LiveEvent: Hashable, Sendable {
         self.room = room
     }
 }
+
+/// One venue's live events of one batch (``VenueHub/observeAll(buffer:)``).
+public struct VenueLiveEvents: Hashable, Sendable {
+    /// The venue's id.
+    public var venue: String
+    /// Its events, in the order stored.
+    public var events: [LiveEvent]
+}

@@ -90,6 +90,11 @@ public struct LocationServer: Sendable {
             }
             return try Self.json(DeviceFix(fix: fix, room: self.hub.room(venue: venue, device: device)))
         }
+        read.get("/v1/venues/{venue}/nodes") { _, context in
+            let venue = try context.parameters.require("venue")
+            guard let nodes = self.hub.nodes(venue: venue) else { throw Self.unknownVenue(venue) }
+            return try Self.json(NodeList(venue: venue, silentAfter: self.hub.nodeHealth.silentAfter, nodes: nodes))
+        }
         read.get("/v1/activity") { request, _ in
             try self.activity(request)
         }
@@ -211,6 +216,14 @@ public struct LocationServer: Sendable {
         return VenueSummary(
             id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
             zones: venue.zones.count, survey: hub.surveyState(venue: venue.id))
+    }
+
+    /// `GET /v1/venues/{venue}/nodes`: each node's health.
+    struct NodeList: Encodable {
+        var venue: String
+        /// Seconds without a sighting after which a node is `silent`.
+        var silentAfter: Double
+        var nodes: [NodeHealth]
     }
 
     struct DeviceList: Encodable {

@@ -32,6 +32,10 @@ public final class VenueHub: Sendable {
     private let learning = LearningQueue()
     private let logger: Logger
     private let wallClock: @Sendable () -> Double
+    /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
+    public let nodeHealth = NodeHealthBook()
+    /// The feeds of ``observeAll()``.
+    private let observers = Mutex<(next: Int, all: [Int: AsyncStream<VenueLiveEvents>.Continuation])>((0, [:]))
     /// Which sightings each venue takes by their time.
     public let timeWindow: SightingTimeWindow
 
@@ -276,6 +280,7 @@ public final class VenueHub: Sendable {
         let old = runtimes.withLock { $0.removeValue(forKey: id) }
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         old?.finishSubscribers()
+        nodeHealth.forget(venue: id)
         metrics.venues.record(venueIDs.count)
         recordLearning()
         return deleted || old != nil
@@ -354,7 +359,14 @@ public final class VenueHub: Sendable {
         guard !prepared.taken.isEmpty else { return Admission(stored: [], refused: refused) }
         let stored = try await store.commit(
             IngestBatch(venue: runtime.venue.id, sightings: prepared.taken, events: prepared.events, receivedAt: now))
-        runtime.publish(runtime.locked { state in runtime.live(stored, session: state.session) })
+        let live = runtime.locked { state in runtime.live(stored, session: state.session) }
+        runtime.publish(live)
+        notifyObservers(venue: runtime.venue.id, live)
+        var heard: [String: Int] = [:]
+        for sighting in prepared.taken {
+            if case .node(let node) = sighting.source { heard[node, default: 0] += 1 }
+        }
+        for (node, count) in heard { nodeHealth.heard(venue: runtime.venue.id, node: node, count: count, at: now) }
         metrics.sightingsIngested.increment(by: prepared.taken.count)
         metrics.devicesTracked.record(runtimes.withLock { $0.values.reduce(0) { $0 + $1.deviceCount } })
         record(stored)
@@ -377,7 +389,9 @@ public final class VenueHub: Sendable {
                 guard !events.isEmpty else { return [] }
                 let stored = try await self.store.commit(
                     IngestBatch(venue: runtime.venue.id, sightings: [], events: events, receivedAt: now))
-                runtime.publish(stored.map { LiveEvent(stored: $0) })
+                let live = stored.map { LiveEvent(stored: $0) }
+                runtime.publish(live)
+                self.notifyObservers(venue: runtime.venue.id, live)
                 return stored
             }
             record(stored)
@@ -450,6 +464,49 @@ public final class VenueHub: Sendable {
     /// Ends every live feed (at shutdown).
     public func finishSubscribers() {
         for runtime in runtimes.withLock({ Array($0.values) }) { runtime.finishSubscribers() }
+        let all = observers.withLock { observers in
+            defer { observers.all = [:] }
+            return Array(observers.all.values)
+        }
+        for continuation in all { continuation.finish() }
+    }
+
+    /// Every venue's stored events as they are stored, a batch at a time, for publishing them elsewhere (MQTT).
+    ///
+    /// At most `buffer` batches wait for the reader; beyond that the oldest waiting are dropped (a reader that
+    /// publishes states loses only superseded ones). Ends at ``finishSubscribers()``.
+    public func observeAll(buffer: Int = 1000) -> AsyncStream<VenueLiveEvents> {
+        let (stream, continuation) = AsyncStream<VenueLiveEvents>.makeStream(bufferingPolicy: .bufferingNewest(buffer))
+        let token = observers.withLock { observers in
+            defer { observers.next += 1 }
+            observers.all[observers.next] = continuation
+            return observers.next
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.observers.withLock { $0.all.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    private func notifyObservers(venue: String, _ events: [LiveEvent]) {
+        guard !events.isEmpty else { return }
+        let all = observers.withLock { Array($0.all.values) }
+        for continuation in all { continuation.yield(VenueLiveEvents(venue: venue, events: events)) }
+    }
+
+    /// The ids of the venues that have a node `node`, sorted.
+    public func venues(withNode node: String) -> [String] {
+        runtimes.withLock { runtimes in runtimes.values.filter { $0.nodeIDs.contains(node) }.map(\.venue.id) }.sorted()
+    }
+
+    /// The wall clock the hub stamps arrivals with, Unix seconds.
+    public var now: Double { wallClock() }
+
+    /// The health of each node of `venue` (``NodeHealthBook/health(venue:nodes:at:)``), in the venue's order; `nil`
+    /// for an unknown venue.
+    public func nodes(venue: String) -> [NodeHealth]? {
+        guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
+        return nodeHealth.health(venue: venue, nodes: runtime.venue.nodes.map(\.id), at: wallClock())
     }
 
     private func record(_ stored: [StoredEvent]) {

@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // The location server: HTTP API, SQLite store, keys, live stream, map. Every request goes through the session.
@@ -53,6 +55,18 @@ let package = Package(
                 // The map and the OpenAPI document, embedded in the binary: `indoor serve` needs no file beside it.
                 .embedInCode("Resources/map.html"), .embedInCode("Resources/map.css"), .embedInCode("Resources/map.js"),
                 .embedInCode("Resources/openapi.json"),
+            ],
+            swiftSettings: strict
+        ),
+        // An MQTT 3.1.1 / 5 client on SwiftNIO: the codec over plain bytes (fuzzed on its own, Fuzz/run-mqtt.sh),
+        // and a client that delivers messages in batches and acknowledges them once the handler has returned.
+        .target(
+            name: "IndoorMQTT",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -92,6 +106,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict),
+        .testTarget(name: "IndoorMQTTTests", dependencies: ["IndoorMQTT"], swiftSettings: strict),
         .testTarget(
             name: "IndoorCommandsTests",
             dependencies: indoor + ["IndoorCommands", "IndoorBenchmarks", "IndoorServerTestSupport"],

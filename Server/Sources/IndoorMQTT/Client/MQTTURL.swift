@@ -7,6 +7,13 @@ public struct MQTTURL: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     public var username: String?
 
+    public init(isTLS: Bool, host: String, port: Int, username: String? = nil) {
+        self.isTLS = isTLS
+        self.host = host
+        self.port = port
+        self.username = username
+    }
+
     /// Parses a broker URL; throws `MQTTURLError` saying what is wrong and what is accepted.
     public init(parsing text: String) throws(MQTTURLError) {
         let form = "expected mqtt://[user@]host[:port] or mqtts://[user@]host[:port]"

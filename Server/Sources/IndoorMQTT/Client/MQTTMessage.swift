@@ -1,0 +1,19 @@
+/// An application message received on a subscription.
+public struct MQTTMessage: Sendable, Hashable {
+    public var topic: String
+    public var payload: [UInt8]
+    /// QoS the broker delivered it with (at most the subscription's).
+    public var qos: MQTTQoS
+    /// A retained message, sent because a subscription was made (not a new publication).
+    public var retain: Bool
+    /// The broker may have delivered this message before (a redelivery after a lost acknowledgement).
+    public var duplicate: Bool
+
+    public init(topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool = false, duplicate: Bool = false) {
+        self.topic = topic
+        self.payload = payload
+        self.qos = qos
+        self.retain = retain
+        self.duplicate = duplicate
+    }
+}

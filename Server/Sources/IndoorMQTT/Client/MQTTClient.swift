@@ -18,6 +18,7 @@ public final class MQTTClient: Sendable {
 
     private struct State {
         var connectionState = MQTTConnectionState.disconnected(reason: "not started")
+        var lastDisconnectReason: String?
         var statistics = MQTTClientStatistics()
         var connection: MQTTConnectionHandle?
         var lastPacketID: UInt16 = 0
@@ -56,6 +57,10 @@ public final class MQTTClient: Sendable {
     /// The connection's state now, for health checks.
     public var connectionState: MQTTConnectionState { state.withLock { $0.connectionState } }
 
+    /// Why the last connection ended or failed (nil before any did): unlike `connectionState`, this stays
+    /// after the client has connected again, for logs and health pages.
+    public var lastDisconnectReason: String? { state.withLock { $0.lastDisconnectReason } }
+
     /// Counters since the client was made.
     public var statistics: MQTTClientStatistics { state.withLock { $0.statistics } }
 
@@ -69,6 +74,8 @@ public final class MQTTClient: Sendable {
     /// cancelled by then (the batch may not have been committed: the broker redelivers it). While the handler
     /// is busy, up to `maximumBufferedMessages` further messages are held; beyond that the socket is not read.
     /// Messages held when a connection is lost are dropped (QoS 1 ones are redelivered by the broker).
+    /// A QoS 1 `publish` awaited inside the handler can wait until the connection is lost when the inbox is
+    /// full (its PUBACK is behind the messages not read): publish with QoS 0 there, or from another task.
     ///
     /// - Parameter subscriptions: Topic filters to subscribe to on every connection; may be empty (publish only).
     /// - Throws: `MQTTClientError` only for what retrying cannot fix: a second concurrent `run`, or an
@@ -94,7 +101,10 @@ public final class MQTTClient: Sendable {
             let outcome = await runConnection(
                 subscriptions: subscriptions, handler: onMessages, sslContext: sslContext)
             if isStopping { break }
-            setConnectionState(.disconnected(reason: outcome.reason))
+            state.withLock { state in
+                state.connectionState = .disconnected(reason: outcome.reason)
+                state.lastDisconnectReason = outcome.reason
+            }
             attempt = outcome.accepted ? 0 : attempt + 1
             let delay = configuration.reconnectBackoff.delay(attempt: max(0, attempt - 1), using: &random)
             logConnectionProblem(outcome.reason, retryIn: delay)
@@ -137,6 +147,7 @@ public final class MQTTClient: Sendable {
             return state.problemsNotLogged
         }
         let broker = "\(configuration.host):\(configuration.port)"
+        let delay = "\(Int(delay / .milliseconds(1))) ms"
         if let notLogged {
             logger.warning(
                 "MQTT connection to \(broker) lost or failed: \(reason); retrying in \(delay)",
@@ -236,6 +247,14 @@ public final class MQTTClient: Sendable {
             try await connected(
                 connection: connection, ack: ack, iterator: &iterator, subscriptions: subscriptions,
                 handler: handler, handshakeTimeout: handshakeTimeout)
+        } catch let error as ChannelError where error == .ioOnClosedChannel || error == .alreadyClosed {
+            // A write found the channel closed: the cause (a TLS handshake failure, a reset) is on the inbound side.
+            failure = "\(error)"
+            do {
+                while try await iterator.next() != nil {}
+            } catch {
+                failure = "\(error)"
+            }
         } catch {
             failure = "\(error)"
         }

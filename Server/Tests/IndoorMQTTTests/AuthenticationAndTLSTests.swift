@@ -1,0 +1,122 @@
+import Foundation
+import IndoorMQTT
+import Testing
+
+/// User name and password against a broker with a password file, and TLS with a CA made for the test.
+@Suite("MQTT client credentials and TLS against mosquitto", .serialized)
+struct AuthenticationAndTLSTests {
+    static func passwordBroker() throws -> Broker {
+        let directory = try Broker.temporaryDirectory()
+        let passwords = directory.appendingPathComponent("passwords").path
+        try Broker.requireInstalled(Broker.passwordTool)
+        try Broker.runTool(Broker.passwordTool, ["-b", "-c", passwords, "indoor", "s3cret"])
+        return try Broker(extraConfig: ["password_file \(passwords)"], allowAnonymous: false, directory: directory)
+    }
+
+    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    func goodCredentialsConnect(version: MQTTProtocolVersion) async throws {
+        let broker = try Self.passwordBroker()
+        let url = try MQTTURL(parsing: "mqtt://indoor@127.0.0.1:\(broker.port)")
+        var configuration = MQTTConfiguration(url: url, clientID: "authorized", password: "s3cret")
+        configuration.protocolVersion = version
+        let client = MQTTClient(configuration: configuration)
+        let collector = MessageCollector()
+        let task = BrokerTests.run(client, [MQTTSubscription("t/#")], into: collector)
+        defer { task.cancel() }
+        try await BrokerTests.waitConnected(client)
+        try await client.publish(topic: "t/1", payload: Array("hello".utf8), qos: .atLeastOnce)
+        try await eventually("the message") { collector.payloads == ["hello"] }
+        task.cancel()
+        try await task.value
+    }
+
+    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    func badCredentialsAreReportedWithTheConnAckReason(version: MQTTProtocolVersion) async throws {
+        let broker = try Self.passwordBroker()
+        var configuration = BrokerTests.configuration(broker, clientID: "intruder", version: version)
+        configuration.username = "indoor"
+        configuration.password = "wrong"
+        let client = MQTTClient(configuration: configuration)
+        let task = BrokerTests.run(client, [MQTTSubscription("t/#")], into: MessageCollector())
+        defer { task.cancel() }
+        try await eventually("the refusal (now \(client.connectionState))") {
+            client.lastDisconnectReason?.contains("the broker refused the connection") == true
+        }
+        let reason = client.lastDisconnectReason ?? ""
+        // mosquitto answers "not authorized" (3.1.1: return code 5; MQTT 5: reason 0x87) for a wrong password.
+        #expect(reason.contains("not authorized") || reason.contains("bad user name or password"))
+        #expect(client.statistics.connectionsEstablished == 0)
+        task.cancel()
+        try await task.value
+    }
+
+    /// A CA and a server certificate for localhost and 127.0.0.1, made with openssl in `directory`.
+    static func makeCertificates(in directory: URL) throws {
+        let openssl = "/usr/bin/openssl"
+        guard FileManager.default.isExecutableFile(atPath: openssl) else {
+            throw BrokerError("openssl is not installed: the TLS test needs Debian's `openssl`")
+        }
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try Broker.runTool(
+            openssl,
+            ["req", "-x509"] + curve + [
+                "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Indoor MQTT test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ], in: directory)
+        try Broker.runTool(
+            openssl, ["req"] + curve + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
+            in: directory)
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n".write(
+            to: directory.appendingPathComponent("server.ext"), atomically: true, encoding: .utf8)
+        try Broker.runTool(
+            openssl,
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "server.crt", "-days", "2", "-extfile", "server.ext",
+            ], in: directory)
+    }
+
+    @Test func mqttsWithACustomCA() async throws {
+        let directory = try Broker.temporaryDirectory()
+        try Self.makeCertificates(in: directory)
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        let broker = try Broker(
+            extraConfig: [
+                "cafile \(path("ca.crt"))", "certfile \(path("server.crt"))", "keyfile \(path("server.key"))",
+            ],
+            directory: directory)
+        let url = try MQTTURL(parsing: "mqtts://localhost:\(broker.port)")
+        #expect(url.isTLS)
+        let client = MQTTClient(
+            configuration: MQTTConfiguration(url: url, clientID: "tls", caFilePath: path("ca.crt")))
+        let collector = MessageCollector()
+        let task = BrokerTests.run(client, [MQTTSubscription("secure/#")], into: collector)
+        defer { task.cancel() }
+        try await BrokerTests.waitConnected(client)
+        try await client.publish(topic: "secure/1", payload: Array("over TLS".utf8), qos: .atLeastOnce)
+        try await eventually("the message over TLS") { collector.payloads == ["over TLS"] }
+        task.cancel()
+        try await task.value
+
+        // Trusting only the system's roots, the test CA's certificate is refused.
+        let untrusting = MQTTClient(configuration: MQTTConfiguration(url: url, clientID: "tls-untrusting"))
+        let refused = BrokerTests.run(untrusting, [], into: MessageCollector())
+        defer { refused.cancel() }
+        try await eventually("the certificate to be refused (now \(untrusting.connectionState))") {
+            untrusting.lastDisconnectReason != nil
+        }
+        let reason = untrusting.lastDisconnectReason ?? ""
+        #expect(reason.uppercased().contains("CERTIFICATE"), "\(reason)")
+        #expect(untrusting.statistics.connectionsEstablished == 0)
+        refused.cancel()
+        try await refused.value
+    }
+
+    @Test func anUnreadableCAFileIsAnErrorOfRun() async throws {
+        let configuration = MQTTConfiguration(
+            host: "localhost", clientID: "x", tls: MQTTTLSSettings(caFilePath: "/nonexistent/ca.crt"))
+        await #expect(throws: MQTTClientError.self) {
+            try await MQTTClient(configuration: configuration).run(subscriptions: []) { _ in }
+        }
+    }
+}

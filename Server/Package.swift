@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "IndoorCommands",
             dependencies: indoor + [
-                "IndoorServer",
+                "IndoorServer", "IndoorMQTT", "IndoorGateways",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -118,11 +118,12 @@ let package = Package(
         .testTarget(
             name: "IndoorServerTests",
             dependencies: indoor + [
-                "IndoorServer", "IndoorServerTestSupport",
+                "IndoorServer", "IndoorServerTestSupport", "IndoorMQTT",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "IndoorMQTTTests", dependencies: ["IndoorMQTT"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorMQTTTests", dependencies: ["IndoorMQTT", "IndoorServerTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "IndoorGatewaysTests",
             dependencies: [

@@ -109,14 +109,14 @@ struct BeaconMonitorTests {
     @Test("errors: an empty list, starting twice, and the adapters' capability codes")
     func errors() throws {
         var monitor = BeaconMonitor()
-        let empty = #expect(throws: MonitorError.self) { _ = try monitor.start([], at: 0) }
-        #expect(empty?.code == .emptyBeaconList)
-        #expect(empty?.message.contains("at least one") == true)
+        let empty = try #require(throws: MonitorError.self) { _ = try monitor.start([], at: 0) }
+        #expect(empty.code == .emptyBeaconList)
+        #expect(empty.message.contains("at least one") == true)
         _ = try monitor.start([BeaconCondition(uuid: monitorUUID)], at: 0)
-        let twice = #expect(throws: MonitorError.self) {
+        let twice = try #require(throws: MonitorError.self) {
             _ = try monitor.start([BeaconCondition(uuid: otherUUID)], at: 1)
         }
-        #expect(twice?.code == .observationInProgress)
+        #expect(twice.code == .observationInProgress)
         #expect(monitor.conditions == [BeaconCondition(uuid: monitorUUID)])
 
         let cases: [(MonitorCapabilities, MonitorError.Code)] = [
@@ -143,10 +143,10 @@ struct BeaconMonitorTests {
         ]
         for (capabilities, code) in cases {
             var fresh = BeaconMonitor()
-            let error = #expect(throws: MonitorError.self) {
+            let error = try #require(throws: MonitorError.self) {
                 _ = try fresh.start([BeaconCondition(uuid: monitorUUID)], at: 0, capabilities: capabilities)
             }
-            #expect(error?.code == code)
+            #expect(error.code == code)
             #expect(!fresh.isObserving)
         }
     }

@@ -113,10 +113,10 @@ struct ZoneJSONTests {
                 "zones[0].fences[0].floor: expected an integer"
             ),
         ])
-    func badZones(zone: String, path: String) {
+    func badZones(zone: String, path: String) throws {
         let json = #"{"id":"v","zones":["# + zone + "]}"
-        let error = #expect(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8), file: "v.json") }
-        #expect(error?.description.hasPrefix("v.json: \(path)") == true, "\(error?.description ?? "no error")")
+        let error = try #require(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8), file: "v.json") }
+        #expect(error.description.hasPrefix("v.json: \(path)") == true, "\(error.description)")
     }
 
     @Test(

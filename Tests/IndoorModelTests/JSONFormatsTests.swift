@@ -81,14 +81,14 @@ struct JSONFormatsTests {
             "venue.json: nodes[0].pathLossExponent: pathLossExponent must be a positive number"
         ),
     ])
-    func venueErrorsNameThePath(json: String, message: String) {
-        let error = #expect(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8)) }
-        #expect(error?.code == .invalidJSON)
-        #expect(error?.file == "venue.json")
-        #expect(error?.message == String(message.dropFirst("venue.json: ".count)))
-        #expect(error.map { "\($0)" } == message)
+    func venueErrorsNameThePath(json: String, message: String) throws {
+        let error = try #require(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8)) }
+        #expect(error.code == .invalidJSON)
+        #expect(error.file == "venue.json")
+        #expect(error.message == String(message.dropFirst("venue.json: ".count)))
+        #expect("\(error)" == message)
         // The field's path is data too, the same path the message starts with.
-        if let field = error?.field { #expect(error?.message.hasPrefix(field) == true) }
+        if let field = error.field { #expect(error.message.hasPrefix(field)) }
     }
 
     @Test func brokenJSONIsReported() throws {

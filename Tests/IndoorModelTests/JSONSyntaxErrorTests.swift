@@ -27,18 +27,18 @@ struct JSONSyntaxErrorTests {
             ("\u{0}\u{0}\u{0}", "venue.json: line 1, column 1: expected a value, found byte 0x00"),
             ("{\"name\": \"Café\", 5}", "venue.json: line 1, column 18: expected a string key after ',', found '5'"),
         ])
-    func malformedVenue(json: String, message: String) {
-        let error = #expect(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8)) }
-        #expect(error?.description == message)
-        #expect(error?.code == .invalidJSON)
+    func malformedVenue(json: String, message: String) throws {
+        let error = try #require(throws: FormatError.self) { try Venue.decodeJSON(Data(json.utf8)) }
+        #expect(error.description == message)
+        #expect(error.code == .invalidJSON)
     }
 
     @Test("a well-formed document with a wrong value keeps the path of the value")
-    func wrongValueKeepsPath() {
-        let error = #expect(throws: FormatError.self) {
+    func wrongValueKeepsPath() throws {
+        let error = try #require(throws: FormatError.self) {
             try Venue.decodeJSON(Data(#"{"id":"v","nodes":[{"id":"n1","x":"east","y":0}]}"#.utf8))
         }
-        #expect(error?.description == "venue.json: nodes[0].x: expected a number")
+        #expect(error.description == "venue.json: nodes[0].x: expected a number")
     }
 
     @Test("one line of JSON Lines: the file's line, then the column")

@@ -17,8 +17,8 @@ struct NumericOptionsTests {
         (["bench", "decode", "--repeat", "-1"], "--repeat must be positive"),
         (["evaluate", "/tmp/x", "--limit", "-3"], "--limit must be at least 1"),
     ])
-    func outOfRange(arguments: [String], message: String) {
-        let error = #expect(throws: (any Error).self) {
+    func outOfRange(arguments: [String], message: String) throws {
+        let error = try #require(throws: (any Error).self) {
             // `indoor-bench` is a command of its own: its arguments here start with "bench".
             if arguments.first == "bench" {
                 _ = try BenchCommand.parseAsRoot(Array(arguments.dropFirst()))
@@ -26,7 +26,6 @@ struct NumericOptionsTests {
                 _ = try IndoorCommand.parseAsRoot(arguments)
             }
         }
-        guard let error else { return }
         #expect(IndoorCommand.message(for: error) == message)
         #expect(IndoorCommand.exitCode(for: error) == .validationFailure)
     }

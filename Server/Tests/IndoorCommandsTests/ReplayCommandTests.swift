@@ -230,15 +230,15 @@ struct ReplayCommandTests {
     }
 
     @Test("an unknown method or a bad venue is an error that says so")
-    func errors() {
+    func errors() throws {
         #expect(throws: UnknownMethodError.self) { try replay(sightingsCSV, file: "walk.csv", method: "magic") }
-        let error = #expect(throws: FormatError.self) {
+        let error = try #require(throws: FormatError.self) {
             _ = try ReplayCommand.replay(
                 venue: Data(#"{"id":"v","zones":[{"id":"z","fences":[{"center":[0,0]}]}]}"#.utf8), venueFile: "v.json",
                 sightings: sightingsCSV, sightingsFile: "walk.csv"
             ) { _ in }
         }
-        #expect(error?.description.hasPrefix("v.json: zones[0].fences[0]") == true)
+        #expect(error.description.hasPrefix("v.json: zones[0].fences[0]") == true)
     }
 
     @Test(
@@ -256,22 +256,22 @@ struct ReplayCommandTests {
                 "v.json: zones[2].id: zone id 'a' is already used by zones[0]; zone ids must be unique"
             ),
         ])
-    func badVenues(venue: String, message: String) {
-        let error = #expect(throws: FormatError.self) {
+    func badVenues(venue: String, message: String) throws {
+        let error = try #require(throws: FormatError.self) {
             _ = try ReplayCommand.replay(
                 venue: Data(venue.utf8), venueFile: "v.json", sightings: sightingsCSV, sightingsFile: "walk.csv"
             ) { _ in }
         }
-        #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "no error")")
+        #expect(error.description.hasPrefix(message) == true, "\(error.description ?? "no error")")
     }
 
     @Test(
         "empty sightings: a CSV without a header is an error naming the file; an empty JSON Lines file is a problem naming it and replays nothing"
     )
     func emptySightings() throws {
-        let error = #expect(throws: FormatError.self) { try replay("", file: "walk.csv") }
+        let error = try #require(throws: FormatError.self) { try replay("", file: "walk.csv") }
         #expect(
-            error?.description.hasPrefix("walk.csv:1: file is empty") == true, "\(error?.description ?? "no error")")
+            error.description.hasPrefix("walk.csv:1: file is empty") == true, "\(error.description ?? "no error")")
         let outcome = try ReplayCommand.replay(
             venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: "", sightingsFile: "walk.jsonl"
         ) { _ in Issue.record("no line expected") }

@@ -1,5 +1,6 @@
 import Foundation
 import IndoorMQTT
+import IndoorServerTestSupport
 import Testing
 
 /// User name and password against a broker with a password file, and TLS with a CA made for the test.

@@ -1,5 +1,6 @@
 import Foundation
 import IndoorMQTT
+import IndoorServerTestSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import IndoorMQTT
+import IndoorServerTestSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import IndoorMQTT
+import IndoorServerTestSupport
 import Testing
 
 /// Broker URLs: `mqtt://[user@]host[:port]`, `mqtts://…`, and clear refusals.

@@ -132,6 +132,9 @@ struct ServeCommand: ParsableCommand {
         help: ArgumentHelp("The PEM private key of --tls-cert (INDOOR_TLS_KEY).", valueName: "path"))
     var tlsKey: String?
 
+    @OptionGroup(title: "Gateways over MQTT")
+    var gateways: ServeMQTTOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -271,8 +274,9 @@ struct ServeCommand: ParsableCommand {
                         + "in the background (seconds for each venue in a release build, minutes in a debug one); "
                         + "each venue is served without its survey until then\n").utf8))
         }
-        let server = try LocationServer(
+        var server = try LocationServer(
             store: store, configuration: configuration, surveys: surveys, logger: logger)
+        server.mqtt = try gateways.bridge(hub: server.hub, metrics: server.metrics, logger: logger)
 
         var printed: [String] = []
         if let key = adminKey ?? Self.environment("INDOOR_ADMIN_KEY") {
@@ -326,15 +330,16 @@ struct ServeCommand: ParsableCommand {
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             },
             logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: app),
+            .init(
+                service: HubService(
+                    hub: server.hub, demo: demoVenue, retention: configuration.retention, logger: logger)),
+        ]
+        if let bridge = server.mqtt { services.append(.init(service: bridge)) }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: app),
-                    .init(
-                        service: HubService(
-                            hub: server.hub, demo: demoVenue, retention: configuration.retention,
-                            logger: logger)),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

@@ -13,8 +13,10 @@ import Synchronization
 /// next connection, so a process killed mid-batch loses nothing the broker held (duplicates are possible).
 /// `publish` can be called concurrently with `run` while connected.
 public final class MQTTClient: Sendable {
-    /// The handler of delivered messages: a batch in arrival order. Return only once the batch is committed.
-    public typealias MessageHandler = @Sendable ([MQTTMessage]) async -> Void
+    /// The handler of delivered messages: a batch in arrival order. Return only once the batch is committed; throw
+    /// when it could not be, and the batch is not acknowledged (the connection is closed, so the broker sends it
+    /// again on the next one).
+    public typealias MessageHandler = @Sendable ([MQTTMessage]) async throws -> Void
 
     private struct State {
         var connectionState = MQTTConnectionState.disconnected(reason: "not started")
@@ -71,7 +73,8 @@ public final class MQTTClient: Sendable {
     ///
     /// Messages come in batches of at most `maximumBatchSize`, in arrival order, one handler call at a time.
     /// The QoS 1 messages of a batch are acknowledged once the handler call returns, unless the task was
-    /// cancelled by then (the batch may not have been committed: the broker redelivers it). While the handler
+    /// cancelled by then or the handler threw (the batch may not have been committed: the connection is closed and
+    /// the broker redelivers it on the next; the error is the reason logged). While the handler
     /// is busy, up to `maximumBufferedMessages` further messages are held; beyond that the socket is not read.
     /// Messages held when a connection is lost are dropped (QoS 1 ones are redelivered by the broker).
     /// A QoS 1 `publish` awaited inside the handler can wait until the connection is lost when the inbox is
@@ -418,7 +421,14 @@ public final class MQTTClient: Sendable {
     ) async {
         while let batch = await inbox.nextBatch(maximumCount: batchSize) {
             state.withLock { $0.statistics.messagesDelivered += batch.count }
-            await handler(batch.map(\.message))
+            do {
+                try await handler(batch.map(\.message))
+            } catch {
+                // Not committed: no acknowledgement, and a new connection, on which the broker sends the batch again
+                // (it redelivers unacknowledged messages only on a new connection).
+                connection.end(reason: "the application could not take a batch of \(batch.count) messages: \(error)")
+                return
+            }
             // Cancelled while the handler ran: it may not have committed the batch, so the broker keeps it.
             if Task.isCancelled { return }
             let acks = batch.compactMap(\.packetID).map { MQTTPacket.pubAck(MQTTPubAck(packetID: $0)) }

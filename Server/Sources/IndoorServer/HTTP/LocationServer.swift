@@ -27,6 +27,9 @@ public struct LocationServer: Sendable {
     public let metrics: ServerMetrics
     /// The caps on open connections; give each connection its ``ConnectionLimiter/handler()``.
     public let connections: ConnectionLimiter
+    /// The MQTT bridge, when the server takes gateways' messages from a broker (said in `/health`); set it before
+    /// ``router()``.
+    public var mqtt: MQTTBridge?
 
     /// A server over `store`, with the venues it holds.
     /// - Parameters:
@@ -163,6 +166,8 @@ public struct LocationServer: Sendable {
         /// The store's size and oldest sighting; absent when the database cannot be read.
         var storage: StoreStorage?
         var connections: Connections
+        /// The broker connection, with `--mqtt`.
+        var mqtt: MQTTHealth?
     }
 
     /// Open connections and their caps; the process's open-files limit when known.
@@ -187,12 +192,12 @@ public struct LocationServer: Sendable {
             return try Self.json(
                 Health(
                     status: "ok", database: "ok", venues: hub.venueIDs.count, storage: try store.storage(),
-                    connections: connectionHealth))
+                    connections: connectionHealth, mqtt: mqtt?.health))
         } catch {
             return try Self.json(
                 Health(
                     status: "unavailable", database: "\(error)", venues: hub.venueIDs.count,
-                    connections: connectionHealth),
+                    connections: connectionHealth, mqtt: mqtt?.health),
                 status: .serviceUnavailable)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -12,26 +11,28 @@ import Testing
 ///
 /// Tests need Debian's `mosquitto` and `mosquitto-clients` (CI installs them); without them, `start` throws
 /// and the test fails, saying so.
-final class Broker {
-    static let executable = "/usr/sbin/mosquitto"
-    static let publisher = "/usr/bin/mosquitto_pub"
-    static let passwordTool = "/usr/bin/mosquitto_passwd"
+package final class Broker {
+    package static let executable = "/usr/sbin/mosquitto"
+    package static let publisher = "/usr/bin/mosquitto_pub"
+    package static let passwordTool = "/usr/bin/mosquitto_passwd"
 
     /// The broker's TCP port on 127.0.0.1.
-    let port: Int
+    package let port: Int
     /// The temporary directory of the configuration, log, password file and certificates.
-    let directory: URL
+    package let directory: URL
     private let configLines: [String]
     private var process: Process?
 
-    /// Starts a broker; `extraConfig` lines go into its configuration file after the listener line, and
-    /// `allowAnonymous` decides `allow_anonymous`.
-    init(extraConfig: [String] = [], allowAnonymous: Bool = true, directory: URL? = nil) throws {
+    /// Starts a broker, on `port` or a free one; `extraConfig` lines go into its configuration file after the
+    /// listener line, and `allowAnonymous` decides `allow_anonymous`.
+    package init(
+        extraConfig: [String] = [], allowAnonymous: Bool = true, directory: URL? = nil, port: Int? = nil
+    ) throws {
         try Self.requireInstalled(Self.executable)
-        port = try Self.freePort()
+        self.port = try port ?? Self.freePort()
         self.directory = try directory ?? Self.temporaryDirectory()
         var lines = [
-            "listener \(port) 127.0.0.1", "allow_anonymous \(allowAnonymous)", "persistence false",
+            "listener \(self.port) 127.0.0.1", "allow_anonymous \(allowAnonymous)", "persistence false",
             "max_queued_messages 100000", "log_type all",
         ]
         if getuid() == 0 { lines.append("user root") }  // else it drops to user mosquitto and cannot read our files
@@ -44,14 +45,14 @@ final class Broker {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    static func temporaryDirectory() throws -> URL {
+    package static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "indoor-mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
 
-    static func requireInstalled(_ path: String) throws {
+    package static func requireInstalled(_ path: String) throws {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw BrokerError(
                 "\(path) is not installed: the MQTT tests need a real broker; install Debian's packages "
@@ -61,7 +62,7 @@ final class Broker {
     }
 
     /// Starts (or starts again, on the same port) and waits until the port accepts connections.
-    func start() throws {
+    package func start() throws {
         let configPath = directory.appendingPathComponent("mosquitto.conf").path
         try (configLines.joined(separator: "\n") + "\n").write(toFile: configPath, atomically: true, encoding: .utf8)
         let logPath = directory.appendingPathComponent("mosquitto.log").path
@@ -92,7 +93,7 @@ final class Broker {
     /// Stops the broker and waits for it to exit. SIGKILL, not SIGTERM: mosquitto keeps the signal mask it
     /// was started with, and a test runner's threads may block SIGTERM, so SIGTERM may never arrive (and the
     /// broker keeps no state worth a clean exit here: persistence is off).
-    func stop() {
+    package func stop() {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -100,17 +101,17 @@ final class Broker {
     }
 
     /// Freezes (true) or thaws (false) the broker process, to make it stop answering without closing sockets.
-    func suspend(_ suspended: Bool) {
+    package func suspend(_ suspended: Bool) {
         guard let process else { return }
         kill(process.processIdentifier, suspended ? SIGSTOP : SIGCONT)
     }
 
-    var log: String {
+    package var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
     }
 
     /// Publishes with `mosquitto_pub` (another client than the one under test).
-    func publish(topic: String, message: String, qos: Int = 1, version5: Bool = false) throws {
+    package func publish(topic: String, message: String, qos: Int = 1, version5: Bool = false) throws {
         try Self.requireInstalled(Self.publisher)
         var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", message, "-q", "\(qos)"]
         if version5 { arguments += ["-V", "mqttv5"] }
@@ -118,14 +119,14 @@ final class Broker {
     }
 
     /// Writes a mosquitto password file with one user; returns its path.
-    func writePasswordFile(user: String, password: String) throws -> String {
+    package func writePasswordFile(user: String, password: String) throws -> String {
         try Self.requireInstalled(Self.passwordTool)
         let path = directory.appendingPathComponent("passwords").path
         try Self.runTool(Self.passwordTool, ["-b", "-c", path, user, password])
         return path
     }
 
-    static func runTool(_ path: String, _ arguments: [String], in directory: URL? = nil) throws {
+    package static func runTool(_ path: String, _ arguments: [String], in directory: URL? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -143,7 +144,7 @@ final class Broker {
     }
 
     /// A port on 127.0.0.1 that was free a moment ago (bound to port 0, then closed).
-    static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw BrokerError("socket() failed: \(errno)") }
         defer { close(fd) }
@@ -162,7 +163,7 @@ final class Broker {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func accepts(port: Int) -> Bool {
+    package static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -175,7 +176,7 @@ final class Broker {
         return connected == 0
     }
 
-    static func loopback(port: Int) -> sockaddr_in {
+    package static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -185,10 +186,10 @@ final class Broker {
 }
 
 /// A broker that could not be started or used, with what to do about it.
-struct BrokerError: Error, CustomStringConvertible {
-    var description: String
+package struct BrokerError: Error, CustomStringConvertible {
+    package var description: String
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

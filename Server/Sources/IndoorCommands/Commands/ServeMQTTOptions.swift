@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import IndoorGateways
+import IndoorMQTT
+import IndoorModel
+import IndoorServer
+import Logging
+
+/// `indoor serve`'s options for a broker: gateways in (ESPresense, Theengs Gateway, OpenMQTTGateway), fixes, zone
+/// events and Home Assistant out.
+struct ServeMQTTOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Take BLE gateways' messages from this broker and publish fixes and zone events to it: "
+                + "mqtt://[user@]host[:port] or mqtts://… (INDOOR_MQTT; the password from INDOOR_MQTT_PASSWORD).",
+            valueName: "url"))
+    var mqtt: String?
+
+    @Option(help: ArgumentHelp("The MQTT client id (default indoor-HOSTNAME).", valueName: "id"))
+    var mqttClientID: String?
+
+    @Option(
+        help: ArgumentHelp("A PEM CA certificate to trust for mqtts:// (default: the system's).", valueName: "path"))
+    var mqttCA: String?
+
+    @Option(help: ArgumentHelp("ESPresense's root topic (default espresense).", valueName: "topic"))
+    var espresenseRoot: String = "espresense"
+
+    @Option(
+        help: ArgumentHelp(
+            "The prefix before <gateway>/BTtoMQTT of Theengs Gateway and OpenMQTTGateway (repeatable; default home).",
+            valueName: "topic"))
+    var theengsPrefix: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The root of what the server publishes: <root>/<venue>/devices/<device>, <root>/<venue>/events "
+                + "(default indoor).",
+            valueName: "topic"))
+    var publishRoot: String = "indoor"
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of identity resolving keys by device name, {\"anna-iphone\": \"<32 hex digits>\"}, in "
+                + "ESPresense's or the macOS keychain's byte order.",
+            valueName: "path"))
+    var irks: String?
+
+    @Flag(help: "Publish a Home Assistant device tracker for each device (MQTT discovery).")
+    var homeAssistant = false
+
+    @Option(help: ArgumentHelp("Home Assistant's discovery prefix (default homeassistant).", valueName: "topic"))
+    var homeAssistantPrefix: String = "homeassistant"
+
+    @Option(
+        help: ArgumentHelp(
+            "Give Home Assistant only the devices matching this pattern (repeatable; * ? [..]); every device "
+                + "otherwise.",
+            valueName: "glob"))
+    var homeAssistantDevice: [String] = []
+
+    func validate() throws {
+        if mqttURL == nil {
+            let needing = [
+                (mqttClientID != nil, "--mqtt-client-id"), (mqttCA != nil, "--mqtt-ca"), (irks != nil, "--irks"),
+                (homeAssistant, "--home-assistant"), (!homeAssistantDevice.isEmpty, "--home-assistant-device"),
+            ]
+            if let (_, option) = needing.first(where: { $0.0 }) {
+                throw ValidationError("\(option) needs --mqtt, the broker to use")
+            }
+            return
+        }
+        _ = try url()
+        for (option, topic) in [("--espresense-root", espresenseRoot), ("--publish-root", publishRoot)]
+        where topic.isEmpty || topic.contains("+") || topic.contains("#") {
+            throw ValidationError("\(option) '\(topic)' must be a topic without wildcards")
+        }
+    }
+
+    private var mqttURL: String? {
+        mqtt ?? ProcessInfo.processInfo.environment["INDOOR_MQTT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private func url() throws -> MQTTURL? {
+        guard let text = mqttURL else { return nil }
+        do {
+            return try MQTTURL(parsing: text)
+        } catch {
+            throw ValidationError("--mqtt '\(text)': \(error)")
+        }
+    }
+
+    /// The bridge to the broker, or `nil` without `--mqtt`.
+    /// - Throws: ``CommandFailure`` for an unreadable IRK file or CA file, or a key that is not 32 hex digits.
+    func bridge(hub: VenueHub, metrics: ServerMetrics, logger: Logger) throws -> MQTTBridge? {
+        guard let url = try url() else { return nil }
+        if let mqttCA, !FileManager.default.isReadableFile(atPath: mqttCA) {
+            throw CommandFailure("cannot read the CA certificate '\(mqttCA)' (--mqtt-ca): no such readable file")
+        }
+        let password = ProcessInfo.processInfo.environment["INDOOR_MQTT_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "server"
+        let client = MQTTClient(
+            configuration: MQTTConfiguration(
+                url: url, clientID: mqttClientID ?? "indoor-\(host)", password: password, caFilePath: mqttCA),
+            logger: Logger(label: "indoor.mqtt", factory: { label in StreamLogHandler.standardError(label: label) }))
+        let configuration = MQTTBridgeConfiguration(
+            topics: GatewayTopicConfiguration(
+                espresenseRoot: espresenseRoot, theengsPrefixes: theengsPrefix.isEmpty ? ["home"] : theengsPrefix),
+            irks: try readIRKs(), publishRoot: publishRoot,
+            homeAssistant: homeAssistant
+                ? MQTTBridgeConfiguration.HomeAssistant(prefix: homeAssistantPrefix, devices: homeAssistantDevice)
+                : nil)
+        do {
+            return try MQTTBridge(
+                hub: hub, client: client, configuration: configuration, metrics: metrics, logger: logger)
+        } catch {
+            throw CommandFailure("--irks '\(irks ?? "")': \(error)")
+        }
+    }
+
+    /// The keys of `--irks`: a JSON object of device name → 32 hex digits.
+    private func readIRKs() throws -> [String: String] {
+        guard let irks else { return [:] }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: irks))
+        } catch {
+            throw CommandFailure("cannot read the IRK file '\(irks)' (--irks): \(CommandFailure.reason(error))")
+        }
+        do {
+            return try JSONFormat.decode([String: String].self, from: data, file: irks)
+        } catch {
+            throw CommandFailure("\(error) (--irks expects {\"device name\": \"32 hex digits\"})")
+        }
+    }
+}

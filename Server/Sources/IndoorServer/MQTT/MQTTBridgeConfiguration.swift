@@ -1,0 +1,40 @@
+import IndoorGateways
+
+/// What `indoor serve --mqtt` takes from the broker and gives back to it.
+public struct MQTTBridgeConfiguration: Sendable {
+    /// Where the gateways publish: ESPresense's root (`espresense`) and Theengs Gateway / OpenMQTTGateway's
+    /// prefixes (`home`).
+    public var topics: GatewayTopicConfiguration
+    /// Identity resolving keys by device name (32 hex digits, in either byte order), so that the private addresses
+    /// of a phone or watch are seen as that device.
+    public var irks: [String: String]
+    /// The root of what the server publishes: `<root>/<venue>/devices/<device>` (the latest fix and room, retained)
+    /// and `<root>/<venue>/events` (check-ins and check-outs).
+    public var publishRoot: String
+    /// Home Assistant's MQTT discovery, when wanted.
+    public var homeAssistant: HomeAssistant?
+
+    /// Home Assistant's MQTT discovery: a `device_tracker` per device.
+    public struct HomeAssistant: Sendable {
+        /// Home Assistant's discovery prefix (`homeassistant`); it announces itself on `<prefix>/status`.
+        public var prefix: String
+        /// Only devices whose id matches one of these shell patterns (`*`, `?`, `[…]`) are given to Home
+        /// Assistant; every device when empty.
+        public var devices: [String]
+
+        public init(prefix: String = "homeassistant", devices: [String] = []) {
+            self.prefix = prefix
+            self.devices = devices
+        }
+    }
+
+    public init(
+        topics: GatewayTopicConfiguration = GatewayTopicConfiguration(), irks: [String: String] = [:],
+        publishRoot: String = "indoor", homeAssistant: HomeAssistant? = nil
+    ) {
+        self.topics = topics
+        self.irks = irks
+        self.publishRoot = publishRoot
+        self.homeAssistant = homeAssistant
+    }
+}

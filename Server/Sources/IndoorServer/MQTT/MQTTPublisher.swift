@@ -1,0 +1,228 @@
+import Foundation
+import IndoorGeofencing
+import IndoorMQTT
+import IndoorModel
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Publishes each venue's fixes and zone events to the broker, and Home Assistant's device trackers when asked.
+///
+/// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s):
+/// - `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
+///   `GET /v1/venues/{venue}/devices/{device}`);
+/// - `<root>/<venue>/events`: each check-in and check-out (the JSON of a zone event);
+/// - with Home Assistant: `<prefix>/device_tracker/<object>/config` (retained discovery, once per device, again when
+///   Home Assistant says `online`), `<root>/<venue>/devices/<device>/state` (the held room's name, `home` in the
+///   venue but in no room, `not_home` once the device is lost) and `…/attributes` (x, y, floor, latitude,
+///   longitude, `gps_accuracy`, confidence).
+///
+/// Everything is published at QoS 0: a state superseded while the broker was away is not worth sending late.
+final class MQTTPublisher: Sendable {
+    let client: MQTTClient
+    let configuration: MQTTBridgeConfiguration
+    let logger: Logger
+    private let state = Mutex(State())
+
+    struct State {
+        /// Home Assistant's devices: venue and device id → the last state published.
+        var trackers: [TrackerKey: String] = [:]
+        /// Discovery to send again for every tracker (Home Assistant came online).
+        var resend = false
+        var failures = 0
+    }
+
+    struct TrackerKey: Hashable {
+        var venue: String
+        var device: String
+    }
+
+    init(client: MQTTClient, configuration: MQTTBridgeConfiguration, logger: Logger) {
+        self.client = client
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Sends every device tracker's discovery again, now (Home Assistant came online and lost what it had).
+    func resendDiscovery() {
+        state.withLock { $0.resend = true }
+        Task { await self.resendIfAsked() }
+    }
+
+    /// Publishes `feed`'s events until it ends or the task is cancelled.
+    func run(_ feed: AsyncStream<VenueLiveEvents>) async {
+        for await batch in feed {
+            if Task.isCancelled { break }
+            await resendIfAsked()
+            for event in batch.events { await publish(event, venue: batch.venue) }
+        }
+    }
+
+    private func publish(_ event: LiveEvent, venue: String) async {
+        let root = "\(configuration.publishRoot)/\(Self.topicSegment(venue))"
+        switch event.stored.event {
+        case .fix(let fix):
+            let device = "\(root)/devices/\(Self.topicSegment(fix.device))"
+            await send(device, DeviceFix(fix: fix, room: event.room), retain: true)
+            guard tracks(fix.device) else { return }
+            await announce(venue: venue, device: fix.device)
+            let room = event.room
+            let name = room?.state == .room ? (room?.zoneName ?? "home") : "home"
+            // A fix without a room answer (not the device's latest of its batch) keeps the state as it was.
+            if room != nil { await setState(name, venue: venue, device: fix.device) }
+            await send("\(device)/attributes", TrackerAttributes(fix: fix, venue: venue, room: room), retain: true)
+        case .zone(let zone):
+            await send("\(root)/events", zone, retain: false)
+            if zone.kind == .checkOut, zone.reason == .lost, tracks(zone.device) {
+                await announce(venue: venue, device: zone.device)
+                await setState("not_home", venue: venue, device: zone.device)
+            }
+        }
+    }
+
+    /// Whether Home Assistant is given `device` (discovery on, and the device matches a pattern when any are given).
+    private func tracks(_ device: String) -> Bool {
+        guard let homeAssistant = configuration.homeAssistant else { return false }
+        return homeAssistant.devices.isEmpty || homeAssistant.devices.contains { fnmatch($0, device, 0) == 0 }
+    }
+
+    /// Sends `device`'s discovery config the first time it is seen.
+    private func announce(venue: String, device: String) async {
+        let key = TrackerKey(venue: venue, device: device)
+        let known = state.withLock { state in
+            defer { if state.trackers[key] == nil { state.trackers[key] = "" } }
+            return state.trackers[key] != nil
+        }
+        if !known { await sendDiscovery(key) }
+    }
+
+    private func setState(_ value: String, venue: String, device: String) async {
+        let key = TrackerKey(venue: venue, device: device)
+        let changed = state.withLock { state in
+            defer { state.trackers[key] = value }
+            return state.trackers[key] != value
+        }
+        guard changed else { return }
+        let topic =
+            "\(configuration.publishRoot)/\(Self.topicSegment(venue))/devices/\(Self.topicSegment(device))/state"
+        await sendRaw(topic, Array(value.utf8), retain: true)
+    }
+
+    private func resendIfAsked() async {
+        let keys = state.withLock { state -> [TrackerKey] in
+            guard state.resend else { return [] }
+            state.resend = false
+            return Array(state.trackers.keys)
+        }
+        for key in keys { await sendDiscovery(key) }
+    }
+
+    private func sendDiscovery(_ key: TrackerKey) async {
+        guard let homeAssistant = configuration.homeAssistant else { return }
+        let object = Self.topicSegment("indoor_\(key.venue)_\(key.device)")
+        let base =
+            "\(configuration.publishRoot)/\(Self.topicSegment(key.venue))/devices/\(Self.topicSegment(key.device))"
+        let config = TrackerDiscovery(
+            uniqueID: object, name: key.device, stateTopic: "\(base)/state", attributesTopic: "\(base)/attributes",
+            device: .init(identifiers: [object], name: key.device, manufacturer: "Indoor", model: "Indoor location"))
+        await send("\(homeAssistant.prefix)/device_tracker/\(object)/config", config, retain: true)
+    }
+
+    private func send(_ topic: String, _ value: some Encodable, retain: Bool) async {
+        guard let data = try? JSONFormat.encoder().encode(value) else { return }
+        await sendRaw(topic, Array(data), retain: retain)
+    }
+
+    private func sendRaw(_ topic: String, _ payload: [UInt8], retain: Bool) async {
+        do {
+            try await client.publish(topic: topic, payload: payload, qos: .atMostOnce, retain: retain)
+        } catch {
+            // Not connected: the state is sent again with the device's next fix.
+            let failures = state.withLock { state in
+                state.failures += 1
+                return state.failures
+            }
+            if failures == 1 || failures % 1000 == 0 {
+                logger.notice("MQTT publish failed (\(failures) so far): \(error)")
+            }
+        }
+    }
+
+    /// `id` as one topic level: characters other than letters, digits, `-`, `_` and `.` (a `/`, `+`, `#`, a space)
+    /// become `_`, so a beacon id `UUID/major/minor` stays one level.
+    static func topicSegment(_ id: String) -> String {
+        String(
+            id.unicodeScalars.map { scalar -> Character in
+                let allowed =
+                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || scalar == "-" || scalar == "_" || scalar == "."
+                return allowed ? Character(scalar) : "_"
+            })
+    }
+}
+
+/// A Home Assistant `device_tracker` discovery config.
+struct TrackerDiscovery: Encodable {
+    var uniqueID: String
+    var name: String
+    var stateTopic: String
+    var attributesTopic: String
+    var sourceType = "bluetooth_le"
+    var payloadHome = "home"
+    var payloadNotHome = "not_home"
+    var device: Device
+
+    struct Device: Encodable {
+        var identifiers: [String]
+        var name: String
+        var manufacturer: String
+        var model: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case uniqueID = "unique_id"
+        case name
+        case stateTopic = "state_topic"
+        case attributesTopic = "json_attributes_topic"
+        case sourceType = "source_type"
+        case payloadHome = "payload_home"
+        case payloadNotHome = "payload_not_home"
+        case device
+    }
+}
+
+/// What Home Assistant shows beside a device tracker's state; `latitude`, `longitude` and `gps_accuracy` place it on
+/// Home Assistant's map.
+struct TrackerAttributes: Encodable {
+    var x: Double
+    var y: Double
+    var floor: Int?
+    var latitude: Double?
+    var longitude: Double?
+    var gpsAccuracy: Double
+    var confidence: Double
+    var venue: String
+    var room: String?
+
+    init(fix: Fix, venue: String, room: DeviceRoom?) {
+        x = (fix.position.x * 1000).rounded() / 1000
+        y = (fix.position.y * 1000).rounded() / 1000
+        floor = fix.floor
+        latitude = fix.coordinate?.latitude
+        longitude = fix.coordinate?.longitude
+        gpsAccuracy = (fix.accuracy * 1000).rounded() / 1000
+        confidence = (fix.confidence * 1000).rounded() / 1000
+        self.venue = venue
+        self.room = room?.zoneName
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case x, y, floor, latitude, longitude, confidence, venue, room
+        case gpsAccuracy = "gps_accuracy"
+    }
+}

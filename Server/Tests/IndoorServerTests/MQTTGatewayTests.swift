@@ -1,0 +1,304 @@
+import Foundation
+import IndoorMQTT
+import IndoorModel
+import IndoorServer
+import IndoorServerTestSupport
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `indoor serve --mqtt` against a real mosquitto: ESPresense and Theengs messages end in the same fixes as the same
+/// sightings posted over HTTP; node health; bad messages counted without stalling the subscription; Home Assistant
+/// discovery, state and attributes; nothing acknowledged is lost when the server is killed; a broker that is down.
+@Suite(.serialized) struct MQTTGatewayTests {
+    /// A broker, and a publisher / subscriber connected to it.
+    final class Peer: Sendable {
+        final class Inbox: Sendable {
+            let messages = Mutex<[MQTTMessage]>([])
+        }
+
+        let client: MQTTClient
+        let received = Inbox()
+        let task: Task<Void, any Error>
+
+        init(broker: Broker, subscriptions: [String] = []) {
+            let client = MQTTClient(
+                configuration: MQTTConfiguration(
+                    host: "127.0.0.1", port: broker.port, clientID: "peer-\(UUID().uuidString.prefix(8))",
+                    cleanSession: true))
+            self.client = client
+            let received = received
+            task = Task {
+                try await client.run(subscriptions: subscriptions.map { MQTTSubscription($0) }) { batch in
+                    received.messages.withLock { $0.append(contentsOf: batch) }
+                }
+            }
+        }
+
+        func connected() async throws {
+            try await MQTTGatewayTests.eventually("the test's MQTT client to connect") {
+                self.client.connectionState == .connected
+            }
+        }
+
+        func publish(_ topic: String, _ text: String, qos: MQTTQoS = .atLeastOnce) async throws {
+            try await client.publish(topic: topic, payload: Array(text.utf8), qos: qos)
+        }
+
+        func messages(on topic: String) -> [String] {
+            received.messages.withLock {
+                $0.filter { $0.topic == topic }.map { String(decoding: $0.payload, as: UTF8.self) }
+            }
+        }
+
+        func stop() async {
+            await client.disconnect()
+            task.cancel()
+        }
+    }
+
+    static func eventually(
+        _ what: String, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try await !condition() {
+            guard Date() < deadline else {
+                Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+                throw BrokerError("timed out waiting for \(what)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    static func binary() throws -> URL {
+        try #require(
+            DurabilityTests.binary, "no indoor binary: build it with swift build --package-path Server --product indoor"
+        )
+    }
+
+    /// `indoor serve --mqtt` on `broker`, with venue `tiny` put and the broker connected.
+    static func server(
+        _ broker: Broker, folder: URL, database: String = "indoor.sqlite", options: [String] = [],
+        putVenue: Bool = true
+    ) async throws -> DurabilityTests.Child {
+        let child = try DurabilityTests.Child(
+            binary: try binary(), database: folder.appendingPathComponent(database).path,
+            options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-client-id", "indoor-test"] + options)
+        if putVenue {
+            let (status, _) = try await DurabilityTests.request(
+                child.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+            #expect(status == 201 || status == 200)
+        }
+        try await eventually("the server's MQTT connection") {
+            let (_, health) = try await DurabilityTests.request(child.port, "GET", "/health", key: "r-key")
+            return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
+        }
+        return child
+    }
+
+    static func metric(_ line: String, port: Int) async throws -> Double? {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let found = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(line + " ") }
+        return found.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    /// The latest fix of `device` in venue `tiny`, from the device list (ids with a `/` are not one path segment).
+    static func fix(port: Int, device: String) async throws -> [String: Any]? {
+        let (_, json) = try await DurabilityTests.request(
+            port, "GET", "/v1/venues/tiny/devices?within=100000", key: "r-key")
+        return (json["devices"] as? [[String: Any]] ?? []).first { $0["device"] as? String == device }
+    }
+
+    @Test func espresenseMessagesGiveTheFixesTheSameSightingsGiveOverHTTP() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder)
+        defer { server.stop() }
+        let peer = Peer(broker: broker)
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+
+        // One burst: phone heard by n1 (strong) and n2 (weak), rssi once as a string and once as a number.
+        try await peer.publish(
+            "espresense/devices/phone/n1", #"{"id":"phone","rssi":"-58.00","rssi@1m":-59,"distance":1.1}"#)
+        try await peer.publish("espresense/devices/phone/n2", #"{"id":"phone","rssi":-75,"rssi@1m":-59}"#)
+        try await peer.publish("espresense/rooms/n1/status", "online")
+        try await Self.eventually("phone's fix") { try await Self.fix(port: server.port, device: "phone") != nil }
+        let overMQTT = try #require(try await Self.fix(port: server.port, device: "phone"))
+
+        // The same sightings over HTTP, to a server without MQTT, at one time as the burst was.
+        let plain = try DurabilityTests.Child(
+            binary: try Self.binary(), database: folder.appendingPathComponent("http.sqlite").path)
+        defer { plain.stop() }
+        _ = try await DurabilityTests.request(
+            plain.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+        let t = Date().timeIntervalSince1970
+        let body = """
+            {"venue": "tiny", "sightings": [
+              {"t": \(t), "device": "phone", "node": "n1", "rssi": -58, "tx": -59},
+              {"t": \(t), "device": "phone", "node": "n2", "rssi": -75, "tx": -59}]}
+            """
+        let (posted, _) = try await DurabilityTests.request(
+            plain.port, "POST", "/v1/sightings", key: "i-key", body: body)
+        #expect(posted == 200)
+        let overHTTP = try #require(try await Self.fix(port: plain.port, device: "phone"))
+        for key in ["x", "y", "accuracy", "confidence", "method"] {
+            #expect("\(overMQTT[key] ?? "none")" == "\(overHTTP[key] ?? "none")", "\(key)")
+        }
+
+        // Node health: n1 and n2 heard; n1's gateway said online.
+        let (_, nodes) = try await DurabilityTests.request(server.port, "GET", "/v1/venues/tiny/nodes", key: "r-key")
+        let health = (nodes["nodes"] as? [[String: Any]] ?? []).reduce(into: [String: [String: Any]]()) {
+            $0[$1["id"] as? String ?? ""] = $1
+        }
+        #expect(health["n1"]?["status"] as? String == "online")
+        #expect(health["n1"]?["reported"] as? String == "online")
+        #expect(health["n2"]?["status"] as? String == "online")
+        #expect((health["n1"]?["sightingsPerMinute"] as? Double ?? 0) > 0)
+        try await peer.publish("espresense/rooms/n2/status", "offline")
+        try await Self.eventually("n2 offline") {
+            let (_, nodes) = try await DurabilityTests.request(
+                server.port, "GET", "/v1/venues/tiny/nodes", key: "r-key")
+            let n2 = (nodes["nodes"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "n2" }
+            return n2?["status"] as? String == "offline"
+        }
+    }
+
+    @Test func theengsBeaconsAreNamedAsIndoorDecodeNamesThemAndBadMessagesAreCounted() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder)
+        defer { server.stop() }
+        let peer = Peer(broker: broker)
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+
+        // Every kind of bad message first; the good one after them must still arrive.
+        let bad: [(String, String, String)] = [
+            ("espresense/devices/a/n1", "not json", "notJSON"),
+            ("espresense/devices/a/n1", #"{"rssi": true}"#, "wrongType"),
+            ("espresense/devices/a/nowhere", #"{"rssi": -60}"#, "unknownNode"),
+            (
+                "home/n1/BTtoMQTT/AABBCCDDEEFF", #"{"id":"AA:BB:CC:DD:EE:FF","rssi":-60,"manufacturerdata":"4c0"}"#,
+                "badHex"
+            ),
+            ("espresense/devices/a/n1", "{\"rssi\": \"" + String(repeating: "9", count: 1_000_000) + "\"}", "tooLarge"),
+        ]
+        for (topic, payload, _) in bad { try await peer.publish(topic, payload) }
+        // An iBeacon heard by gateway n2, as Theengs Gateway publishes it with raw advertising data.
+        let ibeacon =
+            #"{"id":"C0:11:22:33:44:55","mac_type":0,"rssi":-61,"manufacturerdata":"4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"}"#
+        try await peer.publish("home/n2/BTtoMQTT/C01122334455", ibeacon)
+        let device = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/1/2"
+        try await Self.eventually("the beacon's fix") { try await Self.fix(port: server.port, device: device) != nil }
+        for (_, _, reason) in bad {
+            #expect(
+                try await Self.metric(#"indoor_mqtt_refused_total{reason="\#(reason)"}"#, port: server.port) == 1,
+                "\(reason)")
+        }
+        #expect(try await Self.metric(#"indoor_mqtt_messages_total{result="taken"}"#, port: server.port) == 1)
+    }
+
+    @Test func homeAssistantGetsADeviceTrackerWithStateAndAttributes() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--home-assistant", "--home-assistant-device", "phone*"])
+        defer { server.stop() }
+        let peer = Peer(broker: broker, subscriptions: ["homeassistant/#", "indoor/#"])
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        // In the east room (around n2), then a device the pattern leaves out.
+        for second in 0..<4 {
+            try await peer.publish("espresense/devices/phone-1/n2", #"{"rssi":-50}"#)
+            try await peer.publish("espresense/devices/phone-1/n1", #"{"rssi":-80}"#)
+            try await peer.publish("espresense/devices/tag-7/n1", #"{"rssi":-60}"#)
+            if second < 3 { try await Task.sleep(for: .seconds(1)) }
+        }
+        let config = "homeassistant/device_tracker/indoor_tiny_phone-1/config"
+        try await Self.eventually("the discovery config") { !peer.messages(on: config).isEmpty }
+        let discovery = try #require(
+            try JSONSerialization.jsonObject(with: Data((peer.messages(on: config).first ?? "").utf8))
+                as? [String: Any])
+        #expect(discovery["unique_id"] as? String == "indoor_tiny_phone-1")
+        #expect(discovery["state_topic"] as? String == "indoor/tiny/devices/phone-1/state")
+        #expect(discovery["json_attributes_topic"] as? String == "indoor/tiny/devices/phone-1/attributes")
+        #expect(discovery["source_type"] as? String == "bluetooth_le")
+        #expect((discovery["device"] as? [String: Any])?["identifiers"] as? [String] == ["indoor_tiny_phone-1"])
+        try await Self.eventually("the state 'East room'") {
+            peer.messages(on: "indoor/tiny/devices/phone-1/state").contains("East room")
+        }
+        let attributes = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data((peer.messages(on: "indoor/tiny/devices/phone-1/attributes").last ?? "").utf8))
+                as? [String: Any])
+        for key in ["x", "y", "latitude", "longitude", "gps_accuracy", "confidence"] {
+            #expect(attributes[key] is Double || attributes[key] is Int, "\(key)")
+        }
+        #expect(!peer.messages(on: "indoor/tiny/devices/phone-1").isEmpty)
+        // The pattern leaves tag-7 out of Home Assistant; its fixes are still published.
+        #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny_tag-7/config").isEmpty)
+        #expect(!peer.messages(on: "indoor/tiny/devices/tag-7").isEmpty)
+        // Home Assistant restarting: the config is sent again.
+        let before = peer.messages(on: config).count
+        try await peer.publish("homeassistant/status", "online")
+        try await peer.publish("espresense/devices/phone-1/n2", #"{"rssi":-50}"#)
+        try await Self.eventually("the config sent again") { peer.messages(on: config).count > before }
+    }
+
+    @Test func nothingAcknowledgedIsLostWhenTheServerIsKilled() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var server = try await Self.server(broker, folder: folder)
+        let peer = Peer(broker: broker)
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        let count = 600
+        // Each message a device of its own, so each is one stored fix; the server is killed half-way.
+        for index in 0..<count {
+            try await peer.publish("espresense/devices/d\(index)/n\(index % 2 + 1)", #"{"rssi":-6\#(index % 10)}"#)
+            if index == count / 2 { server.kill() }
+        }
+        server = try await Self.server(broker, folder: folder, putVenue: false)
+        try await Self.eventually("every device's fix", seconds: 120) {
+            let (_, json) = try await DurabilityTests.request(
+                server.port, "GET", "/v1/venues/tiny/devices?within=100000", key: "r-key")
+            return (json["devices"] as? [Any])?.count == count
+        }
+        server.stop()
+        let store = try SQLiteStore(path: folder.appendingPathComponent("indoor.sqlite").path)
+        let devices = Set(try store.devices(venue: "tiny", since: 0).map(\.device))
+        #expect(devices == Set((0..<count).map { "d\($0)" }))
+        #expect(try store.sightingCount(venue: "tiny") >= count)
+    }
+
+    @Test func aBrokerThatIsDownLeavesHTTPServingAndIsConnectedToOnceUp() async throws {
+        let port = try Broker.freePort()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try DurabilityTests.Child(
+            binary: try Self.binary(), database: folder.appendingPathComponent("indoor.sqlite").path,
+            options: ["--mqtt", "mqtt://127.0.0.1:\(port)"])
+        defer { server.stop() }
+        let (status, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+        #expect(status == 200)
+        #expect((health["mqtt"] as? [String: Any])?["state"] as? String != "connected")
+        let (created, _) = try await DurabilityTests.request(
+            server.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+        #expect(created == 201)
+        let broker = try Broker(port: port)
+        try await Self.eventually("the connection once the broker is up") {
+            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
+        }
+        withExtendedLifetime(broker) {}
+    }
+}

@@ -6,7 +6,7 @@ address (it carries the read key), opens it in headless Chromium through chromiu
 bounded in time, until the floor plan has drawn (outline, nodes and zones in the SVG, the SVG on screen), the
 demo's stairwell is drawn as a floor connection labelled with its kind, a device marker has moved between two
 samples a few seconds apart (the live stream is read with the key in a header; the key leaves the address bar
-once the page has it), a device's label shows its held room (the `room` the server sends with the
+once the page has it), nodes marked from their health (online, or greyed out when silent or offline), a device's label shows its held room (the `room` the server sends with the
 device list and live fixes), and the status line says the stream is live and where the demo venue's positioning
 stands with its survey (learning it in the background, or tracking over its radio map). Stops the server by its
 pid at the end.
@@ -116,6 +116,13 @@ for (const g of document.querySelectorAll("#devices g.device"))
 return out;
 """
 
+NODES = """
+const out = {};
+for (const c of document.querySelectorAll("circle.node"))
+  out[c.dataset.node] = { status: c.dataset.status || "", quiet: c.classList.contains("quiet") };
+return out;
+"""
+
 ROOMS = """
 const out = {};
 for (const g of document.querySelectorAll("#devices g.device"))
@@ -181,6 +188,19 @@ def run(driver, url, timeout, screenshot):
     else:
         problem(driver, screenshot)
         fail(f"no device label showed a room within {timeout} s: {rooms}")
+
+    nodes = {}
+    while time.monotonic() < deadline:
+        nodes = driver.execute_script(NODES)
+        online = [n for n, h in nodes.items() if h["status"] == "online"]
+        if online and all(h["quiet"] == (h["status"] != "online") for h in nodes.values() if h["status"]):
+            quiet = sorted(n for n, h in nodes.items() if h["quiet"])
+            print(f"map-test: {len(online)} nodes online, greyed out: {', '.join(quiet) or 'none'}")
+            break
+        time.sleep(0.5)
+    else:
+        problem(driver, screenshot)
+        fail(f"no node was marked online from GET /v1/venues/{{id}}/nodes within {timeout} s: {nodes}")
 
     status = ""
     while time.monotonic() < deadline:

@@ -96,11 +96,40 @@ function drawPlan() {
   for (const n of venue.nodes || []) {
     if (!onFloor(n.floor)) continue;
     const node = el("circle", { class: "node", cx: n.x, cy: -n.y, r: .35 }, plan);
+    node.dataset.node = n.id;
     el("title", {}, node).textContent = n.id;
   }
+  markNodes();
   el("g", { id: "devices" }, map);
   for (const fix of devices.values()) drawDevice(fix);
   markZones();
+}
+
+// Each node's health (GET /v1/venues/{id}/nodes), asked every 10 s: a node that is offline (its gateway said so) or
+// silent (nothing heard through it for a while) is drawn grey, with its status in its tooltip.
+const nodeHealth = new Map();   // node id -> {status, lastHeard, sightingsPerMinute}
+function markNodes() {
+  for (const circle of document.querySelectorAll("circle.node")) {
+    const health = nodeHealth.get(circle.dataset.node);
+    if (!health) continue;
+    circle.dataset.status = health.status;
+    circle.classList.toggle("quiet", health.status !== "online");
+    const heard = health.lastHeard ? "last heard " + new Date(health.lastHeard * 1000).toLocaleTimeString() : "never heard";
+    circle.querySelector("title").textContent = circle.dataset.node + ": " + health.status + ", " + heard
+      + ", " + health.sightingsPerMinute + " sightings/min";
+  }
+}
+async function refreshNodes() {
+  if (venue) {
+    const id = venue.id;
+    const answer = await api("/v1/venues/" + encodeURIComponent(id) + "/nodes").catch(() => null);
+    if (answer && venue && venue.id === id) {
+      nodeHealth.clear();
+      for (const n of answer.nodes) nodeHealth.set(n.id, n);
+      markNodes();
+    }
+  }
+  setTimeout(refreshNodes, 10000);
 }
 
 function drawDevice(fix) {
@@ -234,6 +263,7 @@ async function openVenue(id) {
   for (const f of venue.floors || []) floors.add(new Option(f.name || "Level " + f.level, f.level));
   level = (venue.floors || []).length ? venue.floors[0].level : null;
   devices.clear(); rooms.clear(); inside.clear(); feed.innerHTML = ""; lastEventID = null;
+  nodeHealth.clear();
   for (const fix of (await api("/v1/venues/" + encodeURIComponent(id) + "/devices")).devices) {
     devices.set(fix.device, fix);
     if (fix.room) rooms.set(fix.device, fix.room);
@@ -283,4 +313,5 @@ function noteSurveys(list) {
   if (!wanted) { statusLine.textContent = "no venue yet: PUT /v1/venues/{id}"; return; }
   select.value = wanted;
   await openVenue(wanted);
+  refreshNodes();
 })().catch(fail);

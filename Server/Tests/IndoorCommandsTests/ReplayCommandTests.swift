@@ -74,7 +74,7 @@ struct ReplayCommandTests {
             ])
         #expect(
             fixLines.first
-                == #"{"accuracy":1,"confidence":0.16666666666666666,"device":"p","latitude":52.5,"longitude":13.4,"method":"weighted-centroid","t":0,"type":"fix","x":0,"y":0,"z":0}"#
+                == #"{"accuracy":1,"confidence":0.167,"device":"p","latitude":52.5,"longitude":13.4,"method":"weighted-centroid","t":0,"type":"fix","x":0,"y":0,"z":0}"#
         )
         // The east node's fix: 20 m east of the anchor is 0.000294° of longitude at 52.5° N.
         let east = try JSONDecoder().decode(Fix.self, from: Data(fixLines[3].utf8))

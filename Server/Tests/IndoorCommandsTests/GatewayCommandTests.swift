@@ -14,7 +14,8 @@ import Testing
 /// `indoor gateway`: decoding a growing btsnoop stream, the disk queue, ESPresense's layout, and the binary
 /// against a live `indoor serve`.
 @Suite(.serialized) struct GatewayCommandTests {
-    static let beacon = BeaconID(uuid: UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!, major: 1, minor: 7)
+    static let beacon = BeaconID(
+        uuid: UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0") ?? UUID(), major: 1, minor: 7)
 
     /// A capture of `count` iBeacon advertisements of ``beacon``, one every 0.5 s from `start` (Unix seconds).
     static func capture(count: Int, start: Double, header: Bool = true) throws -> [UInt8] {
@@ -30,7 +31,8 @@ import Testing
     }
 
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-gateway-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "indoor-gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -77,7 +79,7 @@ import Testing
         #expect(again.count == queue.count)
         let oldest = try #require(again.oldest())
         #expect(oldest.0.sequence == UInt64(dropped.batches + 1))
-        while let (next, _) = again.oldest() { again.remove(next) }
+        while case let (next, _)? = again.oldest() { again.remove(next) }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(left == ["notes.txt"])
     }
@@ -311,7 +313,8 @@ import Testing
             #expect(error.count == 1)
             #expect(error.first?.contains(path) == true, "\(log)")
         }
-        let (agent, errors) = try Self.gateway(binary, [file.path, "--node", "n1", "--server", "ftp://x", "--venue", "v"])
+        let (agent, errors) = try Self.gateway(
+            binary, [file.path, "--node", "n1", "--server", "ftp://x", "--venue", "v"])
         agent.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(agent.terminationStatus != 0)

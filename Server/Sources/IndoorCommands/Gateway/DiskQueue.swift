@@ -160,10 +160,11 @@ final class DiskQueue: Sendable {
     /// A batch file that cannot be read or parsed is dropped (it is reported as the second value).
     func oldest() -> (Batch, [ForwardedSighting])? {
         while true {
-            guard let batch = state.withLock({ state -> Batch? in
-                state.sending = state.batches.first?.sequence
-                return state.batches.first
-            })
+            guard
+                let batch = state.withLock({ state -> Batch? in
+                    state.sending = state.batches.first?.sequence
+                    return state.batches.first
+                })
             else { return nil }
             let file = folder.appendingPathComponent(batch.name)
             if let data = try? Data(contentsOf: file),

@@ -105,7 +105,8 @@ struct GatewayCommand: ParsableCommand {
             || node.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         {
             throw ValidationError(
-                "--node '\(node)' cannot be a node id: 1 to 128 characters, without '/', '+', '#' or control characters")
+                "--node '\(node)' cannot be a node id: 1 to 128 characters, without '/', '+', '#' or control characters"
+            )
         }
         if !(queueLimit > 0 && queueLimit.isFinite) { throw ValidationError("--queue-limit must be more than 0 MB") }
         if !(batchInterval > 0 && batchInterval <= 3600) {
@@ -178,20 +179,14 @@ struct GatewayCommand: ParsableCommand {
     }
 
     /// SIGINT and SIGTERM call `stop` (a second one ends the process at once).
-    private static func handleSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+    private static func handleSignals(_ stop: @escaping @Sendable () -> Bool) -> [any DispatchSourceSignal] {
         let queue = DispatchQueue(label: "indoor.gateway.signals")
         return [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            let count = Mutex(0)
             source.setEventHandler {
-                let seen = count.withLock { value in
-                    value += 1
-                    return value
-                }
-                if seen == 1 {
+                if stop() {
                     GatewayLog.line("indoor gateway: stopping: sending what is queued, then ending")
-                    stop()
                 } else {
                     exit(128 + number)
                 }

@@ -98,14 +98,14 @@ struct GatewayDecoder: Sendable {
         let time = (Btsnoop.unixTime(timestamp: record.timestamp) * 1_000_000).rounded() / 1_000_000
         for report in reports {
             counts.reports += 1
-            guard let rssi = report.rssi, let (device, tx) = name(report) else { continue }
+            guard let rssi = report.rssi, let named = name(report) else { continue }
             counts.sightings += 1
-            onSighting(ForwardedSighting(t: time, device: device, node: node, rssi: Int(rssi), tx: tx))
+            onSighting(ForwardedSighting(t: time, device: named.device, node: node, rssi: Int(rssi), tx: named.tx))
         }
     }
 
     /// The device id and power at 1 m (dBm) of a report, or nil when it is not forwarded.
-    private mutating func name(_ report: AdvertisingReport) -> (String, Int?)? {
+    private mutating func name(_ report: AdvertisingReport) -> (device: String, tx: Int?)? {
         if let frame = try? BeaconFrame.decode(advertisingData: report.data) {
             guard let identity = frame.identity else { return nil }
             return (identity.text, frame.powerAtOneMeter)

@@ -50,8 +50,13 @@ final class GatewayRun: Sendable {
     }
 
     /// Asks the run to flush what it holds and end (SIGINT, SIGTERM).
-    func requestStop() {
-        shared.withLock { $0.stopRequested = true }
+    ///
+    /// - Returns: false when a stop was asked for already.
+    func requestStop() -> Bool {
+        shared.withLock { shared in
+            defer { shared.stopRequested = true }
+            return !shared.stopRequested
+        }
     }
 
     /// The counters now.
@@ -77,7 +82,7 @@ final class GatewayRun: Sendable {
             }
             if stop || ended { break }
             if let age, age >= .seconds(settings.batchSeconds) { flushPending() }
-            if ContinuousClock.now >= nextAttempt, let (batch, sightings) = queue.oldest() {
+            if ContinuousClock.now >= nextAttempt, case let (batch, sightings)? = queue.oldest() {
                 switch await offer(batch, sightings) {
                 case .delivered, .refused:
                     if backoff != .zero {
@@ -107,7 +112,7 @@ final class GatewayRun: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         flushPending()
-        while let (batch, sightings) = queue.oldest() {
+        while case let (batch, sightings)? = queue.oldest() {
             if case .retry(let reason) = await offer(batch, sightings) {
                 GatewayLog.line(
                     "indoor gateway: \(reason); \(queue.count) batches (\(queue.sightingCount) sightings) stay "

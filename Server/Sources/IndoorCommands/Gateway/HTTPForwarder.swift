@@ -60,21 +60,21 @@ struct HTTPForwarder: SightingForwarder {
         } catch {
             return .refused("the batch cannot be encoded: \(error)")
         }
-        let data: Data
-        let response: URLResponse
+        let answer: (Data, URLResponse)
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            answer = try await URLSession.shared.data(for: request)
         } catch {
             return .retry("\(server.absoluteString) cannot be reached: \(error.localizedDescription)")
         }
-        guard let status = (response as? HTTPURLResponse)?.statusCode else {
+        let data = answer.0
+        guard let status = (answer.1 as? HTTPURLResponse)?.statusCode else {
             return .retry("\(server.absoluteString) answered something other than HTTP")
         }
         switch status {
         case 200..<300:
-            let answer = try? JSONDecoder().decode(Answer.self, from: data)
-            let first = answer?.errors?.first.map { "\($0.field ?? "sightings"): \($0.message ?? "refused")" }
-            return .delivered(rejected: answer?.rejected ?? 0, firstProblem: first)
+            let parsed = try? JSONDecoder().decode(Answer.self, from: data)
+            let first = parsed?.errors?.first.map { "\($0.field ?? "sightings"): \($0.message ?? "refused")" }
+            return .delivered(rejected: parsed?.rejected ?? 0, firstProblem: first)
         case 408, 429, 500...:
             return .retry("\(server.absoluteString) answered \(status)")
         default:

@@ -188,7 +188,7 @@ struct GatewayCommand: ParsableCommand {
                 if stop() {
                     GatewayLog.line("indoor gateway: stopping: sending what is queued, then ending")
                 } else {
-                    exit(128 + number)
+                    Foundation.exit(128 + number)
                 }
             }
             source.resume()

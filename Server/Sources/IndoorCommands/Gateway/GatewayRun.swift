@@ -199,7 +199,7 @@ final class GatewayRun: Sendable {
         let batchSize = settings.batchSize
         let thread = Thread { [self] in
             var decoder = self.decoder
-            do {
+            do throws(GatewayFailure) {
                 try follower.run(
                     decoder: &decoder, shouldStop: { shared.withLock { $0.stopRequested } },
                     onSighting: { sighting in

@@ -79,7 +79,7 @@ import Testing
         #expect(again.count == queue.count)
         let oldest = try #require(again.oldest())
         #expect(oldest.0.sequence == UInt64(dropped.batches + 1))
-        while case let (next, _)? = again.oldest() { again.remove(next) }
+        while case (let next, _)? = again.oldest() { again.remove(next) }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(left == ["notes.txt"])
     }

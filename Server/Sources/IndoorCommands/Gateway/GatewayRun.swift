@@ -82,7 +82,7 @@ final class GatewayRun: Sendable {
             }
             if stop || ended { break }
             if let age, age >= .seconds(settings.batchSeconds) { flushPending() }
-            if ContinuousClock.now >= nextAttempt, case let (batch, sightings)? = queue.oldest() {
+            if ContinuousClock.now >= nextAttempt, case (let batch, let sightings)? = queue.oldest() {
                 switch await offer(batch, sightings) {
                 case .delivered, .refused:
                     if backoff != .zero {
@@ -112,7 +112,7 @@ final class GatewayRun: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         flushPending()
-        while case let (batch, sightings)? = queue.oldest() {
+        while case (let batch, let sightings)? = queue.oldest() {
             if case .retry(let reason) = await offer(batch, sightings) {
                 GatewayLog.line(
                     "indoor gateway: \(reason); \(queue.count) batches (\(queue.sightingCount) sightings) stay "

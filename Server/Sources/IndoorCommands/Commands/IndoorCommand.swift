@@ -15,6 +15,7 @@ public struct IndoorCommand: ParsableCommand {
             ReplayCommand.self,
             ScanCommand.self,
             ServeCommand.self,
+            GatewayCommand.self,
         ]
     )
 

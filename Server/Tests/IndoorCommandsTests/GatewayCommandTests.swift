@@ -2,6 +2,7 @@ import Foundation
 import IndoorAdvertising
 import IndoorGateways
 import IndoorModel
+import IndoorServerTestSupport
 import Synchronization
 import Testing
 
@@ -148,13 +149,14 @@ import Testing
     }
 
     /// Starts `indoor serve` on `port` and waits until it answers.
-    static func serve(_ binary: URL, port: Int, database: String) async throws -> Process {
+    static func serve(_ binary: URL, port: Int, database: String, options: [String] = []) async throws -> Process {
         let process = Process()
         process.executableURL = binary
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", database, "--admin-key", "a-key",
-            "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
-        ]
+        process.arguments =
+            [
+                "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", database, "--admin-key", "a-key",
+                "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
+            ] + options
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -211,7 +213,8 @@ import Testing
     }
 
     @Test func aFollowedFileIsQueuedWhileTheServerIsDownAndDeliveredWhenItComesUp() async throws {
-        guard let binary = Self.binary else { return }
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let capture = folder.appendingPathComponent("hci.btsnoop")
@@ -267,7 +270,8 @@ import Testing
     }
 
     @Test func standardInputIsReadToItsEndAndSent() async throws {
-        guard let binary = Self.binary else { return }
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = try Self.freePort()
@@ -293,8 +297,52 @@ import Testing
         #expect(log.contains("read 6, sent 6"))
     }
 
+    @Test func overMQTTInESPresensesLayoutTheServerTakesEverySighting() async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let broker = try Broker()
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try Self.freePort()
+        let server = try await Self.serve(
+            binary, port: port, database: folder.appendingPathComponent("m.sqlite").path,
+            options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-client-id", "server"])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        // The server subscribes before the gateway publishes: its session is new, so nothing would be kept for it.
+        for _ in 0..<300 {
+            let (_, health) = try await Self.request(port, "GET", "/health", key: "r-key")
+            if String(decoding: health, as: UTF8.self).contains(#""state":"connected""#) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let input = Pipe()
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                "-", "--node", "n1", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--queue",
+                folder.appendingPathComponent("q").path,
+            ], stdin: input)
+        input.fileHandleForWriting.write(Data(try Self.capture(count: 8, start: Date().timeIntervalSince1970 - 5)))
+        try input.fileHandleForWriting.close()
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 0, "\(log)")
+        var taken = 0.0
+        for _ in 0..<300 where taken < 8 {
+            taken = try await Self.ingested(port)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(taken == 8)
+        let (_, devices) = try await Self.request(port, "GET", "/v1/venues/tiny/devices?within=3600", key: "r-key")
+        #expect(String(decoding: devices, as: UTF8.self).contains(Self.beacon.uuid.uuidString))
+    }
+
     @Test func inputThatIsNotBtsnoopIsOneLineNamingTheFile() throws {
-        guard let binary = Self.binary else { return }
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("notes.txt")

@@ -1,5 +1,6 @@
 import Foundation
 import IndoorAdvertising
+import IndoorGateways
 import IndoorModel
 import Testing
 
@@ -183,5 +184,42 @@ struct DecodeCommandTests {
         ])
         let decode = try #require(command as? DecodeCommand)
         #expect(decode.file == "x.log" && decode.json && decode.sightings == "s.csv" && decode.device == "gw")
+    }
+}
+
+/// `indoor decode --irks`: the advertisements of a phone's resolvable private address, named by its key.
+@Suite("indoor decode --irks")
+struct DecodeIRKTests {
+    @Test func theSpecificationsSampleAddressIsNamedAndOthersAreNot() throws {
+        var writer = BtsnoopWriter(datalink: .hciUART)
+        // 70:81:94:0D:FB:AA: the Bluetooth Core specification's sample, made by IRK ec0234a3…7d9b (random address).
+        let phone = AdvertisingReport(
+            addressType: 1, address: BluetoothAddress(rawValue: 0x7081_940D_FBAA), rssiDBm: -64,
+            data: [0x02, 0x01, 0x1A, 0x05, 0x09, 0x41, 0x6E, 0x6E, 0x61])
+        // Another resolvable private address no key made.
+        let stranger = AdvertisingReport(
+            addressType: 1, address: BluetoothAddress(rawValue: 0x4A11_2233_4455), rssiDBm: -70,
+            data: [0x02, 0x01, 0x1A])
+        try writer.appendAdvertisingReports([phone, stranger], unixTime: 1_800_000_000.5)
+        try writer.appendAdvertisingReports([phone], unixTime: 1_800_000_001.5)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-irk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("phone.btsnoop")
+        try Data(writer.takeBytes()).write(to: capture)
+
+        // The key as a macOS keychain shows it (reversed): both orders are accepted.
+        let resolver = try IRKResolver(keys: ["anna-iphone": "9b7d390aa610103405adc857a33402ec"])
+        var lines: [String] = []
+        let count = try DecodeCommand.resolvedAdvertisements(
+            file: capture.path, resolver: resolver, devices: ["anna-iphone"], json: false, quiet: false,
+            output: { lines.append($0) })
+        #expect(count == 2)
+        #expect(lines == ["1800000000.500000 anna-iphone rpa rssi=-64", "1800000001.500000 anna-iphone rpa rssi=-64"])
+        var rows: [String] = []
+        _ = try DecodeCommand.resolvedAdvertisements(
+            file: capture.path, resolver: resolver, devices: ["anna-iphone"], json: true, quiet: false,
+            output: { rows.append($0) })
+        #expect(rows.first == #"{"device":"anna-iphone","kind":"rpa","rssi":-64,"t":1800000000.5}"#)
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import IndoorAdvertising
+import IndoorGateways
+import IndoorModel
 
 /// `indoor decode FILE`: beacon advertisements in a btsnoop capture, as lines, JSON Lines or sightings.
 struct DecodeCommand: ParsableCommand {
@@ -44,6 +46,14 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Print no line per advertisement (with --sightings).")
     var quiet = false
 
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of identity resolving keys by device name, {\"anna-iphone\": \"<32 hex digits>\"}: the "
+                + "advertisements of the private addresses they resolve are printed too, as `rpa` lines naming the "
+                + "device (docs/GATEWAYS.md).",
+            valueName: "path"))
+    var irks: String?
+
     func validate() throws {
         if let device, device.isEmpty || device.contains(where: { $0 == "," || $0.isNewline }) {
             throw ValidationError(
@@ -75,6 +85,12 @@ struct DecodeCommand: ParsableCommand {
             throw CommandFailure("\(file): \(error.localizedDescription)")
         }
         var note = "\(summary.beaconAdvertisements) beacon advertisements in \(summary.records) records"
+        if let irks {
+            let resolved = try Self.resolvedAdvertisements(
+                file: file, resolver: try IRKFile.resolver(path: irks), devices: Set(try IRKFile.keys(path: irks).keys),
+                json: json, quiet: quiet, output: { print($0) })
+            note += ", \(resolved) advertisements of private addresses resolved with --irks"
+        }
         if sightings != nil { note += ", \(summary.sightings) sightings written" }
         if summary.problems > 0 {
             note +=
@@ -82,5 +98,39 @@ struct DecodeCommand: ParsableCommand {
         }
         FileHandle.standardError.write(Data((note + "\n").utf8))
         if summary.problems > 0 { throw ExitCode.failure }
+    }
+
+    /// One `rpa` row of JSON Lines.
+    struct ResolvedRow: Encodable {
+        var t: Double
+        var device: String
+        var kind = "rpa"
+        var rssi: Int
+    }
+
+    /// Prints a line per advertisement of `file` whose resolvable private address a key of `resolver` resolves to one
+    /// of `devices`: `<t> <device> rpa rssi=<dBm>`, or a JSON Lines row `{"t", "device", "kind": "rpa", "rssi"}`.
+    /// - Returns: How many there were.
+    static func resolvedAdvertisements(
+        file: String, resolver: IRKResolver, devices names: Set<String>, json: Bool, quiet: Bool,
+        output: (String) -> Void
+    ) throws -> Int {
+        let encoder = JSONFormat.encoder()
+        var decoder = GatewayDecoder(node: "capture", resolver: resolver, addresses: false)
+        var count = 0
+        try BtsnoopFollower(path: file, follow: false).run(
+            decoder: &decoder, shouldStop: { false },
+            onSighting: { sighting in
+                guard names.contains(sighting.device) else { return }
+                count += 1
+                guard !quiet else { return }
+                if json {
+                    let row = ResolvedRow(t: sighting.t, device: sighting.device, rssi: sighting.rssi)
+                    if let data = try? encoder.encode(row) { output(String(decoding: data, as: UTF8.self)) }
+                } else {
+                    output(String(format: "%.6f", sighting.t) + " \(sighting.device) rpa rssi=\(sighting.rssi)")
+                }
+            }, onProblem: { _ in }, onProgress: { _ in })
+        return count
     }
 }

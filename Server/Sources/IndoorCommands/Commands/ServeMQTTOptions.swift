@@ -106,7 +106,7 @@ struct ServeMQTTOptions: ParsableArguments {
         let configuration = MQTTBridgeConfiguration(
             topics: GatewayTopicConfiguration(
                 espresenseRoot: espresenseRoot, theengsPrefixes: theengsPrefix.isEmpty ? ["home"] : theengsPrefix),
-            irks: try readIRKs(), publishRoot: publishRoot,
+            irks: try irks.map { try IRKFile.keys(path: $0) } ?? [:], publishRoot: publishRoot,
             homeAssistant: homeAssistant
                 ? MQTTBridgeConfiguration.HomeAssistant(prefix: homeAssistantPrefix, devices: homeAssistantDevice)
                 : nil)
@@ -115,22 +115,6 @@ struct ServeMQTTOptions: ParsableArguments {
                 hub: hub, client: client, configuration: configuration, metrics: metrics, logger: logger)
         } catch {
             throw CommandFailure("--irks '\(irks ?? "")': \(error)")
-        }
-    }
-
-    /// The keys of `--irks`: a JSON object of device name → 32 hex digits.
-    private func readIRKs() throws -> [String: String] {
-        guard let irks else { return [:] }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: irks))
-        } catch {
-            throw CommandFailure("cannot read the IRK file '\(irks)' (--irks): \(CommandFailure.reason(error))")
-        }
-        do {
-            return try JSONFormat.decode([String: String].self, from: data, file: irks)
-        } catch {
-            throw CommandFailure("\(error) (--irks expects {\"device name\": \"32 hex digits\"})")
         }
     }
 }

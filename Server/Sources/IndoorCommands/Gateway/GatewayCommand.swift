@@ -196,22 +196,8 @@ struct GatewayCommand: ParsableCommand {
         }
     }
 
-    /// The resolver of `--irks`: a JSON object of device name → 32 hex digits.
+    /// The resolver of `--irks`, when given.
     private func readIRKs() throws -> IRKResolver? {
-        guard let irks else { return nil }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: irks))
-        } catch {
-            throw CommandFailure("cannot read the IRK file '\(irks)' (--irks): \(CommandFailure.reason(error))")
-        }
-        guard let keys = try? JSONDecoder().decode([String: String].self, from: data) else {
-            throw CommandFailure("--irks '\(irks)': expected a JSON object {\"device name\": \"32 hex digits\"}")
-        }
-        do {
-            return try IRKResolver(keys: keys)
-        } catch {
-            throw CommandFailure("--irks '\(irks)': \(error)")
-        }
+        try irks.map { try IRKFile.resolver(path: $0) }
     }
 }

@@ -19,3 +19,27 @@ struct ServeOptionsTests {
         #expect(throws: (any Error).self) { try IndoorCommand.parseAsRoot(["serve", "--retain-sightings", text]) }
     }
 }
+
+@Suite("indoor serve: options that need another")
+struct ServeOptionPairsTests {
+    @Test(arguments: [
+        (["--tls-cert", "c.pem"], "--tls-cert needs --tls-key"),
+        (["--tls-key", "k.pem"], "--tls-key needs --tls-cert"),
+        (["--home-assistant"], "--home-assistant needs --mqtt"),
+        (["--irks", "irks.json"], "--irks needs --mqtt"),
+        (["--mqtt", "http://broker"], "--mqtt 'http://broker'"),
+        (["--mqtt", "mqtt://user:secret@broker"], "INDOOR_MQTT_PASSWORD"),
+        (["--mqtt", "mqtt://broker", "--publish-root", "indoor/#"], "--publish-root 'indoor/#'"),
+        (["--stream-buffer", "0"], "--stream-buffer must be at least 1"),
+        (["--max-connections-per-address", "0"], "--max-connections-per-address must be at least 1"),
+        (["--retain-events", "soon"], "--retain-events 'soon'"),
+    ])
+    func isRefusedSayingWhy(arguments: [String], message: String) {
+        do {
+            _ = try IndoorCommand.parseAsRoot(["serve"] + arguments)
+            Issue.record("\(arguments) was accepted")
+        } catch {
+            #expect(IndoorCommand.message(for: error).contains(message), "\(IndoorCommand.message(for: error))")
+        }
+    }
+}

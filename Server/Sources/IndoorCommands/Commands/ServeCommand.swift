@@ -256,7 +256,7 @@ struct ServeCommand: ParsableCommand {
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
             streamBuffer: streamBuffer,
-            maxConnections: maxConnections ?? min(4000, max(1, Int(openFiles ?? 4064) - 64)),
+            maxConnections: maxConnections ?? min(4000, max(1, Int(clamping: openFiles ?? 4064) - 64)),
             maxConnectionsPerAddress: maxConnectionsPerAddress, openFilesLimit: openFiles,
             maxLateness: maxLateness, maxClockSkew: maxClockSkew,
             retention: Retention(

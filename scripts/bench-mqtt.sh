@@ -91,6 +91,7 @@ settle() {
     done
 }
 
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat > "$work/mosquitto.conf" << EOF
 listener $port 127.0.0.1
@@ -98,9 +99,9 @@ allow_anonymous true
 persistence false
 max_queued_messages 1000000
 max_inflight_messages 0
-log_dest file $work/mosquitto.log
+log_dest stderr
 EOF
-mosquitto -c "$work/mosquitto.conf" &
+mosquitto -c "$work/mosquitto.conf" 2> "$work/mosquitto.log" &
 broker=$!
 for _ in $(seq 1 100); do
     (: < "/dev/tcp/127.0.0.1/$port") 2> /dev/null && break
@@ -139,14 +140,17 @@ echo "bench-mqtt: indoor serve $address (pid $server, $durability durability, fr
 echo "bench-mqtt: [1/3] HTTP: wrk, $connections connections, batches of $batch sightings, $seconds s"
 server_cpu=$(cpu_seconds "$server")
 broker_cpu=$(cpu_seconds "$broker")
+# The venue's time is Unix seconds (MQTT messages are stamped with the server's clock), so the rows are replayed from
+# 3000 s ago: within the server's default lateness (3600 s) for about ten laps over the 300 s file.
+offset=$(($(date +%s) - 3000))
 wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s -s scripts/bench/post-batches.lua "$address" \
-    -- "$work/venue/test/sightings.csv" "$venue" "$batch" "$ingest" > "$work/wrk.out"
+    -- "$work/venue/test/sightings.csv" "$venue" "$batch" "$ingest" "$offset" > "$work/wrk.out"
 result=$(grep '^result:' "$work/wrk.out")
 requests=$(sed -n 's/.*requests=\([0-9]*\).*/\1/p' <<< "$result")
 failed=$(sed -n 's/.* failed=\([0-9]*\).*/\1/p' <<< "$result")
 http_seconds=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' <<< "$result")
 [ "$failed" = 0 ] || { cat "$work/wrk.out" >&2; echo "bench-mqtt: $failed HTTP requests failed" >&2; exit 1; }
-count=$((requests * batch))
+count=$(((requests - failed) * batch))
 settle
 echo "http $count $http_seconds $(python3 -c "print(f'{$count / $http_seconds:.0f}')")" \
     "$(python3 -c "print(f'{$(cpu_seconds "$server") - $server_cpu:.2f}')")" \
@@ -178,7 +182,7 @@ done
 refused=$(curl -sf -H "Authorization: Bearer $read" "$address/metrics" | grep -E '^indoor_(mqtt_refused_total|sightings_rejected_total)' || true)
 [ -z "$refused" ] || sed 's/^/bench-mqtt: server: /' <<< "$refused"
 echo
-echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); load average at the start: $load, at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk 'BEGIN { printf "%-10s %10s %8s %12s %10s %14s %14s\n", "path", "sightings", "seconds", "sightings/s", "vs HTTP", "server CPU s", "broker CPU s" }
      NR == 1 { http = $4 }
      { printf "%-10s %10d %8.2f %12d %10.2f %14.2f %14.2f\n", $1, $2, $3, $4, $4 / http, $5, $6 }' "$work/rows.txt"

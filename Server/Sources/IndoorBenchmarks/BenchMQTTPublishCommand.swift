@@ -95,7 +95,8 @@ struct BenchMQTTPublishCommand: ParsableCommand {
         let command = self
         Task {
             do {
-                outcome.withLock { $0 = .success(try await command.measure()) }
+                let result = try await command.measure()
+                outcome.withLock { $0 = .success(result) }
             } catch {
                 outcome.withLock { $0 = .failure(error) }
             }

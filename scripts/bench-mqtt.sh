@@ -164,7 +164,7 @@ for qos in 0 1; do
         "$in_flight publishes in flight"
     server_cpu=$(cpu_seconds "$server")
     broker_cpu=$(cpu_seconds "$broker")
-    /usr/bin/env "$bin/indoor-bench" mqtt-publish --broker "mqtt://127.0.0.1:$port" --server "$address" \
+    "$bin/indoor-bench" mqtt-publish --broker "mqtt://127.0.0.1:$port" --server "$address" \
         --read-key "$read" --sightings "$work/venue/test/sightings.csv" --count "$count" --qos "$qos" \
         --publishers "$publishers" --in-flight "$in_flight" --timeout 300 --json > "$work/mqtt-$qos.json"
     python3 - "$work/mqtt-$qos.json" "$qos" "$(cpu_seconds "$server")" "$server_cpu" "$(cpu_seconds "$broker")" \

@@ -102,12 +102,13 @@ let package = Package(
 
         // The benchmarks' reference: a plain Gauss–Newton in C, for `indoor-bench positioning`'s ratio.
         .target(name: "CGaussNewton"),
-        // Throughput benchmarks on standard workloads (`indoor-bench positioning | decode | zones`).
+        // Throughput benchmarks on standard workloads (`indoor-bench positioning | decode | zones | mqtt-publish`).
         .target(
             name: "IndoorBenchmarks",
             dependencies: indoor + [
-                "CGaussNewton", "IndoorCommands",
+                "CGaussNewton", "IndoorCommands", "IndoorMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,6 +1,8 @@
 -- wrk script for scripts/bench-serve.sh: POSTs batches of simulated sightings to /v1/sightings.
 --
--- Arguments (after `--`): SIGHTINGS_CSV VENUE_ID BATCH_SIZE INGEST_KEY
+-- Arguments (after `--`): SIGHTINGS_CSV VENUE_ID BATCH_SIZE INGEST_KEY [TIME_OFFSET]
+-- TIME_OFFSET (seconds, default 0) is added to every time: scripts/bench-mqtt.sh puts the rows near the server's
+-- clock, because its venue is also fed over MQTT, whose messages are stamped with the server's clock (Unix seconds).
 -- The sightings are `indoor simulate`'s test/sightings.csv (t,device,node,rssi), replayed in order; each lap over
 -- the file shifts the times by the file's duration, so data time only moves forward (as a gateway's would).
 -- Prints one line `result: requests=… non2xx=… sightings_per_s=… p50_ms=… p99_ms=…` at the end.
@@ -9,7 +11,7 @@ local rows = {}
 local venue, key
 -- A global, so that done() (in wrk's main Lua state) can read it with thread:get.
 batch = 0
-local index, lap, span = 1, 0, 1
+local index, lap, span, offset = 1, 0, 1, 0
 local non2xx = 0
 local threads = {}
 
@@ -20,6 +22,7 @@ end
 function init(args)
   local path = args[1]
   venue, batch, key = args[2], tonumber(args[3]), args[4]
+  offset = tonumber(args[5] or "0")
   local file = assert(io.open(path, "r"), "cannot open " .. path)
   local header = true
   for line in file:lines() do
@@ -39,7 +42,7 @@ function request()
   local items = {}
   for i = 1, batch do
     local row = rows[index]
-    items[i] = string.format('{"t":%.3f,"device":"%s","node":"%s","rssi":%s}', row[1] + lap * span, row[2], row[3],
+    items[i] = string.format('{"t":%.3f,"device":"%s","node":"%s","rssi":%s}', row[1] + lap * span + offset, row[2], row[3],
       row[4])
     index = index + 1
     if index > #rows then

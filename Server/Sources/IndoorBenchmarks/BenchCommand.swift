@@ -5,7 +5,9 @@ public struct BenchCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "indoor-bench",
         abstract: "Measure throughput on standard workloads (run with `swift run -c release`).",
-        subcommands: [BenchPositioningCommand.self, BenchDecodeCommand.self, BenchZonesCommand.self]
+        subcommands: [
+            BenchPositioningCommand.self, BenchDecodeCommand.self, BenchZonesCommand.self, BenchMQTTPublishCommand.self,
+        ]
     )
 
     public init() {}

@@ -12,6 +12,7 @@ public struct IndoorCommand: ParsableCommand {
             EvaluateCommand.self,
             CalibrateCommand.self,
             DecodeCommand.self,
+            VenueCommand.self,
             ReplayCommand.self,
             ScanCommand.self,
             ServeCommand.self,

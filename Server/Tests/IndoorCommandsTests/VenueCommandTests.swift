@@ -1,0 +1,62 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorCommands
+
+/// `indoor venue check` and `indoor venue export --geojson`.
+@Suite("indoor venue")
+struct VenueCommandTests {
+    static let json = """
+        {"id": "hq", "name": "HQ", "anchor": {"latitude": 52.5, "longitude": 13.4, "bearingDegrees": 90},
+         "floors": [{"level": 0, "outline": [[0, 0], [20, 0], [20, 10], [0, 10]]}, {"level": 1}],
+         "nodes": [{"id": "a", "x": 1, "y": 1, "floor": 0}, {"id": "b", "x": 1, "y": 1, "floor": 0},
+                   {"id": "c", "x": 25, "y": 3, "floor": 0}],
+         "zones": [{"id": "far", "name": "Far", "fences": [{"polygon": [[80, 0], [90, 0], [90, 5]], "floor": 0}]},
+                   {"id": "near", "name": "Near", "fences": [{"center": [5, 5], "radius": 2}]}]}
+        """
+
+    @Test func eachMistakeThatReadsIsAWarningNamingItsPath() throws {
+        let venue = try Venue.decodeJSON(Data(Self.json.utf8))
+        #expect(
+            VenueCheck(venue: venue).warnings == [
+                "floors[1] (level 1): no node is on this floor",
+                "nodes[1] ('b') is at the same place as nodes[0] ('a'), (1, 1): a copied coordinate?",
+                "nodes[2] ('c') at (25, 3) is outside floor 0's outline (5 m from it)",
+                "zones[0].fences[0] (zone 'far'): the nearest node is 55.1 m away; beyond 30 m no node can hear a "
+                    + "device inside it",
+            ])
+    }
+
+    @Test func aTidyVenueHasNoWarnings() throws {
+        let venue = try Venue.decodeJSON(
+            Data(
+                #"{"id":"v","floors":[{"level":0,"outline":[[0,0],[10,0],[10,10],[0,10]]}],"nodes":[{"id":"a","x":2,"y":2},{"id":"b","x":8,"y":8}],"zones":[{"id":"z","name":"Z","fences":[{"polygon":[[0,0],[5,0],[5,5]]}]}]}"#
+                    .utf8))
+        #expect(VenueCheck(venue: venue).warnings.isEmpty)
+    }
+
+    @Test func theGeoJSONHasFloorsRoomsAndNodesOnTheEarth() throws {
+        let venue = try Venue.decodeJSON(Data(Self.json.utf8))
+        let data = try JSONFormat.encoder().encode(try VenueGeoJSON(venue))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["type"] as? String == "FeatureCollection")
+        let features = try #require(object["features"] as? [[String: Any]])
+        let kinds = features.map { ($0["properties"] as? [String: Any])?["kind"] as? String ?? "" }
+        #expect(kinds == ["floor", "room", "room", "node", "node", "node"])
+        // Node a at (1, 1) as the anchor places it: longitude first.
+        let a = try #require(features.first { ($0["properties"] as? [String: Any])?["id"] as? String == "a" })
+        let position = try #require((a["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        let expected = try #require(venue.anchor).coordinate(of: Point2D(x: 1, y: 1))
+        #expect(abs(position[0] - expected.longitude) < 1e-8 && abs(position[1] - expected.latitude) < 1e-8)
+        // Rings are closed; the circle became 64 sides.
+        let rings = features.compactMap { ($0["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]] }
+        for ring in rings { #expect(ring[0].first == ring[0].last) }
+        #expect(rings.map { $0[0].count } == [5, 4, 65])
+    }
+
+    @Test func aVenueWithoutAnAnchorCannotBeGeoJSON() throws {
+        let venue = try Venue.decodeJSON(Data(#"{"id":"v","nodes":[{"id":"a","x":0,"y":0}]}"#.utf8))
+        #expect(throws: CommandFailure.self) { try VenueGeoJSON(venue) }
+    }
+}

@@ -60,3 +60,29 @@ struct VenueCommandTests {
         #expect(throws: CommandFailure.self) { try VenueGeoJSON(venue) }
     }
 }
+
+@Suite("indoor venue check: errors")
+struct VenueCheckErrorTests {
+    @Test func eachBadItemIsALineOfItsOwn() {
+        let json = """
+            {"id": "v", "nodes": [{"id": "a", "x": "east", "y": 0}, {"id": "b", "x": 1, "y": 2},
+              {"id": "c", "y": 2}], "zones": [{"id": "z", "name": "Z", "fences": [{"center": [0, 0], "radius": -1}]}]}
+            """
+        #expect(
+            VenueCheck.errors(in: Data(json.utf8), file: "v.json") == [
+                "v.json: nodes[0].x: expected a number", "v.json: nodes[2]: missing field 'x'",
+                "v.json: zones[0].fences[0].radius: radius must be a positive number of metres",
+            ])
+    }
+
+    @Test func aProblemBetweenItemsIsSaidWhenEachReads() {
+        let json = #"{"id": "v", "nodes": [{"id": "a", "x": 0, "y": 0}, {"id": "a", "x": 1, "y": 0}]}"#
+        let errors = VenueCheck.errors(in: Data(json.utf8), file: "v.json")
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("v.json: nodes[1]") == true, "\(errors)")
+    }
+
+    @Test func aVenueThatReadsHasNoErrors() {
+        #expect(VenueCheck.errors(in: Data(VenueCommandTests.json.utf8), file: "v.json").isEmpty)
+    }
+}

@@ -12,6 +12,41 @@ struct VenueCheck {
 
     let venue: Venue
 
+    /// Every problem that stops the venue in `data` from being read, one line each naming `file` and the JSON path:
+    /// each floor, node, zone and connection is read on its own, so one bad node does not hide another; a problem
+    /// between them (two nodes with one id) is said once they all read. Empty when the venue reads.
+    static func errors(in data: Data, file: String) -> [String] {
+        let whole: String
+        do {
+            _ = try Venue.decodeJSON(data, file: file)
+            return []
+        } catch {
+            whole = "\(error)"
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [whole] }
+        var errors: [String] = []
+        func check<Item: Decodable>(_ key: String, as type: Item.Type) {
+            guard let items = object[key] as? [Any] else { return }
+            for (index, item) in items.enumerated() {
+                guard let itemData = try? JSONSerialization.data(withJSONObject: item, options: [.fragmentsAllowed])
+                else { continue }
+                do {
+                    _ = try JSONFormat.decode(Item.self, from: itemData, file: file)
+                } catch let error as FormatError {
+                    let separator = error.field == nil ? ": " : "."
+                    errors.append("\(file): \(key)[\(index)]\(separator)\(error.message)")
+                } catch {
+                    errors.append("\(file): \(key)[\(index)]: \(error)")
+                }
+            }
+        }
+        check("floors", as: Floor.self)
+        check("nodes", as: Node.self)
+        check("zones", as: Zone.self)
+        check("connections", as: FloorConnection.self)
+        return errors.isEmpty ? [whole] : errors
+    }
+
     /// The warnings, in the venue's order: floors, nodes, zones.
     var warnings: [String] {
         floorWarnings + nodeWarnings + zoneWarnings

@@ -14,8 +14,8 @@ struct VenueCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a venue file: every rule of docs/FORMATS.md, and what makes fixes worse without an error.",
             discussion: """
-                A venue that does not read is one line naming the file and the JSON path of the first problem (exit \
-                status 1). One that reads gets a line per warning, each naming its JSON path: a node outside its \
+                A venue that does not read gets a line per problem naming the file and its JSON path (each floor, \
+                node, zone and connection is read on its own; exit status 1). One that reads gets a line per warning, each naming its JSON path: a node outside its \
                 floor's outline, two nodes at the same place, a floor without nodes, a zone no node is within \
                 \(Int(VenueCheck.reach)) m of (exit status 0; 2 with --strict when there are warnings).
                 """)
@@ -28,11 +28,11 @@ struct VenueCommand: ParsableCommand {
 
         func run() throws {
             let (data, name) = try VenueInput.json(file)
-            let venue: Venue
-            do {
-                venue = try Venue.decodeJSON(data, file: name)
-            } catch let error as FormatError {
-                throw CommandFailure("\(error)")
+            let errors = VenueCheck.errors(in: data, file: name)
+            guard errors.isEmpty, let venue = try? Venue.decodeJSON(data, file: name) else {
+                for error in errors { print(error) }
+                print("\(name): \(errors.count) error\(errors.count == 1 ? "" : "s"): the venue cannot be read")
+                throw ExitCode.failure
             }
             let warnings = VenueCheck(venue: venue).warnings
             for warning in warnings { print("\(name): warning: \(warning)") }

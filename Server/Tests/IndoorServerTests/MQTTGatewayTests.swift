@@ -123,33 +123,43 @@ import Testing
         defer { Task { await peer.stop() } }
         try await peer.connected()
 
-        // One burst: phone heard by n1 (strong) and n2 (weak), rssi once as a string and once as a number.
-        try await peer.publish(
-            "espresense/devices/phone/n1", #"{"id":"phone","rssi":"-58.00","rssi@1m":-59,"distance":1.1}"#)
-        try await peer.publish("espresense/devices/phone/n2", #"{"id":"phone","rssi":-75,"rssi@1m":-59}"#)
+        // Three devices heard once each (a fix from one reading does not depend on how the broker batches the
+        // messages): rssi as ESPresense's string and as a number, with and without rssi@1m.
+        let heard: [(device: String, node: String, payload: String, http: String)] = [
+            ("p1", "n1", #"{"id":"p1","rssi":"-58.00","rssi@1m":-59,"distance":1.1}"#, #""rssi": -58, "tx": -59"#),
+            ("p2", "n2", #"{"id":"p2","rssi":-75,"rssi@1m":-65}"#, #""rssi": -75, "tx": -65"#),
+            ("p3", "n1", #"{"rssi":-81.5}"#, #""rssi": -81.5"#),
+        ]
+        for item in heard { try await peer.publish("espresense/devices/\(item.device)/\(item.node)", item.payload) }
         try await peer.publish("espresense/rooms/n1/status", "online")
-        try await Self.eventually("phone's fix") { try await Self.fix(port: server.port, device: "phone") != nil }
-        let overMQTT = try #require(try await Self.fix(port: server.port, device: "phone"))
+        try await Self.eventually("the devices' fixes") {
+            for item in heard where try await Self.fix(port: server.port, device: item.device) == nil { return false }
+            return true
+        }
 
-        // The same sightings over HTTP, to a server without MQTT, at one time as the burst was.
+        // The same sightings over HTTP, to a server without MQTT.
         let plain = try DurabilityTests.Child(
             binary: try Self.binary(), database: folder.appendingPathComponent("http.sqlite").path)
         defer { plain.stop() }
         _ = try await DurabilityTests.request(
             plain.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
         let t = Date().timeIntervalSince1970
-        let body = """
-            {"venue": "tiny", "sightings": [
-              {"t": \(t), "device": "phone", "node": "n1", "rssi": -58, "tx": -59},
-              {"t": \(t), "device": "phone", "node": "n2", "rssi": -75, "tx": -59}]}
-            """
+        let items = heard.map { #"{"t": \#(t), "device": "\#($0.device)", "node": "\#($0.node)", \#($0.http)}"# }
         let (posted, _) = try await DurabilityTests.request(
-            plain.port, "POST", "/v1/sightings", key: "i-key", body: body)
+            plain.port, "POST", "/v1/sightings", key: "i-key",
+            body: #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#)
         #expect(posted == 200)
-        let overHTTP = try #require(try await Self.fix(port: plain.port, device: "phone"))
-        for key in ["x", "y", "accuracy", "confidence", "method"] {
-            #expect("\(overMQTT[key] ?? "none")" == "\(overHTTP[key] ?? "none")", "\(key)")
+        var accuracies: Set<String> = []
+        for item in heard {
+            let overMQTT = try #require(try await Self.fix(port: server.port, device: item.device))
+            let overHTTP = try #require(try await Self.fix(port: plain.port, device: item.device))
+            for key in ["x", "y", "accuracy", "confidence", "method"] {
+                #expect("\(overMQTT[key] ?? "none")" == "\(overHTTP[key] ?? "none")", "\(item.device) \(key)")
+            }
+            accuracies.insert("\(overMQTT["accuracy"] ?? "none")")
         }
+        // The readings' strengths and powers reached the positioning: the three radii differ.
+        #expect(accuracies.count == 3, "\(accuracies)")
 
         // Node health: n1 and n2 heard; n1's gateway said online.
         let (_, nodes) = try await DurabilityTests.request(server.port, "GET", "/v1/venues/tiny/nodes", key: "r-key")

@@ -7,8 +7,9 @@ import Foundation
 /// Sends batches to a location server: `POST /v1/sightings` with the venue and the ingest key.
 ///
 /// Answers (docs/SERVER.md): 2xx → delivered (items the server refused one by one are in `errors`, counted as
-/// rejected); 408, 429, 5xx and no answer → retry later; any other 4xx (400 nothing taken, 401/403 key, 404 venue,
-/// 413 too large) → refused for good.
+/// rejected); 408, 429, 5xx and no answer → retry later; 401/403 (the key) and 404 (the venue) → retry later too,
+/// since the batch is good and the configuration can be fixed; any other 4xx (400 nothing taken, 413 too large)
+/// → refused for good.
 struct HTTPForwarder: SightingForwarder {
     /// The server's base address, `http(s)://host:port`.
     var server: URL
@@ -77,6 +78,13 @@ struct HTTPForwarder: SightingForwarder {
             return .delivered(rejected: parsed?.rejected ?? 0, firstProblem: first)
         case 408, 429, 500...:
             return .retry("\(server.absoluteString) answered \(status)")
+        case 401, 403, 404:
+            // The batch is good; the key or the venue is not (yet): kept and tried again, so fixing the
+            // configuration loses nothing.
+            let refusal = try? JSONDecoder().decode(Refusal.self, from: data)
+            let what = status == 404 ? "the venue '\(venue)'" : "the ingest key (INDOOR_INGEST_KEY)"
+            return .retry(
+                "\(server.absoluteString) answered \(status) (\(refusal?.message ?? "")); check \(what); the batch is kept")
         default:
             let refusal = try? JSONDecoder().decode(Refusal.self, from: data)
             var text = "\(server.absoluteString) refused the batch of \(sightings.count) sightings: \(status)"

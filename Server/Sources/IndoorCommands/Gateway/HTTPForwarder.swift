@@ -84,7 +84,8 @@ struct HTTPForwarder: SightingForwarder {
             let refusal = try? JSONDecoder().decode(Refusal.self, from: data)
             let what = status == 404 ? "the venue '\(venue)'" : "the ingest key (INDOOR_INGEST_KEY)"
             return .retry(
-                "\(server.absoluteString) answered \(status) (\(refusal?.message ?? "")); check \(what); the batch is kept")
+                "\(server.absoluteString) answered \(status) (\(refusal?.message ?? "")); check \(what); the batch is kept"
+            )
         default:
             let refusal = try? JSONDecoder().decode(Refusal.self, from: data)
             var text = "\(server.absoluteString) refused the batch of \(sightings.count) sightings: \(status)"

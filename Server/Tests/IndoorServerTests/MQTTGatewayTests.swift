@@ -213,6 +213,23 @@ import Testing
                 "\(reason)")
         }
         #expect(try await Self.metric(#"indoor_mqtt_messages_total{result="taken"}"#, port: server.port) == 1)
+
+        // The same sighting over HTTP (the frame's measured power, −59 dBm at 1 m, as tx) gives the same fix.
+        let overMQTT = try #require(try await Self.fix(port: server.port, device: device))
+        let plain = try DurabilityTests.Child(
+            binary: try Self.binary(), database: folder.appendingPathComponent("http.sqlite").path)
+        defer { plain.stop() }
+        _ = try await DurabilityTests.request(
+            plain.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+        let sighting =
+            #"{"t": \#(Date().timeIntervalSince1970), "device": "\#(device)", "node": "n2", "rssi": -61, "tx": -59}"#
+        let (posted, _) = try await DurabilityTests.request(
+            plain.port, "POST", "/v1/sightings", key: "i-key", body: #"{"venue": "tiny", "sightings": [\#(sighting)]}"#)
+        #expect(posted == 200)
+        let overHTTP = try #require(try await Self.fix(port: plain.port, device: device))
+        for key in ["x", "y", "accuracy", "confidence", "method"] {
+            #expect("\(overMQTT[key] ?? "none")" == "\(overHTTP[key] ?? "none")", "\(key)")
+        }
     }
 
     @Test func homeAssistantGetsADeviceTrackerWithStateAndAttributes() async throws {

@@ -340,6 +340,36 @@ import Testing
         #expect(String(decoding: devices, as: UTF8.self).contains(Self.beacon.uuid.uuidString))
     }
 
+    @Test func aFIFOIsReadToItsEndAndSent() async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try Self.freePort()
+        let server = try await Self.serve(binary, port: port, database: folder.appendingPathComponent("f.sqlite").path)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        let fifo = folder.appendingPathComponent("btmon.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                fifo.path, "--node", "n1", "--server", "http://127.0.0.1:\(port)", "--venue", "tiny", "--queue",
+                folder.appendingPathComponent("q").path,
+            ])
+        // Opening the FIFO for writing waits for the gateway to open it for reading.
+        let writer = try FileHandle(forWritingTo: fifo)
+        writer.write(Data(try Self.capture(count: 5, start: Date().timeIntervalSince1970 - 10)))
+        try writer.close()
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 0, "\(log)")
+        #expect(try await Self.ingested(port) == 5)
+    }
+
     @Test func inputThatIsNotBtsnoopIsOneLineNamingTheFile() throws {
         let binary = try #require(
             Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")

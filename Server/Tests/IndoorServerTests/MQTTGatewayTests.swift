@@ -307,6 +307,31 @@ import Testing
         #expect(try store.sightingCount(venue: "tiny") >= count)
     }
 
+    @Test func afterABrokerRestartTheServerTakesMessagesAgain() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder)
+        defer { server.stop() }
+        broker.stop()
+        try await Self.eventually("the server to see the broker gone") {
+            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            return (health["mqtt"] as? [String: Any])?["state"] as? String != "connected"
+        }
+        try broker.start()
+        try await Self.eventually("the server to connect again") {
+            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
+        }
+        let peer = Peer(broker: broker)
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        try await peer.publish("espresense/devices/after/n1", #"{"rssi":-60}"#)
+        try await Self.eventually("a fix after the restart") {
+            try await Self.fix(port: server.port, device: "after") != nil
+        }
+    }
+
     @Test func aBrokerThatIsDownLeavesHTTPServingAndIsConnectedToOnceUp() async throws {
         let port = try Broker.freePort()
         let folder = try ServeStartupTests.folder()

@@ -262,7 +262,7 @@ struct ReplayCommandTests {
                 venue: Data(venue.utf8), venueFile: "v.json", sightings: sightingsCSV, sightingsFile: "walk.csv"
             ) { _ in }
         }
-        #expect(error.description.hasPrefix(message) == true, "\(error.description ?? "no error")")
+        #expect(error.description.hasPrefix(message) == true, "\(error.description)")
     }
 
     @Test(
@@ -271,7 +271,7 @@ struct ReplayCommandTests {
     func emptySightings() throws {
         let error = try #require(throws: FormatError.self) { try replay("", file: "walk.csv") }
         #expect(
-            error.description.hasPrefix("walk.csv:1: file is empty") == true, "\(error.description ?? "no error")")
+            error.description.hasPrefix("walk.csv:1: file is empty") == true, "\(error.description)")
         let outcome = try ReplayCommand.replay(
             venue: Data(venueJSON.utf8), venueFile: "venue.json", sightings: "", sightingsFile: "walk.jsonl"
         ) { _ in Issue.record("no line expected") }

@@ -200,19 +200,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let outcome = Mutex<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
         let command = self
-        Task {
-            do {
-                try await command.serve()
-            } catch {
-                outcome.withLock { $0 = error }
-            }
-            done.signal()
-        }
-        done.wait()
-        if let error = outcome.withLock({ $0 }) { throw error }
+        try BlockingRun.wait { try await command.serve() }
     }
 
     private func serve() async throws {

@@ -7,11 +7,9 @@ import Testing
 @testable import IndoorEvaluation
 
 /// The default method (`auto`) over a survey, exactly: it learns a radio map and its particle filter's weight from the
-/// survey first, seconds in a release build but minutes in a debug one. So these run only when
-/// `INDOOR_RELEASE_TESTS` is set, as `scripts/test` does in its release-build step.
-@Suite(
-    "The default method, exactly (release build)",
-    .enabled(if: ProcessInfo.processInfo.environment["INDOOR_RELEASE_TESTS"] != nil))
+/// survey first, seconds in a release build but minutes in a debug one. So these run only in
+/// the release-build run (``ReleaseBuild``).
+@Suite("The default method, exactly (release build)", .releaseBuild)
 struct DefaultMethodReleaseTests {
     /// The summary of `auto` on `dataset`: count, misses, mean, median and 90th percentile in metres.
     static func summary(_ dataset: Dataset, floorPlan: FloorPlan? = nil) throws -> [Double] {

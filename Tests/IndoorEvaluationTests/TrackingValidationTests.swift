@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorTestSupport
 import Testing
 
 @testable import IndoorEvaluation
@@ -50,7 +51,7 @@ struct TrackingValidationTests {
 
     /// On the survey's own walks: every candidate replayed on the same rows; the best median taken when the bar is
     /// 0 standard errors, the default (0.5, its radius unscaled) when the bar cannot be met; the same on every run.
-    @Test func choosesOnTheSurveysWalksAndKeepsTheDefaultUnlessClearlyBeaten() throws {
+    @Test(.releaseBuild) func choosesOnTheSurveysWalksAndKeepsTheDefaultUnlessClearlyBeaten() throws {
         let fixture = try Self.fixture.get()
         let (survey, setup) = (fixture.survey, fixture.setup)
         let eager = try #require(TrackingValidation(significance: 0).choose(survey: survey, setup: setup))
@@ -90,7 +91,7 @@ struct TrackingValidationTests {
 
     /// `indoor evaluate` says what the filter chose on the survey's walks (`MethodScore.learned`): for `auto`, the
     /// weight, the rows and the medians it was chosen on; nothing for a method that chose nothing.
-    @Test func evaluationSaysWhatWasChosen() throws {
+    @Test(.releaseBuild) func evaluationSaysWhatWasChosen() throws {
         let fixture = try Self.fixture.get()
         let scores = try MethodComparison.run(
             dataset: fixture.simulated.dataset, methods: ["auto", "knn"],
@@ -108,7 +109,7 @@ struct TrackingValidationTests {
     /// One `EngineFactory` learns `auto`'s map once for `auto`, `particle-filter` and `auto+track`, and the filter's
     /// weight on the survey's walks once for the two untracked ones (the same filter under two names; `auto+track`
     /// replays with its tracking); the shared filter fixes as one built alone does.
-    @Test func engineFactoryLearnsOnceWithTheSameFixes() throws {
+    @Test(.releaseBuild) func engineFactoryLearnsOnceWithTheSameFixes() throws {
         let fixture = try Self.fixture.get()
         let data = fixture.simulated.dataset
         let plan = FloorPlan(venue: fixture.simulated.venue)

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorRanging
+import IndoorTestSupport
 import Testing
 
 @testable import IndoorPositioning
@@ -355,8 +356,20 @@ import Testing
         Node(id: "c", position: Point3D(x: 10, y: 18, z: 2.5)), Node(id: "d", position: Point3D(x: 0, y: 18, z: 2.5)),
     ]
 
-    @Test(arguments: MethodCatalog.names)
+    /// The methods that choose their weighting by cross-validating the survey (minutes in a debug build).
+    static let crossValidated: Set = ["auto", "auto+track", "particle-filter"]
+
+    @Test(arguments: MethodCatalog.names.filter { !crossValidated.contains($0) })
     func everyMethodLocatesOnASurveyedVenue(name: String) throws {
+        try locatesOnASurveyedVenue(name: name)
+    }
+
+    @Test(.releaseBuild, arguments: MethodCatalog.names.filter { crossValidated.contains($0) })
+    func everyCrossValidatedMethodLocatesOnASurveyedVenue(name: String) throws {
+        try locatesOnASurveyedVenue(name: name)
+    }
+
+    func locatesOnASurveyedVenue(name: String) throws {
         let truth = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, NodeCalibration.typical) })
         let survey = syntheticSurvey(nodes: nodes, truth: truth, offsets: ["walker": 0], sigma: 1)
         var engine = try MethodCatalog.engine(method: name, nodes: nodes, survey: survey)

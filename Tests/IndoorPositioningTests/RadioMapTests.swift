@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorRanging
+import IndoorTestSupport
 import Testing
 
 @testable import IndoorPositioning
@@ -231,7 +232,7 @@ enum WalledVenue {
 
     /// `auto`'s filter answers a device's first readings by the posterior alone, with the radius the survey's
     /// held-out fingerprints measured for that posterior, and says so.
-    @Test func theFiltersFixesFromReadingsAloneGetTheRadiusTheHeldOutFingerprintsMeasured() throws {
+    @Test(.releaseBuild) func theFiltersFixesFromReadingsAloneGetTheRadiusTheHeldOutFingerprintsMeasured() throws {
         let factory = EngineFactory(nodes: SeededVenue.nodes, survey: Self.survey())
         let engine = try factory.engine(method: "particle-filter")
         let filter = try #require(engine.method as? ParticleFilter)
@@ -259,7 +260,7 @@ enum WalledVenue {
     /// The particle count and seed are part of the engine's tuning, so every front end (a session, `indoor evaluate
     /// --particles --filter-seed`) sets them for the filter `auto` and `particle-filter` build, and the survey's
     /// replays run with them.
-    @Test func theEnginesTuningSetsTheFiltersParticleCountAndSeed() throws {
+    @Test(.releaseBuild) func theEnginesTuningSetsTheFiltersParticleCountAndSeed() throws {
         var tuning = PositioningEngine.Configuration()
         #expect(tuning.particles == 1000)
         tuning.particles = 300

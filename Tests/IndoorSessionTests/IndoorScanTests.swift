@@ -3,6 +3,7 @@ import IndoorEvaluation
 import IndoorModel
 import IndoorPositioning
 import IndoorSession
+import IndoorTestSupport
 import Testing
 
 @Suite("IndoorScan")
@@ -40,7 +41,7 @@ struct IndoorScanTests {
     /// The stated error: on the seeded simulated office (one floor, 14 beacons, walls, 4 + 2 dB shadowing, 3 dB
     /// receiver offsets), with the calibration fitted on its survey, 10 s scans of walkers standing still have a
     /// median error under 2 m and a 90th percentile under 4 m (docs/SCAN.md has the table).
-    @Test func tenSecondScansOnTheSimulatedOfficeAreWithinTheStatedError() throws {
+    @Test(.releaseBuild) func tenSecondScansOnTheSimulatedOfficeAreWithinTheStatedError() throws {
         let office = try StillWindows()
         var venue = office.simulated.venue
         venue.geofences = ["office"]
@@ -72,7 +73,7 @@ struct IndoorScanTests {
     /// percentile under 3 m (on the full office, `indoor scan --simulate --sweep --learn-survey` against the
     /// calibration alone: docs/SCAN.md). One session made before any sighting serves every scan (each takes a copy,
     /// so what it learned is learned once) and gives each scan the answer a session of its own gives.
-    @Test func scansWithTheVenuesSurveyShareOneLearnedSession() throws {
+    @Test(.releaseBuild) func scansWithTheVenuesSurveyShareOneLearnedSession() throws {
         let office = try StillWindows(roomsPerSide: 4)
         var venue = office.simulated.venue
         venue.geofences = ["office"]

@@ -1,6 +1,7 @@
 import Foundation
 import IndoorModel
 import IndoorSession
+import IndoorTestSupport
 import Testing
 
 @Suite("IndoorScanner")
@@ -37,7 +38,7 @@ struct IndoorScannerTests {
     }
 
     /// `prepare()` learns each venue's survey before any scan, and the scans after it answer from what it learned.
-    @Test func aPreparedScannerHasLearnedItsVenuesSurveyBeforeItsFirstScan() async throws {
+    @Test(.releaseBuild) func aPreparedScannerHasLearnedItsVenuesSurveyBeforeItsFirstScan() async throws {
         let venue = hallVenue()
         // A survey of the hall: a phone standing 2 s at each point of a 4 m grid.
         var survey = Recording(sightings: [], truth: [])

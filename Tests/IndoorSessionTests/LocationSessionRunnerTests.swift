@@ -2,6 +2,7 @@ import IndoorEvaluation
 import IndoorGeofencing
 import IndoorModel
 import IndoorSession
+import IndoorTestSupport
 import Testing
 
 @Suite("LocationSessionRunner")
@@ -46,7 +47,7 @@ struct LocationSessionRunnerTests {
     /// A runner serves at once and learns the venue's survey while sightings flow (`learn(survey:)`), then tracks over
     /// its radio map: its fixes after the switch beat those of a session without the survey, and the zone visits open
     /// at the switch stay open.
-    @Test func learningASurveyWhileRunningSwitchesToItsRadioMapAndZoneVisitsCarryOn() async throws {
+    @Test(.releaseBuild) func learningASurveyWhileRunningSwitchesToItsRadioMapAndZoneVisitsCarryOn() async throws {
         let (venue, data) = try PositioningAdoptionTests.office()
         let survey = try #require(data.train)
         let change = 60.0

@@ -4,6 +4,7 @@ import IndoorGeofencing
 import IndoorModel
 import IndoorPositioning
 import IndoorSession
+import IndoorTestSupport
 import Testing
 
 /// A session that takes over positioning learned apart from it (`adoptPositioning(of:replaying:)`), as the server
@@ -41,7 +42,7 @@ import Testing
         return try #require(ErrorSummary(errors: errors, misses: 0).medianMeters as Double?)
     }
 
-    @Test func zoneVisitsCarryOnAndTheFixesAfterwardsComeFromTheLearnedMap() throws {
+    @Test(.releaseBuild) func zoneVisitsCarryOnAndTheFixesAfterwardsComeFromTheLearnedMap() throws {
         let (venue, data) = try Self.office()
         let survey = try #require(data.train)
         let sightings = data.test.sightings
@@ -69,7 +70,7 @@ import Testing
         #expect(session.statistics.fixes > statistics.fixes)
     }
 
-    @Test func theRecentSightingsGiveTheNewPositioningTheReadingsItWouldHaveHad() throws {
+    @Test(.releaseBuild) func theRecentSightingsGiveTheNewPositioningTheReadingsItWouldHaveHad() throws {
         let (venue, data) = try Self.office()
         let survey = try #require(data.train)
         let change = 60.0

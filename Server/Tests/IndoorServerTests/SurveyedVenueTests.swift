@@ -14,9 +14,9 @@ import Testing
 @Suite struct SurveyedVenueTests {
     /// A smaller seeded office than the default one (learning takes a while in the tests' debug build), serving the
     /// geofence `office`.
-    static func office() throws -> (venue: Venue, data: Dataset) {
+    static func office(roomsPerSide: Int = 4) throws -> (venue: Venue, data: Dataset) {
         var options = SimulatorOptions()
-        options.roomsPerSide = 4
+        options.roomsPerSide = roomsPerSide
         options.seed = 11
         options.duration = 120
         options.devices = 3
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func aVenuePutAgainWhileItLearnsLearnsItsNewVersionAndADeletedOneStops() async throws {
-        let (venue, data) = try Self.office()
+        let (venue, data) = try Self.office(roomsPerSide: 2)  // what is learned does not matter here, only when
         let survey = try #require(data.train)
         let fixture = try ServerFixture(surveys: [venue.id: survey])
         defer { fixture.remove() }

@@ -33,6 +33,23 @@ import Testing
         #expect(current.map(\.node.id) == ["c", "a", "d", "b"])
     }
 
+    @Test func withoutASurveyTheDefaultTrilateratesRangesThatAgreeAndNamesWhatAnswered() throws {
+        // Four nodes heard at their exact ranges: the default solves the geometry instead of taking the centroid.
+        var engine = try MethodCatalog.engine(method: MethodCatalog.defaultName, nodes: nodes)
+        engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 4), time: 1))
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.position.horizontal.distance(to: Point2D(x: 3, y: 4)) < 0.05, "\(fix.position)")
+        #expect(fix.method == "nonlinear")
+        // The same four with ranges that contradict each other (one node 12 dB weaker, one 8 dB stronger): the
+        // weighted centroid answers, and the fix says so.
+        var noisy = try MethodCatalog.engine(method: MethodCatalog.defaultName, nodes: nodes)
+        var disagreeing = sightings(device: "q", at: Point2D(x: 3, y: 4), time: 1)
+        disagreeing[0].rssi -= 12
+        disagreeing[3].rssi += 8
+        noisy.ingest(disagreeing)
+        #expect(try noisy.locate(device: "q", at: 1).get().method == "weighted-centroid")
+    }
+
     @Test func fixesCoverEveryDeviceWithAFix() {
         var engine = PositioningEngine(
             venue: Venue(id: "v", name: "V", nodes: nodes), method: NonlinearLeastSquares())

@@ -8,8 +8,8 @@ import IndoorModel
 /// the calibration's path-loss model with generic weighting (``genericConfiguration``, or
 /// ``calibratedConfiguration`` when the calibration knows the path loss), except where fewer than ``denseMinimum``
 /// mapped nodes are heard: there a few readings leave the posterior broad and its mean is pulled towards the middle
-/// of the grid, so ``sparse`` answers (trilateration with a calibration that knows the path loss, else the weighted
-/// centroid).
+/// of the grid, so ``sparse`` answers (trilateration with a calibration that knows the path loss, else trilateration
+/// where the ranges agree and the weighted centroid where they do not).
 /// One or two nodes heard still give a fix (the weighted centroid, or the posterior over the rings around them when
 /// trilateration has too few), and floors come from the grid's floors.
 public struct AutoMethod: PositioningMethod {
@@ -22,8 +22,9 @@ public struct AutoMethod: PositioningMethod {
     /// What the cross-validation found, `nil` when none was run (no survey, or too small a one).
     public let selection: RadioMapCrossValidation.Outcome?
     /// Without a survey, what answers when fewer than ``denseMinimum`` mapped nodes are heard: nonlinear least squares
-    /// when the calibration knows the path loss (``Calibration/knowsPathLoss``), else the weighted centroid. `nil`
-    /// with a survey (the learned map answers everywhere).
+    /// when the calibration knows the path loss (``Calibration/knowsPathLoss``), else ``AgreeingRanges``
+    /// (trilateration where the ranges agree, the weighted centroid elsewhere). `nil` with a survey (the learned map
+    /// answers everywhere). Its fixes carry the name of the estimator that answered.
     public let sparse: (any PositioningMethod)?
 
     /// Grid spacing of the posterior without a survey, metres (0.5; with a survey the map's grid is 0.25 m).
@@ -128,7 +129,8 @@ public struct AutoMethod: PositioningMethod {
         self.selection = nil
         self.sparse =
             calibration.knowsPathLoss
-            ? NonlinearLeastSquares(deviceHeight: calibration.deviceHeight) : WeightedCentroid()
+            ? NonlinearLeastSquares(deviceHeight: calibration.deviceHeight)
+            : AgreeingRanges(deviceHeight: calibration.deviceHeight)
     }
 
     /// The grid around `nodes` and `extra` at `spacing` metres (at most 12 000 points per floor), coarser where a map
@@ -149,8 +151,9 @@ public struct AutoMethod: PositioningMethod {
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         if let sparse, posterior.map.heard(readings).columns.count < Self.denseMinimum,
-            case .success(let estimate) = sparse.estimate(from: readings)
+            case .success(var estimate) = sparse.estimate(from: readings)
         {
+            estimate.method = estimate.method ?? sparse.name
             return .success(estimate)
         }
         return inner.estimate(from: readings)

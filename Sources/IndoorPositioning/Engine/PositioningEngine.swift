@@ -101,7 +101,8 @@ public struct PositioningEngine: Sendable {
     public let method: any PositioningMethod
     /// ``method`` when it keeps a belief per device (a ``SequentialPositioningMethod``), else `nil`.
     private let sequential: (any SequentialPositioningMethod)?
-    /// The name each ``Fix/method`` carries: the method's name, followed by `+track` when the engine tracks.
+    /// The name each ``Fix/method`` carries: the method's name (or the estimator it handed the readings to,
+    /// ``Estimate/method``), followed by `+track` when the engine tracks.
     public let methodName: String
     /// The most devices the engine keeps: ``Configuration/maximumDevices``, or fewer for a sequential method whose
     /// beliefs would otherwise hold more than ``Configuration/maximumBeliefBytes``. Beyond it the least recently heard
@@ -556,8 +557,9 @@ public struct PositioningEngine: Sendable {
                 return .success(fix(estimate, device: device, at: time))
             }
             track.update(with: estimate, at: time, configuration: tracking)
-            return .success(
-                fix(track.estimate(z: estimate.position.z, confidence: estimate.confidence), device: device, at: time))
+            var tracked = track.estimate(z: estimate.position.z, confidence: estimate.confidence)
+            tracked.method = estimate.method
+            return .success(fix(tracked, device: device, at: time))
         }
     }
 
@@ -593,7 +595,8 @@ public struct PositioningEngine: Sendable {
     private func fix(_ estimate: Estimate, device: String, at time: Double) -> Fix {
         Fix(
             time: time, device: device, position: estimate.position, floor: estimate.floor,
-            accuracy: estimate.accuracy, confidence: estimate.confidence, method: methodName,
+            accuracy: estimate.accuracy, confidence: estimate.confidence,
+            method: estimate.method.map { tracking == nil ? $0 : $0 + MethodCatalog.trackSuffix } ?? methodName,
             coordinate: anchor?.coordinate(of: estimate.position.horizontal))
     }
 }

@@ -297,7 +297,7 @@ import Testing
         #expect(log.contains("read 6, sent 6"))
     }
 
-    @Test func overMQTTInESPresensesLayoutTheServerTakesEverySighting() async throws {
+    @Test(.needsBroker) func overMQTTInESPresensesLayoutTheServerTakesEverySighting() async throws {
         let binary = try #require(
             Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
         let broker = try Broker()

@@ -4,7 +4,7 @@ import IndoorServerTestSupport
 import Testing
 
 /// User name and password against a broker with a password file, and TLS with a CA made for the test.
-@Suite("MQTT client credentials and TLS against mosquitto", .serialized)
+@Suite("MQTT client credentials and TLS against mosquitto", .serialized, .needsBroker)
 struct AuthenticationAndTLSTests {
     static func passwordBroker() throws -> Broker {
         let directory = try Broker.temporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 
 /// The client against a real mosquitto: subscriptions, both QoS, acknowledgement after the handler,
 /// redelivery to a persistent session, reconnecting after a broker restart, keep-alive. One broker per test.
-@Suite("MQTT client against mosquitto", .serialized)
+@Suite("MQTT client against mosquitto", .serialized, .needsBroker)
 struct BrokerTests {
     static func configuration(
         _ broker: Broker, clientID: String, version: MQTTProtocolVersion, keepAliveSeconds: UInt16 = 30
@@ -182,7 +182,7 @@ struct BrokerTests {
 
 /// A slow handler: messages wait in a bounded inbox, come in bounded batches, in order, and are all
 /// acknowledged in the end.
-@Suite("MQTT client back-pressure against mosquitto")
+@Suite("MQTT client back-pressure against mosquitto", .needsBroker)
 struct BackPressureTests {
     @Test func aSlowHandlerGetsBoundedBatchesInOrder() async throws {
         let broker = try Broker()

@@ -9,8 +9,8 @@ import Foundation
 /// A mosquitto broker on a free loopback port, for one test: its configuration, password file and
 /// certificates live in a temporary directory, removed with the broker.
 ///
-/// Tests need Debian's `mosquitto` and `mosquitto-clients` (CI installs them); without them, `start` throws
-/// and the test fails, saying so.
+/// Tests need Debian's `mosquitto` and `mosquitto-clients` (CI installs them); a test marked ``needsBroker`` is
+/// skipped without them, saying so, and `start` throws naming what is missing.
 package final class Broker {
     package static let executable = "/usr/sbin/mosquitto"
     package static let publisher = "/usr/bin/mosquitto_pub"
@@ -50,6 +50,12 @@ package final class Broker {
             "indoor-mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
+    }
+
+    /// Whether Debian's `mosquitto` and `mosquitto-clients` are installed (the tests that need a broker are skipped,
+    /// saying so, when they are not: ``IndoorServerTestSupport/needsBroker``).
+    package static var isInstalled: Bool {
+        [executable, publisher, passwordTool].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     package static func requireInstalled(_ path: String) throws {

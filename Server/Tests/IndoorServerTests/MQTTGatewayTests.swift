@@ -113,7 +113,7 @@ import Testing
         return (json["devices"] as? [[String: Any]] ?? []).first { $0["device"] as? String == device }
     }
 
-    @Test func espresenseMessagesGiveTheFixesTheSameSightingsGiveOverHTTP() async throws {
+    @Test(.needsBroker) func espresenseMessagesGiveTheFixesTheSameSightingsGiveOverHTTP() async throws {
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -179,7 +179,7 @@ import Testing
         }
     }
 
-    @Test func theengsBeaconsAreNamedAsIndoorDecodeNamesThemAndBadMessagesAreCounted() async throws {
+    @Test(.needsBroker) func theengsBeaconsAreNamedAsIndoorDecodeNamesThemAndBadMessagesAreCounted() async throws {
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -232,7 +232,7 @@ import Testing
         }
     }
 
-    @Test func homeAssistantGetsADeviceTrackerWithStateAndAttributes() async throws {
+    @Test(.needsBroker) func homeAssistantGetsADeviceTrackerWithStateAndAttributes() async throws {
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -280,7 +280,7 @@ import Testing
         try await Self.eventually("the config sent again") { peer.messages(on: config).count > before }
     }
 
-    @Test func nothingAcknowledgedIsLostWhenTheServerIsKilled() async throws {
+    @Test(.needsBroker) func nothingAcknowledgedIsLostWhenTheServerIsKilled() async throws {
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -307,7 +307,7 @@ import Testing
         #expect(try store.sightingCount(venue: "tiny") >= count)
     }
 
-    @Test func afterABrokerRestartTheServerTakesMessagesAgain() async throws {
+    @Test(.needsBroker) func afterABrokerRestartTheServerTakesMessagesAgain() async throws {
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -332,7 +332,7 @@ import Testing
         }
     }
 
-    @Test func aBrokerThatIsDownLeavesHTTPServingAndIsConnectedToOnceUp() async throws {
+    @Test(.needsBroker) func aBrokerThatIsDownLeavesHTTPServingAndIsConnectedToOnceUp() async throws {
         let port = try Broker.freePort()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -65,40 +65,39 @@ struct ServeCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Seconds a sighting may be older than its venue's present; also how far ahead of it a recording-time "
-                + "sighting may be. Others are refused, naming t and the window (default 3600).",
+                + "sighting may be. Others are refused, naming t and the window.",
             valueName: "seconds"))
     var maxLateness: Double = 3600
 
     @Option(
         help: ArgumentHelp(
-            "Seconds a Unix-time sighting may be ahead of the server's clock (default 60).", valueName: "seconds"))
+            "Seconds a Unix-time sighting may be ahead of the server's clock.", valueName: "seconds"))
     var maxClockSkew: Double = 60
 
     @Option(
         help: ArgumentHelp(
             "How long stored sightings are kept after they were received: 90s, 30m, 12h, 7d, or forever; older ones "
-                + "are deleted once a minute, a few thousand at a time (default 7d).",
+                + "are deleted once a minute, a few thousand at a time.",
             valueName: "duration"))
     var retainSightings: String = "7d"
 
     @Option(
         help: ArgumentHelp(
             "How long stored fixes and zone events (what a stream resumes from with Last-Event-ID) are kept, as for "
-                + "--retain-sightings (default 30d).",
+                + "--retain-sightings.",
             valueName: "duration"))
     var retainEvents: String = "30d"
 
     @Option(
         help: ArgumentHelp(
-            "How long closed zone visits (the activity log) are kept after their check-out; open visits always stay "
-                + "(default 400d).",
+            "How long closed zone visits (the activity log) are kept after their check-out; open visits always stay.",
             valueName: "duration"))
     var retainVisits: String = "400d"
 
     @Option(
         help: ArgumentHelp(
             "Seconds a connection may wait with a request half sent, or idle between requests, before it is closed; "
-                + "live streams are not closed (default 30).",
+                + "live streams are not closed.",
             valueName: "seconds"))
     var idleTimeout: Int = 30
 
@@ -111,13 +110,13 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The most connections open at once from one client address (default 200).", valueName: "count"))
+            "The most connections open at once from one client address.", valueName: "count"))
     var maxConnectionsPerAddress: Int = 200
 
     @Option(
         help: ArgumentHelp(
             "The most live events a stream client may have waiting; one further behind is ended and may resume with "
-                + "Last-Event-ID (default 5000).",
+                + "Last-Event-ID.",
             valueName: "events"))
     var streamBuffer: Int = 5000
 

@@ -23,7 +23,7 @@ struct ServeMQTTOptions: ParsableArguments {
         help: ArgumentHelp("A PEM CA certificate to trust for mqtts:// (default: the system's).", valueName: "path"))
     var mqttCA: String?
 
-    @Option(help: ArgumentHelp("ESPresense's root topic (default espresense).", valueName: "topic"))
+    @Option(help: ArgumentHelp("ESPresense's root topic.", valueName: "topic"))
     var espresenseRoot: String = "espresense"
 
     @Option(
@@ -34,8 +34,7 @@ struct ServeMQTTOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The root of what the server publishes: <root>/<venue>/devices/<device>, <root>/<venue>/events "
-                + "(default indoor).",
+            "The root of what the server publishes: <root>/<venue>/devices/<device>, <root>/<venue>/events.",
             valueName: "topic"))
     var publishRoot: String = "indoor"
 
@@ -49,7 +48,7 @@ struct ServeMQTTOptions: ParsableArguments {
     @Flag(help: "Publish a Home Assistant device tracker for each device (MQTT discovery).")
     var homeAssistant = false
 
-    @Option(help: ArgumentHelp("Home Assistant's discovery prefix (default homeassistant).", valueName: "topic"))
+    @Option(help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "topic"))
     var homeAssistantPrefix: String = "homeassistant"
 
     @Option(

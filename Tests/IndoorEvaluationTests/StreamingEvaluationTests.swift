@@ -40,7 +40,7 @@ struct StreamingEvaluationTests {
         return (streamed, try MethodComparison.run(dataset: data, methods: methods, zones: zones), rows)
     }
 
-    @Test(arguments: [("kolakowski-flat", true), ("uji-library", true), ("danis-tetam", false)])
+    @Test(arguments: [("kolakowski-flat", true), ("uji-library", true), ("danis-tetam", false), ("openhps-room", true)])
     func aVendoredSliceScoresTheSameBothWays(name: String, survey: Bool) throws {
         let methods = ["weighted-centroid", "nonlinear"] + (survey ? ["knn"] : [])
         let both = try Self.bothWays(

@@ -112,7 +112,7 @@ import Testing
         var eventIDs: [Int]
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func everyAcknowledgedBatchSurvivesSIGKILL(store: StoreKind) async throws {
         guard let binary = Self.binary else {
             print("DurabilityTests skipped: the indoor binary was not found beside the tests or in .build/debug")

@@ -17,7 +17,7 @@ struct RetentionTests {
         ]
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func theOldestAreDeletedInRoundsAndTheRestKept(store: StoreKind) async throws {
         let database = try TestDatabase(store)
         defer { database.remove() }
@@ -36,7 +36,7 @@ struct RetentionTests {
         #expect(try await store.storage().oldestSighting == 300)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func theHubKeepsSightingsForTheRetentionAndSaysSoInMetrics(store: StoreKind) async throws {
         let database = try TestDatabase(store)
         defer { database.remove() }
@@ -71,7 +71,7 @@ struct RetentionTests {
                 dwell: kind == .checkOut ? 5 : nil))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func eventsAndClosedVisitsAreDeletedAfterTheirRetentionAndOpenVisitsStay(store: StoreKind) async throws {
         let database = try TestDatabase(store)
         defer { database.remove() }
@@ -109,7 +109,7 @@ struct RetentionTests {
         #expect(storage.oldestVisit == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func theHubKeepsEventsAndVisitsForTheirOwnRetention(store: StoreKind) async throws {
         let database = try TestDatabase(store)
         defer { database.remove() }
@@ -135,7 +135,7 @@ struct RetentionTests {
         #expect(text.contains("indoor_store_oldest_event_seconds 0"))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func healthSaysTheStoresSizeAndOldestSighting(store: StoreKind) async throws {
         let fixture = try await ServerFixture(store: store)
         defer { fixture.remove() }

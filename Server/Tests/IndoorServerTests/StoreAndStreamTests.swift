@@ -7,7 +7,7 @@ import NIOCore
 import Testing
 
 @Suite struct StoreAndStreamTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func aRestartOnTheSameDatabaseCarriesOn(store: StoreKind) async throws {
         let first = try await ServerFixture(store: store)
         defer { first.remove() }
@@ -45,7 +45,7 @@ import Testing
         #expect(throws: StoreError.self) { try SQLiteStore(path: fixture.folder.path) }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func theStreamResumesAfterLastEventIDWithoutGapOrRepeat(store: StoreKind) async throws {
         let fixture = try await ServerFixture(store: store)
         defer { fixture.remove() }

@@ -29,7 +29,7 @@ struct VenueReplacementTests {
 
     @Test(
         "an open visit carries on through a PUT of the same venue, or of a changed one keeping the zone",
-        arguments: StoreKind.allCases,
+        arguments: StoreKind.tested,
         [
             ServerFixture.venueJSON,
             ServerFixture.venueJSON.replacingOccurrences(of: #""name": "Tiny""#, with: #""name": "Tiny, renamed""#),
@@ -58,7 +58,7 @@ struct VenueReplacementTests {
 
     @Test(
         "a PUT of a venue without the zone checks its open visit out, reason zoneRemoved",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.tested)
     func zoneRemoved(store: StoreKind) async throws {
         let fixture = try await ServerFixture(store: store)
         defer { fixture.remove() }

@@ -505,6 +505,7 @@ package final class PostgresStore: LocationStore {
     // MARK: Errors and TLS
 
     /// Runs `body`, turning PostgresNIO's errors into a ``StoreError`` that says what PostgreSQL said.
+    @discardableResult
     private func mapped<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()

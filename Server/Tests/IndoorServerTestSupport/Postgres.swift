@@ -51,6 +51,9 @@ package final class Postgres: Sendable {
     package let port: Int
     /// The temporary folder: the data directory, the socket and the log.
     package let directory: URL
+    /// The PEM certificate of the authority that signed the server's certificate (for `localhost` and 127.0.0.1), when
+    /// the server offers TLS: it does when openssl is installed to make the certificates.
+    package let certificateAuthority: URL?
     private let bin: URL
     private let server = Mutex<Process?>(nil)
     private let databases = Mutex(0)
@@ -78,6 +81,7 @@ package final class Postgres: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwordFile = directory.appendingPathComponent("password")
         try Self.password.write(to: passwordFile, atomically: true, encoding: .utf8)
+        certificateAuthority = try Self.makeCertificates(in: directory)
         if getuid() == 0 {
             try Broker.runTool("/bin/chown", ["-R", "postgres:postgres", directory.path])
         }
@@ -95,19 +99,52 @@ package final class Postgres: Sendable {
                         + ((try? String(contentsOf: directory.appendingPathComponent("initdb.log"), encoding: .utf8))
                             ?? ""))
             }
+            var settings = [
+                "listen_addresses=127.0.0.1", "fsync=off", "synchronous_commit=off", "full_page_writes=off",
+                "max_connections=200",
+            ]
+            if certificateAuthority != nil {
+                settings += [
+                    "ssl=on", "ssl_cert_file=\(directory.path)/server.pem", "ssl_key_file=\(directory.path)/server.key",
+                ]
+            }
             let process = try runAsServer(
                 "postgres",
-                [
-                    "-D", dataDirectory, "-c", "listen_addresses=127.0.0.1", "-p", "\(port)", "-k", directory.path,
-                    "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-                    "-c", "max_connections=200",
-                ], output: logPath)
+                ["-D", dataDirectory, "-p", "\(port)", "-k", directory.path] + settings.flatMap { ["-c", $0] },
+                output: logPath)
             server.withLock { $0 = process }
             try waitUntilReady(process)
         } catch {
             stop()
             throw PostgresError("the test cluster did not start: \(error)\nits log:\n\(log)")
         }
+    }
+
+    /// A certificate authority and a server certificate for `localhost` and 127.0.0.1 signed by it, made with openssl
+    /// in `folder` (`ca.pem`, `server.pem`, `server.key`); `nil` without openssl.
+    private static func makeCertificates(in folder: URL) throws -> URL? {
+        let openssl = "/usr/bin/openssl"
+        guard FileManager.default.isExecutableFile(atPath: openssl) else { return nil }
+        try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\n".utf8).write(to: folder.appendingPathComponent("san.cnf"))
+        let steps: [[String]] = [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+                "-subj", "/CN=Indoor test PostgreSQL CA",
+            ],
+            [
+                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
+                "/CN=localhost",
+            ],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                "server.pem", "-days", "2", "-extfile", "san.cnf",
+            ],
+        ]
+        for step in steps { try Broker.runTool(openssl, step, in: folder) }
+        // PostgreSQL refuses a key that others may read.
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o600], ofItemAtPath: folder.appendingPathComponent("server.key").path)
+        return folder.appendingPathComponent("ca.pem")
     }
 
     /// Waits until the server answers a query, at most 60 s.

@@ -277,6 +277,55 @@ struct PostgresStoreTests {
                 == "orders")
     }
 
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
+            "openssl is not installed: the test cluster offers no TLS (apt-get install openssl)"))
+    func tlsIsUsedWhenAskedAndTheCertificateIsCheckedWithVerifyFull() async throws {
+        let cluster = try Postgres.shared()
+        let authority = try #require(cluster.certificateAuthority)
+        let database = try TestDatabase(.postgres)
+        defer { database.remove() }
+        let encrypted = """
+            SELECT COUNT(*) FROM pg_stat_ssl JOIN pg_stat_activity USING (pid)
+            WHERE datname = '\(database.name)' AND ssl
+            """
+        let required = try PostgresURL(
+            "postgres://indoor@127.0.0.1:\(cluster.port)/\(database.name)?sslmode=require",
+            environmentPassword: Postgres.password)
+        let store = try await PostgresStore.open(required)
+        try await store.ping()
+        // The pool keeps its connection open a while after the ping: it is encrypted.
+        #expect(try cluster.psql("postgres", encrypted) == "1")
+        await store.close()
+        let verified = try PostgresURL(
+            "postgres://indoor@localhost:\(cluster.port)/\(database.name)?sslmode=verify-full&sslrootcert="
+                + authority.path, environmentPassword: Postgres.password)
+        let checked = try await PostgresStore.open(verified)
+        try await checked.ping()
+        await checked.close()
+        // Without the test authority, the system's roots do not vouch for the server's certificate.
+        let untrusted = try PostgresURL(
+            "postgres://indoor@localhost:\(cluster.port)/\(database.name)?sslmode=verify-full",
+            environmentPassword: Postgres.password)
+        let refused = await #expect(throws: StoreError.self) { try await PostgresStore.open(untrusted) }
+        #expect(refused?.message.contains("localhost:\(cluster.port)") == true, "\(String(describing: refused))")
+    }
+
+    @Test func pingSaysSoonWhenTheServerIsGoneThough() async throws {
+        // A cluster of the test's own, to stop.
+        let cluster = try Postgres()
+        let store = try await PostgresStore.open(
+            try PostgresURL(cluster.url("postgres"), environmentPassword: Postgres.password))
+        try await store.ping()
+        cluster.stop()
+        let started = ContinuousClock.now
+        let error = await #expect(throws: StoreError.self) { try await store.ping() }
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(error?.message.hasPrefix("127.0.0.1:\(cluster.port): ") == true, "\(String(describing: error))")
+        await store.close()
+    }
+
     @Test func anUnreachableServerOrAWrongPasswordIsSaidInOneLine() async throws {
         let cluster = try Postgres.shared()
         let port = try Broker.freePort()

@@ -26,6 +26,8 @@ package final class PostgresStore: LocationStore {
 
     /// The key of the advisory lock each commit holds until it ends.
     static let commitLockKey: Int64 = 0x1D00_C0AA
+    /// How long ``ping()`` waits for an answer, seconds.
+    static let pingSeconds = 5
     /// Rows per `INSERT` statement (PostgreSQL takes at most 65535 parameters in one statement).
     static let rowsPerStatement = 1000
 
@@ -443,8 +445,24 @@ package final class PostgresStore: LocationStore {
         }
     }
 
+    /// Answers within ``pingSeconds``, or throws: while the server is unreachable the pool keeps a query waiting
+    /// (up to a minute) for a connection, and `/health` must answer sooner than that.
     package func ping() async throws {
-        try await mapped { _ = try await client.query("SELECT 1", logger: logger).collect() }
+        let seconds = Self.pingSeconds
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await self.mapped { _ = try await self.client.query("SELECT 1", logger: self.logger).collect() }
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return false
+            }
+            defer { group.cancelAll() }
+            guard try await group.next() == true else {
+                throw StoreError("\(url.address): PostgreSQL did not answer within \(seconds) s")
+            }
+        }
     }
 
     // MARK: Retention

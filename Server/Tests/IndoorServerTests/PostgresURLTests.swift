@@ -18,6 +18,11 @@ struct PostgresURLTests {
         #expect(local.database == "me")
         #expect(local.tls == .disable)
         #expect("\(local)" == "postgres://me@127.0.0.1:6543/me")
+        let v6 = try PostgresURL("postgres://me@[::1]:6543/db")
+        #expect(v6.host == "::1")
+        #expect(v6.tls == .disable)
+        #expect(v6.address == "[::1]:6543")
+        #expect("\(v6)" == "postgres://me@[::1]:6543/db")
     }
 
     @Test func thePasswordComesFromTheEnvironmentFirstAndIsNeverShown() throws {

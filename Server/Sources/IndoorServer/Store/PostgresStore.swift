@@ -554,7 +554,12 @@ package final class PostgresStore: LocationStore {
             }
             return "the transaction failed"
         default:
-            return "\(error)"
+            let text = "\(error)"
+            // The pool's circuit breaker (its error type is in an underscored module): no connection for a minute.
+            if text.contains("CircuitBreakerTripped") {
+                return "no connection to PostgreSQL could be made for a minute; the server keeps trying"
+            }
+            return text
         }
     }
 

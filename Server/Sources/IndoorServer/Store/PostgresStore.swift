@@ -52,6 +52,9 @@ package final class PostgresStore: LocationStore {
         _ url: PostgresURL,
         logger: Logger = Logger(label: "indoor.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> PostgresStore {
+        if let roots = url.rootCertificates, !FileManager.default.isReadableFile(atPath: roots) {
+            throw StoreError("sslrootcert '\(roots)' cannot be read: give a PEM file of the certificates to trust")
+        }
         let connection: PostgresConnection
         do {
             var configuration = PostgresConnection.Configuration(
@@ -65,6 +68,9 @@ package final class PostgresStore: LocationStore {
         do {
             try await PostgresMigrations.migrate(connection, name: "\(url)", logger: logger)
             try? await connection.close()
+        } catch let error as StoreError {
+            try? await connection.close()
+            throw error
         } catch {
             try? await connection.close()
             throw StoreError("\(url): \(describe(error))")

@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func theDeviceListAndTheDeviceCarryTheHeldRoom() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let hub = fixture.server.hub
         try await fixture.test { client in
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func aVenueWithoutRoomsWritesNoRoom() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         // The tiny venue with its room's polygon fence turned into a circle: no zone with a polygon fence.
         let roomless = ServerFixture.venueJSON.replacingOccurrences(
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func theStreamGivesEachDevicesLatestFixOfABatchItsRoom() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()

@@ -25,10 +25,15 @@ import Testing
     final class Child: Sendable {
         let process: Process
         let port: Int
+        /// What it printed up to the line naming its address.
+        let startup: String
 
-        init(binary: URL, database: String, options: [String] = []) throws {
+        init(binary: URL, database: String, options: [String] = [], environment: [String: String] = [:]) throws {
             let process = Process()
             process.executableURL = binary
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.arguments =
                 [
                     "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--admin-key", "a-key",
@@ -41,6 +46,7 @@ import Testing
             self.process = process
             // The first line names the address; wait for it at most 60 s.
             let found = Mutex<Int?>(nil)
+            let printed = Mutex("")
             let reader = output.fileHandleForReading
             let deadline = Date().addingTimeInterval(60)
             let thread = Thread {
@@ -49,6 +55,7 @@ import Testing
                     let data = reader.availableData
                     if data.isEmpty { break }
                     text += String(decoding: data, as: UTF8.self)
+                    printed.withLock { $0 = text }
                     if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                         let port = Int(text[range].split(separator: ":").last ?? "")
                         found.withLock { $0 = port }
@@ -64,6 +71,7 @@ import Testing
                 throw ChildError(message: "indoor serve printed no address within 60 s")
             }
             self.port = port
+            startup = printed.withLock { $0 }
         }
 
         func kill() {
@@ -104,17 +112,17 @@ import Testing
         var eventIDs: [Int]
     }
 
-    @Test func everyAcknowledgedBatchSurvivesSIGKILL() async throws {
+    @Test(arguments: StoreKind.tested)
+    func everyAcknowledgedBatchSurvivesSIGKILL(store: StoreKind) async throws {
         guard let binary = Self.binary else {
             print("DurabilityTests skipped: the indoor binary was not found beside the tests or in .build/debug")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("indoor.sqlite").path
+        let testDatabase = try TestDatabase(store)
+        defer { testDatabase.remove() }
+        let database = testDatabase.argument
 
-        let child = try Child(binary: binary, database: database)
+        let child = try Child(binary: binary, database: database, environment: testDatabase.environment)
         defer { child.stop() }
         let port = child.port
         let (created, _) = try await Self.request(
@@ -164,7 +172,7 @@ import Testing
         print("DurabilityTests: \(acked.count) batches acknowledged before SIGKILL")
 
         // Restart on the same database: the server carries on and answers for every acknowledged batch.
-        let again = try Child(binary: binary, database: database)
+        let again = try Child(binary: binary, database: database, environment: testDatabase.environment)
         defer { again.stop() }
         for ack in acked {
             let (status, fix) = try await Self.request(
@@ -174,9 +182,9 @@ import Testing
         }
         again.stop()
 
-        let store = try SQLiteStore(path: database)
-        #expect(try store.sightingCount(venue: "tiny") >= acked.reduce(0) { $0 + $1.sightings })
-        let stored = Set(try store.events(venue: "tiny", after: 0, limit: 10_000_000).map { Int($0.id) })
+        let opened = try await testDatabase.open()
+        #expect(try await opened.sightingCount(venue: "tiny") >= acked.reduce(0) { $0 + $1.sightings })
+        let stored = Set(try await opened.events(venue: "tiny", after: 0, limit: 10_000_000).map { Int($0.id) })
         for ack in acked {
             #expect(ack.eventIDs.allSatisfy(stored.contains), "events of \(ack.device) are missing")
         }

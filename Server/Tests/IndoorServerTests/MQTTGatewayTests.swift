@@ -302,9 +302,9 @@ import Testing
         }
         server.stop()
         let store = try SQLiteStore(path: folder.appendingPathComponent("indoor.sqlite").path)
-        let devices = Set(try store.devices(venue: "tiny", since: 0).map(\.device))
+        let devices = Set(try await store.devices(venue: "tiny", since: 0).map(\.device))
         #expect(devices == Set((0..<count).map { "d\($0)" }))
-        #expect(try store.sightingCount(venue: "tiny") >= count)
+        #expect(try await store.sightingCount(venue: "tiny") >= count)
     }
 
     @Test(.needsBroker) func afterABrokerRestartTheServerTakesMessagesAgain() async throws {

@@ -9,8 +9,8 @@ import Testing
         (try? JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8))) as? [String: Any] ?? [:]
     }
 
-    @Test func everyRouteOfTheRouterIsInTheDocument() throws {
-        let fixture = try ServerFixture()
+    @Test func everyRouteOfTheRouterIsInTheDocument() async throws {
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let paths = try #require(Self.document["paths"] as? [String: [String: Any]])
         let routes = fixture.server.router().routes
@@ -26,7 +26,7 @@ import Testing
 
     @Test func theDocumentAndTheMapAreServedFromTheBinary() async throws {
         #expect(Self.document["openapi"] as? String == "3.1.0")
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             let served = try await client.get("/openapi.json", key: nil)
@@ -55,7 +55,7 @@ import Testing
         let anchor = (venue["properties"] as? [String: Any])?["anchor"] as? [String: Any]
         #expect(anchor?["required"] as? [String] == ["latitude", "longitude"])
 
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             let empty = try await client.get("/v1/activity?venue=")

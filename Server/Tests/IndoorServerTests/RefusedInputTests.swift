@@ -7,7 +7,7 @@ import Testing
 @Suite("Input the server refuses, and says so")
 struct RefusedInputTests {
     @Test func aSightingOfAnUnknownNodeIsRefusedByItselfNamingTheNode() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -28,7 +28,7 @@ struct RefusedInputTests {
     }
 
     @Test func aDeviceIDOfMoreThan128CharactersIsRefused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -45,7 +45,7 @@ struct RefusedInputTests {
     }
 
     @Test func aVenueWithoutNodesOrWithTooLongIDsIsRefused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             let empty = try await client.putVenue(#"{"id": "tiny", "name": "Tiny"}"#)
@@ -64,7 +64,7 @@ struct RefusedInputTests {
     }
 
     @Test func aNegativeActiveWindowIsRefused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aScanAnswersWithTheProvidersResultJSON() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             #expect(try await client.putVenue(Self.venueJSON).status == .created)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func badScansAreAnsweredNamingTheField() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue(Self.venueJSON)

@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct ServerAPITests {
     @Test func venuesCreateReplaceGetListDelete() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             #expect(try await client.putVenue().status == .created)
@@ -34,7 +34,7 @@ import Testing
         (#"{"id": "tiny", "zones": [{"id": "a", "name": "A"}, {"id": "a", "name": "B"}]}"#, "zones[1].id"),
     ])
     func badVenuesAreRefusedNamingTheField(json: String, field: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             let response = try await client.putVenue(json)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aBatchAnswersWithFixesZoneEventsAndPerItemErrors() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -88,7 +88,7 @@ import Testing
         (#"{"venue": "tiny", "sightings": [{"t": 0, "device": "p", "rssi": -50}]}"#, 400, "sightings[0]"),
     ])
     func badBatchesAreAnswered4xxNamingTheField(body: String, status: Int, field: String) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func batchAndBodyLimitsAnswer413() async throws {
-        let fixture = try ServerFixture(configuration: ServerConfiguration(maxBatch: 3, maxBodyBytes: 2000))
+        let fixture = try await ServerFixture(configuration: ServerConfiguration(maxBatch: 3, maxBodyBytes: 2000))
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func keysNoKey401WrongKind403() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             #expect(try await client.get("/v1/venues", key: nil).status == .unauthorized)
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func activityIsPagedWithAnOpaqueCursorAndFiltered() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -173,7 +173,7 @@ import Testing
     }
 
     @Test func healthMetricsAndUnknownRoutes() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -205,7 +205,7 @@ import Testing
     func aKnownPathWithAnotherMethodIs405WithAllow(path: String, method: HTTPRequest.Method, allow: String)
         async throws
     {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             let response = try await client.execute(

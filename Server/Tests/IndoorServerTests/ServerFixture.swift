@@ -4,37 +4,38 @@ import Hummingbird
 import HummingbirdTesting
 import IndoorModel
 import IndoorServer
+import IndoorServerTestSupport
 import NIOCore
 
-/// A server over a new SQLite file in a temporary folder of its own, with one key of each kind.
+/// A server over a new database (a SQLite file in a temporary folder of its own, unless another ``StoreKind`` is
+/// given), with one key of each kind.
 struct ServerFixture {
     static let admin = "test-admin-key"
     static let ingest = "test-ingest-key"
     static let read = "test-read-key"
 
-    let folder: URL
+    let database: TestDatabase
     let server: LocationServer
 
-    var databasePath: String { folder.appendingPathComponent("indoor.sqlite").path }
+    /// The test's temporary folder.
+    var folder: URL { database.folder }
 
+    /// A server over a new database of `store`'s kind, or over `database` again (a restart).
     init(
-        configuration: ServerConfiguration = ServerConfiguration(), folder: URL? = nil,
-        surveys: [String: Recording] = [:]
-    ) throws {
-        let folder =
-            folder
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("indoor-server-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        self.folder = folder
-        let store = try SQLiteStore(path: folder.appendingPathComponent("indoor.sqlite").path)
-        server = try LocationServer(store: store, configuration: configuration, surveys: surveys)
-        try server.keys.add(Self.admin, kind: .admin, label: "admin")
-        try server.keys.add(Self.ingest, kind: .ingest, label: "ingest")
-        try server.keys.add(Self.read, kind: .read, label: "read")
+        store: StoreKind = .sqlite, configuration: ServerConfiguration = ServerConfiguration(),
+        database: TestDatabase? = nil, surveys: [String: Recording] = [:]
+    ) async throws {
+        let database = try database ?? TestDatabase(store)
+        self.database = database
+        server = try await LocationServer(
+            store: try await database.open(), configuration: configuration, surveys: surveys)
+        try await server.keys.add(Self.admin, kind: .admin, label: "admin")
+        try await server.keys.add(Self.ingest, kind: .ingest, label: "ingest")
+        try await server.keys.add(Self.read, kind: .read, label: "read")
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: folder)
+        database.remove()
     }
 
     /// Runs `test` against the router in-process.

@@ -18,7 +18,7 @@ struct SightingTimeTests {
         "a recording venue refuses a time far ahead, alone (400) or in a batch (the rest kept)",
         arguments: [1e23, 1e308, 1_795_696_662_000.0, 1_795_696_662.0, 20_000.0])
     func recordingVenue(liar: Double) async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()
@@ -43,7 +43,7 @@ struct SightingTimeTests {
 
     @Test("a Unix-time venue takes the server's clock − lateness … + skew")
     func unixVenue() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let now = Date().timeIntervalSince1970
         try await fixture.test { client in

@@ -7,14 +7,15 @@ import NIOCore
 import Testing
 
 @Suite struct StoreAndStreamTests {
-    @Test func aRestartOnTheSameDatabaseCarriesOn() async throws {
-        let first = try ServerFixture()
+    @Test(arguments: StoreKind.tested)
+    func aRestartOnTheSameDatabaseCarriesOn(store: StoreKind) async throws {
+        let first = try await ServerFixture(store: store)
         defer { first.remove() }
         try await first.test { client in
             _ = try await client.putVenue()
             _ = try await client.post(#"{"venue": "tiny", "sightings": \#(ServerFixture.walk)}"#)
         }
-        let again = try ServerFixture(folder: first.folder)
+        let again = try await ServerFixture(database: first.database)
         #expect(again.server.hub.venueIDs == ["tiny"])
         try await again.test { client in
             #expect(try await client.get("/v1/venues/tiny/devices/p").json["t"] as? Double == 22)
@@ -23,11 +24,11 @@ import Testing
                 #"{"venue": "tiny", "sightings": [{"t": 40, "device": "p", "node": "n2", "rssi": -59}]}"#)
             #expect((more.json["events"] as? [[String: Any]])?.first?["event"] as? String == "checkIn")
         }
-        #expect(try SQLiteStore(path: again.databasePath).sightingCount(venue: "tiny") == 7)
+        #expect(try await first.database.open().sightingCount(venue: "tiny") == 7)
     }
 
-    @Test func anotherProgramsDatabaseOrAFolderIsRefused() throws {
-        let fixture = try ServerFixture()
+    @Test func anotherProgramsDatabaseOrAFolderIsRefused() async throws {
+        let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let path = fixture.folder.appendingPathComponent("other.sqlite").path
         let sqlite = Process()
@@ -44,8 +45,9 @@ import Testing
         #expect(throws: StoreError.self) { try SQLiteStore(path: fixture.folder.path) }
     }
 
-    @Test func theStreamResumesAfterLastEventIDWithoutGapOrRepeat() async throws {
-        let fixture = try ServerFixture()
+    @Test(arguments: StoreKind.tested)
+    func theStreamResumesAfterLastEventIDWithoutGapOrRepeat(store: StoreKind) async throws {
+        let fixture = try await ServerFixture(store: store)
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()

@@ -40,9 +40,9 @@ import Testing
     @Test func aSurveyedVenueIsServedWhileItLearnsThenTracksOverItsRadioMapAndItsScansAnswerFromIt() async throws {
         let (venue, data) = try Self.office()
         let survey = try #require(data.train)
-        let surveyed = try ServerFixture(surveys: [venue.id: survey])
+        let surveyed = try await ServerFixture(surveys: [venue.id: survey])
         defer { surveyed.remove() }
-        let plain = try ServerFixture()
+        let plain = try await ServerFixture()
         defer { plain.remove() }
         let json = try venue.encodeJSON()
         for fixture in [surveyed, plain] { _ = try await fixture.server.hub.putVenue(id: venue.id, json: json) }
@@ -100,7 +100,7 @@ import Testing
     @Test func aVenuePutAgainWhileItLearnsLearnsItsNewVersionAndADeletedOneStops() async throws {
         let (venue, data) = try Self.office(roomsPerSide: 2)  // what is learned does not matter here, only when
         let survey = try #require(data.train)
-        let fixture = try ServerFixture(surveys: [venue.id: survey])
+        let fixture = try await ServerFixture(surveys: [venue.id: survey])
         defer { fixture.remove() }
         let hub = fixture.server.hub
         _ = try await hub.putVenue(id: venue.id, json: try venue.encodeJSON())
@@ -113,7 +113,7 @@ import Testing
         #expect(hub.venue(id: venue.id)?.name == "Renamed office")
         // Put again, then deleted before its learning is done: nothing is left learning, and nothing is served.
         _ = try await hub.putVenue(id: venue.id, json: try venue.encodeJSON())
-        #expect(try hub.deleteVenue(id: venue.id))
+        #expect(try await hub.deleteVenue(id: venue.id))
         await hub.learned(venue: venue.id)
         #expect(hub.surveyState(venue: venue.id) == "none")
         #expect(hub.venue(id: venue.id) == nil)
@@ -123,7 +123,7 @@ import Testing
         let survey = Recording(
             sightings: [Sighting(time: 0, device: "s", node: "elsewhere", rssi: -60)],
             truth: [TruthPoint(time: 0, device: "s", point: Point2D(x: 0, y: 0))])
-        let fixture = try ServerFixture(surveys: ["tiny": survey])
+        let fixture = try await ServerFixture(surveys: ["tiny": survey])
         defer { fixture.remove() }
         do {
             _ = try await fixture.server.hub.putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))

@@ -29,13 +29,14 @@ struct VenueReplacementTests {
 
     @Test(
         "an open visit carries on through a PUT of the same venue, or of a changed one keeping the zone",
-        arguments: [
+        arguments: StoreKind.tested,
+        [
             ServerFixture.venueJSON,
             ServerFixture.venueJSON.replacingOccurrences(of: #""name": "Tiny""#, with: #""name": "Tiny, renamed""#),
             ServerFixture.venueJSON.replacingOccurrences(of: #""checkOutTime": 2"#, with: #""checkOutTime": 3"#),
         ])
-    func carriedOver(venue: String) async throws {
-        let fixture = try ServerFixture()
+    func carriedOver(store: StoreKind, venue: String) async throws {
+        let fixture = try await ServerFixture(store: store)
         defer { fixture.remove() }
         try await fixture.test { client in
             #expect(try await client.putVenue().status == .created)
@@ -55,9 +56,11 @@ struct VenueReplacementTests {
         }
     }
 
-    @Test("a PUT of a venue without the zone checks its open visit out, reason zoneRemoved")
-    func zoneRemoved() async throws {
-        let fixture = try ServerFixture()
+    @Test(
+        "a PUT of a venue without the zone checks its open visit out, reason zoneRemoved",
+        arguments: StoreKind.tested)
+    func zoneRemoved(store: StoreKind) async throws {
+        let fixture = try await ServerFixture(store: store)
         defer { fixture.remove() }
         try await fixture.test { client in
             _ = try await client.putVenue()

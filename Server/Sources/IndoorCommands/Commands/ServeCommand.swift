@@ -11,11 +11,11 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// `indoor serve`: the location server (HTTP API, SQLite store, live stream, map).
+/// `indoor serve`: the location server (HTTP API, SQLite or PostgreSQL store, live stream, map).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the location server: HTTP API, SQLite store, live event stream and map.",
+        abstract: "Run the location server: HTTP API, SQLite or PostgreSQL store, live event stream and map.",
         discussion: """
             Gateways and phones POST sightings to /v1/sightings; the server answers with the fixes and zone \
             events they caused, keeps the zone activity log with dwell times, streams fixes and events as \
@@ -36,9 +36,15 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The SQLite database file, created when missing (INDOOR_DATABASE; default ./indoor.sqlite).",
-            discussion: "An existing file must be an Indoor database; it is never deleted or replaced.",
-            valueName: "path"))
+            "The SQLite database file, created when missing, or a PostgreSQL database as "
+                + "postgres://user@host:port/dbname (INDOOR_DATABASE; default ./indoor.sqlite).",
+            discussion: """
+                An existing file must be an Indoor database; it is never deleted or replaced. A PostgreSQL database \
+                must be empty or an Indoor one; its password is read from INDOOR_DATABASE_PASSWORD (a password in \
+                the URL works but shows in process lists); ?sslmode=disable, prefer, require or verify-full chooses \
+                TLS (default: off on a loopback host, prefer elsewhere). See docs/SERVER.md, PostgreSQL.
+                """,
+            valueName: "path-or-url"))
     var database: String?
 
     @Option(
@@ -188,6 +194,17 @@ struct ServeCommand: ParsableCommand {
         {
             throw ValidationError("--durability '\(text)' is not normal or full")
         }
+        if let text = database ?? Self.environment("INDOOR_DATABASE"), PostgresURL.isPostgres(text) {
+            do {
+                _ = try PostgresURL(text)
+            } catch let error as StoreError {
+                throw ValidationError("--database: \(error.message)")
+            }
+            if durability != nil {
+                throw ValidationError(
+                    "--durability is for a SQLite database; with PostgreSQL, the server's synchronous_commit decides")
+            }
+        }
         switch (tlsCert ?? Self.environment("INDOOR_TLS_CERT"), tlsKey ?? Self.environment("INDOOR_TLS_KEY")) {
         case (.some, nil): throw ValidationError("--tls-cert needs --tls-key, the certificate's private key")
         case (nil, .some): throw ValidationError("--tls-key needs --tls-cert, the certificate chain it belongs to")
@@ -228,17 +245,8 @@ struct ServeCommand: ParsableCommand {
         try ListeningPort.check(host: host, port: port)
         let tls = try serveTLS()
         let openFiles = ConnectionLimiter.raiseOpenFilesLimit()
-        let lock = try DatabaseLock(path: databasePath)
+        let (store, shownDatabase, lock) = try await openStore(databasePath, logger: logger)
         defer { withExtendedLifetime(lock) {} }
-        let store: SQLiteStore
-        do {
-            store = try SQLiteStore(
-                path: databasePath,
-                durability: (durability ?? Self.environment("INDOOR_DURABILITY")).flatMap(SQLiteStore.Durability.init)
-                    ?? .normal)
-        } catch let error as StoreError {
-            throw CommandFailure(error.message)
-        }
         let configuration = ServerConfiguration(
             host: host, port: port,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
@@ -262,19 +270,19 @@ struct ServeCommand: ParsableCommand {
                         + "in the background (seconds for each venue in a release build, minutes in a debug one); "
                         + "each venue is served without its survey until then\n").utf8))
         }
-        var server = try LocationServer(
+        var server = try await LocationServer(
             store: store, configuration: configuration, surveys: surveys, logger: logger)
         server.mqtt = try gateways.bridge(hub: server.hub, metrics: server.metrics, logger: logger)
 
         var printed: [String] = []
         if let key = adminKey ?? Self.environment("INDOOR_ADMIN_KEY") {
-            try server.keys.add(key, kind: .admin, label: "admin (command line)")
+            try await server.keys.add(key, kind: .admin, label: "admin (command line)")
         }
         for key in ingestKey + Self.list("INDOOR_INGEST_KEYS") {
-            try server.keys.add(key, kind: .ingest, label: "ingest (command line)")
+            try await server.keys.add(key, kind: .ingest, label: "ingest (command line)")
         }
         for key in readKey + Self.list("INDOOR_READ_KEYS") {
-            try server.keys.add(key, kind: .read, label: "read (command line)")
+            try await server.keys.add(key, kind: .read, label: "read (command line)")
         }
         var readKeyForMap: String?
         if let venue = demoVenue {
@@ -282,13 +290,13 @@ struct ServeCommand: ParsableCommand {
             _ = try await server.hub.putVenue(id: venue.venue.id, json: json)
             for kind in KeyKind.allCases {
                 let key = KeyRing.generate(kind: kind)
-                try server.keys.add(key, kind: kind, label: "\(kind) (demo)")
+                try await server.keys.add(key, kind: kind, label: "\(kind) (demo)")
                 printed.append("  \(kind) key: \(key)")
                 if kind == .read { readKeyForMap = key }
             }
         } else if !server.keys.hasKey(of: .admin) {
             let key = KeyRing.generate(kind: .admin)
-            try server.keys.add(key, kind: .admin, label: "admin (generated)")
+            try await server.keys.add(key, kind: .admin, label: "admin (generated)")
             printed.append("  admin key: \(key)   (made now and shown only this once; keep it)")
         }
 
@@ -309,7 +317,7 @@ struct ServeCommand: ParsableCommand {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 var lines = [
-                    "Indoor server listening on \(scheme)://\(shownHost):\(port) (database \(databasePath))"
+                    "Indoor server listening on \(scheme)://\(shownHost):\(port) (database \(shownDatabase))"
                 ]
                 lines += banner
                 if let demoID, let mapKey {
@@ -331,6 +339,31 @@ struct ServeCommand: ParsableCommand {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
+        if let postgres = store as? PostgresStore { await postgres.close() }
+    }
+
+    /// The store of `--database`: a PostgreSQL database for a `postgres://` URL, else the SQLite file at that path,
+    /// locked for this server (``DatabaseLock``).
+    /// - Returns: The store, the database as the startup line names it (never a password), and the SQLite file's lock.
+    /// - Throws: ``CommandFailure`` in one line: the URL is wrong, the server cannot be reached, the file is held or
+    ///   is not an Indoor database.
+    private func openStore(
+        _ database: String, logger: Logger
+    ) async throws -> (store: any LocationStore, shown: String, lock: DatabaseLock?) {
+        do {
+            if PostgresURL.isPostgres(database) {
+                let url = try PostgresURL(database, environmentPassword: Self.environment("INDOOR_DATABASE_PASSWORD"))
+                return (try await PostgresStore.open(url, logger: logger), "\(url)", nil)
+            }
+            let lock = try DatabaseLock(path: database)
+            let store = try SQLiteStore(
+                path: database,
+                durability: (durability ?? Self.environment("INDOOR_DURABILITY")).flatMap(SQLiteStore.Durability.init)
+                    ?? .normal)
+            return (store, database, lock)
+        } catch let error as StoreError {
+            throw CommandFailure(error.message)
+        }
     }
 
     /// Seconds in a duration written `90s`, `30m`, `12h`, `7d` or as plain seconds; infinity for `forever`; `nil` for

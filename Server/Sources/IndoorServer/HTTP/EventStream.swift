@@ -39,7 +39,7 @@ extension LocationServer {
     /// every ``ServerConfiguration/heartbeatSeconds``; it ends when the venue is replaced or deleted, at shutdown,
     /// or when the client falls ``ServerConfiguration/streamBuffer`` events behind (counted in
     /// `indoor_stream_subscribers_dropped_total`).
-    func stream(_ request: Request) throws -> Response {
+    func stream(_ request: Request) async throws -> Response {
         guard let venue = request.uri.queryParameters.get("venue"), !venue.isEmpty else {
             throw APIError.badRequest(field: "venue", "the query needs venue=ID")
         }
@@ -52,7 +52,11 @@ extension LocationServer {
             resume = id
         }
         guard let live = hub.subscribe(venue: venue) else { throw Self.unknownVenue(venue) }
-        let backlog = try resume.map { try store.events(venue: venue, after: $0, limit: configuration.streamBacklog) }
+        var stored: [StoredEvent]?
+        if let resume {
+            stored = try await store.events(venue: venue, after: resume, limit: configuration.streamBacklog)
+        }
+        let backlog = stored
         let heartbeat = configuration.heartbeatSeconds
         let buffer = configuration.streamBuffer
         let metrics = metrics

@@ -12,9 +12,9 @@ public final class KeyRing: Sendable {
     private let store: any LocationStore
 
     /// The keys of `store`.
-    public init(store: any LocationStore) throws {
+    public init(store: any LocationStore) async throws {
         self.store = store
-        let stored = try store.keys().compactMap { key in
+        let stored = try await store.keys().compactMap { key in
             Self.bytes(hex: key.hash).map { (hash: $0, kind: key.kind) }
         }
         hashes = Mutex(stored)
@@ -37,9 +37,9 @@ public final class KeyRing: Sendable {
     }
 
     /// Stores `key` (hashed) as a key of `kind`.
-    public func add(_ key: String, kind: KeyKind, label: String) throws {
+    public func add(_ key: String, kind: KeyKind, label: String) async throws {
         let hash = Self.hash(key)
-        try store.addKey(StoredKey(hash: hash, kind: kind, label: label))
+        try await store.addKey(StoredKey(hash: hash, kind: kind, label: label))
         guard let bytes = Self.bytes(hex: hash) else { return }
         hashes.withLock { list in
             if !list.contains(where: { $0.hash == bytes }) { list.append((bytes, kind)) }

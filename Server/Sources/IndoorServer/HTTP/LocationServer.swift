@@ -10,8 +10,8 @@ import NIOCore
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: "indoor.sqlite")
-/// let server = try LocationServer(store: store)
-/// try server.keys.add(adminKey, kind: .admin, label: "admin")
+/// let server = try await LocationServer(store: store)
+/// try await server.keys.add(adminKey, kind: .admin, label: "admin")
 /// let app = Application(router: server.router())
 /// ```
 /// Handlers only read requests, check keys and write answers; every sighting goes through the venue's
@@ -39,19 +39,19 @@ public struct LocationServer: Sendable {
         store: any LocationStore, configuration: ServerConfiguration = ServerConfiguration(),
         surveys: [String: Recording] = [:],
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) throws {
+    ) async throws {
         let metrics = ServerMetrics()
         self.metrics = metrics
         self.configuration = configuration
         connections = ConnectionLimiter(
             maximum: configuration.maxConnections, maximumPerAddress: configuration.maxConnectionsPerAddress,
             metrics: metrics)
-        hub = try VenueHub(
+        hub = try await VenueHub(
             store: store, metrics: metrics, surveys: surveys, logger: logger,
             timeWindow: SightingTimeWindow(
                 lateness: configuration.maxLateness, skew: configuration.maxClockSkew,
                 recordingLead: configuration.maxLateness))
-        keys = try KeyRing(store: store)
+        keys = try await KeyRing(store: store)
     }
 
     var store: any LocationStore { hub.store }
@@ -65,7 +65,7 @@ public struct LocationServer: Sendable {
         router.get("/assets/map.js") { _, _ in Self.asset(MapAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/assets/map.css") { _, _ in Self.asset(MapAssets.style, type: "text/css; charset=utf-8") }
         router.get("/openapi.json") { _, _ in Self.asset(OpenAPIDocument.json, type: "application/json") }
-        router.get("/health") { _, _ in try self.health() }
+        router.get("/health") { _, _ in try await self.health() }
         router.get("/metrics") { _, _ in Self.asset(self.metrics.text(), type: "text/plain; version=0.0.4") }
 
         // Every route below needs a key: read (the GET routes, the stream), ingest (sightings, scans) or admin
@@ -74,21 +74,21 @@ public struct LocationServer: Sendable {
         let ingest = router.group().add(middleware: KeyAuthenticator(keys: keys, required: .ingest))
         let admin = router.group().add(middleware: KeyAuthenticator(keys: keys, required: .admin))
         read.get("/v1/venues") { _, _ in
-            try Self.json(VenueList(venues: try self.store.venues().map { try self.summary($0) }))
+            try Self.json(VenueList(venues: try await self.store.venues().map { try self.summary($0) }))
         }
         read.get("/v1/venues/{venue}") { _, context in
             let id = try context.parameters.require("venue")
-            guard let stored = try self.store.venue(id: id) else { throw Self.unknownVenue(id) }
+            guard let stored = try await self.store.venue(id: id) else { throw Self.unknownVenue(id) }
             return Self.raw(stored.json, type: "application/json")
         }
         read.get("/v1/venues/{venue}/devices") { request, context in
-            try self.activeDevices(request, venue: try context.parameters.require("venue"))
+            try await self.activeDevices(request, venue: try context.parameters.require("venue"))
         }
         read.get("/v1/venues/{venue}/devices/{device}") { _, context in
             let venue = try context.parameters.require("venue")
             let device = try context.parameters.require("device")
             guard self.hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
-            guard let fix = try self.store.latestFix(venue: venue, device: device) else {
+            guard let fix = try await self.store.latestFix(venue: venue, device: device) else {
                 throw APIError.notFound(field: "device", "device '\(device)' has no fix in venue '\(venue)'")
             }
             return try Self.json(DeviceFix(fix: fix, room: self.hub.room(venue: venue, device: device)))
@@ -99,10 +99,10 @@ public struct LocationServer: Sendable {
             return try Self.json(NodeList(venue: venue, silentAfter: self.hub.nodeHealth.silentAfter, nodes: nodes))
         }
         read.get("/v1/activity") { request, _ in
-            try self.activity(request)
+            try await self.activity(request)
         }
         read.get("/v1/stream") { request, _ in
-            try self.stream(request)
+            try await self.stream(request)
         }
         ingest.post("/v1/sightings") { request, _ in
             try await self.ingest(request)
@@ -118,7 +118,7 @@ public struct LocationServer: Sendable {
         }
         admin.delete("/v1/venues/{venue}") { _, context in
             let id = try context.parameters.require("venue")
-            guard try self.hub.deleteVenue(id: id) else { throw Self.unknownVenue(id) }
+            guard try await self.hub.deleteVenue(id: id) else { throw Self.unknownVenue(id) }
             return Response(status: .noContent)
         }
         admin.post("/v1/keys") { request, _ in
@@ -153,7 +153,7 @@ public struct LocationServer: Sendable {
         }
         let key = KeyRing.generate(kind: wanted.kind)
         let label = wanted.label ?? wanted.kind.rawValue
-        try keys.add(key, kind: wanted.kind, label: label)
+        try await keys.add(key, kind: wanted.kind, label: label)
         return try Self.json(NewKeyResponse(key: key, kind: wanted.kind, label: label), status: .created)
     }
 
@@ -162,6 +162,8 @@ public struct LocationServer: Sendable {
     struct Health: Encodable {
         var status: String
         var database: String
+        /// The kind of database: `sqlite` or `postgres`.
+        var store: String
         var venues: Int
         /// The store's size and oldest sighting; absent when the database cannot be read.
         var storage: StoreStorage?
@@ -186,17 +188,18 @@ public struct LocationServer: Sendable {
             perAddressLimit: connections.maximumPerAddress, openFilesLimit: configuration.openFilesLimit)
     }
 
-    private func health() throws -> Response {
+    private func health() async throws -> Response {
         do {
-            try store.ping()
+            try await store.ping()
             return try Self.json(
                 Health(
-                    status: "ok", database: "ok", venues: hub.venueIDs.count, storage: try store.storage(),
+                    status: "ok", database: "ok", store: store.kind, venues: hub.venueIDs.count,
+                    storage: try await store.storage(),
                     connections: connectionHealth, mqtt: mqtt?.health))
         } catch {
             return try Self.json(
                 Health(
-                    status: "unavailable", database: "\(error)", venues: hub.venueIDs.count,
+                    status: "unavailable", database: "\(error)", store: store.kind, venues: hub.venueIDs.count,
                     connections: connectionHealth, mqtt: mqtt?.health),
                 status: .serviceUnavailable)
         }
@@ -236,11 +239,11 @@ public struct LocationServer: Sendable {
         var devices: [DeviceFix]
     }
 
-    private func activeDevices(_ request: Request, venue: String) throws -> Response {
+    private func activeDevices(_ request: Request, venue: String) async throws -> Response {
         guard hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
         let window = try Self.number(request, "within") ?? configuration.activeWindow
         guard window >= 0 else { throw APIError.badRequest(field: "within", "within must be a number of seconds ≥ 0") }
-        let all = try store.devices(venue: venue, since: -Double.greatestFiniteMagnitude)
+        let all = try await store.devices(venue: venue, since: -Double.greatestFiniteMagnitude)
         let newest = all.map(\.time).max() ?? 0
         let active = all.filter { $0.time >= newest - window }
         return try Self.json(
@@ -324,12 +327,13 @@ public struct LocationServer: Sendable {
         var nextCursor: String?
     }
 
-    private func activity(_ request: Request) throws -> Response {
+    private func activity(_ request: Request) async throws -> Response {
         let parameters = request.uri.queryParameters
         guard let venue = parameters.get("venue"), !venue.isEmpty else {
             throw APIError.badRequest(field: "venue", "the query needs venue=ID")
         }
-        let known = try hub.venue(id: venue) != nil || store.venue(id: venue) != nil
+        var known = hub.venue(id: venue) != nil
+        if !known { known = try await store.venue(id: venue) != nil }
         guard known else { throw Self.unknownVenue(venue, field: "venue") }
         let limit = try Self.number(request, "limit").map(Int.init) ?? 100
         guard (1...1000).contains(limit) else { throw APIError.badRequest(field: "limit", "limit must be 1…1000") }
@@ -340,7 +344,7 @@ public struct LocationServer: Sendable {
             }
             before = id
         }
-        let page = try store.visits(
+        let page = try await store.visits(
             VisitQuery(
                 venue: venue, zone: parameters.get("zone"), device: parameters.get("device"),
                 from: try Self.number(request, "from"), to: try Self.number(request, "to"), limit: limit,

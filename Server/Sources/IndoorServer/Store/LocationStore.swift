@@ -5,21 +5,21 @@ import IndoorModel
 /// Everything the server keeps: venues, sightings, the events they caused, devices' latest fixes, zone visits
 /// and hashed keys.
 ///
-/// The handlers see only this protocol, so another database (PostgreSQL, say) can follow as a second conforming
-/// type without touching them. ``SQLiteStore`` is the embedded one. Every method may block for a database round
-/// trip; ``commit(_:)`` returns only once what it was given is durable (committed), so the server answers a batch
-/// after it is stored.
+/// The handlers see only this protocol: ``SQLiteStore`` is the embedded database, ``PostgresStore`` a PostgreSQL
+/// server. Every method is `async`, so a database round trip waits without blocking a thread; ``commit(_:)``
+/// returns only once what it was given is durable (committed), so the server answers a batch after it is stored.
+/// Both stores give the same answers to the same calls (ids increase, orders and pages are the same).
 public protocol LocationStore: Sendable {
     /// The stored venues, as the JSON they were put with, by id.
-    func venues() throws -> [StoredVenue]
+    func venues() async throws -> [StoredVenue]
     /// One stored venue, or `nil`.
-    func venue(id: String) throws -> StoredVenue?
+    func venue(id: String) async throws -> StoredVenue?
     /// Creates or replaces a venue.
     /// - Returns: `true` when the venue is new.
-    @discardableResult func putVenue(_ venue: StoredVenue) throws -> Bool
+    @discardableResult func putVenue(_ venue: StoredVenue) async throws -> Bool
     /// Deletes a venue and its devices' latest fixes; its sightings, events and visits stay in the log.
     /// - Returns: `true` when there was such a venue.
-    @discardableResult func deleteVenue(id: String) throws -> Bool
+    @discardableResult func deleteVenue(id: String) async throws -> Bool
 
     /// Stores a batch in one transaction: its sightings, the fixes and zone events they caused, the devices'
     /// latest fixes and the zone visits. Returns after the transaction is committed; waits for the database without
@@ -28,25 +28,28 @@ public protocol LocationStore: Sendable {
     func commit(_ batch: IngestBatch) async throws -> [StoredEvent]
 
     /// The latest fix of `device` in `venue`, or `nil`.
-    func latestFix(venue: String, device: String) throws -> Fix?
+    func latestFix(venue: String, device: String) async throws -> Fix?
     /// The latest fix of every device of `venue` whose fix is at or after `since` (data time, seconds).
-    func devices(venue: String, since: Double) throws -> [Fix]
+    func devices(venue: String, since: Double) async throws -> [Fix]
     /// Zone visits matching `query`, newest first, one page.
-    func visits(_ query: VisitQuery) throws -> VisitPage
+    func visits(_ query: VisitQuery) async throws -> VisitPage
     /// The events of `venue` stored after id `after`, oldest first, at most `limit`.
-    func events(venue: String, after: Int64, limit: Int) throws -> [StoredEvent]
+    func events(venue: String, after: Int64, limit: Int) async throws -> [StoredEvent]
     /// The id of the newest stored event (of any venue), 0 when there is none.
-    func latestEventID() throws -> Int64
+    func latestEventID() async throws -> Int64
     /// How many sightings are stored for `venue`.
-    func sightingCount(venue: String) throws -> Int
+    func sightingCount(venue: String) async throws -> Int
 
     /// The stored keys (hashes and kinds; never the keys themselves).
-    func keys() throws -> [StoredKey]
+    func keys() async throws -> [StoredKey]
     /// Stores a key's hash, unless that hash is already stored.
-    func addKey(_ key: StoredKey) throws
+    func addKey(_ key: StoredKey) async throws
 
     /// Answers when the database can be read (for `/health`); throws otherwise.
-    func ping() throws
+    func ping() async throws
+
+    /// What kind of database this is (`sqlite` or `postgres`), for `/health`.
+    var kind: String { get }
 
     /// Deletes sightings received before `receivedBefore` (Unix seconds), at most `limit` of them, oldest first; the
     /// events, visits and fixes they caused stay.
@@ -62,7 +65,7 @@ public protocol LocationStore: Sendable {
     func pruneVisits(closedBefore: Double, limit: Int) async throws -> Int
 
     /// How big the store is and how far back its sightings go.
-    func storage() throws -> StoreStorage
+    func storage() async throws -> StoreStorage
 }
 
 /// How big a store is, for `/health` and `/metrics`.

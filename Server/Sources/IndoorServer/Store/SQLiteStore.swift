@@ -74,24 +74,24 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    public func venues() throws -> [StoredVenue] {
-        try pool.read { db in
+    public func venues() async throws -> [StoredVenue] {
+        try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT id, json FROM venue ORDER BY id").map {
                 StoredVenue(id: $0["id"], json: $0["json"])
             }
         }
     }
 
-    public func venue(id: String) throws -> StoredVenue? {
-        try pool.read { db in
+    public func venue(id: String) async throws -> StoredVenue? {
+        try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT id, json FROM venue WHERE id = ?", arguments: [id]).map {
                 StoredVenue(id: $0["id"], json: $0["json"])
             }
         }
     }
 
-    @discardableResult public func putVenue(_ venue: StoredVenue) throws -> Bool {
-        try pool.write { db in
+    @discardableResult public func putVenue(_ venue: StoredVenue) async throws -> Bool {
+        try await pool.write { db in
             let existed =
                 try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM venue WHERE id = ?", arguments: [venue.id])
                 ?? false
@@ -105,8 +105,8 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    @discardableResult public func deleteVenue(id: String) throws -> Bool {
-        try pool.write { db in
+    @discardableResult public func deleteVenue(id: String) async throws -> Bool {
+        try await pool.write { db in
             try db.execute(sql: "DELETE FROM venue WHERE id = ?", arguments: [id])
             let deleted = db.changesCount > 0
             try db.execute(sql: "DELETE FROM device WHERE venue = ?", arguments: [id])
@@ -220,16 +220,16 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    public func latestFix(venue: String, device: String) throws -> Fix? {
-        let data = try pool.read { db in
+    public func latestFix(venue: String, device: String) async throws -> Fix? {
+        let data = try await pool.read { db in
             try Data.fetchOne(
                 db, sql: "SELECT fix FROM device WHERE venue = ? AND device = ?", arguments: [venue, device])
         }
         return try data.map { try JSONDecoder().decode(Fix.self, from: $0) }
     }
 
-    public func devices(venue: String, since: Double) throws -> [Fix] {
-        let rows = try pool.read { db in
+    public func devices(venue: String, since: Double) async throws -> [Fix] {
+        let rows = try await pool.read { db in
             try Data.fetchAll(
                 db, sql: "SELECT fix FROM device WHERE venue = ? AND t >= ? ORDER BY device", arguments: [venue, since])
         }
@@ -237,7 +237,7 @@ public final class SQLiteStore: LocationStore {
         return try rows.map { try decoder.decode(Fix.self, from: $0) }
     }
 
-    public func visits(_ query: VisitQuery) throws -> VisitPage {
+    public func visits(_ query: VisitQuery) async throws -> VisitPage {
         var sql = "SELECT * FROM visit WHERE venue = ?"
         var arguments: StatementArguments = [query.venue]
         if let zone = query.zone {
@@ -262,7 +262,8 @@ public final class SQLiteStore: LocationStore {
         }
         sql += " ORDER BY id DESC LIMIT ?"
         arguments += [query.limit + 1]
-        let rows = try pool.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
+        let (statement, values) = (sql, arguments)
+        let rows = try await pool.read { db in try Row.fetchAll(db, sql: statement, arguments: values) }
         let visits = rows.prefix(query.limit).map { row in
             Visit(
                 id: row["id"], venue: row["venue"], zone: row["zone"], zoneName: row["zoneName"],
@@ -272,8 +273,8 @@ public final class SQLiteStore: LocationStore {
         return VisitPage(visits: visits, nextBefore: rows.count > query.limit ? visits.last?.id : nil)
     }
 
-    public func events(venue: String, after: Int64, limit: Int) throws -> [StoredEvent] {
-        let rows = try pool.read { db in
+    public func events(venue: String, after: Int64, limit: Int) async throws -> [StoredEvent] {
+        let rows = try await pool.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT id, type, json FROM event WHERE venue = ? AND id > ? ORDER BY id LIMIT ?",
                 arguments: [venue, after, limit])
@@ -289,18 +290,18 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    public func latestEventID() throws -> Int64 {
-        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") ?? 0 }
+    public func latestEventID() async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") ?? 0 }
     }
 
-    public func sightingCount(venue: String) throws -> Int {
-        try pool.read { db in
+    public func sightingCount(venue: String) async throws -> Int {
+        try await pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sighting WHERE venue = ?", arguments: [venue]) ?? 0
         }
     }
 
-    public func keys() throws -> [StoredKey] {
-        try pool.read { db in
+    public func keys() async throws -> [StoredKey] {
+        try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT hash, kind, label FROM apiKey ORDER BY createdAt").compactMap { row in
                 guard let kind = KeyKind(rawValue: row["kind"]) else { return nil }
                 return StoredKey(hash: row["hash"], kind: kind, label: row["label"])
@@ -308,16 +309,18 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    public func addKey(_ key: StoredKey) throws {
-        try pool.write { db in
+    public func addKey(_ key: StoredKey) async throws {
+        try await pool.write { db in
             try db.execute(
                 sql: "INSERT INTO apiKey (hash, kind, label, createdAt) VALUES (?,?,?,?) ON CONFLICT(hash) DO NOTHING",
                 arguments: [key.hash, key.kind.rawValue, key.label, Date().timeIntervalSince1970])
         }
     }
 
-    public func ping() throws {
-        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    public var kind: String { "sqlite" }
+
+    public func ping() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
     public func pruneSightings(receivedBefore cutoff: Double, limit: Int) async throws -> Int {
@@ -354,8 +357,8 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
-    public func storage() throws -> StoreStorage {
-        try pool.read { db in
+    public func storage() async throws -> StoreStorage {
+        try await pool.read { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             return StoreStorage(

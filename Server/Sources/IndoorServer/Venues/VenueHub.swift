@@ -52,7 +52,7 @@ public final class VenueHub: Sendable {
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() }),
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         timeWindow: SightingTimeWindow = SightingTimeWindow()
-    ) throws {
+    ) async throws {
         self.timeWindow = timeWindow
         self.store = store
         self.metrics = metrics
@@ -60,7 +60,7 @@ public final class VenueHub: Sendable {
         self.logger = logger
         self.wallClock = wallClock
         var runtimes: [String: VenueRuntime] = [:]
-        for stored in try store.venues() {
+        for stored in try await store.venues() {
             let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
             if let problem = Self.surveyProblem(venue, surveys[venue.id]) {
                 throw APIError.badRequest(field: "nodes", problem)
@@ -109,7 +109,7 @@ public final class VenueHub: Sendable {
         } catch {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
-        let created = try store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
+        let created = try await store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
         let old = try await replaceRuntime(id: id, with: runtime)
         old?.finishSubscribers()
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
@@ -275,8 +275,8 @@ public final class VenueHub: Sendable {
 
     /// Deletes the venue `id`; its activity stays in the store.
     /// - Returns: Whether there was such a venue.
-    public func deleteVenue(id: String) throws -> Bool {
-        let deleted = try store.deleteVenue(id: id)
+    public func deleteVenue(id: String) async throws -> Bool {
+        let deleted = try await store.deleteVenue(id: id)
         let old = runtimes.withLock { $0.removeValue(forKey: id) }
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         old?.finishSubscribers()
@@ -437,7 +437,7 @@ public final class VenueHub: Sendable {
         metrics.sightingsPruned.increment(by: pruned.sightings)
         metrics.eventsPruned.increment(by: pruned.events)
         metrics.visitsPruned.increment(by: pruned.visits)
-        let storage = try store.storage()
+        let storage = try await store.storage()
         metrics.storeBytes.record(storage.bytes)
         metrics.oldestSighting.record(storage.oldestSighting ?? 0)
         metrics.oldestEvent.record(storage.oldestEvent ?? 0)

@@ -1,0 +1,170 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The schema of ``PostgresStore``, as append-only migrations written in SQL: those of ``SQLiteMigrations``, under the
+/// same identifiers, in PostgreSQL's types.
+///
+/// A migration, once shipped, is never changed: a new schema change is a new migration appended at the end, here and
+/// (when it applies) in ``SQLiteMigrations``. The table `indoor_migrations` lists those applied. All pending
+/// migrations run in one transaction under an advisory lock, so two servers starting at once migrate once; a database
+/// that lists a migration this version does not know (a newer Indoor's) is refused, and so is one holding tables of
+/// another program.
+enum PostgresMigrations {
+    /// A migration: its identifier and its SQL statements, run in order.
+    struct Migration: Sendable {
+        var identifier: String
+        var statements: [String]
+    }
+
+    /// The key of the advisory lock held while migrating (any number that other programs are unlikely to use).
+    static let lockKey: Int64 = 0x1D00_2A11
+
+    static let all: [Migration] = [
+        Migration(
+            identifier: SQLiteMigrations.first,
+            statements: [
+                """
+                CREATE TABLE venue (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    json BYTEA NOT NULL,
+                    updated_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE sighting (
+                    id BIGSERIAL PRIMARY KEY,
+                    venue TEXT NOT NULL,
+                    t DOUBLE PRECISION NOT NULL,
+                    device TEXT NOT NULL,
+                    node TEXT,
+                    beacon TEXT,
+                    rssi DOUBLE PRECISION NOT NULL,
+                    tx DOUBLE PRECISION,
+                    received_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX sighting_venue_t ON sighting (venue, t)",
+                """
+                CREATE TABLE event (
+                    id BIGSERIAL PRIMARY KEY,
+                    venue TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    t DOUBLE PRECISION NOT NULL,
+                    device TEXT NOT NULL,
+                    json JSONB NOT NULL
+                )
+                """,
+                "CREATE INDEX event_venue_id ON event (venue, id)",
+                """
+                CREATE TABLE device (
+                    venue TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    t DOUBLE PRECISION NOT NULL,
+                    fix JSONB NOT NULL,
+                    PRIMARY KEY (venue, device)
+                )
+                """,
+                """
+                CREATE TABLE visit (
+                    id BIGSERIAL PRIMARY KEY,
+                    venue TEXT NOT NULL,
+                    zone TEXT NOT NULL,
+                    zone_name TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    trigger TEXT NOT NULL,
+                    check_in DOUBLE PRECISION NOT NULL,
+                    check_out DOUBLE PRECISION,
+                    departure DOUBLE PRECISION,
+                    dwell DOUBLE PRECISION,
+                    reason TEXT
+                )
+                """,
+                "CREATE INDEX visit_venue_id ON visit (venue, id)",
+                // Never two open visits of one device in one zone.
+                "CREATE UNIQUE INDEX visit_open ON visit (venue, zone, device) WHERE check_out IS NULL",
+                """
+                CREATE TABLE api_key (
+                    hash TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL,
+                    label TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+            ]),
+        // When each event was stored and each visit closed (wall clock), for retention; rows from before are stamped
+        // with the upgrade's time, as in SQLite.
+        Migration(
+            identifier: "v2-event-storedAt-visit-closedAt",
+            statements: [
+                "ALTER TABLE event ADD COLUMN stored_at DOUBLE PRECISION",
+                "ALTER TABLE visit ADD COLUMN closed_at DOUBLE PRECISION",
+                "UPDATE event SET stored_at = extract(epoch FROM clock_timestamp())",
+                "UPDATE visit SET closed_at = extract(epoch FROM clock_timestamp()) WHERE check_out IS NOT NULL",
+                "CREATE INDEX visit_closed_at ON visit (closed_at) WHERE closed_at IS NOT NULL",
+            ]),
+    ]
+
+    /// Brings the schema of the database `connection` is on up to date.
+    /// - Parameters:
+    ///   - migrations: The migrations this version knows, oldest first (``all`` but in tests).
+    ///   - name: The database, as messages name it.
+    /// - Returns: The identifiers of the migrations applied now (none when the schema was up to date).
+    /// - Throws: ``StoreError`` when the database belongs to another program or to a newer Indoor.
+    @discardableResult
+    static func migrate(
+        _ connection: PostgresConnection, migrations: [Migration] = all, name: String, logger: Logger
+    ) async throws -> [String] {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            var tables: [String] = []
+            for try await table in try await connection.query(
+                "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()",
+                logger: logger
+            ).decode(String.self) {
+                tables.append(table)
+            }
+            var applied: [String] = []
+            if tables.contains("indoor_migrations") {
+                for try await identifier in try await connection.query(
+                    "SELECT identifier FROM indoor_migrations ORDER BY applied_at, identifier", logger: logger
+                ).decode(String.self) {
+                    applied.append(identifier)
+                }
+            } else if !tables.isEmpty {
+                throw StoreError(
+                    "the database \(name) holds tables of another program "
+                        + "(\(tables.sorted().prefix(5).joined(separator: ", "))); give an empty database or an "
+                        + "Indoor one")
+            }
+            let known = Set(migrations.map(\.identifier))
+            if let unknown = applied.first(where: { !known.contains($0) }) {
+                throw StoreError(
+                    "the database \(name) was brought to a newer schema (migration '\(unknown)') than this indoor "
+                        + "knows; run the newer indoor, or give another database")
+            }
+            if tables.isEmpty {
+                try await connection.query(
+                    """
+                    CREATE TABLE indoor_migrations (
+                        identifier TEXT PRIMARY KEY NOT NULL,
+                        applied_at DOUBLE PRECISION NOT NULL
+                    )
+                    """, logger: logger)
+            }
+            var done: [String] = []
+            for migration in migrations where !applied.contains(migration.identifier) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    """
+                    INSERT INTO indoor_migrations (identifier, applied_at)
+                    VALUES (\(migration.identifier), extract(epoch FROM clock_timestamp()))
+                    """, logger: logger)
+                done.append(migration.identifier)
+            }
+            return done
+        }
+    }
+}

@@ -89,7 +89,8 @@ public struct SessionConfiguration: Sendable {
     ///   it; best or within 0.05 m of the best on every public dataset (docs/ACCURACY.md). Building it runs the
     ///   cross-validation (seconds for a survey of a few hundred points).
     /// - Without one: the posterior mean over the calibration's path-loss model where five or more nodes are heard;
-    ///   where fewer are, nonlinear least squares with a calibration (``IndoorPositioning/Calibration/knowsPathLoss``)
-    ///   and the weighted centroid without (``IndoorPositioning/AutoMethod/sparse``).
+    ///   where fewer are, nonlinear least squares with a calibration (``IndoorPositioning/Calibration/knowsPathLoss``),
+    ///   and without one trilateration where three or more ranges agree and the weighted centroid elsewhere
+    ///   (``IndoorPositioning/AutoMethod/sparse``).
     public static let defaultMethod = MethodCatalog.Selection(MethodCatalog.defaultMethod)
 }

@@ -263,30 +263,34 @@ public final class SQLiteStore: LocationStore {
         sql += " ORDER BY id DESC LIMIT ?"
         arguments += [query.limit + 1]
         let (statement, values) = (sql, arguments)
-        let rows = try await pool.read { db in try Row.fetchAll(db, sql: statement, arguments: values) }
-        let visits = rows.prefix(query.limit).map { row in
-            Visit(
-                id: row["id"], venue: row["venue"], zone: row["zone"], zoneName: row["zoneName"],
-                device: row["device"], trigger: row["trigger"], checkIn: row["checkIn"], checkOut: row["checkOut"],
-                departure: row["departure"], dwell: row["dwell"], reason: row["reason"])
+        // Rows are not Sendable: they become visits inside the read, so that the read is GRDB's asynchronous one.
+        let rows = try await pool.read { db in
+            try Row.fetchAll(db, sql: statement, arguments: values).map { row in
+                Visit(
+                    id: row["id"], venue: row["venue"], zone: row["zone"], zoneName: row["zoneName"],
+                    device: row["device"], trigger: row["trigger"], checkIn: row["checkIn"], checkOut: row["checkOut"],
+                    departure: row["departure"], dwell: row["dwell"], reason: row["reason"])
+            }
         }
+        let visits = Array(rows.prefix(query.limit))
         return VisitPage(visits: visits, nextBefore: rows.count > query.limit ? visits.last?.id : nil)
     }
 
     public func events(venue: String, after: Int64, limit: Int) async throws -> [StoredEvent] {
+        // Rows are not Sendable: their values are taken out inside the read, so that the read is GRDB's asynchronous one.
         let rows = try await pool.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT id, type, json FROM event WHERE venue = ? AND id > ? ORDER BY id LIMIT ?",
-                arguments: [venue, after, limit])
+                arguments: [venue, after, limit]
+            ).map { row -> (id: Int64, type: String, json: Data) in (row["id"], row["type"], row["json"]) }
         }
         let decoder = JSONDecoder()
         return try rows.map { row in
-            let type: String = row["type"]
-            let json: Data = row["json"]
             let event: ServerEvent =
-                type == "fix"
-                ? .fix(try decoder.decode(Fix.self, from: json)) : .zone(try decoder.decode(ZoneEvent.self, from: json))
-            return StoredEvent(id: row["id"], venue: venue, event: event)
+                row.type == "fix"
+                ? .fix(try decoder.decode(Fix.self, from: row.json))
+                : .zone(try decoder.decode(ZoneEvent.self, from: row.json))
+            return StoredEvent(id: row.id, venue: venue, event: event)
         }
     }
 

@@ -10,8 +10,8 @@ public struct Estimate: Hashable, Sendable {
     public var accuracy: Double
     /// 0 … 1.
     public var confidence: Double
-    /// The catalogue name of the estimator that answered, where a method hands the readings to another one (``AutoMethod``
-    /// with few nodes heard); `nil` when the method answered itself. A fix's `method` says it.
+    /// The catalogue name of the estimator that answered, where a method hands the readings to another one
+    /// (``AutoMethod`` with few nodes heard); `nil` when the method answered itself. A fix's `method` says it.
     public var method: String?
 
     /// An estimate at `position` (metres, venue frame), `accuracy` in metres, `confidence` in 0…1, answered by

@@ -5,9 +5,10 @@ import IndoorModel
 /// a survey or a fitted path loss when few nodes are heard.
 ///
 /// ``NonlinearLeastSquares`` answers when at least three nodes are heard on one floor and its position, inside
-/// ``area``, explains every range to within ``tolerance``: the root mean square of the log-range residuals `ln ‖p − cᵢ‖ − ln dᵢ` (0.1 is about
-/// 10 % of each range; ranges from RSSI with 4–6 dB of shadowing scatter by 0.45–0.7). Elsewhere the ranges
-/// contradict each other (a body, a wall, a node's power) and ``WeightedCentroid``, which leans on them less, answers.
+/// ``area``, explains every range to within ``tolerance``: the root mean square of the log-range residuals
+/// `ln ‖p − cᵢ‖ − ln dᵢ` (0.1 is about 10 % of each range; ranges from RSSI with 4–6 dB of shadowing scatter by
+/// 0.45–0.7). Elsewhere the ranges contradict each other (a body, a wall, a node's power) and ``WeightedCentroid``,
+/// which leans on them less, answers.
 /// The estimate names the one that answered (``Estimate/method``).
 public struct AgreeingRanges: PositioningMethod {
     public let name = "agreeing-ranges"

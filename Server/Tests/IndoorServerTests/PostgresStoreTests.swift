@@ -180,28 +180,6 @@ struct PostgresStoreTests {
         #expect(try await store.events(venue: "a", after: 0, limit: 10).count == 2)
     }
 
-    @Test func aDeviceHasOneOpenVisitPerZoneAtMost() async throws {
-        let database = try TestDatabase(.postgres)
-        defer { database.remove() }
-        let store = try await database.open()
-        // A check-in while the device's visit of that zone is open (a session started afresh after a restart).
-        for time in [1.0, 5.0] {
-            _ = try await store.commit(
-                IngestBatch(venue: "a", sightings: [], events: [Self.zone(.checkIn, "p", "z1", time)], receivedAt: 1))
-        }
-        var visits = try await store.visits(VisitQuery(venue: "a")).visits
-        #expect(visits.count == 1)
-        #expect(visits.first?.checkIn == 1)
-        #expect(visits.first?.checkOut == nil)
-        _ = try await store.commit(
-            IngestBatch(
-                venue: "a", sightings: [], events: [Self.zone(.checkOut, "p", "z1", 9, checkIn: 5)], receivedAt: 2))
-        visits = try await store.visits(VisitQuery(venue: "a")).visits
-        #expect(visits.map(\.checkOut) == [9])
-        let open = try Postgres.shared().psql(database.name, "SELECT COUNT(*) FROM visit WHERE check_out IS NULL")
-        #expect(open == "0")
-    }
-
     @Test func commitsAtOnceGetConsecutiveIdsPerBatch() async throws {
         let database = try TestDatabase(.postgres)
         defer { database.remove() }

@@ -185,9 +185,17 @@ public final class SQLiteStore: LocationStore {
                 venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue, zone.time, zone.time, storedAt,
             ])
         case .checkIn:
+            // One open visit per device and zone: a check-in while one is still open (a session started afresh after
+            // a restart, the device inside) leaves that one as it is, as PostgresStore's partial unique index does.
             try db.cachedStatement(
-                sql: "INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn) VALUES (?,?,?,?,?,?)"
-            ).execute(arguments: [venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue, zone.time])
+                sql: """
+                    INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn) SELECT ?,?,?,?,?,?
+                    WHERE NOT EXISTS (SELECT 1 FROM visit WHERE venue = ? AND zone = ? AND device = ? AND checkOut IS NULL)
+                    """
+            ).execute(arguments: [
+                venue, zone.zone, zone.zoneName, zone.device, zone.trigger.rawValue, zone.time, venue, zone.zone,
+                zone.device,
+            ])
         case .checkOut:
             let openID = try Int64.fetchOne(
                 db,

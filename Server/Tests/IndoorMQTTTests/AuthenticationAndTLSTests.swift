@@ -51,45 +51,19 @@ struct AuthenticationAndTLSTests {
         try await task.value
     }
 
-    /// A CA and a server certificate for localhost and 127.0.0.1, made with openssl in `directory`.
-    static func makeCertificates(in directory: URL) throws {
-        let openssl = "/usr/bin/openssl"
-        guard FileManager.default.isExecutableFile(atPath: openssl) else {
-            throw BrokerError("openssl is not installed: the TLS test needs Debian's `openssl`")
-        }
-        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try Broker.runTool(
-            openssl,
-            ["req", "-x509"] + curve + [
-                "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Indoor MQTT test CA",
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            ], in: directory)
-        try Broker.runTool(
-            openssl, ["req"] + curve + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
-            in: directory)
-        try "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n".write(
-            to: directory.appendingPathComponent("server.ext"), atomically: true, encoding: .utf8)
-        try Broker.runTool(
-            openssl,
-            [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-                "-out", "server.crt", "-days", "2", "-extfile", "server.ext",
-            ], in: directory)
-    }
-
     @Test func mqttsWithACustomCA() async throws {
         let directory = try Broker.temporaryDirectory()
-        try Self.makeCertificates(in: directory)
+        try TestCertificates.make(in: directory, authority: "Indoor MQTT test CA")
         let path = { (name: String) in directory.appendingPathComponent(name).path }
         let broker = try Broker(
             extraConfig: [
-                "cafile \(path("ca.crt"))", "certfile \(path("server.crt"))", "keyfile \(path("server.key"))",
+                "cafile \(path("ca.pem"))", "certfile \(path("server.pem"))", "keyfile \(path("server.key"))",
             ],
             directory: directory)
         let url = try MQTTURL(parsing: "mqtts://localhost:\(broker.port)")
         #expect(url.isTLS)
         let client = MQTTClient(
-            configuration: MQTTConfiguration(url: url, clientID: "tls", caFilePath: path("ca.crt")))
+            configuration: MQTTConfiguration(url: url, clientID: "tls", caFilePath: path("ca.pem")))
         let collector = MessageCollector()
         let task = BrokerTests.run(client, [MQTTSubscription("secure/#")], into: collector)
         defer { task.cancel() }

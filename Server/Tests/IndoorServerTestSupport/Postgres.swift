@@ -81,7 +81,12 @@ package final class Postgres: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwordFile = directory.appendingPathComponent("password")
         try Self.password.write(to: passwordFile, atomically: true, encoding: .utf8)
-        certificateAuthority = try Self.makeCertificates(in: directory)
+        if TestCertificates.isInstalled {
+            try TestCertificates.make(in: directory, authority: "Indoor test PostgreSQL CA")
+            certificateAuthority = directory.appendingPathComponent("ca.pem")
+        } else {
+            certificateAuthority = nil
+        }
         if getuid() == 0 {
             try Broker.runTool("/bin/chown", ["-R", "postgres:postgres", directory.path])
         }
@@ -118,33 +123,6 @@ package final class Postgres: Sendable {
             stop()
             throw PostgresError("the test cluster did not start: \(error)\nits log:\n\(log)")
         }
-    }
-
-    /// A certificate authority and a server certificate for `localhost` and 127.0.0.1 signed by it, made with openssl
-    /// in `folder` (`ca.pem`, `server.pem`, `server.key`); `nil` without openssl.
-    private static func makeCertificates(in folder: URL) throws -> URL? {
-        let openssl = "/usr/bin/openssl"
-        guard FileManager.default.isExecutableFile(atPath: openssl) else { return nil }
-        try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\n".utf8).write(to: folder.appendingPathComponent("san.cnf"))
-        let steps: [[String]] = [
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-                "-subj", "/CN=Indoor test PostgreSQL CA",
-            ],
-            [
-                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
-                "/CN=localhost",
-            ],
-            [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-                "server.pem", "-days", "2", "-extfile", "san.cnf",
-            ],
-        ]
-        for step in steps { try Broker.runTool(openssl, step, in: folder) }
-        // PostgreSQL refuses a key that others may read.
-        try FileManager.default.setAttributes(
-            [.posixPermissions: 0o600], ofItemAtPath: folder.appendingPathComponent("server.key").path)
-        return folder.appendingPathComponent("ca.pem")
     }
 
     /// Waits until the server answers a query, at most 60 s.

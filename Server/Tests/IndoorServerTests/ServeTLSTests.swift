@@ -1,4 +1,5 @@
 import Foundation
+import IndoorServerTestSupport
 import Testing
 
 /// `indoor serve --tls-cert --tls-key` serves HTTPS with a certificate made in the test, and a wrong file stops the
@@ -19,32 +20,6 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// A certificate authority and a server certificate for 127.0.0.1 signed by it, made with openssl in `folder`:
-    /// `ca.pem`, `server.pem`, `server.key`.
-    static func makeCertificates(in folder: URL) throws {
-        let openssl = "/usr/bin/openssl"
-        try #require(FileManager.default.isExecutableFile(atPath: openssl), "openssl is needed (Debian's openssl)")
-        let steps: [[String]] = [
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-                "-subj", "/CN=Indoor test CA",
-            ],
-            [
-                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
-                "/CN=127.0.0.1",
-            ],
-            [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-                "server.pem", "-days", "2", "-extfile", "san.cnf",
-            ],
-        ]
-        try Data("subjectAltName=IP:127.0.0.1\n".utf8).write(to: folder.appendingPathComponent("san.cnf"))
-        for step in steps {
-            let (status, _) = try run(openssl, step, in: folder)
-            try #require(status == 0, "openssl \(step.joined(separator: " ")) failed")
-        }
-    }
-
     @Test func servesHTTPSWithTheGivenCertificate() throws {
         guard let binary = DurabilityTests.binary else {
             Issue.record("no indoor binary: build it with swift build --package-path Server --product indoor")
@@ -52,7 +27,8 @@ import Testing
         }
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.makeCertificates(in: folder)
+        try #require(TestCertificates.isInstalled, "openssl is needed (Debian's openssl)")
+        try TestCertificates.make(in: folder, authority: "Indoor test CA")
         let server = try DurabilityTests.Child(
             binary: binary, database: folder.appendingPathComponent("indoor.sqlite").path,
             options: [

@@ -33,7 +33,7 @@ struct PipelineCasesTests {
 
     @Test func anAdvertisedPowerOutsideASignedByteIsIgnoredByPositioningMonitoringAndZonesAlike() throws {
         let configuration = SessionConfiguration(
-            venue: Self.beaconVenue, fixInterval: 0, monitoring: [BeaconCondition(uuid: Self.uuid)])
+            venue: Self.beaconVenue, fixInterval: 0, firstFixDelay: 0, monitoring: [BeaconCondition(uuid: Self.uuid)])
         var corrupt = try LocationSession(configuration)
         var plain = try LocationSession(configuration)
         let corruptEvents = corrupt.ingest([

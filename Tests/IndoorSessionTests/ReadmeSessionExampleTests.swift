@@ -44,7 +44,7 @@ struct ReadmeSessionExampleTests {
             feed.finish()
         }
         let printed = try await Self.example(venueJSON: Self.venueJSON, sightings: sightings)
-        #expect(printed.count == 8)
+        #expect(printed.count == 7)  // five fixes (the first at 1 s: it waits half a second), a check-in and out
         #expect(printed.first == "p at x 0.0 m, latitude 52.5")
         #expect(printed.contains("p checkIn East room at t = 10.0 s"))
         // At t = 22 s the check-out falls due (2 s confidently outside) before that sighting's fix.

@@ -149,6 +149,12 @@ import Testing
             plain.port, "POST", "/v1/sightings", key: "i-key",
             body: #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#)
         #expect(posted == 200)
+        // A device's first fix is made half a second (its first-fix delay) after its first sighting, here by the
+        // server's tick.
+        try await Self.eventually("the devices' fixes over HTTP") {
+            for item in heard where try await Self.fix(port: plain.port, device: item.device) == nil { return false }
+            return true
+        }
         var accuracies: Set<String> = []
         for item in heard {
             let overMQTT = try #require(try await Self.fix(port: server.port, device: item.device))
@@ -226,6 +232,9 @@ import Testing
         let (posted, _) = try await DurabilityTests.request(
             plain.port, "POST", "/v1/sightings", key: "i-key", body: #"{"venue": "tiny", "sightings": [\#(sighting)]}"#)
         #expect(posted == 200)
+        try await Self.eventually("the beacon's fix over HTTP") {
+            try await Self.fix(port: plain.port, device: device) != nil
+        }
         let overHTTP = try #require(try await Self.fix(port: plain.port, device: device))
         for key in ["x", "y", "accuracy", "confidence", "method"] {
             #expect("\(overMQTT[key] ?? "none")" == "\(overHTTP[key] ?? "none")", "\(key)")

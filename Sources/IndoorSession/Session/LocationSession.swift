@@ -35,6 +35,11 @@ public struct LocationSession: Sendable {
     private var peers: PeerDirectory?
     /// Per device, the data time of its last fix.
     private var lastFix: [String: Double] = [:]
+    /// Per device without a fix yet, the data time of its first sighting: its first fix is due
+    /// ``SessionConfiguration/firstFixDelay`` seconds later.
+    private var firstHeard: [String: Double] = [:]
+    /// The earliest time a first fix of ``firstHeard`` is due (+∞ for none).
+    private var nextFirstFix = Double.infinity
     /// When the monitors of every device and the peers were last moved on, seconds.
     private var lastSweep = -Double.infinity
     /// The venue's rooms (zones with polygon fences), `nil` when it has none.
@@ -53,6 +58,9 @@ public struct LocationSession: Sendable {
     public init(_ configuration: SessionConfiguration) throws {
         guard configuration.fixInterval.isFinite, configuration.fixInterval >= 0 else {
             throw SessionError("fixInterval must be a number of seconds ≥ 0, not \(configuration.fixInterval)")
+        }
+        guard configuration.firstFixDelay.isFinite, configuration.firstFixDelay >= 0 else {
+            throw SessionError("firstFixDelay must be a number of seconds ≥ 0, not \(configuration.firstFixDelay)")
         }
         guard configuration.monitoringExitDelay.isFinite, configuration.monitoringExitDelay > 0 else {
             throw SessionError(
@@ -152,8 +160,10 @@ public struct LocationSession: Sendable {
             statistics.refused += 1
             return []
         }
+        // First fixes of other devices that fell due before this sighting, made at their time.
+        var events = firstFixesDue(by: sighting.time, except: sighting.device)
         let ranging = ranger.range(sighting)
-        var events = zones.update(with: ranging).map(SessionEvent.zone)
+        events += zones.update(with: ranging).map(SessionEvent.zone)
         // Monitors and peers move on to the zones' present, which one device's far-off clock cannot move.
         events += sweep(to: zones.clock.present.isFinite ? zones.clock.present : sighting.time)
         if !configuration.monitoring.isEmpty, case .beacon = sighting.source {
@@ -169,23 +179,76 @@ public struct LocationSession: Sendable {
         if let last = lastFix[sighting.device], sighting.time - last < configuration.fixInterval {
             return finish(events)
         }
-        let outcome = locator.locate(device: sighting.device, at: sighting.time)
+        if lastFix[sighting.device] == nil, configuration.firstFixDelay > 0 {
+            let first = firstHeard[sighting.device] ?? sighting.time
+            if sighting.time < first + configuration.firstFixDelay {
+                if firstHeard[sighting.device] == nil {
+                    firstHeard[sighting.device] = first
+                    nextFirstFix = min(nextFirstFix, first + configuration.firstFixDelay)
+                }
+                return finish(events)
+            }
+            firstHeard[sighting.device] = nil
+        }
+        events += locate(device: sighting.device, at: sighting.time)
+        return finish(events)
+    }
+
+    /// Locates `device` at `time` and reports it: the fix, the zone events it causes and its room; a failure is
+    /// counted.
+    private mutating func locate(device: String, at time: Double) -> [SessionEvent] {
+        let outcome = locator.locate(device: device, at: time)
         switch outcome.result {
         case .failure(let noFix):
             statistics.noFix[noFix.code.name, default: 0] += 1
+            return []
         case .success(var fix):
-            lastFix[sighting.device] = sighting.time
+            lastFix[device] = time
             fix.coordinate = configuration.venue.anchor?.coordinate(of: fix.position.horizontal)
             statistics.fixes += 1
             if let code = outcome.fellBackBecause { statistics.fallbacks[code.name, default: 0] += 1 }
-            events.append(.fix(fix))
+            var events = [SessionEvent.fix(fix)]
             events += zones.update(with: fix).map(SessionEvent.zone)
             if let roomMap {
                 _ = rooms[fix.device, default: RoomHold()].update(
                     point: fix.position.horizontal, floor: fix.floor, at: fix.time, in: roomMap)
             }
+            return events
         }
+    }
+
+    /// Makes the first fixes still waiting for ``SessionConfiguration/firstFixDelay``, each at `time` seconds or when it
+    /// falls due if that is earlier: for the end of a recording, where no later input would make them.
+    /// - Returns: The fixes and the zone events they cause, in time order.
+    public mutating func flushFirstFixes(at time: Double) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        for (device, first) in firstHeard.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+            let due = first + configuration.firstFixDelay
+            events += locate(device: device, at: time.isFinite ? max(first, min(due, time)) : due)
+        }
+        firstHeard = [:]
+        nextFirstFix = .infinity
         return finish(events)
+    }
+
+    /// The first fixes due by `time` (``SessionConfiguration/firstFixDelay`` after each waiting device's first
+    /// sighting), made at the time each fell due, earliest first; `except` is left to its own sighting.
+    private mutating func firstFixesDue(by time: Double, except: String? = nil) -> [SessionEvent] {
+        guard time >= nextFirstFix else { return [] }
+        var events: [SessionEvent] = []
+        var next = Double.infinity
+        let delay = configuration.firstFixDelay
+        for (device, first) in firstHeard.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+            let due = first + delay
+            guard due <= time, device != except else {
+                next = min(next, due)
+                continue
+            }
+            firstHeard[device] = nil
+            events += locate(device: device, at: due)
+        }
+        nextFirstFix = next
+        return events
     }
 
     /// Takes a batch of sightings (from a gateway, say), in time order: the batch is sorted by time first,
@@ -231,7 +294,8 @@ public struct LocationSession: Sendable {
     /// - Returns: The events due, in time order.
     public mutating func advance(to time: Double) -> [SessionEvent] {
         guard time.isFinite else { return [] }
-        var events = zones.advance(to: time).map(SessionEvent.zone)
+        var events = firstFixesDue(by: time)
+        events += zones.advance(to: time).map(SessionEvent.zone)
         events += sweep(to: time, force: true)
         return finish(events)
     }

@@ -25,6 +25,11 @@ public struct SessionConfiguration: Sendable {
     public var positioning: PositioningEngine.Configuration
     /// Seconds of data time between two fixes of one device; 0 locates after every sighting. Default 1 s.
     public var fixInterval: Double
+    /// Seconds of data time a device's first fix waits after its first sighting, so that it is made from what the
+    /// device heard in that moment rather than from one reading; 0 fixes at the first sighting. Default 0.5 s. The
+    /// fix is made at the device's first sighting at or after that time, or, when the device is not heard again, at
+    /// that time by the next sighting of any device or ``LocationSession/advance(to:)``.
+    public var firstFixDelay: Double
     /// Ranges beacon sightings (filtered RSSI, distance, proximity) for zone beacons, monitoring and peers.
     public var ranger: any BeaconRanger
     /// Beacon conditions to monitor on each device (region enter, ranging, leave); empty for none.
@@ -56,6 +61,7 @@ public struct SessionConfiguration: Sendable {
     ///   - survey: A site survey for methods that need one.
     ///   - positioning: Engine tuning.
     ///   - fixInterval: Seconds between fixes of one device (default 1).
+    ///   - firstFixDelay: Seconds a device's first fix waits after its first sighting (default 0.5).
     ///   - ranger: The beacon ranger (default: the ranging stack's ``IndoorRanging/RSSIRanger`` over the venue's
     ///     node calibrations, exponential filter).
     ///   - monitoring: Beacon conditions to monitor.
@@ -66,8 +72,8 @@ public struct SessionConfiguration: Sendable {
         fallback: FallbackPolicy = .weightedCentroid,
         calibration: Calibration? = nil, survey: Recording? = nil,
         positioning: PositioningEngine.Configuration = PositioningEngine.Configuration(),
-        fixInterval seconds: Double = 1, ranger: (any BeaconRanger)? = nil, monitoring: [BeaconCondition] = [],
-        monitoringExitDelay: Double = 10, peers: PeerConfiguration? = nil
+        fixInterval seconds: Double = 1, firstFixDelay: Double = 0.5, ranger: (any BeaconRanger)? = nil,
+        monitoring: [BeaconCondition] = [], monitoringExitDelay: Double = 10, peers: PeerConfiguration? = nil
     ) {
         self.venue = venue
         self.method = method ?? Self.defaultMethod
@@ -76,6 +82,7 @@ public struct SessionConfiguration: Sendable {
         self.survey = survey
         self.positioning = positioning
         self.fixInterval = seconds
+        self.firstFixDelay = firstFixDelay
         self.ranger = ranger ?? RSSIRanger(nodes: venue.nodes)
         self.monitoring = monitoring
         self.monitoringExitDelay = monitoringExitDelay

@@ -32,7 +32,8 @@ public struct ReplayStream {
         }
     }
 
-    /// Ends the replay: the sightings still in the window, then one `open` line per visit still open.
+    /// Ends the replay: the sightings still in the window, the first fixes still waiting (made at the last time),
+    /// then one `open` line per visit still open.
     /// - Returns: Counts for a one-line summary.
     /// - Throws: Encoding errors.
     public mutating func finish(write: (String) -> Void) throws -> ReplaySummary {
@@ -40,6 +41,11 @@ public struct ReplayStream {
             // Ingest first, then write: `self.write(session.ingest(…))` holds a copy of `self` across the call,
             // so every mutation of the session's state copied its dictionaries (a quarter of replay's time).
             let events = session.ingest(ready)
+            try self.write(events, to: write)
+        }
+        // A device first heard in the recording's last moment still gets its first fix, at the last time.
+        if let end {
+            let events = session.flushFirstFixes(at: end)
             try self.write(events, to: write)
         }
         var summary = ReplaySummary(session.statistics, fallbackMethod: session.fallbackMethod)

@@ -39,6 +39,10 @@ public protocol LocationStore: Sendable {
     func latestEventID() async throws -> Int64
     /// How many sightings are stored for `venue`.
     func sightingCount(venue: String) async throws -> Int
+    /// `venue`'s latest stored sightings: those at most `seconds` of data time before its latest one, at most `limit`
+    /// of them (the latest), in time order (then the order they were stored), each with when it was received (Unix
+    /// seconds). What a restarted server replays to rebuild the venue's session.
+    func recentSightings(venue: String, seconds: Double, limit: Int) async throws -> [ReceivedSighting]
 
     /// The stored keys (hashes and kinds; never the keys themselves).
     func keys() async throws -> [StoredKey]

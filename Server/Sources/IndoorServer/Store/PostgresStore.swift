@@ -428,6 +428,25 @@ package final class PostgresStore: LocationStore {
         }
     }
 
+    package func recentSightings(venue: String, seconds: Double, limit: Int) async throws -> [ReceivedSighting] {
+        let rows = try await mapped {
+            try await client.query(
+                """
+                SELECT t, device, node, beacon, rssi, tx, received_at FROM sighting
+                WHERE venue = \(venue) AND t >= (SELECT MAX(t) FROM sighting WHERE venue = \(venue)) - \(seconds)
+                ORDER BY t DESC, id DESC LIMIT \(Int64(limit))
+                """, logger: logger
+            ).collect()
+        }
+        return try rows.reversed().map { row in
+            let (time, device, node, beacon, rssi, txPower, receivedAt) = try row.decode(
+                (Double, String, String?, String?, Double, Double?, Double).self)
+            return try ReceivedSighting(
+                time: time, device: device, node: node, beacon: beacon, rssi: rssi, txPower: txPower,
+                receivedAt: receivedAt)
+        }
+    }
+
     // MARK: Keys
 
     package func keys() async throws -> [StoredKey] {

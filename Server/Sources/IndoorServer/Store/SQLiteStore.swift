@@ -312,6 +312,23 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
+    public func recentSightings(venue: String, seconds: Double, limit: Int) async throws -> [ReceivedSighting] {
+        let rows = try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t, device, node, beacon, rssi, tx, receivedAt FROM sighting
+                    WHERE venue = ? AND t >= (SELECT MAX(t) FROM sighting WHERE venue = ?) - ?
+                    ORDER BY t DESC, id DESC LIMIT ?
+                    """, arguments: [venue, venue, seconds, limit])
+        }
+        return try rows.reversed().map { row in
+            try ReceivedSighting(
+                time: row["t"], device: row["device"], node: row["node"], beacon: row["beacon"], rssi: row["rssi"],
+                txPower: row["tx"], receivedAt: row["receivedAt"])
+        }
+    }
+
     public func keys() async throws -> [StoredKey] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT hash, kind, label FROM apiKey ORDER BY createdAt").compactMap { row in

@@ -31,7 +31,7 @@ public final class VenueHub: Sendable {
     private let scanSessions = Mutex<[String: (venue: Venue, session: LocationSession, learned: Bool)]>([:])
     private let learning = LearningQueue()
     private let logger: Logger
-    private let wallClock: @Sendable () -> Double
+    let wallClock: @Sendable () -> Double
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
     public let nodeHealth = NodeHealthBook()
     /// The feeds of ``observeAll()``.
@@ -70,7 +70,9 @@ public final class VenueHub: Sendable {
         self.runtimes = Mutex(runtimes)
         metrics.venues.record(runtimes.count)
         for id in runtimes.keys.sorted() {
-            if let runtime = runtimes[id] { learnSurvey(runtime) }
+            guard let runtime = runtimes[id] else { continue }
+            try await resume(runtime)
+            learnSurvey(runtime)
         }
         recordLearning()
     }
@@ -509,7 +511,7 @@ public final class VenueHub: Sendable {
         return nodeHealth.health(venue: venue, nodes: runtime.venue.nodes.map(\.id), at: wallClock())
     }
 
-    private func record(_ stored: [StoredEvent]) {
+    func record(_ stored: [StoredEvent]) {
         guard !stored.isEmpty else { return }
         var fixes = 0
         for event in stored {
@@ -521,7 +523,7 @@ public final class VenueHub: Sendable {
         metrics.fixes.increment(by: fixes)
     }
 
-    private static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
+    static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
         events.compactMap { event in
             switch event {
             case .fix(let fix): .fix(fix)

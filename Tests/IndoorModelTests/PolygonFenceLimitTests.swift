@@ -108,4 +108,20 @@ import Testing
             #expect(result == .outlier)
         }
     }
+
+    @Test func aFollowerTakesEveryTimeFromAnySourceAndEveryAdvance() {
+        var clock = DataClock.follower(horizon: 100)
+        var outcomes = [clock.observe(0, source: "a"), clock.observe(5, source: "b")]
+        // Judged elsewhere: a far time from a new source is a jump at once, not an outlier.
+        outcomes.append(clock.observe(1e9, source: "c"))
+        outcomes.append(clock.observe(1e9 - 10, source: "a"))
+        #expect(outcomes == [.accepted, .accepted, .jumped(from: 5), .accepted])
+        #expect(clock.present == 1e9)
+        let advanced = clock.advance(to: 2e9)
+        #expect(advanced)
+        #expect(clock.present == 2e9)
+        let notANumber = clock.observe(.nan, source: "a")
+        #expect(notANumber == .outlier)
+        #expect(clock.outliers == 1)
+    }
 }

@@ -22,7 +22,7 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     /// Seconds without any matching beacon before a condition becomes unsatisfied.
     public var exitDelay: Double
     /// The monitor's present: the latest input time, and how far ``advance(to:)`` may go beyond it.
-    public private(set) var clock: DataClock
+    public package(set) var clock: DataClock
     private var ranger: Ranger
     private var watched: [Watch]?
 

@@ -34,7 +34,7 @@ public struct PeerDirectory: Sendable {
     /// Seconds a call's time may lie from the directory's present without a second peer agreeing. Default 3600.
     public var horizon: Double { clock.horizon }
     /// The directory's present; ``DataClock/outliers`` counts the calls refused as too far from it.
-    public private(set) var clock: DataClock
+    public package(set) var clock: DataClock
     /// The most peers kept; beyond it the least recently updated peer (ties: the smallest key) is evicted.
     /// Default 1000.
     public var maximumPeers: Int

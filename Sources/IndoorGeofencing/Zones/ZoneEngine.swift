@@ -76,7 +76,7 @@ public struct ZoneEngine: Sendable {
     /// The engine's tuning.
     public let configuration: Configuration
     /// The engine's present; ``DataClock/outliers`` counts the inputs and advances refused as too far from it.
-    public private(set) var clock: DataClock
+    public package(set) var clock: DataClock
     /// The zones, in the order given.
     public private(set) var zones: [Zone]
     /// Closed visits, and check-ins without check-out, in the order they happened.

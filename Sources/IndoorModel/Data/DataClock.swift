@@ -8,8 +8,8 @@
 ///   accepted and the present becomes the latest accepted time.
 /// - A time further from the present than ``horizon`` (one bogus timestamp, a device whose clock is a day or
 ///   decades off, a clock reset to 1970) is an **outlier**, counted in ``outliers``: it does not move the
-///   present, and the engine either leaves it out or lets it drive only its own source's state (the
-///   positioning engine does; zones and peers, whose timers all run on the present, refuse it). It is
+///   present, and the engine either leaves it out or lets it drive only its own source's state (a positioning
+///   engine on its own does; zones and peers, whose timers all run on the present, refuse it). It is
 ///   remembered as a *pending jump*; when the next time beyond
 ///   the horizon comes from a **different** source and lies within ``horizon`` of the pending one, both
 ///   clocks agree and the present jumps there (``Outcome/jumped(from:)``; the later of the two). Any accepted
@@ -20,6 +20,10 @@
 /// Limits: a source within the horizon moves the present (an engine's expiries then run up to `horizon`
 /// seconds early for the others; choose the horizon accordingly), and two different sources that agree on
 /// the same wrong time, one right after the other, are adopted.
+///
+/// A part of a larger engine whose times that engine has already judged (a `LocationSession` judges each
+/// sighting once, for positioning, zones, monitors and peers alike) uses a ``follower(horizon:)``: it takes every
+/// finite time, as a clock with one source does.
 ///
 /// Deterministic: no clock is read; only the times given. Times are seconds.
 public struct DataClock: Hashable, Sendable {
@@ -52,11 +56,24 @@ public struct DataClock: Hashable, Sendable {
     private var soleSource: String?
     private var severalSources = false
     private var pending: Pending?
+    /// Takes every finite time, judged by the caller (``follower(horizon:)``).
+    private var follows = false
 
     /// A clock that has seen nothing yet.
     /// - Parameter horizon: Seconds (default 3600).
     public init(horizon: Double = 3600) {
         self.horizon = horizon.isFinite && horizon > 0 ? horizon : 3600
+    }
+
+    /// A clock for a part whose times another clock has already judged: every finite time is taken, from any
+    /// source, as a clock with a single source takes them (one beyond the horizon from the present is a jump at
+    /// once), and ``advance(to:)`` is taken at any distance. The caller leaves out what its own clock calls an
+    /// outlier, so the part and the caller agree on every time.
+    /// - Parameter horizon: Seconds beyond which a time is a jump (default 3600).
+    public static func follower(horizon: Double = 3600) -> DataClock {
+        var clock = DataClock(horizon: horizon)
+        clock.follows = true
+        return clock
     }
 
     /// Judges `time` (seconds) stamped by `source`, and moves the present when it is taken.
@@ -71,7 +88,7 @@ public struct DataClock: Hashable, Sendable {
             return .accepted
         }
         if !severalSources {
-            if source == soleSource {
+            if source == soleSource || follows {
                 let old = present
                 if abs(time - present) > horizon {
                     present = time
@@ -109,7 +126,7 @@ public struct DataClock: Hashable, Sendable {
             return false
         }
         guard present > -.infinity else { return true }
-        guard time - present <= horizon else {
+        guard time - present <= horizon || follows else {
             outliers += 1
             return false
         }

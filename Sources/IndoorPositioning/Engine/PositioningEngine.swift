@@ -132,7 +132,7 @@ public struct PositioningEngine: Sendable {
     private var lastSweep = -Double.infinity
     /// The engine's present: what expires devices. One device's clock cannot move it by more than
     /// ``Configuration/horizon`` (``DataClock``); ``DataClock/outliers`` counts the sightings too far from it.
-    public private(set) var clock: DataClock
+    public package(set) var clock: DataClock
     /// How many expiry sweeps (each a pass over the devices) have run; tests check it stays small.
     private(set) var sweeps = 0
     /// Places fixes on WGS84, when the engine was made from a venue with an anchor.

@@ -33,6 +33,10 @@ public struct LocationSession: Sendable {
     private var zones: ZoneEngine
     private var monitors: [String: BeaconMonitor<RSSIRanger>] = [:]
     private var peers: PeerDirectory?
+    /// The session's present: each sighting's time is judged here once (``IndoorModel/DataClock``, horizon
+    /// ``IndoorPositioning/PositioningEngine/Configuration/horizon``), and positioning, zones, monitors and peers,
+    /// whose clocks follow it, get only what it takes.
+    private var clock: DataClock
     /// Per device, the data time of its last fix.
     private var lastFix: [String: Double] = [:]
     /// Per device without a fix yet, the data time of its first sighting: its first fix is due
@@ -72,8 +76,15 @@ public struct LocationSession: Sendable {
         self.configuration = configuration
         locator = try SessionLocator(configuration)
         ranger = configuration.ranger
+        let horizon = configuration.positioning.horizon
+        clock = DataClock(horizon: horizon)
         zones = ZoneEngine(zones: configuration.venue.zones, nodes: configuration.venue.nodes)
-        peers = configuration.peers.map { PeerDirectory(timeout: $0.timeout) }
+        zones.clock = .follower(horizon: horizon)
+        peers = configuration.peers.map {
+            var directory = PeerDirectory(timeout: $0.timeout)
+            directory.clock = .follower(horizon: horizon)
+            return directory
+        }
         roomMap = RoomMap(zones: configuration.venue.zones)
     }
 
@@ -117,6 +128,7 @@ public struct LocationSession: Sendable {
     /// - Returns: The check-outs of the visits whose zone the new venue does not have (reason `zoneRemoved`).
     public mutating func carryVisits(from previous: LocationSession) -> [SessionEvent] {
         let closed = zones.carryVisits(from: previous.zones)
+        clock = previous.clock
         lastFix = previous.lastFix
         lastRoomPrune = previous.lastRoomPrune
         if previous.configuration.venue.zones == configuration.venue.zones { rooms = previous.rooms }
@@ -160,12 +172,18 @@ public struct LocationSession: Sendable {
             statistics.refused += 1
             return []
         }
+        // A time too far from the session's present (one device's lying clock) goes nowhere: every part
+        // would otherwise judge it alone.
+        if case .outlier = clock.observe(sighting.time, source: sighting.device) {
+            statistics.clockOutliers = clock.outliers
+            return []
+        }
         // First fixes of other devices that fell due before this sighting, made at their time.
         var events = firstFixesDue(by: sighting.time, except: sighting.device)
         let ranging = ranger.range(sighting)
         events += zones.update(with: ranging).map(SessionEvent.zone)
-        // Monitors and peers move on to the zones' present, which one device's far-off clock cannot move.
-        events += sweep(to: zones.clock.present.isFinite ? zones.clock.present : sighting.time)
+        // Monitors and peers move on to the present, which one device's far-off clock cannot move.
+        events += sweep(to: clock.present)
         if !configuration.monitoring.isEmpty, case .beacon = sighting.source {
             events += monitor(ranging)
         }
@@ -269,7 +287,11 @@ public struct LocationSession: Sendable {
         _ key: PeerKey, displayName: String? = nil, picture: Data? = nil, at time: Double
     ) -> [SessionEvent] {
         guard var directory = peers, time.isFinite else { return [] }
-        var events = sweep(to: time)
+        if case .outlier = clock.observe(time, source: key.text) {
+            statistics.clockOutliers = clock.outliers
+            return []
+        }
+        var events = sweep(to: clock.present)
         events += directory.update(key, displayName: displayName, picture: picture, at: time).map {
             SessionEvent.peer($0, time: time)
         }
@@ -282,7 +304,11 @@ public struct LocationSession: Sendable {
     /// - Returns: The peer events, in time order.
     public mutating func peerLeft(_ key: PeerKey, at time: Double) -> [SessionEvent] {
         guard var directory = peers, time.isFinite else { return [] }
-        var events = sweep(to: time)
+        if case .outlier = clock.observe(time, source: key.text) {
+            statistics.clockOutliers = clock.outliers
+            return []
+        }
+        var events = sweep(to: clock.present)
         events += directory.left(key, at: time).map { SessionEvent.peer($0, time: time) }
         peers = directory
         return finish(events)
@@ -293,7 +319,10 @@ public struct LocationSession: Sendable {
     /// Call it when no sighting arrives (once a second, say); a time before the latest seen changes nothing.
     /// - Returns: The events due, in time order.
     public mutating func advance(to time: Double) -> [SessionEvent] {
-        guard time.isFinite else { return [] }
+        guard clock.advance(to: time) else {
+            statistics.clockOutliers = clock.outliers
+            return []
+        }
         var events = firstFixesDue(by: time)
         events += zones.advance(to: time).map(SessionEvent.zone)
         events += sweep(to: time, force: true)
@@ -343,6 +372,7 @@ public struct LocationSession: Sendable {
             monitor = known
         } else {
             monitor = BeaconMonitor(ranger: RSSIRanger(), exitDelay: configuration.monitoringExitDelay)
+            monitor.clock = .follower(horizon: configuration.positioning.horizon)
             // `start` fails only for an empty list or missing capabilities; neither applies here.
             events += (try? monitor.start(configuration.monitoring, at: ranging.time)) ?? []
         }
@@ -377,7 +407,7 @@ public struct LocationSession: Sendable {
 
     /// Counts `events` and puts them in time order (events of the same time keep their order).
     private mutating func finish(_ events: [SessionEvent]) -> [SessionEvent] {
-        statistics.clockOutliers = zones.clock.outliers
+        statistics.clockOutliers = clock.outliers
         for event in events {
             switch event {
             case .fix: break

@@ -27,10 +27,14 @@ struct SessionLocator: Sendable {
         let factory = EngineFactory(
             nodes: nodes, survey: configuration.survey, calibration: configuration.calibration,
             configuration: configuration.positioning, floorPlan: plan)
+        // The session judges each sighting's time (``LocationSession``): the engines follow its judgement.
+        let clock = DataClock.follower(horizon: configuration.positioning.horizon)
         primary = try factory.engine(configuration.method)
+        primary.clock = clock
         fallbackCodes = configuration.fallback.codes
         if let method = configuration.fallback.method, MethodCatalog.Selection(method) != configuration.method {
             fallback = try factory.engine(MethodCatalog.Selection(method))
+            fallback?.clock = clock
         }
     }
 

@@ -162,6 +162,7 @@ struct IMDFImportTests {
         var expected = imported.venue
         expected.id = "hq"
         #expect(inFolder.venue == expected)
+        #expect(inFolder.report == imported.report)
         files["other/manifest.json"] = Data("{}".utf8)
         let error = #expect(throws: IMDFError.self) { try IMDFImporter.venue(from: files) }
         #expect(

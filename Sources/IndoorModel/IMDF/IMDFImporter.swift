@@ -153,7 +153,7 @@ extension IMDFImporter {
 
         /// Counts the features of every GeoJSON file not used, by feature type; lists the other files.
         mutating func countUnused() throws {
-            let used = Set(["manifest.json"] + IMDFImporter.usedTypes.map { files.path("\($0).geojson") })
+            let used = Set((["manifest.json"] + IMDFImporter.usedTypes.map { "\($0).geojson" }).map(files.path))
             for path in files.others(than: used) {
                 guard path.hasSuffix(".geojson"), let data = files.files[path] else {
                     report.unusedFiles.append(path)

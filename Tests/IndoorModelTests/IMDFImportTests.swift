@@ -189,6 +189,49 @@ struct IMDFImportTests {
                 "unit '\(uid(12))' is a MultiPolygon of 2 polygons: each is a fence of its zone"))
     }
 
+    @Test("what is not used or needs a choice is said: a file, an opening on no wall, two levels of one ordinal")
+    func notes() throws {
+        var files = try IMDFFixtures.files("two-level")
+        files["README.txt"] = Data("made by hand".utf8)
+        files = try IMDFTestArchive.editingFeature(files, "opening.geojson", 0) { opening in
+            opening["geometry"] = ["type": "LineString", "coordinates": [[11.5761, 48.13718], [11.57611, 48.13718]]]
+        }
+        files = try IMDFTestArchive.editing(files, "level.geojson") { object in
+            guard var levels = object["features"] as? [[String: Any]], var copy = levels.first else { return }
+            copy["id"] = "annex-ground"
+            var properties = copy["properties"] as? [String: Any] ?? [:]
+            properties["name"] = ["en": "Annex"]
+            copy["properties"] = properties
+            levels.append(copy)
+            object["features"] = levels
+        }
+        let result = try IMDFImporter.venue(from: files)
+        #expect(result.report.unusedFiles == ["README.txt"])
+        #expect(
+            result.report.notes.contains(
+                "opening '\(uid(31))' lies on no unit boundary of floor 0: no gap was cut for it"))
+        #expect(
+            result.report.notes.contains(
+                "level 'annex-ground' shares ordinal 0 with another level: one floor, whose outline is the larger "
+                    + "level's"))
+        #expect(result.venue.floors.map(\.level) == [0, 1])
+        // The door between the lobby and room A is now a wall.
+        let ground = try #require(result.venue.floor(level: 0))
+        #expect(ground.walls.contains { $0.start.x.magnitude < 0.01 && $0.end.x.magnitude < 0.01 && $0.length > 3.9 })
+    }
+
+    @Test("a geofence without level_ids is fenced on every floor")
+    func geofenceOnEveryFloor() throws {
+        let files = try IMDFTestArchive.editingFeature(try IMDFFixtures.files("two-level"), "geofence.geojson", 0) {
+            geofence in
+            var properties = geofence["properties"] as? [String: Any] ?? [:]
+            properties["level_ids"] = NSNull()
+            geofence["properties"] = properties
+        }
+        let zone = try #require(try IMDFImporter.venue(from: files).venue.zones.last)
+        #expect(zone.fences.map(\.floor) == [nil])
+    }
+
     @Test("venue ids from names")
     func venueIDs() {
         #expect(IMDFImporter.venueID(name: "Head Office (HQ)") == "head-office-hq")

@@ -108,7 +108,7 @@ package struct ZipArchive: Sendable {
                 throw ZipError(offset: record, "the central directory record runs past the end of the archive")
             }
             let raw = bytes[(record + 46)..<(record + 46 + nameLength)]
-            // UTF-8 (flag bit 11, or any valid UTF-8); else code page 437's ASCII part, the rest as Latin-1.
+            // UTF-8 (flag bit 11, or any valid UTF-8); else code page 437's ASCII part, each other byte as '?'.
             name =
                 String(bytes: raw, encoding: .utf8)
                 ?? String(decoding: raw.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)

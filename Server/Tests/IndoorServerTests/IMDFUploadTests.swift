@@ -78,6 +78,13 @@ struct IMDFUploadTests {
             #expect(
                 corrupt.json["message"] as? String
                     == "zip: not a zip archive: it has no end of central directory record")
+            // A zip sent as anything but a zip is refused saying which Content-Type to give.
+            let untyped = try await client.putVenue(String(decoding: zip, as: UTF8.self), id: "example")
+            #expect(untyped.status == .badRequest)
+            #expect(
+                untyped.json["message"] as? String
+                    == "the body is a zip archive, not venue JSON: send an IMDF archive with Content-Type: "
+                    + "application/zip")
             // The venue is as it was.
             let venue = try Venue.decodeJSON(Data(buffer: try await client.get("/v1/venues/example").body))
             #expect(venue.floors.isEmpty)

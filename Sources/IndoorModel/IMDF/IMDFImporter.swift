@@ -5,7 +5,7 @@ import Foundation
 ///
 /// - Levels become floors: `ordinal` → `level`, the level's polygon → `outline` (of a MultiPolygon, the largest),
 ///   its `name` (else `short_name`) → `name`. Levels sharing an ordinal (several buildings) make one floor.
-/// - Units become zones (`id` the unit's id, `name` its name or else its id) with a polygon fence on the unit's
+/// - Units become zones (`id` the unit's id, `name` its name, else its `alt_name`, else its id) with a polygon fence on the unit's
 ///   floor (one per polygon of a MultiPolygon) and `data` `{"category": <unit category>, "imdf": "unit"}`.
 /// - Unit boundaries become the floor's walls: each edge once, with a gap where an opening lies on it.
 /// - Stairs, elevator, escalator and ramp units whose footprints overlap on different levels become a connection.
@@ -126,7 +126,7 @@ extension IMDFImporter {
             do {
                 _ = try Venue.decodeJSON(try venue.encodeJSON(), file: "venue")
             } catch {
-                throw IMDFError(file: files.path("manifest.json"), message: "the imported venue is not valid: \(error)")
+                throw IMDFError(file: "archive", message: "the imported venue is not valid: \(error)")
             }
             return IMDFImport(venue: venue, report: report)
         }

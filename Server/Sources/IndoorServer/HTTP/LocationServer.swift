@@ -115,6 +115,12 @@ public struct LocationServer: Sendable {
             let id = try context.parameters.require("venue")
             let body = Data(buffer: try await self.body(of: request))
             // A zip body is an IMDF archive (docs/SERVER.md); anything else is the venue's JSON, as before.
+            if !Self.isZip(request), IMDFArchive.looksLikeZip(body) {
+                throw APIError.badRequest(
+                    field: "body",
+                    "the body is a zip archive, not venue JSON: send an IMDF archive with Content-Type: application/zip"
+                )
+            }
             let (venue, created) =
                 Self.isZip(request)
                 ? try await self.hub.putVenue(id: id, imdf: body) : try await self.hub.putVenue(id: id, json: body)

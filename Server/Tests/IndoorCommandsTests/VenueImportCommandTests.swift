@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import IndoorModel
 import IndoorServerTestSupport
@@ -25,6 +26,16 @@ struct VenueImportCommandTests {
         } catch let failure as CommandFailure {
             return failure.description
         }
+    }
+
+    @Test("`indoor venue import` parses by name; an empty --id is a usage error")
+    func parses() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try IndoorCommand.parseAsRoot(["venue", "import", "site.zip", "-o", "v.json"]) is VenueCommand.Import)
+        let usage = try #require(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["venue", "import", "site.zip", "-o", "v.json", "--id", ""])
+        }
+        #expect(IndoorCommand.exitCode(for: usage) == .validationFailure)
     }
 
     @Test("a folder imports: the file is written, the summary says what it holds and what was not used")

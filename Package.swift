@@ -45,7 +45,9 @@ let package = Package(
         // Test helpers shared by the test targets: where the repository's datasets and documents are.
         .target(name: "IndoorTestSupport", path: "Tests/IndoorTestSupport", swiftSettings: strict),
         .testTarget(
-            name: "IndoorModelTests", dependencies: ["IndoorTestSupport", "IndoorModel"], swiftSettings: strict),
+            name: "IndoorModelTests", dependencies: ["IndoorTestSupport", "IndoorModel"],
+            // IMDF archives as folders of GeoJSON, read by path (RepositoryFiles), also by the server's tests.
+            exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "IndoorAdvertisingTests", dependencies: ["IndoorAdvertising"], swiftSettings: strict),
         .testTarget(name: "IndoorRangingTests", dependencies: ["IndoorRanging"], swiftSettings: strict),
         .testTarget(

@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "IndoorServer",
             dependencies: indoor + [
-                "IndoorMQTT", "IndoorGateways",
+                "IndoorMQTT", "IndoorGateways", "IndoorArchive",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -62,6 +62,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Zip archives read within bounds (stored and deflate entries, inflated by the system zlib), and IMDF venues
+        // imported from them: for `indoor venue import` and `PUT /v1/venues/{id}` with a zip body.
+        .target(
+            name: "IndoorArchive",
+            dependencies: ["CZlib", .product(name: "IndoorModel", package: "Indoor")],
+            swiftSettings: strict
+        ),
+        // The system zlib (zlib1g-dev; in the SDK on macOS).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // What BLE gateways publish over MQTT (ESPresense, Theengs Gateway, OpenMQTTGateway) read as sightings, and
         // Bluetooth resolvable private addresses resolved with identity resolving keys. No networking here.
         .target(
@@ -90,7 +99,7 @@ let package = Package(
         .target(
             name: "IndoorCommands",
             dependencies: indoor + [
-                "IndoorServer", "IndoorMQTT", "IndoorGateways",
+                "IndoorServer", "IndoorMQTT", "IndoorGateways", "IndoorArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -118,7 +127,9 @@ let package = Package(
         .executableTarget(name: "indoor-bench", dependencies: ["IndoorBenchmarks"], swiftSettings: strict),
 
         // Test helpers shared by the test targets: where the repository's datasets and documents are.
-        .target(name: "IndoorServerTestSupport", path: "Tests/IndoorServerTestSupport", swiftSettings: strict),
+        .target(
+            name: "IndoorServerTestSupport", dependencies: ["CZlib"], path: "Tests/IndoorServerTestSupport",
+            swiftSettings: strict),
         .testTarget(
             name: "IndoorServerTests",
             dependencies: indoor + [
@@ -128,6 +139,12 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "IndoorMQTTTests", dependencies: ["IndoorMQTT", "IndoorServerTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "IndoorArchiveTests",
+            dependencies: [
+                "IndoorArchive", "IndoorServerTestSupport", .product(name: "IndoorModel", package: "Indoor"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "IndoorGatewaysTests",
             dependencies: [

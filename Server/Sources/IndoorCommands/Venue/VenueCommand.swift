@@ -2,12 +2,12 @@ import ArgumentParser
 import Foundation
 import IndoorModel
 
-/// `indoor venue`: checking a venue file and exporting it for GIS tools.
+/// `indoor venue`: checking a venue file, exporting it for GIS tools, importing one from IMDF.
 struct VenueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "venue",
-        abstract: "Check a venue file, or export it as GeoJSON.",
-        subcommands: [Check.self, Export.self])
+        abstract: "Check a venue file, export it as GeoJSON, or import one from IMDF.",
+        subcommands: [Check.self, Export.self, Import.self])
 
     /// `indoor venue check VENUE.json`.
     struct Check: ParsableCommand {
@@ -72,6 +72,46 @@ struct VenueCommand: ParsableCommand {
             let collection = try VenueGeoJSON(venue)
             try output.write(try JSONFormat.encoder(pretty: true).encode(collection))
             print("\(geojson): \(collection.features.count) features of venue '\(venue.id)'")
+        }
+    }
+
+    /// `indoor venue import IMDF -o VENUE.json`.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import an IMDF archive (a .zip file or a folder) as a venue file.",
+            discussion: """
+                Levels become floors, units rooms (zones with a polygon fence and the unit's category in their data), \
+                unit boundaries walls with gaps at openings, stairs and lifts over each other connections, geofences \
+                zones; the venue's display point is the anchor. Features a venue does not hold are counted and said \
+                (docs/COMMANDS.md). The venue has no nodes: add where each beacon or gateway is.
+                """)
+
+        @Argument(help: "An IMDF archive: a .zip file, or a folder holding manifest.json and the .geojson files.")
+        var archive: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The venue JSON file to write.", valueName: "venue.json"))
+        var output: String
+
+        @Option(help: "The venue id (default: made of the IMDF venue's name, such as 'head-office').")
+        var id: String?
+
+        @Flag(help: "Replace an existing output file.")
+        var force = false
+
+        func validate() throws {
+            if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
+        }
+
+        func run() throws {
+            print(try importVenue(), terminator: "")
+        }
+
+        /// Imports the archive, writes the venue and returns the summary to print.
+        func importVenue() throws -> String {
+            let file = try OutputFile(path: output, force: force, inputs: [archive])
+            let imported = try VenueImport.venue(archive, id: id)
+            try file.write(try imported.venue.encodeJSON())
+            return VenueImport.summary(imported, output: output)
         }
     }
 }

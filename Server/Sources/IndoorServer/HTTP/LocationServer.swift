@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import IndoorArchive
 import IndoorGeofencing
 import IndoorModel
 import Logging
@@ -112,8 +113,17 @@ public struct LocationServer: Sendable {
         }
         admin.put("/v1/venues/{venue}") { request, context in
             let id = try context.parameters.require("venue")
-            let body = try await self.body(of: request)
-            let (venue, created) = try await self.hub.putVenue(id: id, json: Data(buffer: body))
+            let body = Data(buffer: try await self.body(of: request))
+            // A zip body is an IMDF archive (docs/SERVER.md); anything else is the venue's JSON, as before.
+            if !Self.isZip(request), IMDFArchive.looksLikeZip(body) {
+                throw APIError.badRequest(
+                    field: "body",
+                    "the body is a zip archive, not venue JSON: send an IMDF archive with Content-Type: application/zip"
+                )
+            }
+            let (venue, created) =
+                Self.isZip(request)
+                ? try await self.hub.putVenue(id: id, imdf: body) : try await self.hub.putVenue(id: id, json: body)
             return Self.raw(try venue.encodeJSON(), type: "application/json", status: created ? .created : .ok)
         }
         admin.delete("/v1/venues/{venue}") { _, context in
@@ -363,6 +373,13 @@ public struct LocationServer: Sendable {
             throw APIError.tooLarge(
                 field: "body", "the body is larger than the limit of \(configuration.maxBodyBytes) bytes")
         }
+    }
+
+    /// Whether the request's `Content-Type` is a zip archive's (``IndoorArchive/IMDFArchive/mediaTypes``).
+    static func isZip(_ request: Request) -> Bool {
+        guard let type = request.headers[.contentType] else { return false }
+        let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return media.map { IMDFArchive.mediaTypes.contains($0) } ?? false
     }
 
     static func number(_ request: Request, _ name: String) throws -> Double? {

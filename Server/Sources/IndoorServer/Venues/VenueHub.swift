@@ -1,4 +1,5 @@
 import Foundation
+import IndoorArchive
 import IndoorGeofencing
 import IndoorModel
 import IndoorSession
@@ -119,6 +120,35 @@ public final class VenueHub: Sendable {
         learnSurvey(runtime)
         recordLearning()
         return (venue, created)
+    }
+
+    /// Replaces the venue `id`'s map from an IMDF archive (a zip): name, floors, rooms (zones), walls and
+    /// connections come from the archive; its nodes and SDK geofences stay as they are, and so does its anchor, which
+    /// places the archive in the frame the nodes are in (a venue without one takes the IMDF venue's display point).
+    /// - Returns: The venue and whether it is new.
+    /// - Throws: ``APIError`` (400, field `body`) with the words `indoor venue import` would print for a bad archive;
+    ///   (400, field `nodes`) when there is no venue `id` with nodes to keep.
+    public func putVenue(id: String, imdf zip: Data) async throws -> (venue: Venue, created: Bool) {
+        let current = runtimes.withLock { $0[id]?.venue }
+        let imported: IMDFImport
+        do {
+            imported = try IMDFArchive.venue(zip: zip, id: id, anchor: current?.anchor)
+        } catch let error as ZipError {
+            throw APIError.badRequest(field: "body", error.description)
+        } catch let error as IMDFError {
+            throw APIError.badRequest(field: "body", error.description)
+        }
+        guard let current, !current.nodes.isEmpty else {
+            throw APIError.badRequest(
+                field: "nodes",
+                "an IMDF archive has no nodes: PUT venue '\(id)' as JSON with its nodes first (or run `indoor venue "
+                    + "import` and add them to the file); a zip body then replaces its floors, rooms, walls and "
+                    + "connections and keeps its nodes")
+        }
+        var venue = imported.venue
+        venue.nodes = current.nodes
+        venue.geofences = current.geofences
+        return try await putVenue(id: id, json: try venue.encodeJSON())
     }
 
     /// Puts `runtime` in place of venue `id`'s, carrying the old session's open visits over

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import IndoorModel
+import IndoorServerTestSupport
+import Testing
+
+@testable import IndoorCommands
+
+/// `indoor venue import IMDF -o VENUE.json`.
+@Suite("indoor venue import")
+struct VenueImportCommandTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-imdf-\(UUID().uuidString)")
+    let archive = RepositoryFiles.url("Tests/IndoorModelTests/Fixtures/IMDF/two-level").path
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func failure(_ arguments: [String]) throws -> String? {
+        let command = try VenueCommand.Import.parse(arguments)
+        do {
+            _ = try command.importVenue()
+            return nil
+        } catch let failure as CommandFailure {
+            return failure.description
+        }
+    }
+
+    @Test("`indoor venue import` parses by name; an empty --id is a usage error")
+    func parses() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try IndoorCommand.parseAsRoot(["venue", "import", "site.zip", "-o", "v.json"]) is VenueCommand.Import)
+        let usage = try #require(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["venue", "import", "site.zip", "-o", "v.json", "--id", ""])
+        }
+        #expect(IndoorCommand.exitCode(for: usage) == .validationFailure)
+    }
+
+    @Test("a folder imports: the file is written, the summary says what it holds and what was not used")
+    func importsFolder() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = path("venue.json")
+        let summary = try VenueCommand.Import.parse([archive, "-o", output]).importVenue()
+        let stairs = "00000000-0000-4000-8000-000000000015"
+        #expect(
+            summary
+                == "wrote \(output): venue 'example-building' (Example Building): 2 floors, 8 rooms, 1 geofence zone, "
+                + "21 walls, 1 connection, no nodes\n"
+                + "not used: 1 amenity, 1 building, 1 fixture, 1 footprint\n"
+                + "note: units '\(stairs)', '00000000-0000-4000-8000-000000000023' (stairs) make connection "
+                + "'\(stairs)' joining levels 0, 1\n")
+        let venue = try Venue.decodeJSON(try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(venue.floors.map(\.level) == [0, 1])
+        #expect(venue.zones.count == 9)
+        #expect(venue.anchor?.origin == GeoCoordinate(latitude: 48.137154, longitude: 11.576124))
+    }
+
+    @Test("a zip of the folder (its files under one folder) writes the same bytes; --id names the venue")
+    func importsZip() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ZipWriter.imdf("two-level", folder: "example/").write(to: folder.appendingPathComponent("site.zip"))
+        _ = try VenueCommand.Import.parse([archive, "-o", path("a.json"), "--id", "hq"]).importVenue()
+        _ = try VenueCommand.Import.parse([path("site.zip"), "-o", path("b.json"), "--id", "hq"]).importVenue()
+        let folderVenue = try Data(contentsOf: folder.appendingPathComponent("a.json"))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("b.json")) == folderVenue)
+        #expect(try Venue.decodeJSON(folderVenue).id == "hq")
+    }
+
+    @Test("an existing file is replaced only with --force; the output may not be the input")
+    func neverReplaces() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = path("venue.json")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: output))
+        #expect(try failure([archive, "-o", output]) == "'\(output)' already exists; pass --force to replace it")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("{}".utf8))
+        #expect(try failure([archive, "-o", output, "--force"]) == nil)
+        #expect(try Venue.decodeJSON(try Data(contentsOf: URL(fileURLWithPath: output))).floors.count == 2)
+        try ZipWriter.imdf("two-level").write(to: folder.appendingPathComponent("site.zip"))
+        #expect(
+            try failure([path("site.zip"), "-o", path("site.zip"), "--force"])
+                == "'\(path("site.zip"))' is also an input of this command; choose another output path")
+    }
+
+    @Test("a bad archive is refused naming the archive, the file, the feature and the path; nothing is written")
+    func badArchive() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files = try ZipWriter.imdfFiles("two-level")
+        let index = try #require(files.firstIndex { $0.path == "unit.geojson" })
+        files[index].data = Data(
+            String(decoding: files[index].data, as: UTF8.self).replacingOccurrences(
+                of: "\"level_id\": \"00000000-0000-4000-8000-000000000002\"", with: "\"level_id\": \"nowhere\""
+            ).utf8)
+        try ZipWriter.archive(files).write(to: folder.appendingPathComponent("bad.zip"))
+        #expect(
+            try failure([path("bad.zip"), "-o", path("venue.json")])
+                == "\(path("bad.zip")): unit.geojson: feature '00000000-0000-4000-8000-000000000021' "
+                + "(features[5].properties.level_id): level 'nowhere' is not a level of level.geojson")
+        #expect(!FileManager.default.fileExists(atPath: path("venue.json")))
+        try Data("not a zip at all, but long enough".utf8).write(to: folder.appendingPathComponent("fake.zip"))
+        #expect(
+            try failure([path("fake.zip"), "-o", path("venue.json")])
+                == "\(path("fake.zip")): zip: not a zip archive: it has no end of central directory record")
+        #expect(
+            try failure([path("nothing.zip"), "-o", path("venue.json")])
+                == "\(path("nothing.zip")): no such file or folder; give an IMDF archive (a .zip file or a folder)")
+    }
+}

@@ -1,0 +1,392 @@
+import Foundation
+
+/// Reads an IMDF archive (Indoor Mapping Data Format, OGC 20-094: a manifest and one GeoJSON file per feature type)
+/// as a ``Venue``.
+///
+/// - Levels become floors: `ordinal` → `level`, the level's polygon → `outline` (of a MultiPolygon, the largest),
+///   its `name` (else `short_name`) → `name`. Levels sharing an ordinal (several buildings) make one floor.
+/// - Units become zones (`id` the unit's id, `name` its name, else its `alt_name`, else its id) with a polygon fence on the unit's
+///   floor (one per polygon of a MultiPolygon) and `data` `{"category": <unit category>, "imdf": "unit"}`.
+/// - Unit boundaries become the floor's walls: each edge once, with a gap where an opening lies on it.
+/// - Stairs, elevator, escalator and ramp units whose footprints overlap on different levels become a connection.
+/// - Geofences become zones with a polygon fence on each of their `level_ids` (on every floor without them),
+///   `data` `{"category": …, "imdf": "geofence"}`.
+/// - The venue's `display_point` becomes the anchor (bearing 0, +y north), unless an anchor is given; every
+///   coordinate goes from WGS84 to local metres through it (``GeoAnchor/point(of:)``).
+/// - Every other feature (amenity, fixture, kiosk, occupant, …) is counted by type in the report.
+///
+/// Names are taken in the manifest's `language` (LABELS objects such as `{"en": "Lobby"}`).
+public enum IMDFImporter {
+    /// The files whose features become part of the venue.
+    static let usedTypes = ["venue", "level", "unit", "opening", "geofence"]
+
+    /// Unit categories that join floors, and the connection kind each becomes.
+    static let connectionKinds: [String: FloorConnection.Kind] = [
+        "stairs": .stairs, "elevator": .lift, "escalator": .escalator, "ramp": .ramp,
+    ]
+
+    /// Imports the IMDF archive `files` (path within the archive → bytes; at its top level or in one folder).
+    ///
+    /// - Parameters:
+    ///   - files: The archive's files.
+    ///   - id: The venue id; by default ``venueID(name:)`` of the IMDF venue's name.
+    ///   - anchor: The local frame to place the venue in; by default the IMDF venue's display point, bearing 0.
+    /// - Returns: The venue and a report of what it does not hold.
+    /// - Throws: ``IMDFError`` naming the file, the feature id and the JSON path: no manifest, malformed JSON, a
+    ///   geometry of the wrong type, a unit or opening on a level the archive does not have, a coordinate out of
+    ///   range, a unit polygon that crosses itself.
+    public static func venue(from files: [String: Data], id: String? = nil, anchor: GeoAnchor? = nil) throws
+        -> IMDFImport
+    {
+        var reading = try Reading(files: IMDFFiles(files))
+        return try reading.venue(id: id, anchor: anchor)
+    }
+
+    /// A venue id from an IMDF venue's name: lower-case letters and digits, a `-` for each run of anything else
+    /// (`Head Office (HQ)` → `head-office-hq`), at most 64 characters; `imdf-venue` when nothing is left.
+    public static func venueID(name: String) -> String {
+        var id = ""
+        for scalar in name.lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                id.unicodeScalars.append(scalar)
+            } else if !id.isEmpty, id.last != "-" {
+                id.append("-")
+            }
+        }
+        id = String(id.prefix(64))
+        while id.hasSuffix("-") { id.removeLast() }
+        return id.isEmpty ? "imdf-venue" : id
+    }
+}
+
+extension IMDFImporter {
+    /// One import under way: the archive, what has been read, the report so far.
+    struct Reading {
+        var files: IMDFFiles
+        var report = IMDFReport()
+        var language = "en"
+
+        init(files: IMDFFiles) {
+            self.files = files
+        }
+
+        /// A floor being built from one or more levels of one ordinal.
+        struct FloorDraft {
+            var name: String
+            var outline: Polygon
+            var outlineArea: Double
+            var walls = IMDFWalls()
+        }
+
+        mutating func venue(id: String?, anchor given: GeoAnchor?) throws -> IMDFImport {
+            let manifest = try IMDFJSON.parse(try required("manifest.json"), file: files.path("manifest.json"))
+            guard case .object = manifest else {
+                throw IMDFError(
+                    file: files.path("manifest.json"), message: "expected a JSON object, found \(manifest.kind)")
+            }
+            if let language = manifest["language"]?.string, !language.isEmpty { self.language = language }
+
+            let venues = try features("venue", required: true)
+            guard let venueFeature = venues.first else {
+                throw IMDFError(file: files.path("venue.geojson"), message: "no venue feature; an IMDF archive has one")
+            }
+            if venues.count > 1 {
+                report.notes.append(
+                    "venue.geojson has \(venues.count) venues: the first, '\(venueFeature.id)', was taken")
+            }
+            guard let display = venueFeature.property("display_point") else {
+                throw venueFeature.error(
+                    at: "properties.display_point", "missing: the venue's display point places the venue on the Earth")
+            }
+            let origin = try IMDFGeometry.coordinate(
+                ofPoint: display, feature: venueFeature, path: "properties.display_point")
+            let anchor = given ?? GeoAnchor(origin: origin)
+            var geometry = IMDFGeometry(anchor: anchor)
+            if given != nil { geometry.origin = "the venue's anchor" }
+            let name = IMDFLabels.text(venueFeature.property("name"), language: language) ?? "IMDF venue"
+
+            var drafts: [Int: FloorDraft] = [:]
+            var ordinals: [String: Int] = [:]
+            try readLevels(geometry: geometry, drafts: &drafts, ordinals: &ordinals)
+            var zones: [Zone] = []
+            var seen: [String: IMDFFeature] = [:]
+            let connections = try readUnits(
+                geometry: geometry, drafts: &drafts, ordinals: ordinals, zones: &zones, seen: &seen)
+            try readOpenings(geometry: geometry, drafts: &drafts, ordinals: ordinals)
+            try readGeofences(geometry: geometry, ordinals: ordinals, zones: &zones, seen: &seen)
+            try countUnused()
+
+            let floors = drafts.keys.sorted().compactMap { level in
+                drafts[level].map { Floor(level: level, name: $0.name, outline: $0.outline, walls: $0.walls.walls) }
+            }
+            let venue = Venue(
+                id: id ?? IMDFImporter.venueID(name: name), name: name, floors: floors, zones: zones,
+                anchor: anchor, connections: connections)
+            // What the venue JSON reader would refuse is refused here, so that the result can be written and read back.
+            do {
+                _ = try Venue.decodeJSON(try venue.encodeJSON(), file: "venue")
+            } catch {
+                throw IMDFError(file: "archive", message: "the imported venue is not valid: \(error)")
+            }
+            return IMDFImport(venue: venue, report: report)
+        }
+
+        // MARK: Files
+
+        func required(_ name: String) throws -> Data {
+            guard let data = files[name] else {
+                throw IMDFError(file: files.path(name), message: "missing: an IMDF archive needs \(name)")
+            }
+            return data
+        }
+
+        func features(_ type: String, required: Bool = false) throws -> [IMDFFeature] {
+            let name = "\(type).geojson"
+            guard let data = files[name] else {
+                if required {
+                    throw IMDFError(file: files.path(name), message: "missing: an IMDF archive needs \(name)")
+                }
+                return []
+            }
+            return try IMDFFeature.collection(data, file: files.path(name), type: type)
+        }
+
+        /// Counts the features of every GeoJSON file not used, by feature type; lists the other files.
+        mutating func countUnused() throws {
+            let used = Set((["manifest.json"] + IMDFImporter.usedTypes.map { "\($0).geojson" }).map(files.path))
+            for path in files.others(than: used) {
+                guard path.hasSuffix(".geojson"), let data = files.files[path] else {
+                    report.unusedFiles.append(path)
+                    continue
+                }
+                let type = String(path.split(separator: "/").last?.dropLast(".geojson".count) ?? "")
+                for feature in try IMDFFeature.collection(data, file: path, type: type) {
+                    report.unusedFeatures[feature.type, default: 0] += 1
+                }
+            }
+        }
+
+        // MARK: Levels
+
+        mutating func readLevels(geometry: IMDFGeometry, drafts: inout [Int: FloorDraft], ordinals: inout [String: Int])
+            throws
+        {
+            let levels = try features("level", required: true)
+            guard !levels.isEmpty else {
+                throw IMDFError(file: files.path("level.geojson"), message: "no level features; a venue needs a floor")
+            }
+            for level in levels {
+                guard ordinals[level.id] == nil else {
+                    throw level.error(at: "id", "level id '\(level.id)' is used twice in level.geojson")
+                }
+                guard let value = level.property("ordinal") else {
+                    throw level.error(at: "properties.ordinal", "missing: a level needs its 'ordinal' (0 = ground)")
+                }
+                guard let number = value.number, number.rounded() == number, abs(number) <= 10_000 else {
+                    throw level.error(
+                        at: "properties.ordinal",
+                        "expected an integer ordinal, found \(value.number.map { DatasetCSV.number($0) } ?? value.kind)"
+                    )
+                }
+                let ordinal = Int(number)
+                ordinals[level.id] = ordinal
+                let parts = try geometry.polygons(of: level)
+                let largest = parts.max { $0.polygon.area < $1.polygon.area } ?? parts[0]
+                if parts.count > 1 {
+                    report.notes.append(
+                        "level '\(level.id)' is a MultiPolygon of \(parts.count) polygons: the largest is floor "
+                            + "\(ordinal)'s outline")
+                }
+                if largest.holes > 0 {
+                    report.notes.append("level '\(level.id)': \(largest.holes) hole(s) of its outline left out")
+                }
+                let name =
+                    IMDFLabels.text(level.property("name"), language: language)
+                    ?? IMDFLabels.text(level.property("short_name"), language: language) ?? "Level \(ordinal)"
+                let area = largest.polygon.area
+                if let draft = drafts[ordinal] {
+                    report.notes.append(
+                        "level '\(level.id)' shares ordinal \(ordinal) with another level: one floor, whose outline "
+                            + "is the larger level's")
+                    if area > draft.outlineArea {
+                        drafts[ordinal]?.outline = largest.polygon
+                        drafts[ordinal]?.outlineArea = area
+                        drafts[ordinal]?.name = name
+                    }
+                } else {
+                    drafts[ordinal] = FloorDraft(name: name, outline: largest.polygon, outlineArea: area)
+                }
+            }
+        }
+
+        func ordinal(of feature: IMDFFeature, ordinals: [String: Int], property: String = "level_id") throws -> Int {
+            guard let levelID = try feature.text(property) else {
+                throw feature.error(
+                    at: "properties.\(property)",
+                    "missing: \(IMDFGeometry.article(feature.type)) needs the id of its level")
+            }
+            guard let ordinal = ordinals[levelID] else {
+                throw feature.error(
+                    at: "properties.\(property)", "level '\(levelID)' is not a level of \(files.path("level.geojson"))")
+            }
+            return ordinal
+        }
+
+        // MARK: Units
+
+        /// Reads the units as zones and walls; returns the connections their stairs and lifts make.
+        mutating func readUnits(
+            geometry: IMDFGeometry, drafts: inout [Int: FloorDraft], ordinals: [String: Int], zones: inout [Zone],
+            seen: inout [String: IMDFFeature]
+        ) throws -> [FloorConnection] {
+            var joining: [(unit: IMDFFeature, level: Int, kind: FloorConnection.Kind, polygon: Polygon)] = []
+            for unit in try features("unit") {
+                try claim(unit, seen: &seen)
+                let level = try ordinal(of: unit, ordinals: ordinals)
+                let parts = try geometry.polygons(of: unit)
+                try checkFences(parts, of: unit)
+                if parts.count > 1 {
+                    report.notes.append(
+                        "unit '\(unit.id)' is a MultiPolygon of \(parts.count) polygons: each is a fence of its zone")
+                }
+                let holes = parts.reduce(0) { $0 + $1.holes }
+                if holes > 0 { report.notes.append("unit '\(unit.id)': \(holes) hole(s) left out of its fence") }
+                let category = try unit.text("category")
+                let name =
+                    IMDFLabels.text(unit.property("name"), language: language)
+                    ?? IMDFLabels.text(unit.property("alt_name"), language: language) ?? unit.id
+                var data = ["imdf": "unit"]
+                if let category { data["category"] = category }
+                zones.append(
+                    Zone(
+                        id: unit.id, name: name, fences: parts.map { .polygon($0.polygon, floor: level) }, data: data))
+                for part in parts { drafts[level]?.walls.addBoundary(of: part.polygon) }
+                if let category, let kind = IMDFImporter.connectionKinds[category], let first = parts.first {
+                    joining.append((unit, level, kind, first.polygon))
+                }
+            }
+            return connections(joining)
+        }
+
+        /// Stairs (lifts, escalators, ramps) on different levels whose footprints overlap, joined into connections.
+        mutating func connections(
+            _ units: [(unit: IMDFFeature, level: Int, kind: FloorConnection.Kind, polygon: Polygon)]
+        ) -> [FloorConnection] {
+            var group = Array(units.indices)
+            func root(_ index: Int) -> Int {
+                var index = index
+                while group[index] != index { index = group[index] }
+                return index
+            }
+            for i in units.indices {
+                for j in units.indices where j > i && units[i].kind == units[j].kind && units[i].level != units[j].level
+                {
+                    if Self.overlap(units[i].polygon, units[j].polygon) { group[root(j)] = root(i) }
+                }
+            }
+            var members: [Int: [Int]] = [:]
+            for index in units.indices { members[root(index), default: []].append(index) }
+            var connections: [FloorConnection] = []
+            for key in members.keys.sorted() {
+                guard let indices = members[key] else { continue }
+                let levels = Array(Set(indices.map { units[$0].level })).sorted()
+                guard levels.count >= 2,
+                    let lowest = indices.min(by: { units[$0].level < units[$1].level })
+                else { continue }
+                let unit = units[lowest]
+                connections.append(
+                    FloorConnection(id: unit.unit.id, kind: unit.kind, levels: levels, shape: .polygon(unit.polygon)))
+                let names = indices.map { "'\(units[$0].unit.id)'" }.joined(separator: ", ")
+                report.notes.append(
+                    "units \(names) (\(unit.kind.rawValue)) make connection '\(unit.unit.id)' joining levels "
+                        + levels.map(String.init).joined(separator: ", "))
+            }
+            return connections
+        }
+
+        /// Whether either polygon holds the other's vertex mean.
+        static func overlap(_ a: Polygon, _ b: Polygon) -> Bool {
+            func center(_ polygon: Polygon) -> Point2D {
+                let count = Double(max(polygon.vertices.count, 1))
+                return Point2D(
+                    x: polygon.vertices.reduce(0) { $0 + $1.x } / count,
+                    y: polygon.vertices.reduce(0) { $0 + $1.y } / count)
+            }
+            return a.contains(center(b)) || b.contains(center(a))
+        }
+
+        /// Every polygon of `feature` can be a fence (simple, at most ``ZoneFence/maximumVertices``).
+        func checkFences(_ parts: [IMDFGeometry.Part], of feature: IMDFFeature) throws {
+            for (index, part) in parts.enumerated() {
+                if let problem = ZoneFence.problem(with: part.polygon) {
+                    let path = feature.geometry["type"]?.string == "MultiPolygon" ? "[\(index)][0]" : "[0]"
+                    throw feature.error(at: "geometry.coordinates\(path)", problem)
+                }
+            }
+        }
+
+        /// Zone ids are unique: a unit or geofence id met before is refused.
+        func claim(_ feature: IMDFFeature, seen: inout [String: IMDFFeature]) throws {
+            if let first = seen[feature.id] {
+                throw feature.error(
+                    at: "id",
+                    "id '\(feature.id)' is also the id of \(first.file) features[\(first.index)]; feature ids are unique"
+                )
+            }
+            seen[feature.id] = feature
+        }
+
+        // MARK: Openings
+
+        mutating func readOpenings(geometry: IMDFGeometry, drafts: inout [Int: FloorDraft], ordinals: [String: Int])
+            throws
+        {
+            for opening in try features("opening") {
+                let level = try ordinal(of: opening, ordinals: ordinals)
+                let points = try geometry.lineString(of: opening)
+                if drafts[level]?.walls.addOpening(points) != true {
+                    report.notes.append(
+                        "opening '\(opening.id)' lies on no unit boundary of floor \(level): no gap was cut for it")
+                }
+            }
+        }
+
+        // MARK: Geofences
+
+        mutating func readGeofences(
+            geometry: IMDFGeometry, ordinals: [String: Int], zones: inout [Zone], seen: inout [String: IMDFFeature]
+        ) throws {
+            for geofence in try features("geofence") {
+                try claim(geofence, seen: &seen)
+                var levels: [Int?] = [nil]
+                if let value = geofence.property("level_ids") {
+                    guard let ids = value.array else {
+                        throw geofence.error(
+                            at: "properties.level_ids", "expected an array of level ids, found \(value.kind)")
+                    }
+                    levels = try ids.enumerated().map { index, id -> Int? in
+                        guard let text = id.string, let level = ordinals[text] else {
+                            throw geofence.error(
+                                at: "properties.level_ids[\(index)]",
+                                "\(id.string.map { "level '\($0)'" } ?? "\(id.kind)") is not a level of "
+                                    + files.path("level.geojson"))
+                        }
+                        return level
+                    }
+                    if levels.isEmpty { levels = [nil] }
+                }
+                let parts = try geometry.polygons(of: geofence)
+                try checkFences(parts, of: geofence)
+                let category = try geofence.text("category")
+                var data = ["imdf": "geofence"]
+                if let category { data["category"] = category }
+                let fences = levels.flatMap { level in parts.map { ZoneFence.polygon($0.polygon, floor: level) } }
+                zones.append(
+                    Zone(
+                        id: geofence.id,
+                        name: IMDFLabels.text(geofence.property("name"), language: language) ?? geofence.id,
+                        fences: fences, data: data))
+            }
+        }
+    }
+}

@@ -286,7 +286,9 @@ function anchors(shape) {
     const x = minX + (maxX - minX) * i / 6, y = minY + (maxY - minY) * j / 6;
     if (pointIn(p, x, y)) grid.push([x, y]);
   }
-  grid.sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy));
+  // Nearest first; of as near ones, the one straight above or below the centre, then the upper one.
+  const key = ([x, y]) => [Math.round(Math.hypot(x - cx, y - cy)), Math.round(Math.abs(x - cx)), y];
+  grid.sort((a, b) => { const [p, q] = [key(a), key(b)]; return p[0] - q[0] || p[1] - q[1] || p[2] - q[2]; });
   return out.concat(grid.slice(0, 10));
 }
 const shortened = (letters, n) => n >= letters.length ? letters.join("") : letters.slice(0, n).join("").trimEnd() + "…";
@@ -309,8 +311,14 @@ function placeName(item, placed, width, height) {
     return { l: x - w / 2 - PAD, r: x + w / 2 + PAD, t: y - font.height / 2, b: y + font.height / 2 };
   };
   const fits = (anchor, n) => { const box = boxAt(anchor, n); return boxInside(box, shape) && free(box, placed); };
+  const candidates = anchors(shape);
+  // The whole name where it covers no node marker, if there is such a place; else wherever it fits best.
+  for (const anchor of candidates) {
+    const box = boxAt(anchor, letters.length);
+    if (boxInside(box, shape) && free(box, placed) && free(box, nodeMarks)) return show(box, letters.length);
+  }
   let best = null, bestN = 0;
-  for (const anchor of anchors(shape)) {
+  for (const anchor of candidates) {
     if (!fits(anchor, least)) continue;
     // The longest form that fits at this anchor (a longer form's box holds a shorter one's: fitting is monotonic).
     let lo = least, hi = letters.length;
@@ -318,17 +326,25 @@ function placeName(item, placed, width, height) {
     if (lo > bestN) { best = anchor; bestN = lo; }
     if (bestN === letters.length) break;
   }
-  if (!best) return null;
-  const box = boxAt(best, bestN);
-  text.textContent = shortened(letters, bestN);
-  text.setAttribute("x", (box.l + PAD).toFixed(1));
-  text.setAttribute("y", (box.t - font.top).toFixed(1));
-  return box;
+  return best ? show(boxAt(best, bestN), bestN) : null;
+  function show(box, n) {
+    text.textContent = shortened(letters, n);
+    text.setAttribute("x", (box.l + PAD).toFixed(1));
+    text.setAttribute("y", (box.t - font.top).toFixed(1));
+    return box;
+  }
 }
 
+let nodeMarks = [];   // the node markers' boxes in pixels, which room names keep clear of when they can
 function layoutLabels() {
   const [width, height] = size();
   const placed = [];
+  nodeMarks = [];
+  for (const n of venue.nodes || []) {
+    if (!onFloor(n.floor)) continue;
+    const [x, y] = project(n.x, n.y), r = Math.max(2, .35 * view.scale);
+    nodeMarks.push({ l: x - r, r: x + r, t: y - r, b: y + r });
+  }
   // Connection kinds, then rooms from the smallest (a big zone's name finds room around the small ones' in it).
   const order = placeNames.filter((p) => p.kind === "connection")
     .concat(placeNames.filter((p) => p.kind === "room").sort((a, b) => a.area - b.area));
@@ -387,10 +403,13 @@ function layoutDevices(placed, width, height) {
     if (last !== undefined) { order.splice(order.indexOf(last), 1); order.unshift(last); }
     let chosen = -1;
     if (x > -50 && x < width + 50 && y > -50 && y < height + 50) {
-      // First where it covers no label and no other marker; else where it covers no label.
+      // First where it covers no label, no other device's marker and no node; else no label and no other
+      // device's marker; else no label.
       const others = marks.filter((m) => m.device !== g.dataset.device);
-      chosen = order.find((i) => free(box(i, w), placed) && free(box(i, w), others)) ?? -1;
-      if (chosen < 0) chosen = order.find((i) => free(box(i, w), placed)) ?? -1;
+      for (const avoid of [others.concat(nodeMarks), others, []]) {
+        chosen = order.find((i) => free(box(i, w), placed) && free(box(i, w), avoid)) ?? -1;
+        if (chosen >= 0) break;
+      }
     }
     const at = chosen < 0 ? 0 : chosen;
     const [dx, dy] = places[at];

@@ -525,12 +525,14 @@ def check_crowded(driver, url, keys, screenshot, deadline):
     devices = [f"visitor-phone-{i:02d}" for i in range(12)]
     for step in range(6):
         for i, device in enumerate(devices):
-            for node, rssi in (("n4", -55), ("n0", -80 + (i % 4)), ("n1", -80 + (i // 4)), ("n2", -82 + (i % 3)),
-                               ("n3", -82)):
+            # Strongest at the middle node, a little different at the corners for each device: the fixes land
+            # within about 1.5 m of each other around (7.5, 4).
+            for node, rssi in (("n4", -58), ("n0", -70 - 2 * (i % 4)), ("n1", -70 - 2 * ((i + 1) % 4)),
+                               ("n2", -70 - 2 * ((i + 2) % 4)), ("n3", -70 - 2 * ((i + 3) % 4) - i // 4)):
                 sightings.append({"t": 100 + step * 0.5, "device": device, "node": node, "rssi": rssi})
     answer = request(base, keys["ingest"], "POST", "/v1/sightings", {"venue": "crowded", "sightings": sightings})
     print(f"map-test: crowded venue put; {answer.get('accepted')} sightings of {len(devices)} devices accepted, "
-          f"{answer.get('fixes')} fixes")
+          f"{len(answer.get('fixes') or [])} fixes")
     driver.get(base + "/?venue=crowded")
     driver.execute_script(NO_GLIDE)
     snap = None
@@ -545,6 +547,10 @@ def check_crowded(driver, url, keys, screenshot, deadline):
              f"{len(snap['zones']) if snap else 0} rooms, {len(snap['devices']) if snap else 0} devices")
     driver.execute_script(NO_GLIDE)
     settle(driver, 1)
+    where = driver.execute_script(DEVICES).values()
+    xs, ys = [p[0] for p in where], [p[1] for p in where]
+    print(f"map-test: crowded venue: {len(devices)} devices within x {min(xs):.1f}…{max(xs):.1f} m, "
+          f"y {min(ys):.1f}…{max(ys):.1f} m")
     snap = check_labels(driver, screenshot, "crowded venue")
     shown = [d for d, v in snap["devices"].items() if v["shown"]]
     if not shown:

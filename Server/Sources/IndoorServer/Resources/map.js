@@ -132,6 +132,7 @@ const shapeOf = (s) => s.polygon ? { polygon: s.polygon } : s.center ? { center:
 function drawPlan() {
   map.innerHTML = "";
   placeNames = [];
+  lastPlace.clear();
   const viewport = el("g", { id: "viewport" }, map);
   const plan = el("g", { id: "plan" }, viewport);
   const labels = el("g", { id: "labels" }, map);

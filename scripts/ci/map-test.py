@@ -588,7 +588,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default="Server/.build/debug/indoor")
     parser.add_argument("--timeout", type=float, default=90, help="seconds for the whole browser check")
-    parser.add_argument("--screenshot", help="save a PNG of the page at the end (and on failure)")
+    parser.add_argument("--screenshot", help="save a PNG of the demo venue fitted, once its labels are checked "
+                        "(and of the page on failure)")
     arguments = parser.parse_args()
     if not os.access(arguments.binary, os.X_OK):
         fail(f"'{arguments.binary}' is not an executable: swift build --package-path Server --product indoor", 2)

@@ -135,6 +135,7 @@ function drawPlan() {
   lastPlace.clear();
   const viewport = el("g", { id: "viewport" }, map);
   const plan = el("g", { id: "plan" }, viewport);
+  el("g", { id: "accuracy" }, map);   // the devices' accuracy circles, under every label
   const labels = el("g", { id: "labels" }, map);
   const floor = (venue.floors || []).find((f) => f.level === level);
   if (floor) {
@@ -274,13 +275,15 @@ function boxInside(box, shape) {
   }
   return corners.every(([x, y]) => Math.hypot(x - shape.cx, y - shape.cy) <= shape.r);
 }
-// Candidate centres for a label inside a shape (pixels): its centroid, then points of a grid over it, nearest first.
-function anchors(shape) {
+// Candidate centres for a label inside a shape (pixels): its centroid, then points of a grid over the part of it
+// on the map (width × height), nearest the centroid first.
+function anchors(shape, width, height) {
   if (!shape.polygon) return [[shape.cx, shape.cy]];
   const p = shape.polygon;
   const [cx, cy] = centroid(p);
   const xs = p.map((q) => q[0]), ys = p.map((q) => q[1]);
-  const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+  const minX = Math.max(0, Math.min(...xs)), maxX = Math.min(width, Math.max(...xs));
+  const minY = Math.max(0, Math.min(...ys)), maxY = Math.min(height, Math.max(...ys));
   const out = [[cx, cy], [(minX + maxX) / 2, (minY + maxY) / 2]];
   const grid = [];
   for (let i = 1; i < 6; i++) for (let j = 1; j < 6; j++) {
@@ -311,12 +314,14 @@ function placeName(item, placed, width, height) {
     const w = widthOf(font, shortened(letters, n));
     return { l: x - w / 2 - PAD, r: x + w / 2 + PAD, t: y - font.height / 2, b: y + font.height / 2 };
   };
-  const fits = (anchor, n) => { const box = boxAt(anchor, n); return boxInside(box, shape) && free(box, placed); };
-  const candidates = anchors(shape);
+  // A name goes where it is wholly on screen: inside its shape and inside the map.
+  const seen = (box) => box.l >= 0 && box.t >= 0 && box.r <= width && box.b <= height;
+  const fits = (anchor, n) => { const box = boxAt(anchor, n); return seen(box) && boxInside(box, shape) && free(box, placed); };
+  const candidates = anchors(shape, width, height);
   // The whole name where it covers no node marker, if there is such a place; else wherever it fits best.
   for (const anchor of candidates) {
     const box = boxAt(anchor, letters.length);
-    if (boxInside(box, shape) && free(box, placed) && free(box, nodeMarks)) return show(box, letters.length);
+    if (seen(box) && boxInside(box, shape) && free(box, placed) && free(box, nodeMarks)) return show(box, letters.length);
   }
   let best = null, bestN = 0;
   for (const anchor of candidates) {
@@ -339,7 +344,10 @@ function placeName(item, placed, width, height) {
 let nodeMarks = [];   // the node markers' boxes in pixels, which room names keep clear of when they can
 function layoutLabels() {
   const [width, height] = size();
-  const placed = [];
+  // The zoom buttons sit over the map: no label goes under them.
+  const buttons = document.getElementById("zoom").getBoundingClientRect(), area = map.getBoundingClientRect();
+  const placed = [{ l: buttons.left - area.left - 4, r: buttons.right - area.left + 4,
+                    t: buttons.top - area.top - 4, b: buttons.bottom - area.top + 4 }];
   nodeMarks = [];
   for (const n of venue.nodes || []) {
     if (!onFloor(n.floor)) continue;
@@ -375,15 +383,18 @@ function layoutDevices(placed, width, height) {
     g._at = [x, y];
     marks.push({ l: x - DOT, r: x + DOT, t: y - DOT, b: y + DOT, device: g.dataset.device });
     const transform = "translate(" + x.toFixed(1) + "px, " + y.toFixed(1) + "px)";
-    if (!g.dataset.placed) {
-      // A new marker appears where it is instead of gliding in from the corner.
-      g.style.transition = "none";
-      g.style.transform = transform;
-      g.getBoundingClientRect();
-      g.style.transition = "";
-      g.dataset.placed = "1";
-    } else if (g.style.transform !== transform) g.style.transform = transform;
-    g.querySelector(".accuracy").setAttribute("r", (Math.max(.3, Number(g.dataset.accuracy) || 1) * view.scale).toFixed(1));
+    const circle = g._accuracy;
+    circle.setAttribute("r", (Math.max(.3, Number(g.dataset.accuracy) || 1) * view.scale).toFixed(1));
+    for (const mark of [g, circle]) {
+      if (!mark.dataset.placed) {
+        // A new marker appears where it is instead of gliding in from the corner.
+        mark.style.transition = "none";
+        mark.style.transform = transform;
+        mark.getBoundingClientRect();
+        mark.style.transition = "";
+        mark.dataset.placed = "1";
+      } else if (mark.style.transform !== transform) mark.style.transform = transform;
+    }
   }
   const shown = [];   // {g, box, at, place, w}
   const hidden = [];
@@ -407,8 +418,9 @@ function layoutDevices(placed, width, height) {
       // First where it covers no label, no other device's marker and no node; else no label and no other
       // device's marker; else no label.
       const others = marks.filter((m) => m.device !== g.dataset.device);
-      for (const avoid of [others.concat(nodeMarks), others, []]) {
-        chosen = order.find((i) => free(box(i, w), placed) && free(box(i, w), avoid)) ?? -1;
+      const seen = (b) => b.l >= 0 && b.t >= 0 && b.r <= width && b.b <= height;
+      for (const [avoid, onScreen] of [[others.concat(nodeMarks), true], [others, true], [[], true], [[], false]]) {
+        chosen = order.find((i) => (!onScreen || seen(box(i, w))) && free(box(i, w), placed) && free(box(i, w), avoid)) ?? -1;
         if (chosen >= 0) break;
       }
     }
@@ -479,11 +491,12 @@ function drawDevice(fix) {
   const layer = document.getElementById("devices");
   if (!layer) return;
   let group = layer.querySelector('[data-device="' + CSS.escape(fix.device) + '"]');
-  if (!onFloor(fix.floor)) { if (group) group.remove(); render(); return; }
+  if (!onFloor(fix.floor)) { if (group) { group._accuracy.remove(); group.remove(); } render(); return; }
   if (!group) {
     group = el("g", { class: "device" }, layer);
     group.dataset.device = fix.device;
-    el("circle", { class: "accuracy", r: 1 }, group);
+    group._accuracy = el("circle", { class: "accuracy", r: 1 }, document.getElementById("accuracy"));
+    group._accuracy.dataset.device = fix.device;
     el("circle", { class: "dot", r: DOT }, group);
     el("text", { class: "device-label" }, group);
     el("title", {}, group);

@@ -163,7 +163,8 @@ for (const t of map.querySelectorAll("text")) {
   const r = t.getBoundingClientRect();
   if (r.right < area.left || r.left > area.right || r.bottom < area.top || r.top > area.bottom) continue;
   const g = t.closest("g.device");
-  labels.push({ text: t.textContent, kind: g ? "device" : t.dataset.zone ? "room" : t.dataset.connection ? "connection" : "other",
+  const kind = g ? "device" : t.dataset.zone ? "room" : t.dataset.connection ? "connection" : "other";
+  labels.push({ text: t.textContent, kind,
                 zone: t.dataset.zone || null, device: g ? g.dataset.device : null, ...box(r) });
 }
 const zones = {};
@@ -172,14 +173,16 @@ for (const s of map.querySelectorAll(".zone[data-zone]")) {
   zones[s.dataset.zone] = { ...box(r), title: (s.querySelector("title") || {}).textContent || "" };
 }
 const names = {};
-for (const t of map.querySelectorAll("text[data-zone]")) names[t.dataset.zone] = { text: t.textContent, shown: shown(t) };
+for (const t of map.querySelectorAll("text[data-zone]"))
+  names[t.dataset.zone] = { text: t.textContent, shown: shown(t) };
 const devices = {};
 for (const g of map.querySelectorAll("g.device")) {
   const t = g.querySelector("text");
   devices[g.dataset.device] = { shown: !!t && shown(t), title: (g.querySelector("title") || {}).textContent || "" };
 }
 const outline = map.querySelector(".outline");
-return { labels, zones, names, devices, outline: outline ? box(outline.getBoundingClientRect()) : null, map: box(area) };
+return { labels, zones, names, devices, map: box(area),
+         outline: outline ? box(outline.getBoundingClientRect()) : null };
 """
 
 # Moving markers glide to each new fix (a CSS transition); the label checks measure where things are, so the test
@@ -468,7 +471,8 @@ def check_zoom_pan(driver, screenshot, deadline):
     ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
     settle(driver)
     left = outline()
-    if not (width(plus) > 1.2 * width(again) and abs(width(minus) - width(again)) < 2 and left["left"] != minus["left"]):
+    if not (width(plus) > 1.2 * width(again) and abs(width(minus) - width(again)) < 2
+            and left["left"] != minus["left"]):
         problem(driver, screenshot)
         fail(f"keys: fitted {width(again):.0f} px wide, + → {width(plus):.0f}, − → {width(minus):.0f}, "
              f"← moved the plan from x {minus['left']:.0f} to {left['left']:.0f}")

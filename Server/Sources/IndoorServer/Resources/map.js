@@ -232,7 +232,8 @@ const free = (box, placed) => !placed.some((p) => overlaps(box, p));
 
 function polygonArea(points) {
   let a = 0;
-  for (let i = 0, j = points.length - 1; i < points.length; j = i++) a += points[j][0] * points[i][1] - points[i][0] * points[j][1];
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++)
+    a += points[j][0] * points[i][1] - points[i][0] * points[j][1];
   return a / 2;
 }
 function centroid(points) {

@@ -8,10 +8,18 @@ demo's stairwell is drawn as a floor connection labelled with its kind, a device
 samples a few seconds apart (the live stream is read with the key in a header; the key leaves the address bar
 once the page has it), nodes marked from their health (online, or greyed out when silent or offline), a device's label shows its held room (the `room` the server sends with the
 device list and live fixes), and the status line says the stream is live and where the demo venue's positioning
-stands with its survey (learning it in the background, or tracking over its radio map). Stops the server by its
-pid at the end.
+stands with its survey (learning it in the background, or tracking over its radio map).
 
-    scripts/ci/map-test.py [--binary Server/.build/debug/indoor] [--timeout 45] [--screenshot FILE]
+Then the labels: no two labels on screen overlap (the boxes of the SVG text elements, room names, floor-connection
+labels and device labels), each room name shown lies inside its room's box and does not repeat the chosen floor, a
+name shortened (…) or hidden is in its room's tooltip, and labels keep their size; zoom by the + button, the wheel
+(about the pointer) and the + / − keys, pan by dragging and by the arrow keys, 0 and the fit button fit the plan
+again, and the devices keep moving while zoomed in. Last it puts a venue of its own with the demo's admin key
+(twelve small rooms with long names close together, and a corridor) and posts sightings with the ingest key that
+put twelve devices close together, opens it, and checks its labels the same way, fitted and zoomed in. Stops the
+server by its pid at the end.
+
+    scripts/ci/map-test.py [--binary Server/.build/debug/indoor] [--timeout 90] [--screenshot FILE]
 
 Exit status 0 on success; 1 with a message saying what did not happen on failure; 2 when a tool is missing.
 """
@@ -34,15 +42,19 @@ def fail(message, code=1):
 
 
 def start_server(binary, log_folder):
-    """Starts the demo server; returns (process, map URL) once it has printed its address."""
+    """Starts the demo server; returns (process, map URL, keys by kind) once it has printed its address."""
     errors = open(os.path.join(log_folder, "server.err"), "w")
     process = subprocess.Popen(
         [binary, "serve", "--demo", "--port", "0", "--log-level", "warning"],
         stdout=subprocess.PIPE, stderr=errors, text=True)
     found = {}
+    keys = {}
 
     def read():
         for line in process.stdout:
+            key = re.search(r"(admin|ingest|read) key: (\S+)", line)
+            if key:
+                keys[key.group(1)] = key.group(2)
             match = re.search(r"map: (http://\S+)", line)
             if match:
                 found["url"] = match.group(1)
@@ -60,7 +72,7 @@ def start_server(binary, log_folder):
             tail = log.read()[-2000:]
         what = "within 60 s" if process.returncode is None else f"and exited with status {process.returncode}"
         fail(f"the server printed no map address {what}; its stderr:\n{tail}")
-    return process, found["url"]
+    return process, found["url"], keys
 
 
 def stop_server(process):
@@ -130,8 +142,62 @@ for (const g of document.querySelectorAll("#devices g.device"))
 return out;
 """
 
+# Every label the map shows (SVG text on screen, not hidden, inside the map's box), each room shape's box with its
+# tooltip, each room label's text, and the box of the floor outline (how big the plan is drawn).
+LABELS = """
+const map = document.getElementById("map");
+const shown = (t) => {
+  if (!t.textContent.trim()) return false;
+  for (let e = t; e && e !== map; e = e.parentNode) {
+    const s = getComputedStyle(e);
+    if (s.display === "none" || s.visibility === "hidden" || Number(s.opacity) === 0) return false;
+  }
+  const r = t.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+};
+const box = (r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+const area = map.getBoundingClientRect();
+const labels = [];
+for (const t of map.querySelectorAll("text")) {
+  if (!shown(t)) continue;
+  const r = t.getBoundingClientRect();
+  if (r.right < area.left || r.left > area.right || r.bottom < area.top || r.top > area.bottom) continue;
+  const g = t.closest("g.device");
+  const kind = g ? "device" : t.dataset.zone ? "room" : t.dataset.connection ? "connection" : "other";
+  labels.push({ text: t.textContent, kind,
+                zone: t.dataset.zone || null, device: g ? g.dataset.device : null, ...box(r) });
+}
+const zones = {};
+for (const s of map.querySelectorAll(".zone[data-zone]")) {
+  const r = s.getBoundingClientRect();
+  zones[s.dataset.zone] = { ...box(r), title: (s.querySelector("title") || {}).textContent || "" };
+}
+const names = {};
+for (const t of map.querySelectorAll("text[data-zone]"))
+  names[t.dataset.zone] = { text: t.textContent, shown: shown(t) };
+const devices = {};
+for (const g of map.querySelectorAll("g.device")) {
+  const t = g.querySelector("text");
+  devices[g.dataset.device] = { shown: !!t && shown(t), title: (g.querySelector("title") || {}).textContent || "" };
+}
+const outline = map.querySelector(".outline");
+return { labels, zones, names, devices, map: box(area),
+         outline: outline ? box(outline.getBoundingClientRect()) : null };
+"""
 
-def run(driver, url, timeout, screenshot):
+# Moving markers glide to each new fix (a CSS transition); the label checks measure where things are, so the test
+# turns the glide off (the map lays its labels out for where the markers go).
+NO_GLIDE = """
+if (!document.getElementById("test-no-glide")) {
+  const style = document.createElement("style");
+  style.id = "test-no-glide";
+  style.textContent = "#map *, #map { transition: none !important; }";
+  document.head.appendChild(style);
+}
+"""
+
+
+def run(driver, url, keys, timeout, screenshot):
     deadline = time.monotonic() + timeout
     driver.set_page_load_timeout(max(timeout, 30))
     driver.get(url)
@@ -207,12 +273,307 @@ def run(driver, url, timeout, screenshot):
         status = driver.execute_script(PLAN)["status"]
         if status.startswith("live ·") and "survey" in status:
             print(f"map-test: status '{status}'")
-            if screenshot:
-                driver.save_screenshot(screenshot)
-            return
+            break
         time.sleep(0.5)
-    problem(driver, screenshot)
-    fail(f"the status line did not say the stream is live with the demo survey's state within {timeout} s: '{status}'")
+    else:
+        problem(driver, screenshot)
+        fail(f"the status line did not say the stream is live with the demo survey's state within {timeout} s: "
+             f"'{status}'")
+
+    driver.execute_script(NO_GLIDE)
+    settle(driver)
+    check_labels(driver, screenshot, "demo venue")
+    if screenshot:
+        driver.save_screenshot(screenshot)
+    check_zoom_pan(driver, screenshot, deadline)
+    check_crowded(driver, url, keys, screenshot, deadline)
+
+
+def overlapping(labels, slack=0.5):
+    """Pairs of labels whose boxes overlap by more than `slack` pixels both ways."""
+    pairs = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            if min(a["right"], b["right"]) - max(a["left"], b["left"]) > slack \
+                    and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > slack:
+                pairs.append((a, b))
+    return pairs
+
+
+def describe(label):
+    return f"{label['kind']} '{label['text']}' at ({label['left']:.0f}, {label['top']:.0f})–" \
+           f"({label['right']:.0f}, {label['bottom']:.0f})"
+
+
+def check_labels(driver, screenshot, what, floor_word=True):
+    """The labels on screen: none overlaps another, each room name lies inside its room's box (when shown) and the
+    room is named in its tooltip (when its name is shortened or hidden), no room name repeats the chosen floor, and
+    the labels are of a readable size. Returns the LABELS snapshot."""
+    snap = driver.execute_script(LABELS)
+    labels = snap["labels"]
+    pairs = overlapping(labels)
+    if pairs:
+        problem(driver, screenshot)
+        shown = "; ".join(f"{describe(a)} and {describe(b)}" for a, b in pairs[:6])
+        fail(f"{what}: {len(pairs)} pairs of labels overlap, among them: {shown}")
+    rooms = [label for label in labels if label["kind"] == "room"]
+    if snap["zones"] and not snap["names"]:
+        problem(driver, screenshot)
+        fail(f"{what}: the rooms' names are not marked with their zone (text[data-zone])")
+    for label in rooms:
+        room = snap["zones"].get(label["zone"])
+        if room and (label["left"] < room["left"] - 1 or label["right"] > room["right"] + 1
+                     or label["top"] < room["top"] - 1 or label["bottom"] > room["bottom"] + 1):
+            problem(driver, screenshot)
+            fail(f"{what}: the name {describe(label)} runs out of its room's box "
+                 f"({room['left']:.0f}, {room['top']:.0f})–({room['right']:.0f}, {room['bottom']:.0f})")
+    for zone, name in snap["names"].items():
+        title = snap["zones"].get(zone, {}).get("title", "")
+        if (not name["shown"] or name["text"].endswith("…")) and not title.startswith(name["text"].rstrip("…")):
+            problem(driver, screenshot)
+            fail(f"{what}: room '{zone}' shows '{name['text']}' (shown: {name['shown']}) but its tooltip is '{title}'")
+        if floor_word and "(floor" in name["text"]:
+            problem(driver, screenshot)
+            fail(f"{what}: room name '{name['text']}' repeats the floor chosen")
+    heights = [label["bottom"] - label["top"] for label in labels]
+    if heights and (min(heights) < 9 or max(heights) > 40):
+        problem(driver, screenshot)
+        fail(f"{what}: label heights from {min(heights):.1f} to {max(heights):.1f} px (readable: 9 to 40 px)")
+    devices = snap["devices"]
+    hidden = sorted(d for d, v in devices.items() if not v["shown"])
+    print(f"map-test: {what}: {len(labels)} labels on screen, none overlapping; "
+          f"{sum(1 for n in snap['names'].values() if n['shown'])} of {len(snap['names'])} room names shown "
+          f"({sum(1 for n in snap['names'].values() if n['shown'] and n['text'].endswith('…'))} shortened), inside "
+          f"their rooms; {len(devices) - len(hidden)} of {len(devices)} device labels shown")
+    return snap
+
+
+def pointer_away(driver):
+    """Moves the pointer off the map (a hovered marker shows its hidden label on purpose)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    ActionChains(driver).move_to_element(driver.find_element(By.TAG_NAME, "header")).perform()
+
+
+def settle(driver, seconds=0.4):
+    time.sleep(seconds)
+    pointer_away(driver)
+    time.sleep(0.1)
+
+
+def check_zoom_pan(driver, screenshot, deadline):
+    """Zoom by button, wheel (about the pointer) and keys, pan by dragging and by the arrow keys, and 0 back to the
+    fitted view: the plan changes size and place, the labels keep their size and never overlap, and the devices
+    go on moving while zoomed in."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+
+    def outline():
+        return driver.execute_script(LABELS)["outline"]
+
+    def width(box):
+        return box["right"] - box["left"]
+
+    def heights():
+        return sorted({round(label["bottom"] - label["top"]) for label in driver.execute_script(LABELS)["labels"]})
+
+    fitted, fitted_heights = outline(), heights()
+    for control in ("zoom-in", "zoom-out", "zoom-fit"):
+        if not driver.find_elements(By.ID, control):
+            problem(driver, screenshot)
+            fail(f"the map has no on-screen button #{control}")
+    driver.find_element(By.ID, "zoom-in").click()
+    settle(driver)
+    zoomed = outline()
+    if width(zoomed) < 1.2 * width(fitted):
+        problem(driver, screenshot)
+        fail(f"the + button did not zoom in: the plan was {width(fitted):.0f} px wide, then {width(zoomed):.0f} px")
+    if heights() != fitted_heights and max(heights()) > max(fitted_heights) + 1:
+        problem(driver, screenshot)
+        fail(f"the labels grew with the zoom: heights {fitted_heights} px, then {heights()} px")
+    check_labels(driver, screenshot, "zoomed in (+ button)")
+    print(f"map-test: + button: the plan {width(fitted):.0f} → {width(zoomed):.0f} px wide, "
+          f"label heights {fitted_heights} → {heights()} px")
+
+    # The devices go on moving while zoomed in.
+    first = driver.execute_script(DEVICES)
+    moved = None
+    while time.monotonic() < deadline and not moved:
+        time.sleep(1)
+        second = driver.execute_script(DEVICES)
+        moved = next((d for d, p in second.items() if d in first and p != first[d]), None)
+    if not moved:
+        problem(driver, screenshot)
+        fail("no device marker moved while the map was zoomed in")
+    print(f"map-test: device '{moved}' moved while zoomed in")
+
+    # The wheel zooms about the pointer: the room under the pointer stays under it.
+    snap = driver.execute_script(LABELS)
+    area = snap["map"]
+    inside = [(z, b) for z, b in snap["zones"].items()
+              if b["left"] > area["left"] + 20 and b["right"] < area["right"] - 20
+              and b["top"] > area["top"] + 20 and b["bottom"] < area["bottom"] - 20]
+    if not inside:
+        problem(driver, screenshot)
+        fail("no room is wholly on screen after zooming in once")
+    zone, room = inside[0]
+    cx, cy = (room["left"] + room["right"]) / 2, (room["top"] + room["bottom"]) / 2
+    element = driver.find_element(By.ID, "map")
+    rect = element.rect
+    ox = int(cx - (rect["x"] + rect["width"] / 2))
+    oy = int(cy - (rect["y"] + rect["height"] / 2))
+    before = outline()
+    ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(element, ox, oy), 0, -300).perform()
+    settle(driver)
+    after = driver.execute_script(LABELS)
+    room2 = after["zones"][zone]
+    cx2, cy2 = (room2["left"] + room2["right"]) / 2, (room2["top"] + room2["bottom"]) / 2
+    if width(after["outline"]) < 1.1 * width(before):
+        problem(driver, screenshot)
+        fail(f"the wheel did not zoom in: {width(before):.0f} px, then {width(after['outline']):.0f} px")
+    if abs(cx2 - cx) > 4 or abs(cy2 - cy) > 4:
+        problem(driver, screenshot)
+        fail(f"the wheel did not zoom about the pointer: room '{zone}' was centred at ({cx:.0f}, {cy:.0f}), "
+             f"then at ({cx2:.0f}, {cy2:.0f})")
+    print(f"map-test: wheel: {width(before):.0f} → {width(after['outline']):.0f} px about the pointer "
+          f"(room '{zone}' stayed at ({cx:.0f}, {cy:.0f}))")
+    check_labels(driver, screenshot, "zoomed in (wheel)")
+
+    # Dragging pans.
+    before = outline()
+    ActionChains(driver).move_to_element_with_offset(element, 0, 0).click_and_hold() \
+        .move_by_offset(40, 20).move_by_offset(80, 40).release().perform()
+    settle(driver)
+    after = outline()
+    dx, dy = after["left"] - before["left"], after["top"] - before["top"]
+    if abs(dx - 120) > 4 or abs(dy - 60) > 4:
+        problem(driver, screenshot)
+        fail(f"dragging by (120, 60) px moved the plan by ({dx:.0f}, {dy:.0f}) px")
+    print(f"map-test: drag by (120, 60) px moved the plan by ({dx:.0f}, {dy:.0f}) px")
+    check_labels(driver, screenshot, "panned")
+
+    # Keys: 0 fits again, + and − zoom, the arrows pan (the map has the focus).
+    driver.execute_script("document.getElementById('map').focus()")
+    ActionChains(driver).send_keys("0").perform()
+    settle(driver)
+    again = outline()
+    if abs(width(again) - width(fitted)) > 2 or abs(again["left"] - fitted["left"]) > 2:
+        problem(driver, screenshot)
+        fail(f"the 0 key did not fit the plan again: {again} (fitted: {fitted})")
+    ActionChains(driver).send_keys("+").perform()
+    settle(driver)
+    plus = outline()
+    ActionChains(driver).send_keys("-").perform()
+    settle(driver)
+    minus = outline()
+    from selenium.webdriver.common.keys import Keys
+    ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+    settle(driver)
+    left = outline()
+    if not (width(plus) > 1.2 * width(again) and abs(width(minus) - width(again)) < 2
+            and left["left"] != minus["left"]):
+        problem(driver, screenshot)
+        fail(f"keys: fitted {width(again):.0f} px wide, + → {width(plus):.0f}, − → {width(minus):.0f}, "
+             f"← moved the plan from x {minus['left']:.0f} to {left['left']:.0f}")
+    print(f"map-test: keys: 0 fits ({width(again):.0f} px), + → {width(plus):.0f}, − → {width(minus):.0f}, "
+          f"← pans by {left['left'] - minus['left']:.0f} px")
+    driver.find_element(By.ID, "zoom-fit").click()
+    settle(driver)
+    if abs(width(outline()) - width(fitted)) > 2:
+        problem(driver, screenshot)
+        fail("the fit button did not fit the plan again")
+    check_labels(driver, screenshot, "fitted again")
+
+
+def crowded_venue():
+    """One floor, twelve small rooms close together with long names, a corridor zone, five nodes."""
+    names = ["Conference room Kilimanjaro", "Quiet room for phone calls", "Project war room Atlantis",
+             "Board room of the executive floor", "Wellness and first aid room", "Printer and stationery corner",
+             "Meeting room Aurora borealis", "Training room for new starters", "Storage for event furniture",
+             "Server and network cabinet", "Interview room Blue Lagoon", "Kitchenette and coffee machine"]
+    zones = []
+    for index, name in enumerate(names):
+        column, row = index % 6, index // 6
+        x0, y0 = 2.5 * column, 0.0 if row == 0 else 5.0
+        zones.append({"id": f"room-{index + 1}", "name": f"{name} (floor 0)", "fences": [
+            {"polygon": [[x0, y0], [x0 + 2.5, y0], [x0 + 2.5, y0 + 3], [x0, y0 + 3]], "floor": 0}]})
+    zones.append({"id": "corridor", "name": "Main corridor between all the meeting rooms (floor 0)", "fences": [
+        {"polygon": [[0, 3], [15, 3], [15, 5], [0, 5]], "floor": 0}]})
+    nodes = [{"id": f"n{i}", "x": x, "y": y, "z": 2.5, "floor": 0}
+             for i, (x, y) in enumerate([(0, 0), (15, 0), (0, 8), (15, 8), (7.5, 4)])]
+    return {"id": "crowded", "name": "Crowded test floor",
+            "floors": [{"level": 0, "name": "Ground floor", "outline": [[0, 0], [15, 0], [15, 8], [0, 8]]}],
+            "nodes": nodes, "zones": zones}
+
+
+def request(base, key, method, path, body):
+    import json
+    import urllib.request
+    call = urllib.request.Request(base + path, data=json.dumps(body).encode(), method=method, headers={
+        "Authorization": "Bearer " + key, "Content-Type": "application/json"})
+    with urllib.request.urlopen(call, timeout=30) as answer:
+        return json.loads(answer.read() or b"{}")
+
+
+def check_crowded(driver, url, keys, screenshot, deadline):
+    """Puts a venue with small rooms with long names close together and twelve devices close together, opens it on
+    the map and checks its labels."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    base = f"{parts.scheme}://{parts.netloc}"
+    if "admin" not in keys or "ingest" not in keys:
+        fail(f"the demo server printed no admin and ingest keys (got {sorted(keys)})")
+    request(base, keys["admin"], "PUT", "/v1/venues/crowded", crowded_venue())
+    sightings = []
+    devices = [f"visitor-phone-{i:02d}" for i in range(12)]
+    for step in range(6):
+        for i, device in enumerate(devices):
+            # Strongest at the middle node, a little different at the corners for each device: the fixes land
+            # within about 1.5 m of each other around (7.5, 4).
+            for node, rssi in (("n4", -58), ("n0", -70 - 2 * (i % 4)), ("n1", -70 - 2 * ((i + 1) % 4)),
+                               ("n2", -70 - 2 * ((i + 2) % 4)), ("n3", -70 - 2 * ((i + 3) % 4) - i // 4)):
+                sightings.append({"t": 100 + step * 0.5, "device": device, "node": node, "rssi": rssi})
+    answer = request(base, keys["ingest"], "POST", "/v1/sightings", {"venue": "crowded", "sightings": sightings})
+    print(f"map-test: crowded venue put; {answer.get('accepted')} sightings of {len(devices)} devices accepted, "
+          f"{len(answer.get('fixes') or [])} fixes")
+    driver.get(base + "/?venue=crowded")
+    driver.execute_script(NO_GLIDE)
+    snap = None
+    while time.monotonic() < deadline:
+        snap = driver.execute_script(LABELS)
+        if len(snap["devices"]) == len(devices) and len(snap["zones"]) == 13:
+            break
+        time.sleep(0.25)
+    else:
+        problem(driver, screenshot)
+        fail(f"the crowded venue did not draw its 13 rooms and {len(devices)} devices: "
+             f"{len(snap['zones']) if snap else 0} rooms, {len(snap['devices']) if snap else 0} devices")
+    driver.execute_script(NO_GLIDE)
+    settle(driver, 1)
+    where = driver.execute_script(DEVICES).values()
+    xs, ys = [p[0] for p in where], [p[1] for p in where]
+    print(f"map-test: crowded venue: {len(devices)} devices within x {min(xs):.1f}…{max(xs):.1f} m, "
+          f"y {min(ys):.1f}…{max(ys):.1f} m")
+    snap = check_labels(driver, screenshot, "crowded venue")
+    shown = [d for d, v in snap["devices"].items() if v["shown"]]
+    if not shown:
+        problem(driver, screenshot)
+        fail("crowded venue: no device label is shown")
+    for device, v in snap["devices"].items():
+        if device not in v["title"]:
+            problem(driver, screenshot)
+            fail(f"crowded venue: device '{device}' has no tooltip naming it: '{v['title']}'")
+    if not any(n["shown"] for n in snap["names"].values()):
+        problem(driver, screenshot)
+        fail("crowded venue: no room name is shown")
+    from selenium.webdriver.common.by import By
+    driver.find_element(By.ID, "zoom-in").click()
+    driver.find_element(By.ID, "zoom-in").click()
+    settle(driver)
+    zoomed = check_labels(driver, screenshot, "crowded venue zoomed in twice")
+    full = sum(1 for n in zoomed["names"].values() if n["shown"] and not n["text"].endswith("…"))
+    print(f"map-test: crowded venue zoomed in: {full} room names in full")
 
 
 def problem(driver, screenshot):
@@ -230,8 +591,9 @@ def problem(driver, screenshot):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default="Server/.build/debug/indoor")
-    parser.add_argument("--timeout", type=float, default=45, help="seconds for the whole browser check")
-    parser.add_argument("--screenshot", help="save a PNG of the page at the end (and on failure)")
+    parser.add_argument("--timeout", type=float, default=90, help="seconds for the whole browser check")
+    parser.add_argument("--screenshot", help="save a PNG of the demo venue fitted, once its labels are checked "
+                        "(and of the page on failure)")
     arguments = parser.parse_args()
     if not os.access(arguments.binary, os.X_OK):
         fail(f"'{arguments.binary}' is not an executable: swift build --package-path Server --product indoor", 2)
@@ -241,12 +603,12 @@ def main():
         fail("selenium is not installed (pip install selenium)", 2)
 
     folder = tempfile.mkdtemp(prefix="indoor-map-test-")
-    process, url = start_server(arguments.binary, folder)
+    process, url, keys = start_server(arguments.binary, folder)
     print(f"map-test: server pid {process.pid}, map {re.sub(r'key=[^&]+', 'key=…', url)}")
     driver = None
     try:
         driver = browser(os.path.join(folder, "profile"))
-        run(driver, url, arguments.timeout, arguments.screenshot)
+        run(driver, url, keys, arguments.timeout, arguments.screenshot)
     except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
         if driver is not None:
             problem(driver, arguments.screenshot)

@@ -5,6 +5,9 @@
 /// floor plan as SVG (outline, walls, nodes, zones, and the floor connections that reach the chosen floor,
 /// labelled by kind) for the chosen floor, moves the devices live from `/v1/stream` with their accuracy circles
 /// and held rooms (the `room` of the device list and of live fixes), and lists the zone activity with dwell times.
+/// The plan zooms (wheel about the pointer, pinch, `+` `−`, buttons) and pans (drag, arrow keys), `0` fits it; the
+/// labels keep their size on screen and are laid out so that none covers another: room names inside their rooms
+/// (shortened with "…" or left to the tooltip), device labels around their markers (docs/SERVER.md, "The map").
 enum MapAssets {
     /// The page, `GET /`.
     static let html = String(decoding: PackageResources.map_html, as: UTF8.self)

@@ -30,7 +30,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("map_test", os.path.join(HERE, "map-test.py"))
@@ -137,7 +137,7 @@ def near(a, b, tolerance=0.01):
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= tolerance
 
 
-def run(driver, url, admin, read, timeout, screenshot):
+def run(driver, url, admin, read, ingest, timeout, screenshot):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     deadline = time.monotonic() + timeout
@@ -147,7 +147,9 @@ def run(driver, url, admin, read, timeout, screenshot):
     if status not in (200, 201):
         fail(f"PUT of the test venue answered {status}: {answer}")
     driver.set_page_load_timeout(max(timeout, 30))
-    driver.get(url + ("&" if "?" in url else "?") + f"venue={VENUE_ID}")
+    query = dict(parse_qsl(parts.query))
+    query["venue"] = VENUE_ID
+    driver.get(base + "/?" + urlencode(query))
     wait(driver, "return document.querySelectorAll('#map .outline').length && window.indoorMap;",
          "the test venue's plan did not draw", deadline, screenshot)
 
@@ -163,6 +165,25 @@ def run(driver, url, admin, read, timeout, screenshot):
     if admin in driver.current_url:
         fail("the admin key is in the address bar")
     say("editor open with the admin key (typed into the editor, not in the address)")
+
+    # The live devices keep moving while editing: a walker heard near one corner node, then near the other.
+    if ingest:
+        where = []
+        for start, loud in ((100, "corner-a"), (110, "corner-b")):
+            quiet = "corner-b" if loud == "corner-a" else "corner-a"
+            sightings = [{"t": start + step * 0.5, "device": "walker", "node": node, "rssi": rssi}
+                         for step in range(4) for node, rssi in ((loud, -50), (quiet, -85))]
+            status, answer = call(base, ingest, "POST", "/v1/sightings", {"venue": VENUE_ID, "sightings": sightings})
+            if status != 200:
+                fail(f"POST /v1/sightings answered {status}: {answer}")
+            seen = where[-1] if where else None
+            where.append(wait(driver, """const g = document.querySelector('#devices g.device[data-device="walker"]');
+              if (!g || !window.indoorMap.editing()) return null;
+              const at = [Number(g.dataset.x), Number(g.dataset.y)];
+              return JSON.stringify(at) === JSON.stringify(arguments[0]) ? null : at;""".replace(
+                "arguments[0]", json.dumps(seen)), f"the walker did not show up (again) while editing after t = {start}",
+                deadline, screenshot))
+        say(f"a live device moved from {where[0]} to {where[1]} while editing")
 
     # Three nodes, each by a click on the plan and its form (Tab-free: the id field has the focus; Enter confirms).
     driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="node"]').click()
@@ -304,6 +325,51 @@ def run(driver, url, admin, read, timeout, screenshot):
     say(f"duplicate id refused: '{shown['panel']}', shown at the node on the plan and in its form; the edit is kept "
         f"({shown['drawn']} nodes 'ed-1' drawn)")
 
+    # A floor-plan image: uploaded from the editor, placed by two points, their distance and where the first lies.
+    handle, path = tempfile.mkstemp(prefix="indoor-editor-test-", suffix=".png")
+    os.write(handle, png(100, 50))
+    os.close(handle)
+    driver.find_element(By.ID, "edit-image").send_keys(path)
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Image uploaded')",
+         "the editor did not say 'Image uploaded'", deadline, screenshot)
+    os.remove(path)
+    wait(driver, "return document.querySelector('#edit-form input[name=u1]');", "no placement form after the upload",
+         deadline, screenshot)
+    fill(driver, {"u1": 0, "v1": 0, "u2": 100, "v2": 0, "distance": 10, "x": 2, "y": 12, "rotation": 0})
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Image placed');",
+         "the editor did not say 'Image placed'", deadline, screenshot)
+    status, info = call(base, read, "GET", f"/v1/venues/{VENUE_ID}/floors/0/image/placement")
+    placement = (info or {}).get("placement") or {}
+    if status != 200 or info.get("contentType") != "image/png" or placement.get("imagePoints") != [[0, 0], [100, 0]] \
+            or placement.get("distanceMeters") != 10 or placement.get("at") != [2, 12] \
+            or placement.get("rotationDegrees") != 0:
+        fail(f"the stored image placement is {status} {info}")
+    box = wait(driver, """const i = document.querySelector('#backdrop image.floor-image[data-placed="1"]');
+      if (!i) return null; const r = i.getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width, height: r.height,
+               at: window.indoorMap.toScreen(2, 12), scale: window.indoorMap.transform().scale };""",
+               "the placed image is not drawn under the plan", deadline, screenshot)
+    if abs(box["left"] - box["at"][0]) > 1.5 or abs(box["top"] - box["at"][1]) > 1.5 \
+            or abs(box["width"] - 10 * box["scale"]) > 1.5 or abs(box["height"] - 5 * box["scale"]) > 1.5:
+        fail(f"the image is drawn at {box}; its placement puts it at {box['at']}, 10 m x 5 m")
+    say(f"floor image uploaded and placed (2 points 100 px apart = 10 m, first at (2, 12) m): stored {placement}, "
+        f"drawn at ({box['left']:.0f}, {box['top']:.0f}) px, {box['width']:.0f} x {box['height']:.0f} px")
+    if screenshot:
+        driver.save_screenshot(screenshot)
+
+
+def png(width, height):
+    """A small RGB PNG: a light grid, so a screenshot shows where it lies."""
+    import struct
+    import zlib
+    rows = b"".join(b"\x00" + b"".join(b"\xcc\xdd\xee" if (x % 10 == 0 or y % 10 == 0) else b"\xf8\xf8\xf0"
+                                        for x in range(width)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -326,7 +392,8 @@ def main():
         if "admin" not in server_keys or "read" not in server_keys:
             fail(f"the server printed no admin and read keys: {sorted(server_keys)}")
         driver = map_test.browser(os.path.join(folder, "profile"))
-        run(driver, url, server_keys["admin"], server_keys["read"], arguments.timeout, arguments.screenshot)
+        run(driver, url, server_keys["admin"], server_keys["read"], server_keys.get("ingest"), arguments.timeout,
+            arguments.screenshot)
     except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
         if driver is not None:
             map_test.problem(driver, arguments.screenshot)

@@ -10,7 +10,8 @@
 /// (shortened with "…" or left to the tooltip), device labels around their markers (docs/SERVER.md, "The map").
 /// With an admin key (asked for in the page, kept in local storage, sent in a header) the page edits the venue:
 /// nodes, rooms, walls and the anchor by clicking the plan, undo, and a save that `PUT`s the whole venue and shows a
-/// refusal at the item its JSON path names (docs/SERVER.md, "Editing a venue").
+/// refusal at the item its JSON path names (docs/SERVER.md, "Editing a venue"); each floor's plan image
+/// (``FloorImage``) is drawn under the plan where its placement puts it, and the editor uploads and places it.
 enum MapAssets {
     /// The page, `GET /`.
     static let html = String(decoding: PackageResources.map_html, as: UTF8.self)

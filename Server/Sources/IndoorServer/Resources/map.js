@@ -136,6 +136,7 @@ function drawPlan(refit = true) {
   placeNames = [];
   lastPlace.clear();
   const viewport = el("g", { id: "viewport" }, map);
+  el("g", { id: "backdrop" }, viewport);   // the floor's plan image, under the plan
   const plan = el("g", { id: "plan" }, viewport);
   el("g", { id: "accuracy" }, map);   // the devices' accuracy circles, under every label
   const labels = el("g", { id: "labels" }, map);
@@ -193,7 +194,68 @@ function drawPlan(refit = true) {
   el("g", { id: "handles" }, map);   // the editor's handles, drawn in pixels over everything
   for (const fix of devices.values()) drawDevice(fix);
   markZones();
+  showFloorImage();
   if (refit) fit(); else render();
+}
+
+// ---- The floor's plan image (PUT /v1/venues/{id}/floors/{level}/image), drawn under the plan where its placement
+// puts it: two image points (pixels, y down), their distance in metres, the venue point under the first and a
+// rotation (degrees counter-clockwise). Fetched with the key in a header and shown from a blob: address.
+const floorImages = new Map();   // "venue/level" -> {info, url, width, height}, or null when the floor has none
+const imageKey = () => venue.id + "/" + level;
+function imagePath(id, lvl) { return "/v1/venues/" + encodeURIComponent(id) + "/floors/" + encodeURIComponent(lvl) + "/image"; }
+async function loadFloorImage(id, lvl) {
+  const name = id + "/" + lvl;
+  if (floorImages.has(name)) return floorImages.get(name);
+  floorImages.set(name, null);
+  const headers = { "Authorization": "Bearer " + key };
+  const answer = await fetch(imagePath(id, lvl) + "/placement", { headers });
+  if (!answer.ok) return null;
+  const info = await answer.json();
+  const bytes = await fetch(imagePath(id, lvl), { headers });
+  if (!bytes.ok) return null;
+  const url = URL.createObjectURL(await bytes.blob());
+  const picture = new Image();
+  picture.src = url;
+  await picture.decode().catch(() => {});
+  const entry = { info, url, width: picture.naturalWidth || 1000, height: picture.naturalHeight || 1000 };
+  floorImages.set(name, entry);
+  return entry;
+}
+// The placement in force: the stored one, else the image's top edge across the floor's width at its top-left.
+function placementOf(entry) {
+  if (entry.info.placement) return entry.info.placement;
+  const [minX, , maxX, maxY] = bounds();
+  return { imagePoints: [[0, 0], [entry.width, 0]], distanceMeters: Math.max(1, maxX - minX - 4), at: [minX + 2, maxY - 2],
+           rotationDegrees: 0 };
+}
+// The matrix (a, b, c, d, e, f) from image pixels (u, v) to the plan's drawing units (x, −y).
+function imageMatrix(p) {
+  const [[u1, v1], [u2, v2]] = p.imagePoints;
+  const s = p.distanceMeters / Math.hypot(u2 - u1, v2 - v1);
+  const t = (p.rotationDegrees || 0) * Math.PI / 180;
+  const [x0, y0] = p.at || [0, 0];
+  const a = s * Math.cos(t), c = s * Math.sin(t), b = -s * Math.sin(t), d = s * Math.cos(t);
+  return [a, b, c, d, x0 - a * u1 - c * v1, -y0 - b * u1 - d * v1];
+}
+function drawFloorImage(entry) {
+  const backdrop = document.getElementById("backdrop");
+  if (!backdrop) return;
+  backdrop.innerHTML = "";
+  map.classList.toggle("has-image", !!entry);
+  if (!entry) return;
+  const m = imageMatrix(placementOf(entry));
+  const picture = el("image", { href: entry.url, x: 0, y: 0, width: entry.width, height: entry.height,
+    preserveAspectRatio: "none", class: "floor-image", transform: "matrix(" + m.join(" ") + ")" }, backdrop);
+  picture.dataset.placed = entry.info.placement ? "1" : "0";
+}
+function showFloorImage() {
+  if (!venue || level === null) return;
+  const id = venue.id, lvl = level;
+  if (floorImages.has(id + "/" + lvl)) { drawFloorImage(floorImages.get(id + "/" + lvl)); return; }
+  loadFloorImage(id, lvl).then((entry) => {
+    if (venue && venue.id === id && level === lvl) drawFloorImage(entry);
+  }).catch(() => {});
 }
 
 // ---- Label layout: every label is a box in pixels; a label is shown only where its box overlaps no other shown
@@ -799,6 +861,95 @@ document.getElementById("edit-add-node").addEventListener("click", () => {
   nodeForm(null, mm(x), mm(y));
 });
 
+// ---- The floor's image, from the editor: uploaded, placed and removed at once (not part of the draft or undo).
+async function adminFetch(path, options) {
+  const admin = localStorage.getItem(adminKeyName);
+  if (!admin) { askKey(); throw new Error("an admin key is needed"); }
+  const response = await fetch(path, Object.assign({}, options, {
+    headers: Object.assign({ "Authorization": "Bearer " + admin }, options.headers || {}) }));
+  const body = await response.json().catch(() => null);
+  if (response.status === 401 || response.status === 403) { localStorage.removeItem(adminKeyName); askKey(); }
+  if (!response.ok) throw new Error((body && body.message) || response.status + " " + response.statusText);
+  return body;
+}
+function forgetImage() {
+  const entry = floorImages.get(imageKey());
+  if (entry && entry.url) URL.revokeObjectURL(entry.url);
+  floorImages.delete(imageKey());
+}
+document.getElementById("edit-image").addEventListener("change", async (e) => {
+  const file = e.target.files && e.target.files[0];
+  if (!file || !edit || level === null) return;
+  if (file.size > 10 * 1024 * 1024) { showState("The image is larger than 10 MiB: not uploaded."); return; }
+  showState("Uploading the floor plan image…");
+  try {
+    await adminFetch(imagePath(edit.id, level), { method: "PUT", body: file,
+      headers: { "Content-Type": file.type || "application/octet-stream" } });
+    forgetImage();
+    await loadFloorImage(edit.id, level);
+    drawFloorImage(floorImages.get(imageKey()));
+    showState("Image uploaded: place it by two points and the distance between them (Place image…).");
+    imageForm();
+  } catch (error) {
+    showState("Image not uploaded: " + (error.message || error));
+  }
+  e.target.value = "";
+});
+document.getElementById("edit-image-place").addEventListener("click", () => imageForm());
+document.getElementById("edit-image-remove").addEventListener("click", async () => {
+  if (!edit || !floorImages.get(imageKey()) || !confirm("Remove this floor's plan image?")) return;
+  try {
+    await adminFetch(imagePath(edit.id, level), { method: "DELETE" });
+    forgetImage();
+    floorImages.set(imageKey(), null);
+    drawFloorImage(null);
+    showState("Image removed.");
+  } catch (error) { showState("Image not removed: " + (error.message || error)); }
+});
+// The placement form; `picked` are image points picked on the plan (the "pick" tool), else the placement's.
+function imageForm(picked) {
+  const entry = floorImages.get(imageKey());
+  if (!entry) { showState("This floor has no image: choose a file first."); return; }
+  const p = placementOf(entry);
+  const [[u1, v1], [u2, v2]] = picked || p.imagePoints;
+  showForm("Place the floor plan image", [
+    { name: "u1", label: "Point 1 x (px)", value: u1, numeric: true }, { name: "v1", label: "Point 1 y (px)", value: v1, numeric: true },
+    { name: "u2", label: "Point 2 x (px)", value: u2, numeric: true }, { name: "v2", label: "Point 2 y (px)", value: v2, numeric: true },
+    { name: "distance", label: "Distance between (m)", value: p.distanceMeters, numeric: true },
+    { name: "x", label: "Point 1 at x (m)", value: p.at[0], numeric: true }, { name: "y", label: "Point 1 at y (m)", value: p.at[1], numeric: true },
+    { name: "rotation", label: "Rotation (° counter-clockwise)", value: p.rotationDegrees || 0, numeric: true },
+  ], (values) => {
+    const v = {};
+    for (const name of ["u1", "v1", "u2", "v2", "distance", "x", "y", "rotation"]) {
+      const m = metres(values, name);
+      if (m.problem) return { field: name, message: "a number is needed here" };
+      v[name] = m.value;
+    }
+    if (v.u1 === v.u2 && v.v1 === v.v2) return { field: "u2", message: "the two points must differ" };
+    if (!(v.distance > 0)) return { field: "distance", message: "the distance is more than 0 m" };
+    const placement = { imagePoints: [[v.u1, v.v1], [v.u2, v.v2]], distanceMeters: v.distance, at: [v.x, v.y], rotationDegrees: v.rotation };
+    const id = edit.id, lvl = level;
+    adminFetch(imagePath(id, lvl) + "/placement", { method: "PUT", body: JSON.stringify(placement),
+      headers: { "Content-Type": "application/json" } }).then((info) => {
+      const current = floorImages.get(id + "/" + lvl);
+      if (current) current.info = info;
+      if (venue && venue.id === id && level === lvl) drawFloorImage(current);
+      showState("Image placed.");
+    }).catch((error) => showState("Image not placed: " + (error.message || error)));
+  });
+  const form = document.getElementById("edit-form");
+  const pick = document.createElement("button");
+  pick.type = "button"; pick.textContent = "Pick the two points on the plan";
+  pick.addEventListener("click", () => { closeForm(); setTool("pick"); edit.picked = []; });
+  form.querySelector(".buttons").appendChild(pick);
+}
+// The image pixel (u, v) under the venue point (x, y), through the inverse of the image's matrix.
+function imagePixel(entry, x, y) {
+  const [a, b, c, d, e, f] = imageMatrix(placementOf(entry));
+  const [X, Y] = [x - e, -y - f], det = a * d - b * c;
+  return [Math.round((d * X - c * Y) / det * 10) / 10, Math.round((a * Y - b * X) / det * 10) / 10];
+}
+
 const hints = {
   select: "Click a node, room, wall or the anchor to edit it; drag nodes and a selected room's corners. "
     + "Delete removes, arrow keys nudge a node by 0.1 m, Escape deselects.",
@@ -806,6 +957,7 @@ const hints = {
   room: "Click the room's corners; Enter or a double-click closes it, Escape cancels.",
   wall: "Click one end of the wall, then the other; Escape cancels.",
   anchor: "Click a point whose latitude and longitude you know (the origin by default).",
+  pick: "Click two points on the floor plan image whose distance you know.",
 };
 function setTool(tool) {
   edit.tool = tool;
@@ -1174,6 +1326,13 @@ function click(at, point) {
     case "select": select(somethingAt(at[0], at[1])); break;
     case "node": nodeForm(null, x, y); break;
     case "anchor": anchorForm(x, y); break;
+    case "pick": {
+      const entry = floorImages.get(imageKey());
+      if (!entry) break;
+      edit.picked = (edit.picked || []).concat([imagePixel(entry, point[0], point[1])]);
+      if (edit.picked.length === 2) { const picked = edit.picked; edit.picked = []; setTool("select"); imageForm(picked); }
+      break;
+    }
     case "wall":
       if (!edit.drawing.length) { edit.drawing = [point]; render(); break; }
       change(() => {
@@ -1277,6 +1436,7 @@ async function save() {
   // A message that starts with its own JSON path ("nodes[3].x: …") names the item when the field is the whole venue.
   const named = /^((?:nodes|zones|floors|connections|anchor)[\w\[\].]*): ([\s\S]*)$/.exec(message);
   if (field === "venue" && named) { field = named[1]; message = named[2]; }
+  if (message.startsWith(field + ": ")) message = message.slice(field.length + 2);
   showError(field, message);
   showState("Not saved: the server refused the venue (" + response.status + "). The changes are kept.");
 }

@@ -713,7 +713,11 @@ document.getElementById("floor").addEventListener("change", (e) => {
   if (edit) { edit.drawing = []; edit.selected = null; closeForm(); }
   drawPlan();
 });
-document.getElementById("venue").addEventListener("change", (e) => openVenue(e.target.value).catch(fail));
+document.getElementById("venue").addEventListener("change", (e) => {
+  // Another venue leaves the editor: unsaved changes are dropped only when the user says so.
+  if (edit && edit.dirty && !confirm("Drop the changes that are not saved?")) { e.target.value = edit.id; return; }
+  openVenue(e.target.value).catch(fail);
+});
 
 // ---- Zoom and pan by hand: the wheel zooms about the pointer, dragging pans (two fingers pinch), the keys + − 0
 // and the arrows (when no form field has the focus), and the buttons + − and fit.

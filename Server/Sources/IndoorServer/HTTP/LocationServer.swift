@@ -126,6 +126,21 @@ public struct LocationServer: Sendable {
                 ? try await self.hub.putVenue(id: id, imdf: body) : try await self.hub.putVenue(id: id, json: body)
             return Self.raw(try venue.encodeJSON(), type: "application/json", status: created ? .created : .ok)
         }
+        read.get("/v1/venues/{venue}/floors/{level}/image") { _, context in
+            try await self.getFloorImage(context: context)
+        }
+        read.get("/v1/venues/{venue}/floors/{level}/image/placement") { _, context in
+            try await self.floorImageInfo(context: context)
+        }
+        admin.put("/v1/venues/{venue}/floors/{level}/image") { request, context in
+            try await self.putFloorImage(request, context: context)
+        }
+        admin.delete("/v1/venues/{venue}/floors/{level}/image") { _, context in
+            try await self.deleteFloorImage(context: context)
+        }
+        admin.put("/v1/venues/{venue}/floors/{level}/image/placement") { request, context in
+            try await self.placeFloorImage(request, context: context)
+        }
         admin.delete("/v1/venues/{venue}") { _, context in
             let id = try context.parameters.require("venue")
             guard try await self.hub.deleteVenue(id: id) else { throw Self.unknownVenue(id) }

@@ -8,6 +8,10 @@
 /// The plan zooms (wheel about the pointer, pinch, `+` `−`, buttons) and pans (drag, arrow keys), `0` fits it; the
 /// labels keep their size on screen and are laid out so that none covers another: room names inside their rooms
 /// (shortened with "…" or left to the tooltip), device labels around their markers (docs/SERVER.md, "The map").
+/// With an admin key (asked for in the page, kept in local storage, sent in a header) the page edits the venue:
+/// nodes, rooms, walls and the anchor by clicking the plan, undo, and a save that `PUT`s the whole venue and shows a
+/// refusal at the item its JSON path names (docs/SERVER.md, "Editing a venue"); each floor's plan image
+/// (``FloorImage``) is drawn under the plan where its placement puts it, and the editor uploads and places it.
 enum MapAssets {
     /// The page, `GET /`.
     static let html = String(decoding: PackageResources.map_html, as: UTF8.self)

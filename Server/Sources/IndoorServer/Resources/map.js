@@ -110,6 +110,7 @@ function paint() {
   viewport.setAttribute("transform", "matrix(" + view.scale + " 0 0 " + view.scale + " " + view.x + " " + view.y + ")");
   map.dataset.scale = view.scale.toFixed(4);
   layoutLabels();
+  if (edit) paintEditor();
 }
 
 // ---- Drawing the plan.
@@ -129,11 +130,13 @@ function shownName(name) {
 }
 const shapeOf = (s) => s.polygon ? { polygon: s.polygon } : s.center ? { center: s.center, radius: s.radius } : null;
 
-function drawPlan() {
+// Draws the chosen floor's plan; fits it to the map unless `refit` is false (the editor keeps the view).
+function drawPlan(refit = true) {
   map.innerHTML = "";
   placeNames = [];
   lastPlace.clear();
   const viewport = el("g", { id: "viewport" }, map);
+  el("g", { id: "backdrop" }, viewport);   // the floor's plan image, under the plan
   const plan = el("g", { id: "plan" }, viewport);
   el("g", { id: "accuracy" }, map);   // the devices' accuracy circles, under every label
   const labels = el("g", { id: "labels" }, map);
@@ -188,9 +191,71 @@ function drawPlan() {
   }
   markNodes();
   el("g", { id: "devices" }, map);
+  el("g", { id: "handles" }, map);   // the editor's handles, drawn in pixels over everything
   for (const fix of devices.values()) drawDevice(fix);
   markZones();
-  fit();
+  showFloorImage();
+  if (refit) fit(); else render();
+}
+
+// ---- The floor's plan image (PUT /v1/venues/{id}/floors/{level}/image), drawn under the plan where its placement
+// puts it: two image points (pixels, y down), their distance in metres, the venue point under the first and a
+// rotation (degrees counter-clockwise). Fetched with the key in a header and shown from a blob: address.
+const floorImages = new Map();   // "venue/level" -> {info, url, width, height}, or null when the floor has none
+const imageKey = () => venue.id + "/" + level;
+function imagePath(id, lvl) { return "/v1/venues/" + encodeURIComponent(id) + "/floors/" + encodeURIComponent(lvl) + "/image"; }
+async function loadFloorImage(id, lvl) {
+  const name = id + "/" + lvl;
+  if (floorImages.has(name)) return floorImages.get(name);
+  floorImages.set(name, null);
+  const headers = { "Authorization": "Bearer " + key };
+  const answer = await fetch(imagePath(id, lvl) + "/placement", { headers });
+  if (!answer.ok) return null;
+  const info = await answer.json();
+  const bytes = await fetch(imagePath(id, lvl), { headers });
+  if (!bytes.ok) return null;
+  const url = URL.createObjectURL(await bytes.blob());
+  const picture = new Image();
+  picture.src = url;
+  await picture.decode().catch(() => {});
+  const entry = { info, url, width: picture.naturalWidth || 1000, height: picture.naturalHeight || 1000 };
+  floorImages.set(name, entry);
+  return entry;
+}
+// The placement in force: the stored one, else the image's top edge across the floor's width at its top-left.
+function placementOf(entry) {
+  if (entry.info.placement) return entry.info.placement;
+  const [minX, , maxX, maxY] = bounds();
+  return { imagePoints: [[0, 0], [entry.width, 0]], distanceMeters: Math.max(1, maxX - minX - 4), at: [minX + 2, maxY - 2],
+           rotationDegrees: 0 };
+}
+// The matrix (a, b, c, d, e, f) from image pixels (u, v) to the plan's drawing units (x, −y).
+function imageMatrix(p) {
+  const [[u1, v1], [u2, v2]] = p.imagePoints;
+  const s = p.distanceMeters / Math.hypot(u2 - u1, v2 - v1);
+  const t = (p.rotationDegrees || 0) * Math.PI / 180;
+  const [x0, y0] = p.at || [0, 0];
+  const a = s * Math.cos(t), c = s * Math.sin(t), b = -s * Math.sin(t), d = s * Math.cos(t);
+  return [a, b, c, d, x0 - a * u1 - c * v1, -y0 - b * u1 - d * v1];
+}
+function drawFloorImage(entry) {
+  const backdrop = document.getElementById("backdrop");
+  if (!backdrop) return;
+  backdrop.innerHTML = "";
+  map.classList.toggle("has-image", !!entry);
+  if (!entry) return;
+  const m = imageMatrix(placementOf(entry));
+  const picture = el("image", { href: entry.url, x: 0, y: 0, width: entry.width, height: entry.height,
+    preserveAspectRatio: "none", class: "floor-image", transform: "matrix(" + m.join(" ") + ")" }, backdrop);
+  picture.dataset.placed = entry.info.placement ? "1" : "0";
+}
+function showFloorImage() {
+  if (!venue || level === null) return;
+  const id = venue.id, lvl = level;
+  if (floorImages.has(id + "/" + lvl)) { drawFloorImage(floorImages.get(id + "/" + lvl)); return; }
+  loadFloorImage(id, lvl).then((entry) => {
+    if (venue && venue.id === id && level === lvl) drawFloorImage(entry);
+  }).catch(() => {});
 }
 
 // ---- Label layout: every label is a box in pixels; a label is shown only where its box overlaps no other shown
@@ -618,6 +683,7 @@ function dispatch(block) {
 }
 
 async function openVenue(id) {
+  if (edit) stopEditing(true);
   venue = await api("/v1/venues/" + encodeURIComponent(id));
   const floors = document.getElementById("floor");
   floors.innerHTML = "";
@@ -642,8 +708,16 @@ async function openVenue(id) {
   connect();
 }
 
-document.getElementById("floor").addEventListener("change", (e) => { level = Number(e.target.value); drawPlan(); });
-document.getElementById("venue").addEventListener("change", (e) => openVenue(e.target.value).catch(fail));
+document.getElementById("floor").addEventListener("change", (e) => {
+  level = Number(e.target.value);
+  if (edit) { edit.drawing = []; edit.selected = null; closeForm(); }
+  drawPlan();
+});
+document.getElementById("venue").addEventListener("change", (e) => {
+  // Another venue leaves the editor: unsaved changes are dropped only when the user says so.
+  if (edit && edit.dirty && !confirm("Drop the changes that are not saved?")) { e.target.value = edit.id; return; }
+  openVenue(e.target.value).catch(fail);
+});
 
 // ---- Zoom and pan by hand: the wheel zooms about the pointer, dragging pans (two fingers pinch), the keys + − 0
 // and the arrows (when no form field has the focus), and the buttons + − and fit.
@@ -659,10 +733,12 @@ map.addEventListener("pointerdown", (e) => {
   if (e.pointerType === "mouse" && e.button !== 0) return;
   map.focus({ preventScroll: true });
   map.setPointerCapture(e.pointerId);
+  if (edit && editorPointerDown(e)) return;
   pointers.set(e.pointerId, pointerAt(e));
   map.classList.add("dragging");
 });
 map.addEventListener("pointermove", (e) => {
+  if (edit && editorPointerMove(e)) return;
   if (!pointers.has(e.pointerId)) return;
   const before = [...pointers.values()];
   pointers.set(e.pointerId, pointerAt(e));
@@ -676,10 +752,12 @@ map.addEventListener("pointermove", (e) => {
   if (apart(before) > 0) zoomAt(apart(after) / apart(before), m1[0], m1[1]); else pan(0, 0);
 });
 for (const type of ["pointerup", "pointercancel"]) map.addEventListener(type, (e) => {
+  if (edit) editorPointerUp(e, type === "pointercancel");
   pointers.delete(e.pointerId);
   if (!pointers.size) map.classList.remove("dragging");
 });
 document.addEventListener("keydown", (e) => {
+  if (edit && editorKey(e)) { e.preventDefault(); return; }
   if (e.ctrlKey || e.metaKey || e.altKey || !venue) return;
   if (e.target && e.target.closest && e.target.closest("input, select, textarea, [contenteditable]")) return;
   const step = 80;
@@ -707,6 +785,774 @@ new ResizeObserver(() => {
   else { view.x += (w - lastSize[0]) / 2; view.y += (h - lastSize[1]) / 2; viewChanged(); }
   lastSize = [w, h];
 }).observe(map);
+
+// ---- The venue editor (docs/SERVER.md, "Editing a venue"). With an admin key, the page edits a copy of the venue
+// (the draft, drawn in place of the venue while the live devices keep moving) and saves it whole with
+// `PUT /v1/venues/{id}`. Every click goes from pixels to venue metres through the view exactly (kept to 1 mm).
+// The admin key is asked for in the editor and kept in this browser's local storage, like the read key; it is
+// sent in a header, never in an address.
+let edit = null;   // {id, original, undo, tool, selected, drawing, drag, press, hover, error, dirty, pending}
+const adminKeyName = "indoorAdminKey";
+const editor = document.getElementById("editor");
+const mm = (v) => Math.round(v * 1000) / 1000;
+// The venue metres [x, y] at the pixel (px, py) of the map: the inverse of `project`.
+const toVenue = (px, py) => [(px - view.x) / view.scale, (view.y - py) / view.scale];
+// For tests and tools: the view's transform and conversions between venue metres and client (page) pixels.
+window.indoorMap = {
+  transform() { const box = map.getBoundingClientRect(); return { scale: view.scale, x: view.x, y: view.y, left: box.left, top: box.top }; },
+  toScreen(x, y) { const box = map.getBoundingClientRect(); const [px, py] = project(x, y); return [px + box.left, py + box.top]; },
+  toVenue(clientX, clientY) { const box = map.getBoundingClientRect(); return toVenue(clientX - box.left, clientY - box.top); },
+  editing: () => !!edit,
+  draft: () => edit ? venue : null,
+};
+
+function startEditing() {
+  if (!venue || edit) return;
+  if (!localStorage.getItem(adminKeyName)) { askKey(); return; }
+  edit = { id: venue.id, original: venue, undo: [], tool: "select", selected: null, drawing: [], drag: null,
+           press: null, hover: null, error: null, dirty: false, pending: null };
+  venue = JSON.parse(JSON.stringify(venue));
+  editor.hidden = false;
+  document.getElementById("edit-key").hidden = true;
+  document.getElementById("edit-panel").hidden = false;
+  document.getElementById("edit").setAttribute("aria-pressed", "true");
+  document.body.classList.add("editing");
+  setTool("select");
+  showState("Editing " + (venue.name || venue.id) + ": nothing changed yet.");
+  drawPlan(false);
+}
+function askKey() {
+  editor.hidden = false;
+  document.getElementById("edit-panel").hidden = true;
+  const form = document.getElementById("edit-key");
+  form.hidden = false;
+  document.getElementById("edit-key-input").focus();
+}
+// Leaves the editor; unsaved changes are dropped (after asking, unless `quietly`).
+function stopEditing(quietly) {
+  if (!edit) return;
+  if (!quietly && edit.dirty && !confirm("Drop the changes that are not saved?")) return;
+  venue = edit.original;
+  edit = null;
+  editor.hidden = true;
+  document.getElementById("edit").setAttribute("aria-pressed", "false");
+  document.body.classList.remove("editing");
+  map.classList.remove("tool");
+  drawPlan(false);
+}
+document.getElementById("edit").addEventListener("click", () => edit ? stopEditing(false) : startEditing());
+document.getElementById("edit-key").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = document.getElementById("edit-key-input");
+  if (!input.value.trim()) return;
+  localStorage.setItem(adminKeyName, input.value.trim());
+  input.value = "";
+  document.getElementById("edit-key").hidden = true;
+  if (edit) { document.getElementById("edit-panel").hidden = false; save(); } else startEditing();
+});
+document.getElementById("edit-key-cancel").addEventListener("click", () => {
+  document.getElementById("edit-key").hidden = true;
+  if (edit) document.getElementById("edit-panel").hidden = false; else editor.hidden = true;
+});
+for (const button of document.querySelectorAll("#edit-tools [data-tool]"))
+  button.addEventListener("click", () => setTool(button.dataset.tool));
+document.getElementById("edit-undo").addEventListener("click", () => undo());
+document.getElementById("edit-save").addEventListener("click", () => save());
+document.getElementById("edit-close").addEventListener("click", () => stopEditing(false));
+document.getElementById("edit-add-node").addEventListener("click", () => {
+  const [w, h] = size();
+  const [x, y] = toVenue(w / 2, h / 2);
+  nodeForm(null, mm(x), mm(y));
+});
+
+// ---- The floor's image, from the editor: uploaded, placed and removed at once (not part of the draft or undo).
+async function adminFetch(path, options) {
+  const admin = localStorage.getItem(adminKeyName);
+  if (!admin) { askKey(); throw new Error("an admin key is needed"); }
+  const response = await fetch(path, Object.assign({}, options, {
+    headers: Object.assign({ "Authorization": "Bearer " + admin }, options.headers || {}) }));
+  const body = await response.json().catch(() => null);
+  if (response.status === 401 || response.status === 403) { localStorage.removeItem(adminKeyName); askKey(); }
+  if (!response.ok) throw new Error((body && body.message) || response.status + " " + response.statusText);
+  return body;
+}
+function forgetImage() {
+  const entry = floorImages.get(imageKey());
+  if (entry && entry.url) URL.revokeObjectURL(entry.url);
+  floorImages.delete(imageKey());
+}
+document.getElementById("edit-image").addEventListener("change", async (e) => {
+  const file = e.target.files && e.target.files[0];
+  if (!file || !edit || level === null) return;
+  if (file.size > 10 * 1024 * 1024) { showState("The image is larger than 10 MiB: not uploaded."); return; }
+  showState("Uploading the floor plan image…");
+  try {
+    await adminFetch(imagePath(edit.id, level), { method: "PUT", body: file,
+      headers: { "Content-Type": file.type || "application/octet-stream" } });
+    forgetImage();
+    await loadFloorImage(edit.id, level);
+    drawFloorImage(floorImages.get(imageKey()));
+    showState("Image uploaded: place it by two points and the distance between them (Place image…).");
+    imageForm();
+  } catch (error) {
+    showState("Image not uploaded: " + (error.message || error));
+  }
+  e.target.value = "";
+});
+document.getElementById("edit-image-place").addEventListener("click", () => imageForm());
+document.getElementById("edit-image-remove").addEventListener("click", async () => {
+  if (!edit || !floorImages.get(imageKey()) || !confirm("Remove this floor's plan image?")) return;
+  try {
+    await adminFetch(imagePath(edit.id, level), { method: "DELETE" });
+    forgetImage();
+    floorImages.set(imageKey(), null);
+    drawFloorImage(null);
+    showState("Image removed.");
+  } catch (error) { showState("Image not removed: " + (error.message || error)); }
+});
+// The placement form; `picked` are image points picked on the plan (the "pick" tool), else the placement's.
+function imageForm(picked) {
+  const entry = floorImages.get(imageKey());
+  if (!entry) { showState("This floor has no image: choose a file first."); return; }
+  const p = placementOf(entry);
+  const [[u1, v1], [u2, v2]] = picked || p.imagePoints;
+  showForm("Place the floor plan image", [
+    { name: "u1", label: "Point 1 x (px)", value: u1, numeric: true }, { name: "v1", label: "Point 1 y (px)", value: v1, numeric: true },
+    { name: "u2", label: "Point 2 x (px)", value: u2, numeric: true }, { name: "v2", label: "Point 2 y (px)", value: v2, numeric: true },
+    { name: "distance", label: "Distance between (m)", value: p.distanceMeters, numeric: true },
+    { name: "x", label: "Point 1 at x (m)", value: p.at[0], numeric: true }, { name: "y", label: "Point 1 at y (m)", value: p.at[1], numeric: true },
+    { name: "rotation", label: "Rotation (° counter-clockwise)", value: p.rotationDegrees || 0, numeric: true },
+  ], (values) => {
+    const v = {};
+    for (const name of ["u1", "v1", "u2", "v2", "distance", "x", "y", "rotation"]) {
+      const m = metres(values, name);
+      if (m.problem) return { field: name, message: "a number is needed here" };
+      v[name] = m.value;
+    }
+    if (v.u1 === v.u2 && v.v1 === v.v2) return { field: "u2", message: "the two points must differ" };
+    if (!(v.distance > 0)) return { field: "distance", message: "the distance is more than 0 m" };
+    const placement = { imagePoints: [[v.u1, v.v1], [v.u2, v.v2]], distanceMeters: v.distance, at: [v.x, v.y], rotationDegrees: v.rotation };
+    const id = edit.id, lvl = level;
+    adminFetch(imagePath(id, lvl) + "/placement", { method: "PUT", body: JSON.stringify(placement),
+      headers: { "Content-Type": "application/json" } }).then((info) => {
+      const current = floorImages.get(id + "/" + lvl);
+      if (current) current.info = info;
+      if (venue && venue.id === id && level === lvl) drawFloorImage(current);
+      showState("Image placed.");
+    }).catch((error) => showState("Image not placed: " + (error.message || error)));
+  });
+  const form = document.getElementById("edit-form");
+  const pick = document.createElement("button");
+  pick.type = "button"; pick.textContent = "Pick the two points on the plan";
+  pick.addEventListener("click", () => { closeForm(); setTool("pick"); edit.picked = []; });
+  form.querySelector(".buttons").appendChild(pick);
+}
+// The image pixel (u, v) under the venue point (x, y), through the inverse of the image's matrix.
+function imagePixel(entry, x, y) {
+  const [a, b, c, d, e, f] = imageMatrix(placementOf(entry));
+  const [X, Y] = [x - e, -y - f], det = a * d - b * c;
+  return [Math.round((d * X - c * Y) / det * 10) / 10, Math.round((a * Y - b * X) / det * 10) / 10];
+}
+
+const hints = {
+  select: "Click a node, room, wall or the anchor to edit it; drag nodes and a selected room's corners. "
+    + "Delete removes, arrow keys nudge a node by 0.1 m, Escape deselects.",
+  node: "Click the plan where the node is.",
+  room: "Click the room's corners; Enter or a double-click closes it, Escape cancels.",
+  wall: "Click one end of the wall, then the other; Escape cancels.",
+  anchor: "Click a point whose latitude and longitude you know (the origin by default).",
+  pick: "Click two points on the floor plan image whose distance you know.",
+};
+function setTool(tool) {
+  edit.tool = tool;
+  edit.drawing = [];
+  for (const b of document.querySelectorAll("#edit-tools [data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
+  document.getElementById("edit-hint").textContent = hints[tool];
+  map.classList.toggle("tool", tool !== "select");
+  render();
+}
+function showState(text) { document.getElementById("edit-state").textContent = text; }
+
+// Every change goes through here: the draft before it is kept for undo (at most 200 steps).
+function change(apply, redraw = true) {
+  edit.undo.push(JSON.stringify(venue));
+  if (edit.undo.length > 200) edit.undo.shift();
+  apply();
+  edit.dirty = true;
+  clearError();
+  showState("Changed, not saved (" + edit.undo.length + (edit.undo.length === 1 ? " step" : " steps") + " to undo).");
+  if (redraw) drawPlan(false);
+}
+function undo() {
+  if (!edit || !edit.undo.length) { if (edit) showState("Nothing to undo."); return; }
+  venue = JSON.parse(edit.undo.pop());
+  edit.selected = null; edit.drawing = []; edit.dirty = true;
+  closeForm(); clearError();
+  showState(edit.undo.length ? "Undone (" + edit.undo.length + " more to undo)." : "Undone: back to the venue as it was opened or last saved.");
+  drawPlan(false);
+}
+
+const floorOf = (thing) => thing.floor === undefined || thing.floor === null ? null : thing.floor;
+const nodesHere = () => (venue.nodes || []).map((n, i) => [n, i]).filter(([n]) => onFloor(floorOf(n)));
+function currentFloor(create) {
+  venue.floors = venue.floors || [];
+  let floor = venue.floors.find((f) => f.level === (level === null ? 0 : level));
+  if (!floor && create) { floor = { level: level === null ? 0 : level }; venue.floors.push(floor); }
+  return floor;
+}
+function uniqueID(prefix, taken) {
+  const used = new Set(taken);
+  for (let n = 1; ; n++) if (!used.has(prefix + n)) return prefix + n;
+}
+// The polygon fences of zone z on the chosen floor: [fence index, fence].
+const fencesHere = (z) => (z.fences || []).map((f, i) => [i, f]).filter(([, f]) => f.polygon && onFloor(f.floor));
+
+// ---- The editor's form: one at a time, in the panel; Enter confirms, Escape cancels, Tab moves between fields.
+function showForm(title, fields, onOK, onDelete) {
+  const form = document.getElementById("edit-form");
+  form.innerHTML = "";
+  form.hidden = false;
+  const heading = document.createElement("h3");
+  heading.textContent = title;
+  form.appendChild(heading);
+  for (const f of fields) {
+    const label = document.createElement("label");
+    const span = document.createElement("span");
+    span.textContent = f.label;
+    const input = document.createElement("input");
+    input.name = f.name;
+    input.value = f.value === undefined || f.value === null ? "" : String(f.value);
+    input.autocomplete = "off";
+    if (f.placeholder) input.placeholder = f.placeholder;
+    if (f.numeric) input.inputMode = "decimal";
+    const note = document.createElement("small");
+    note.className = "field-error";
+    note.dataset.for = f.name;
+    label.append(span, input, note);
+    form.appendChild(label);
+  }
+  const buttons = document.createElement("div");
+  buttons.className = "buttons";
+  const ok = document.createElement("button");
+  ok.type = "submit"; ok.textContent = "OK";
+  buttons.appendChild(ok);
+  if (onDelete) {
+    const del = document.createElement("button");
+    del.type = "button"; del.textContent = "Delete"; del.className = "delete";
+    del.addEventListener("click", () => { closeForm(); onDelete(); map.focus(); });
+    buttons.appendChild(del);
+  }
+  const cancel = document.createElement("button");
+  cancel.type = "button"; cancel.textContent = "Cancel";
+  cancel.addEventListener("click", () => cancelForm());
+  buttons.appendChild(cancel);
+  form.appendChild(buttons);
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    for (const note of form.querySelectorAll(".field-error")) note.textContent = "";
+    const values = Object.fromEntries(new FormData(form).entries());
+    const problem = onOK(values);
+    if (problem) { fieldNote(problem.field, problem.message); return; }
+    closeForm();
+    map.focus({ preventScroll: true });
+  };
+  form.onkeydown = (e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); cancelForm(); } };
+  const first = form.querySelector("input");
+  if (first) first.focus();
+}
+function fieldNote(name, message) {
+  const form = document.getElementById("edit-form");
+  const note = form.querySelector('.field-error[data-for="' + CSS.escape(name) + '"]');
+  if (note) note.textContent = message;
+  const input = form.querySelector('input[name="' + CSS.escape(name) + '"]');
+  if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+}
+function closeForm() {
+  const form = document.getElementById("edit-form");
+  form.hidden = true;
+  form.innerHTML = "";
+  if (edit) { edit.pending = null; render(); }
+}
+function cancelForm() {
+  closeForm();
+  if (edit) { edit.drawing = []; render(); }
+  map.focus({ preventScroll: true });
+}
+// A number in metres from a form field, or a problem naming the field.
+function metres(values, name, optional) {
+  const text = String(values[name] === undefined ? "" : values[name]).trim().replace(",", ".");
+  if (text === "" && optional) return { value: undefined };
+  const value = Number(text);
+  if (text === "" || !Number.isFinite(value)) return { problem: { field: name, message: "a number (metres) is needed here" } };
+  return { value };
+}
+
+// A node's form: a new node at (x, y), or node `index` of the draft.
+function nodeForm(index, x, y) {
+  const node = index === null ? null : venue.nodes[index];
+  const taken = (venue.nodes || []).map((n) => n.id);
+  if (index === null) edit.pending = { kind: "node", x, y };
+  showForm(node ? "Node " + node.id : "New node", [
+    { name: "id", label: "Id", value: node ? node.id : uniqueID("node-", taken) },
+    { name: "x", label: "x (m)", value: node ? node.x : x, numeric: true },
+    { name: "y", label: "y (m)", value: node ? node.y : y, numeric: true },
+    { name: "z", label: "Height z (m)", value: node ? (node.z === undefined ? 0 : node.z) : 0, numeric: true },
+    { name: "beacon", label: "Beacon", value: node ? node.beacon || "" : "", placeholder: "UUID/major/minor (optional)" },
+  ], (values) => {
+    const id = values.id.trim();
+    if (!id) return { field: "id", message: "a node needs an id" };
+    const parsed = {};
+    for (const name of ["x", "y", "z"]) {
+      const m = metres(values, name, name === "z");
+      if (m.problem) return m.problem;
+      parsed[name] = m.value;
+    }
+    const beacon = values.beacon.trim();
+    change(() => {
+      const target = node || {};
+      target.id = id;
+      target.x = mm(parsed.x); target.y = mm(parsed.y);
+      if (parsed.z === undefined) delete target.z; else target.z = parsed.z;
+      if (beacon) target.beacon = beacon; else delete target.beacon;
+      if (!node) {
+        if (level !== null) target.floor = level;
+        venue.nodes = venue.nodes || [];
+        venue.nodes.push(target);
+        edit.selected = { kind: "node", index: venue.nodes.length - 1 };
+      }
+    });
+  }, node ? () => deleteSelected() : null);
+}
+function roomForm(index, polygon) {
+  const zone = index === null ? null : venue.zones[index];
+  const taken = (venue.zones || []).map((z) => z.id);
+  const id = zone ? zone.id : uniqueID("room-", taken);
+  showForm(zone ? "Room " + (zone.name || zone.id) : "New room", [
+    { name: "id", label: "Id", value: id },
+    { name: "name", label: "Name", value: zone ? zone.name || "" : "Room " + id.replace(/^room-/, "") },
+  ], (values) => {
+    const newID = values.id.trim();
+    if (!newID) return { field: "id", message: "a room needs an id" };
+    change(() => {
+      if (zone) { zone.id = newID; zone.name = values.name.trim() || newID; return; }
+      const fence = { polygon };
+      if (level !== null) fence.floor = level;
+      venue.zones = venue.zones || [];
+      venue.zones.push({ id: newID, name: values.name.trim() || newID, fences: [fence] });
+      edit.selected = { kind: "room", index: venue.zones.length - 1 };
+      edit.drawing = [];
+    });
+  }, zone ? () => deleteSelected() : null);
+}
+function wallForm(index) {
+  const wall = currentFloor(false).walls[index];
+  showForm("Wall", [
+    { name: "x1", label: "x1 (m)", value: wall[0][0], numeric: true }, { name: "y1", label: "y1 (m)", value: wall[0][1], numeric: true },
+    { name: "x2", label: "x2 (m)", value: wall[1][0], numeric: true }, { name: "y2", label: "y2 (m)", value: wall[1][1], numeric: true },
+  ], (values) => {
+    const v = {};
+    for (const name of ["x1", "y1", "x2", "y2"]) { const m = metres(values, name); if (m.problem) return m.problem; v[name] = mm(m.value); }
+    change(() => { currentFloor(false).walls[index] = [[v.x1, v.y1], [v.x2, v.y2]]; });
+  }, () => deleteSelected());
+}
+
+// ---- The geographic anchor: the latitude and longitude of the local origin and the bearing of +y (FORMATS.md).
+// A point (x, y) other than the origin is given by its own latitude and longitude; the origin's are found from it
+// through the local tangent plane of the WGS84 ellipsoid, as the server converts.
+const WGS84 = { a: 6378137, f: 1 / 298.257223563 };
+const rad = Math.PI / 180;
+function ecef(lat, lon) {
+  const e2 = WGS84.f * (2 - WGS84.f), s = Math.sin(lat * rad), c = Math.cos(lat * rad);
+  const n = WGS84.a / Math.sqrt(1 - e2 * s * s);
+  return [n * c * Math.cos(lon * rad), n * c * Math.sin(lon * rad), n * (1 - e2) * s];
+}
+// East and north metres of (lat, lon) from the origin (lat0, lon0), in the origin's tangent plane.
+function eastNorth(lat0, lon0, lat, lon) {
+  const [x0, y0, z0] = ecef(lat0, lon0), [x, y, z] = ecef(lat, lon);
+  const [dx, dy, dz] = [x - x0, y - y0, z - z0];
+  const sl = Math.sin(lon0 * rad), cl = Math.cos(lon0 * rad), sp = Math.sin(lat0 * rad), cp = Math.cos(lat0 * rad);
+  return [-sl * dx + cl * dy, -sp * cl * dx - sp * sl * dy + cp * dz];
+}
+// The origin's latitude and longitude when the local point (x, y) lies at (lat, lon) and +y has `bearing`.
+function originFor(x, y, lat, lon, bearing) {
+  const b = bearing * rad;
+  const east = x * Math.cos(b) + y * Math.sin(b), north = -x * Math.sin(b) + y * Math.cos(b);
+  const r = 6371008.8;
+  let lat0 = lat - north / r / rad, lon0 = lon - east / (r * Math.cos(lat * rad)) / rad;
+  for (let i = 0; i < 8; i++) {
+    const [e, n] = eastNorth(lat0, lon0, lat, lon);
+    lat0 -= (north - n) / r / rad;
+    lon0 -= (east - e) / (r * Math.cos(lat0 * rad)) / rad;
+  }
+  return [Math.round(lat0 * 1e9) / 1e9, Math.round(lon0 * 1e9) / 1e9];
+}
+function anchorForm(x, y) {
+  const anchor = venue.anchor || null;
+  const atOrigin = x === 0 && y === 0;
+  edit.pending = { kind: "anchor", x, y };
+  showForm("Geographic anchor", [
+    { name: "x", label: "Point x (m)", value: x, numeric: true },
+    { name: "y", label: "Point y (m)", value: y, numeric: true },
+    { name: "latitude", label: "Its latitude (°)", value: anchor && atOrigin ? anchor.latitude : "", numeric: true, placeholder: "−90…90" },
+    { name: "longitude", label: "Its longitude (°)", value: anchor && atOrigin ? anchor.longitude : "", numeric: true, placeholder: "−180…180" },
+    { name: "bearingDegrees", label: "Bearing of +y (° clockwise from north)", value: anchor ? anchor.bearingDegrees || 0 : 0, numeric: true },
+  ], (values) => {
+    const v = {};
+    for (const name of ["x", "y", "latitude", "longitude", "bearingDegrees"]) {
+      const m = metres(values, name);
+      if (m.problem) return { field: name, message: "a number is needed here" };
+      v[name] = m.value;
+    }
+    if (Math.abs(v.latitude) > 90) return { field: "latitude", message: "a latitude is in −90…90" };
+    if (Math.abs(v.longitude) > 180) return { field: "longitude", message: "a longitude is in −180…180" };
+    if (Math.abs(v.bearingDegrees) > 360) return { field: "bearingDegrees", message: "a bearing is in −360…360" };
+    const [latitude, longitude] = originFor(v.x, v.y, v.latitude, v.longitude, v.bearingDegrees);
+    change(() => { venue.anchor = Object.assign({}, venue.anchor || {}, { latitude, longitude, bearingDegrees: v.bearingDegrees }); });
+    edit.selected = { kind: "anchor" };
+  }, anchor ? () => deleteSelected() : null);
+}
+
+function select(thing) {
+  edit.selected = thing;
+  if (!thing) { closeForm(); render(); return; }
+  if (thing.kind === "node") nodeForm(thing.index);
+  else if (thing.kind === "room") roomForm(thing.index);
+  else if (thing.kind === "wall") wallForm(thing.index);
+  else if (thing.kind === "anchor") anchorForm(0, 0);
+  map.focus({ preventScroll: true });   // keys act on the selection; Tab reaches the form
+  render();
+}
+function deleteSelected() {
+  const s = edit.selected;
+  if (!s) return;
+  change(() => {
+    if (s.kind === "node") venue.nodes.splice(s.index, 1);
+    else if (s.kind === "room") venue.zones.splice(s.index, 1);
+    else if (s.kind === "wall") currentFloor(false).walls.splice(s.index, 1);
+    else if (s.kind === "anchor") delete venue.anchor;
+    else if (s.kind === "corner") {
+      const fence = venue.zones[s.zone].fences[s.fence];
+      if (fence.polygon.length > 3) fence.polygon.splice(s.corner, 1);
+    }
+    edit.selected = null;
+  });
+  closeForm();
+}
+
+// ---- Pointing on the plan. Handles within 10 px are taken: a node, a corner of the selected room, the anchor.
+const HIT = 10;
+function handleAt(px, py) {
+  let best = null, distance = HIT;
+  const consider = (thing, x, y) => {
+    const [hx, hy] = project(x, y);
+    const d = Math.hypot(hx - px, hy - py);
+    if (d <= distance) { best = thing; distance = d; }
+  };
+  const s = edit.selected;
+  if (s && (s.kind === "room" || s.kind === "corner")) {
+    const zone = venue.zones[s.kind === "room" ? s.index : s.zone];
+    if (zone) for (const [f, fence] of fencesHere(zone))
+      fence.polygon.forEach(([x, y], c) => consider({ kind: "corner", zone: venue.zones.indexOf(zone), fence: f, corner: c }, x, y));
+  }
+  for (const [n, i] of nodesHere()) consider({ kind: "node", index: i }, n.x, n.y);
+  if (venue.anchor) consider({ kind: "anchor" }, 0, 0);
+  return best;
+}
+function somethingAt(px, py) {
+  const floor = currentFloor(false);
+  let best = null, distance = 6;
+  for (const [i, [[x1, y1], [x2, y2]]] of ((floor && floor.walls) || []).entries()) {
+    const [a, b] = [project(x1, y1), project(x2, y2)];
+    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+    const t = Math.max(0, Math.min(1, ((px - a[0]) * dx + (py - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+    const d = Math.hypot(a[0] + t * dx - px, a[1] + t * dy - py);
+    if (d <= distance) { best = { kind: "wall", index: i }; distance = d; }
+  }
+  if (best) return best;
+  const [x, y] = toVenue(px, py);
+  let smallest = Infinity;
+  (venue.zones || []).forEach((z, i) => {
+    for (const [, fence] of fencesHere(z)) {
+      const area = Math.abs(polygonArea(fence.polygon));
+      if (pointIn(fence.polygon, x, y) && area < smallest) { smallest = area; best = { kind: "room", index: i }; }
+    }
+  });
+  return best;
+}
+function editorPointerDown(e) {
+  const [px, py] = pointerAt(e);
+  if (edit.tool === "select") {
+    const hit = handleAt(px, py);
+    if (hit) {
+      if (hit.kind === "corner") edit.selected = hit; else select(hit);
+      if (hit.kind !== "anchor") edit.drag = { id: e.pointerId, hit, from: [px, py], moved: false };
+      render();
+      return true;
+    }
+  }
+  edit.press = { id: e.pointerId, at: [px, py], point: toVenue(px, py) };
+  return false;
+}
+function editorPointerMove(e) {
+  const [px, py] = pointerAt(e);
+  edit.hover = [px, py];
+  if (edit.press && edit.press.id === e.pointerId && Math.hypot(px - edit.press.at[0], py - edit.press.at[1]) > 4) edit.press = null;
+  if (edit.tool !== "select" && (edit.drawing.length || edit.tool === "room")) render();
+  const drag = edit.drag;
+  if (!drag || drag.id !== e.pointerId) return false;
+  if (!drag.moved && Math.hypot(px - drag.from[0], py - drag.from[1]) < 3) return true;
+  const [x, y] = toVenue(px, py).map(mm);
+  const move = () => {
+    if (drag.hit.kind === "node") { const n = venue.nodes[drag.hit.index]; n.x = x; n.y = y; }
+    else if (drag.hit.kind === "corner") venue.zones[drag.hit.zone].fences[drag.hit.fence].polygon[drag.hit.corner] = [x, y];
+  };
+  if (!drag.moved) { drag.moved = true; change(move, false); } else move();
+  drawPlan(false);
+  return true;
+}
+function editorPointerUp(e, cancelled) {
+  const drag = edit.drag;
+  if (drag && drag.id === e.pointerId) {
+    edit.drag = null;
+    if (drag.moved && drag.hit.kind === "node") nodeForm(drag.hit.index);
+    if (drag.moved && drag.hit.kind === "corner") { edit.selected = drag.hit; roomForm(drag.hit.zone); }
+    return;
+  }
+  const press = edit.press;
+  edit.press = null;
+  if (cancelled || !press || press.id !== e.pointerId) return;
+  click(press.at, press.point.map(mm));
+}
+// A click (no drag) at the pixel `at`, which is the venue point `point` (metres, to 1 mm).
+function click(at, point) {
+  const [x, y] = point;
+  switch (edit.tool) {
+    case "select": select(somethingAt(at[0], at[1])); break;
+    case "node": nodeForm(null, x, y); break;
+    case "anchor": anchorForm(x, y); break;
+    case "pick": {
+      const entry = floorImages.get(imageKey());
+      if (!entry) break;
+      edit.picked = (edit.picked || []).concat([imagePixel(entry, point[0], point[1])]);
+      if (edit.picked.length === 2) { const picked = edit.picked; edit.picked = []; setTool("select"); imageForm(picked); }
+      break;
+    }
+    case "wall":
+      if (!edit.drawing.length) { edit.drawing = [point]; render(); break; }
+      change(() => {
+        const floor = currentFloor(true);
+        floor.walls = floor.walls || [];
+        floor.walls.push([edit.drawing[0], point]);
+        edit.drawing = [];
+      });
+      break;
+    case "room": {
+      const last = edit.drawing[edit.drawing.length - 1];
+      // A double-click's second click lands where the first did: it adds no corner.
+      if (last) { const [lx, ly] = project(last[0], last[1]); if (Math.hypot(lx - at[0], ly - at[1]) < 4) break; }
+      edit.drawing.push(point);
+      render();
+      break;
+    }
+  }
+}
+function closeRoom() {
+  if (edit.drawing.length < 3) { showState("A room needs at least three corners."); return; }
+  const polygon = edit.drawing.slice();
+  edit.pending = { kind: "room", polygon };
+  roomForm(null, polygon);
+}
+map.addEventListener("dblclick", (e) => {
+  if (edit && edit.tool === "room") { e.preventDefault(); closeRoom(); }
+});
+
+// Keys while editing; true when the key was the editor's.
+function editorKey(e) {
+  const inField = e.target && e.target.closest && e.target.closest("input, select, textarea, [contenteditable]");
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "z" && !inField) { undo(); return true; }
+  if (inField || e.ctrlKey || e.metaKey || e.altKey) return false;
+  if (e.target && e.target.closest && e.target.closest("button") && (e.key === "Enter" || e.key === " ")) return false;
+  const s = edit.selected;
+  switch (e.key) {
+    case "Escape":
+      if (edit.drawing.length) { edit.drawing = []; render(); }
+      else if (!document.getElementById("edit-form").hidden) cancelForm();
+      else if (s) select(null);
+      else if (edit.tool !== "select") setTool("select");
+      return true;
+    case "Enter":
+      if (edit.tool === "room" && edit.drawing.length) { closeRoom(); return true; }
+      return false;
+    case "Delete": case "Backspace":
+      if (s) { deleteSelected(); return true; }
+      return false;
+    case "ArrowLeft": case "ArrowRight": case "ArrowUp": case "ArrowDown": {
+      if (!s || s.kind !== "node") return false;
+      const [dx, dy] = { ArrowLeft: [-.1, 0], ArrowRight: [.1, 0], ArrowUp: [0, .1], ArrowDown: [0, -.1] }[e.key];
+      change(() => { const n = venue.nodes[s.index]; n.x = mm(n.x + dx); n.y = mm(n.y + dy); });
+      nodeForm(s.index);
+      map.focus({ preventScroll: true });
+      return true;
+    }
+    case "s": setTool("select"); return true;
+    case "n": setTool("node"); return true;
+    case "r": setTool("room"); return true;
+    case "w": setTool("wall"); return true;
+    case "a": setTool("anchor"); return true;
+  }
+  return false;
+}
+
+// ---- Saving: the whole draft with PUT; a 400 names a JSON path, shown at the item it names; the draft is kept.
+async function save() {
+  if (!edit) return;
+  const key = localStorage.getItem(adminKeyName);
+  if (!key) { askKey(); return; }
+  showState("Saving…");
+  let response, body;
+  try {
+    response = await fetch("/v1/venues/" + encodeURIComponent(edit.id), {
+      method: "PUT", body: JSON.stringify(venue),
+      headers: { "Authorization": "Bearer " + key, "Content-Type": "application/json" },
+    });
+    body = await response.json().catch(() => null);
+  } catch (error) {
+    showState("Not saved: " + (error.message || error) + ". The changes are kept; try again.");
+    return;
+  }
+  if (!edit) return;
+  if (response.ok && body) {
+    edit.original = body;
+    venue = JSON.parse(JSON.stringify(body));
+    edit.dirty = false; edit.undo = []; edit.selected = null;
+    closeForm(); clearError();
+    showState("Saved.");
+    drawPlan(false);
+    return;
+  }
+  if (response.status === 401 || response.status === 403) {
+    localStorage.removeItem(adminKeyName);
+    showState("Not saved: the admin key was refused (" + response.status + "). Give the admin key; the changes are kept.");
+    askKey();
+    return;
+  }
+  let field = (body && body.field) || "venue", message = (body && body.message) || response.status + " " + response.statusText;
+  // A message that starts with its own JSON path ("nodes[3].x: …") names the item when the field is the whole venue.
+  const named = /^((?:nodes|zones|floors|connections|anchor)[\w\[\].]*): ([\s\S]*)$/.exec(message);
+  if (field === "venue" && named) { field = named[1]; message = named[2]; }
+  if (message.startsWith(field + ": ")) message = message.slice(field.length + 2);
+  showError(field, message);
+  showState("Not saved: the server refused the venue (" + response.status + "). The changes are kept.");
+}
+function clearError() {
+  if (!edit) return;
+  edit.error = null;
+  const box = document.getElementById("edit-error");
+  box.hidden = true; box.textContent = "";
+}
+// Shows the server's error at what its JSON path names (`nodes[2].id`, `zones[0].fences[0].polygon[3]`,
+// `floors[0].walls[1]`, `anchor.latitude`): selects it (on its floor), marks it on the plan and notes the field.
+function showError(field, message) {
+  const box = document.getElementById("edit-error");
+  box.hidden = false;
+  box.textContent = field + ": " + message;
+  const m = /^(nodes|zones|floors)\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?(?:\.?(\w+))?(?:\[(\d+)\])?/.exec(field);
+  let target = null, note = null, at = null, floorLevel;
+  if (m && m[1] === "nodes" && venue.nodes && venue.nodes[+m[2]]) {
+    const n = venue.nodes[+m[2]];
+    target = { kind: "node", index: +m[2] }; note = m[3] || "id"; floorLevel = floorOf(n);
+    at = () => [n.x, n.y];
+  } else if (m && m[1] === "zones" && venue.zones && venue.zones[+m[2]]) {
+    const z = venue.zones[+m[2]];
+    target = { kind: "room", index: +m[2] }; note = m[3] === "name" ? "name" : "id";
+    const fence = (z.fences || []).find((f) => f.polygon) || null;
+    floorLevel = fence ? floorOf(fence) : null;
+    if (fence) at = () => centroid(fence.polygon);
+  } else if (m && m[1] === "floors" && m[3] === "walls" && venue.floors && venue.floors[+m[2]]) {
+    const floor = venue.floors[+m[2]], wall = (floor.walls || [])[+m[4]];
+    floorLevel = floor.level;
+    if (wall) { target = { kind: "wall", index: +m[4] }; at = () => [(wall[0][0] + wall[1][0]) / 2, (wall[0][1] + wall[1][1]) / 2]; }
+  } else if (/^anchor/.test(field) && venue.anchor) {
+    target = { kind: "anchor" }; note = field.split(".")[1] || "latitude"; at = () => [0, 0];
+  }
+  if (floorLevel !== undefined && floorLevel !== null && level !== null && floorLevel !== level) {
+    level = floorLevel;
+    document.getElementById("floor").value = String(level);
+    drawPlan(false);
+  }
+  if (target) {
+    select(target);
+    if (note) fieldNote(note, message);
+  }
+  edit.error = { field, message, at };
+  render();
+}
+
+// The editor's marks, in pixels over the plan: the selection, the corners of the selected room, the anchor, what
+// is being drawn and the server's error at the item it names.
+function paintEditor() {
+  const layer = document.getElementById("handles");
+  if (!layer) return;
+  layer.innerHTML = "";
+  const s = edit.selected;
+  const mark = (name, attributes) => el(name, attributes, layer);
+  if (s && s.kind === "node" && venue.nodes[s.index]) {
+    const [x, y] = project(venue.nodes[s.index].x, venue.nodes[s.index].y);
+    mark("circle", { class: "selection", cx: x, cy: y, r: 9 });
+  }
+  const zoneIndex = s && (s.kind === "room" ? s.index : s.kind === "corner" ? s.zone : -1);
+  if (s && venue.zones && venue.zones[zoneIndex]) {
+    for (const [f, fence] of fencesHere(venue.zones[zoneIndex])) {
+      const points = fence.polygon.map(([x, y]) => project(x, y));
+      mark("polygon", { class: "selection", points: points.map((p) => p.join(",")).join(" ") });
+      points.forEach(([x, y], c) => {
+        const active = s.kind === "corner" && s.fence === f && s.corner === c;
+        const h = mark("rect", { class: "corner" + (active ? " active" : ""), x: x - 4, y: y - 4, width: 8, height: 8 });
+        h.dataset.corner = c;
+      });
+    }
+  }
+  const floor = currentFloor(false);
+  if (s && s.kind === "wall" && floor && floor.walls && floor.walls[s.index]) {
+    const [[x1, y1], [x2, y2]] = floor.walls[s.index];
+    const [a, b] = [project(x1, y1), project(x2, y2)];
+    mark("line", { class: "selection", x1: a[0], y1: a[1], x2: b[0], y2: b[1] });
+  }
+  if (venue.anchor) {
+    const [x, y] = project(0, 0);
+    const b = (venue.anchor.bearingDegrees || 0) * rad;
+    // North in the local frame is (−sin b, cos b); on screen y points down.
+    const [nx, ny] = [x - Math.sin(b) * 24, y - Math.cos(b) * 24];
+    const g = mark("g", { class: "anchor" + (s && s.kind === "anchor" ? " active" : "") });
+    el("line", { x1: x, y1: y, x2: nx, y2: ny }, g);
+    el("circle", { cx: x, cy: y, r: 5 }, g);
+    const n = el("text", { x: nx - 4, y: ny - 4 }, g);
+    n.textContent = "N";
+    el("title", {}, g).textContent = "anchor: " + venue.anchor.latitude + ", " + venue.anchor.longitude
+      + ", bearing " + (venue.anchor.bearingDegrees || 0) + "°";
+  }
+  if (edit.drawing.length) {
+    const points = edit.drawing.map(([x, y]) => project(x, y));
+    if (edit.hover) points.push(edit.hover);
+    mark("polyline", { class: "drawing", points: points.map((p) => p.join(",")).join(" ") });
+    for (const [x, y] of edit.drawing.map(([x, y]) => project(x, y))) mark("rect", { class: "corner", x: x - 4, y: y - 4, width: 8, height: 8 });
+  }
+  const pending = edit.pending;
+  if (pending && pending.kind === "room") {
+    const points = pending.polygon.map(([x, y]) => project(x, y));
+    mark("polygon", { class: "drawing", points: points.map((p) => p.join(",")).join(" ") });
+  } else if (pending && (pending.kind === "node" || pending.kind === "anchor")) {
+    const [x, y] = project(pending.x, pending.y);
+    mark("circle", { class: "pending", cx: x, cy: y, r: 6 });
+  }
+  if (edit.error && edit.error.at) {
+    const [x, y] = project(...edit.error.at());
+    mark("circle", { class: "error-ring", cx: x, cy: y, r: 12 });
+    const text = mark("text", { class: "edit-error", x: x + 14, y: y + 4 });
+    text.dataset.field = edit.error.field;
+    text.textContent = edit.error.message;
+  }
+}
 
 function fail(error) { statusLine.textContent = String(error.message || error); }
 

@@ -17,9 +17,18 @@ public protocol LocationStore: Sendable {
     /// Creates or replaces a venue.
     /// - Returns: `true` when the venue is new.
     @discardableResult func putVenue(_ venue: StoredVenue) async throws -> Bool
-    /// Deletes a venue and its devices' latest fixes; its sightings, events and visits stay in the log.
+    /// Deletes a venue, its floor images and its devices' latest fixes; its sightings, events and visits stay in the log.
     /// - Returns: `true` when there was such a venue.
     @discardableResult func deleteVenue(id: String) async throws -> Bool
+
+    /// The plan image of `venue`'s floor `level`, or `nil`.
+    func floorImage(venue: String, level: Int) async throws -> StoredFloorImage?
+    /// Creates or replaces a floor's plan image (its bytes, type and placement).
+    /// - Returns: `true` when the floor had no image.
+    @discardableResult func putFloorImage(_ image: StoredFloorImage) async throws -> Bool
+    /// Deletes a floor's plan image.
+    /// - Returns: `true` when there was one.
+    @discardableResult func deleteFloorImage(venue: String, level: Int) async throws -> Bool
 
     /// Stores a batch in one transaction: its sightings, the fixes and zone events they caused, the devices'
     /// latest fixes and the zone visits. Returns after the transaction is committed; waits for the database without

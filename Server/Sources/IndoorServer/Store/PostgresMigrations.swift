@@ -103,6 +103,22 @@ enum PostgresMigrations {
                 "UPDATE visit SET closed_at = extract(epoch FROM clock_timestamp()) WHERE check_out IS NOT NULL",
                 "CREATE INDEX visit_closed_at ON visit (closed_at) WHERE closed_at IS NOT NULL",
             ]),
+        // Each floor's plan image, stored with its venue, as in SQLite.
+        Migration(
+            identifier: "v3-floorImage",
+            statements: [
+                """
+                CREATE TABLE floor_image (
+                    venue TEXT NOT NULL,
+                    level BIGINT NOT NULL,
+                    content_type TEXT NOT NULL,
+                    data BYTEA NOT NULL,
+                    placement BYTEA,
+                    updated_at DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (venue, level)
+                )
+                """
+            ]),
     ]
 
     /// Brings the schema of the database `connection` is on up to date.

@@ -132,8 +132,51 @@ package final class PostgresStore: LocationStore {
                     "DELETE FROM venue WHERE id = \(id) RETURNING id", logger: logger
                 ).collect()
                 try await connection.query("DELETE FROM device WHERE venue = \(id)", logger: logger)
+                try await connection.query("DELETE FROM floor_image WHERE venue = \(id)", logger: logger)
                 return !deleted.isEmpty
             }
+        }
+    }
+
+    package func floorImage(venue: String, level: Int) async throws -> StoredFloorImage? {
+        try await mapped {
+            try await client.query(
+                """
+                SELECT content_type, data, placement, updated_at FROM floor_image
+                WHERE venue = \(venue) AND level = \(level)
+                """, logger: logger
+            ).collect().first.map {
+                let (type, data, placement, updatedAt) = try $0.decode((String, Data, Data?, Double).self)
+                return StoredFloorImage(
+                    venue: venue, level: level, contentType: type, data: data, placement: placement,
+                    updatedAt: updatedAt)
+            }
+        }
+    }
+
+    @discardableResult package func putFloorImage(_ image: StoredFloorImage) async throws -> Bool {
+        try await mapped {
+            // The CTE sees the table as it was before the upsert.
+            let rows = try await client.query(
+                """
+                WITH old AS (SELECT 1 FROM floor_image WHERE venue = \(image.venue) AND level = \(image.level))
+                INSERT INTO floor_image (venue, level, content_type, data, placement, updated_at)
+                VALUES (\(image.venue), \(image.level), \(image.contentType), \(image.data), \(image.placement),
+                    \(image.updatedAt))
+                ON CONFLICT (venue, level) DO UPDATE SET content_type = EXCLUDED.content_type, data = EXCLUDED.data,
+                    placement = EXCLUDED.placement, updated_at = EXCLUDED.updated_at
+                RETURNING NOT EXISTS (SELECT 1 FROM old)
+                """, logger: logger
+            ).collect()
+            return try rows.first?.decode(Bool.self) ?? false
+        }
+    }
+
+    @discardableResult package func deleteFloorImage(venue: String, level: Int) async throws -> Bool {
+        try await mapped {
+            !(try await client.query(
+                "DELETE FROM floor_image WHERE venue = \(venue) AND level = \(level) RETURNING venue", logger: logger
+            ).collect().isEmpty)
         }
     }
 

@@ -83,6 +83,21 @@ enum SQLiteMigrations {
                     """,
                 arguments: [now, now])
         }
+        // Each floor's plan image, stored with its venue (`PUT /v1/venues/{id}/floors/{level}/image`).
+        migrator.registerMigration("v3-floorImage") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE floorImage (
+                        venue TEXT NOT NULL,
+                        level INTEGER NOT NULL,
+                        contentType TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        placement BLOB,
+                        updatedAt REAL NOT NULL,
+                        PRIMARY KEY (venue, level)
+                    );
+                    """)
+        }
         return migrator
     }
 }

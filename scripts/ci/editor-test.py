@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""Real-browser test of the venue editor on the live map of `indoor serve`.
+
+Starts `indoor serve --demo --port 0` (the binary given, a temporary database of its own), puts a small venue of its
+own with the admin key the server printed, and opens the map on it in headless Chromium (selenium, as
+scripts/ci/map-test.py does). Then it opens the editor ("Edit venue", the admin key typed into the editor's form:
+never in the address), adds three nodes by clicking the plan at screen points whose venue metres it computes from
+the map's transform (`window.indoorMap.transform()`), fills each node's form by keyboard (id, height, beacon) and
+confirms with Enter, draws a room by clicking four corners and closes it with Enter, names it, drags a node, nudges it
+with an arrow key, undoes both with Ctrl+Z, draws a wall and sets the geographic anchor, and saves. It reads the
+venue back with `GET /v1/venues/{id}` and checks each node and the room's corners lie within 1 cm of what the clicks
+mean, and the wall and anchor are there. Last it adds a node with an id already used, saves, and checks that the
+server's error is shown at that node on the plan (and in the panel) and that the unsaved edit is kept (the two nodes
+of that id still drawn, the draft unchanged). Stops the server by its pid at the end.
+
+    scripts/ci/editor-test.py [--binary Server/.build/debug/indoor] [--timeout 120] [--screenshot FILE]
+
+Exit status 0 on success; 1 with a message saying what did not happen on failure; 2 when a tool is missing.
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("map_test", os.path.join(HERE, "map-test.py"))
+map_test = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(map_test)
+
+VENUE_ID = "editor-test"
+VENUE = {
+    "id": VENUE_ID,
+    "name": "Editor test",
+    "floors": [{"level": 0, "name": "Ground floor", "outline": [[0, 0], [24, 0], [24, 14], [0, 14]], "walls": []}],
+    "nodes": [
+        {"id": "corner-a", "x": 1, "y": 1, "z": 2.5, "floor": 0},
+        {"id": "corner-b", "x": 23, "y": 13, "z": 2.5, "floor": 0},
+    ],
+    "zones": [],
+}
+
+
+def fail(message, code=1):
+    print(f"editor-test: FAILED: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def say(message):
+    print(f"editor-test: {message}")
+
+
+def call(base, key, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers={
+        "Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def wait(driver, script, what, deadline, screenshot):
+    """Runs `script` until it returns something truthy; fails naming `what` at the deadline."""
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.1)
+    map_test.problem(driver, screenshot)
+    fail(f"{what} (waited until the deadline)")
+
+
+def click_at(driver, x, y, double=False):
+    """Clicks (or double-clicks) the page at the client pixel (x, y), integers."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    builder = ActionBuilder(driver)
+    builder.pointer_action.move_to_location(int(x), int(y))
+    builder.pointer_action.double_click() if double else builder.pointer_action.click()
+    builder.perform()
+
+
+def drag(driver, start, end):
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    builder = ActionBuilder(driver)
+    builder.pointer_action.move_to_location(int(start[0]), int(start[1]))
+    builder.pointer_action.pointer_down()
+    for step in range(1, 6):
+        builder.pointer_action.move_to_location(int(start[0] + (end[0] - start[0]) * step / 5),
+                                                int(start[1] + (end[1] - start[1]) * step / 5))
+    builder.pointer_action.pointer_up()
+    builder.perform()
+
+
+def keys(driver, *sequence):
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(driver).send_keys(*sequence).perform()
+
+
+def metres(transform, x, y):
+    """The venue metres at the client pixel (x, y): the inverse of the map's transform."""
+    px, py = x - transform["left"], y - transform["top"]
+    return (px - transform["x"]) / transform["scale"], (transform["y"] - py) / transform["scale"]
+
+
+def screen_point(driver, x, y):
+    """The integer client pixel nearest the venue point (x, y), and the venue metres that pixel means."""
+    sx, sy = driver.execute_script("return window.indoorMap.toScreen(arguments[0], arguments[1]);", x, y)
+    sx, sy = round(sx), round(sy)
+    return (sx, sy), metres(driver.execute_script("return window.indoorMap.transform();"), sx, sy)
+
+
+def fill(driver, values):
+    """Types into the editor's open form by name, then confirms with Enter in the last field typed."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    field = None
+    for name, value in values.items():
+        field = driver.find_element(By.CSS_SELECTOR, f'#edit-form input[name="{name}"]')
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys(Keys.DELETE)
+        field.send_keys(str(value))
+    field.send_keys(Keys.ENTER)
+
+
+def near(a, b, tolerance=0.01):
+    return math.hypot(a[0] - b[0], a[1] - b[1]) <= tolerance
+
+
+def run(driver, url, admin, read, ingest, timeout, screenshot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    deadline = time.monotonic() + timeout
+    parts = urlsplit(url)
+    base = f"{parts.scheme}://{parts.netloc}"
+    status, answer = call(base, admin, "PUT", f"/v1/venues/{VENUE_ID}", VENUE)
+    if status not in (200, 201):
+        fail(f"PUT of the test venue answered {status}: {answer}")
+    driver.set_page_load_timeout(max(timeout, 30))
+    query = dict(parse_qsl(parts.query))
+    query["venue"] = VENUE_ID
+    driver.get(base + "/?" + urlencode(query))
+    wait(driver, "return document.querySelectorAll('#map .outline').length && window.indoorMap;",
+         "the test venue's plan did not draw", deadline, screenshot)
+
+    # The editor asks for the admin key in its own form; the address never carries it.
+    driver.find_element(By.ID, "edit").click()
+    wait(driver, "return !document.getElementById('edit-key').hidden;", "the editor did not ask for the admin key",
+         deadline, screenshot)
+    key_field = driver.find_element(By.ID, "edit-key-input")
+    key_field.send_keys(admin)
+    key_field.send_keys(Keys.ENTER)
+    wait(driver, "return window.indoorMap.editing();", "the editor did not open with the admin key", deadline,
+         screenshot)
+    if admin in driver.current_url:
+        fail("the admin key is in the address bar")
+    say("editor open with the admin key (typed into the editor, not in the address)")
+
+    # The live devices keep moving while editing: a walker heard near one corner node, then near the other.
+    if ingest:
+        where = []
+        for start, loud in ((100, "corner-a"), (110, "corner-b")):
+            quiet = "corner-b" if loud == "corner-a" else "corner-a"
+            sightings = [{"t": start + step * 0.5, "device": "walker", "node": node, "rssi": rssi}
+                         for step in range(4) for node, rssi in ((loud, -50), (quiet, -85))]
+            status, answer = call(base, ingest, "POST", "/v1/sightings", {"venue": VENUE_ID, "sightings": sightings})
+            if status != 200:
+                fail(f"POST /v1/sightings answered {status}: {answer}")
+            seen = where[-1] if where else None
+            where.append(wait(driver, """const g = document.querySelector('#devices g.device[data-device="walker"]');
+              if (!g || !window.indoorMap.editing()) return null;
+              const at = [Number(g.dataset.x), Number(g.dataset.y)];
+              return JSON.stringify(at) === JSON.stringify(arguments[0]) ? null : at;""".replace(
+                "arguments[0]", json.dumps(seen)), f"the walker did not show up (again) while editing after t = {start}",
+                deadline, screenshot))
+        say(f"a live device moved from {where[0]} to {where[1]} while editing")
+
+    # Three nodes, each by a click on the plan and its form (Tab-free: the id field has the focus; Enter confirms).
+    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="node"]').click()
+    wanted = {"ed-1": (5.37, 4.21, 2.2, "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/7/1"),
+              "ed-2": (12.8, 9.6, 2.5, ""), "ed-3": (19.05, 3.3, 3, "")}
+    expected = {}
+    for node_id, (x, y, z, beacon) in wanted.items():
+        pixel, point = screen_point(driver, x, y)
+        click_at(driver, *pixel)
+        wait(driver, "return !document.getElementById('edit-form').hidden;", f"no form opened for node {node_id}",
+             deadline, screenshot)
+        form = driver.execute_script("""const f = document.getElementById('edit-form');
+          return { x: Number(f.querySelector('[name=x]').value), y: Number(f.querySelector('[name=y]').value),
+                   focused: document.activeElement && document.activeElement.name };""")
+        if form["focused"] != "id" or not near((form["x"], form["y"]), point, 0.0011):
+            fail(f"node {node_id}: the form has ({form['x']}, {form['y']}), focus on '{form['focused']}'; the click "
+                 f"at {pixel} means ({point[0]:.4f}, {point[1]:.4f})")
+        values = {"id": node_id, "z": z}
+        if beacon:
+            values["beacon"] = beacon
+        fill(driver, values)
+        expected[node_id] = (point, z, beacon)
+    drawn = driver.execute_script("return Array.from(document.querySelectorAll('circle.node'), c => c.dataset.node);")
+    if not all(n in drawn for n in wanted):
+        fail(f"the new nodes are not drawn: {drawn}")
+    say(f"three nodes added by clicks: {', '.join(f'{n} at ({p[0]:.3f}, {p[1]:.3f})' for n, (p, _, _) in expected.items())}")
+
+    # Drag ed-2 by 40 px, nudge it by the arrow key, then undo both with Ctrl+Z: it is back where it was.
+    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="select"]').click()
+    start, _ = screen_point(driver, *expected["ed-2"][0])
+    drag(driver, start, (start[0] + 40, start[1] + 20))
+    moved = driver.execute_script("const n = window.indoorMap.draft().nodes.find(n => n.id === 'ed-2'); return [n.x, n.y];")
+    target = metres(driver.execute_script("return window.indoorMap.transform();"), start[0] + 40, start[1] + 20)
+    if not near(moved, target):
+        fail(f"dragging ed-2 to {target} left it at {moved}")
+    driver.execute_script("document.getElementById('map').focus();")
+    keys(driver, Keys.ARROW_RIGHT)
+    nudged = driver.execute_script("const n = window.indoorMap.draft().nodes.find(n => n.id === 'ed-2'); return [n.x, n.y];")
+    if not near(nudged, (moved[0] + 0.1, moved[1]), 0.0011):
+        fail(f"the right arrow moved ed-2 from {moved} to {nudged}, not by 0.1 m")
+    driver.execute_script("document.getElementById('map').focus();")
+    from selenium.webdriver.common.action_chains import ActionChains
+    for _ in range(2):
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    back = driver.execute_script("const n = window.indoorMap.draft().nodes.find(n => n.id === 'ed-2'); return [n.x, n.y];")
+    if not near(back, expected["ed-2"][0], 0.0011):
+        fail(f"two undos left ed-2 at {back}, not back at {expected['ed-2'][0]}")
+    say(f"drag to ({moved[0]:.3f}, {moved[1]:.3f}), nudge by 0.1 m and two undos (Ctrl+Z) back to "
+        f"({back[0]:.3f}, {back[1]:.3f})")
+
+    # A room: four corners clicked, closed by Enter, named in its form.
+    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="room"]').click()
+    corners = []
+    for x, y in [(2.1, 6.4), (9.75, 6.4), (9.75, 12.3), (2.1, 12.3)]:
+        pixel, point = screen_point(driver, x, y)
+        click_at(driver, *pixel)
+        corners.append(point)
+    keys(driver, Keys.ENTER)
+    wait(driver, "return !document.getElementById('edit-form').hidden;", "no form opened for the new room", deadline,
+         screenshot)
+    fill(driver, {"id": "meeting", "name": "Meeting room"})
+    say("room drawn by four clicks, closed with Enter and named")
+
+    # A wall by two clicks, and the anchor at the origin.
+    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="wall"]').click()
+    wall = []
+    for x, y in [(12, 0.5), (12, 7)]:
+        pixel, point = screen_point(driver, x, y)
+        click_at(driver, *pixel)
+        wall.append(point)
+    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="anchor"]').click()
+    pixel, point = screen_point(driver, 0, 0)
+    click_at(driver, *pixel)
+    wait(driver, "return !document.getElementById('edit-form').hidden;", "no form opened for the anchor", deadline,
+         screenshot)
+    fill(driver, {"x": 0, "y": 0, "latitude": 52.520008, "longitude": 13.404954, "bearingDegrees": 20})
+
+    if screenshot:
+        driver.save_screenshot(screenshot)
+    driver.find_element(By.ID, "edit-save").click()
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Saved');",
+         "the editor did not say 'Saved'", deadline, screenshot)
+    status, saved = call(base, read, "GET", f"/v1/venues/{VENUE_ID}")
+    if status != 200:
+        fail(f"GET /v1/venues/{VENUE_ID} answered {status}: {saved}")
+    nodes = {n["id"]: n for n in saved.get("nodes", [])}
+    for node_id, (point, z, beacon) in expected.items():
+        node = nodes.get(node_id)
+        if not node:
+            fail(f"the saved venue has no node '{node_id}': {sorted(nodes)}")
+        if not near((node["x"], node["y"]), point) or abs(node.get("z", 0) - z) > 1e-9 or node.get("floor") != 0:
+            fail(f"node {node_id} saved at ({node['x']}, {node['y']}, z {node.get('z')}, floor {node.get('floor')}); "
+                 f"the click means ({point[0]:.4f}, {point[1]:.4f}, z {z}, floor 0)")
+        if beacon and node.get("beacon", "").upper() != beacon.upper():
+            fail(f"node {node_id} saved with beacon {node.get('beacon')}, not {beacon}")
+    zone = next((z for z in saved.get("zones", []) if z["id"] == "meeting"), None)
+    if not zone or zone.get("name") != "Meeting room":
+        fail(f"the saved venue has no room 'meeting' named 'Meeting room': {saved.get('zones')}")
+    polygon = zone["fences"][0]["polygon"]
+    if len(polygon) != 4 or not all(near(p, q) for p, q in zip(polygon, corners)):
+        fail(f"the room's corners were saved as {polygon}; the clicks mean {corners}")
+    walls = saved["floors"][0].get("walls", [])
+    if len(walls) != 1 or not all(near(p, q) for p, q in zip(walls[0], wall)):
+        fail(f"the wall was saved as {walls}; the clicks mean {wall}")
+    anchor = saved.get("anchor") or {}
+    if abs(anchor.get("latitude", 0) - 52.520008) > 1e-9 or abs(anchor.get("bearingDegrees", 0) - 20) > 1e-9:
+        fail(f"the anchor was saved as {anchor}")
+    say(f"saved and read back: 3 nodes and the room's 4 corners within 1 cm of the clicks, the wall, the anchor "
+        f"({anchor['latitude']}, {anchor['longitude']}, bearing {anchor['bearingDegrees']}°)")
+
+    # A validation error: a fourth node with an id already used. The error is shown at that node; the edit is kept.
+    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="node"]').click()
+    pixel, point = screen_point(driver, 16.4, 11.2)
+    click_at(driver, *pixel)
+    wait(driver, "return !document.getElementById('edit-form').hidden;", "no form opened for the duplicate node",
+         deadline, screenshot)
+    fill(driver, {"id": "ed-1"})
+    driver.find_element(By.ID, "edit-save").click()
+    shown = wait(driver, """const t = document.querySelector('#handles text.edit-error');
+      const box = document.getElementById('edit-error');
+      if (!t || box.hidden) return null;
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, field: t.dataset.field, left: r.left, top: r.top, bottom: r.bottom,
+               panel: box.textContent,
+               note: (document.querySelector('#edit-form .field-error[data-for=id]') || {}).textContent || '',
+               drawn: document.querySelectorAll('circle.node[data-node="ed-1"]').length,
+               draft: window.indoorMap.draft().nodes.length };""",
+                 "no error was shown after saving a duplicate node id", deadline, screenshot)
+    index = len(saved["nodes"])
+    if not shown["field"].startswith(f"nodes[{index}]") or "twice" not in shown["text"]:
+        fail(f"the error shown is {shown}; expected the duplicate id at nodes[{index}]")
+    if not (shown["left"] - 40 <= pixel[0] <= shown["left"] + 10 and shown["top"] - 20 <= pixel[1] <= shown["bottom"] + 20):
+        fail(f"the error text is at ({shown['left']:.0f}, {shown['top']:.0f}), not next to the node at {pixel}")
+    if shown["drawn"] != 2 or shown["draft"] != index + 1 or "twice" not in shown["note"]:
+        fail(f"the unsaved edit was not kept or the form does not note the id: {shown}")
+    status, after = call(base, read, "GET", f"/v1/venues/{VENUE_ID}")
+    if len(after["nodes"]) != index:
+        fail(f"the refused venue changed the stored one: {len(after['nodes'])} nodes")
+    say(f"duplicate id refused: '{shown['panel']}', shown at the node on the plan and in its form; the edit is kept "
+        f"({shown['drawn']} nodes 'ed-1' drawn)")
+
+    # A floor-plan image: uploaded from the editor, placed by two points, their distance and where the first lies.
+    handle, path = tempfile.mkstemp(prefix="indoor-editor-test-", suffix=".png")
+    os.write(handle, png(100, 50))
+    os.close(handle)
+    driver.find_element(By.ID, "edit-image").send_keys(path)
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Image uploaded')",
+         "the editor did not say 'Image uploaded'", deadline, screenshot)
+    os.remove(path)
+    wait(driver, "return document.querySelector('#edit-form input[name=u1]');", "no placement form after the upload",
+         deadline, screenshot)
+    fill(driver, {"u1": 0, "v1": 0, "u2": 100, "v2": 0, "distance": 10, "x": 2, "y": 12, "rotation": 0})
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Image placed');",
+         "the editor did not say 'Image placed'", deadline, screenshot)
+    status, info = call(base, read, "GET", f"/v1/venues/{VENUE_ID}/floors/0/image/placement")
+    placement = (info or {}).get("placement") or {}
+    if status != 200 or info.get("contentType") != "image/png" or placement.get("imagePoints") != [[0, 0], [100, 0]] \
+            or placement.get("distanceMeters") != 10 or placement.get("at") != [2, 12] \
+            or placement.get("rotationDegrees") != 0:
+        fail(f"the stored image placement is {status} {info}")
+    box = wait(driver, """const i = document.querySelector('#backdrop image.floor-image[data-placed="1"]');
+      if (!i) return null; const r = i.getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width, height: r.height,
+               at: window.indoorMap.toScreen(2, 12), scale: window.indoorMap.transform().scale };""",
+               "the placed image is not drawn under the plan", deadline, screenshot)
+    if abs(box["left"] - box["at"][0]) > 1.5 or abs(box["top"] - box["at"][1]) > 1.5 \
+            or abs(box["width"] - 10 * box["scale"]) > 1.5 or abs(box["height"] - 5 * box["scale"]) > 1.5:
+        fail(f"the image is drawn at {box}; its placement puts it at {box['at']}, 10 m x 5 m")
+    say(f"floor image uploaded and placed (2 points 100 px apart = 10 m, first at (2, 12) m): stored {placement}, "
+        f"drawn at ({box['left']:.0f}, {box['top']:.0f}) px, {box['width']:.0f} x {box['height']:.0f} px")
+    if screenshot:
+        driver.save_screenshot(screenshot)
+
+
+def png(width, height):
+    """A small RGB PNG: a light grid, so a screenshot shows where it lies."""
+    import struct
+    import zlib
+    rows = b"".join(b"\x00" + b"".join(b"\xcc\xdd\xee" if (x % 10 == 0 or y % 10 == 0) else b"\xf8\xf8\xf0"
+                                        for x in range(width)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default="Server/.build/debug/indoor")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole browser check")
+    parser.add_argument("--screenshot", help="save a PNG of the editor before saving (and of the page on failure)")
+    arguments = parser.parse_args()
+    if not os.access(arguments.binary, os.X_OK):
+        fail(f"'{arguments.binary}' is not an executable: swift build --package-path Server --product indoor", 2)
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        fail("selenium is not installed (pip install selenium)", 2)
+
+    folder = tempfile.mkdtemp(prefix="indoor-editor-test-")
+    process, url, server_keys = map_test.start_server(arguments.binary, folder)
+    say(f"server pid {process.pid}, map {re.sub(r'key=[^&]+', 'key=…', url)}")
+    driver = None
+    try:
+        if "admin" not in server_keys or "read" not in server_keys:
+            fail(f"the server printed no admin and read keys: {sorted(server_keys)}")
+        driver = map_test.browser(os.path.join(folder, "profile"))
+        run(driver, url, server_keys["admin"], server_keys["read"], server_keys.get("ingest"), arguments.timeout,
+            arguments.screenshot)
+    except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
+        if driver is not None:
+            map_test.problem(driver, arguments.screenshot)
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        fail(f"the browser failed: {error.__class__.__name__}: {first}")
+    finally:
+        if driver is not None:
+            driver.quit()
+        map_test.stop_server(process)
+        shutil.rmtree(folder, ignore_errors=True)
+    say("passed")
+
+
+if __name__ == "__main__":
+    main()

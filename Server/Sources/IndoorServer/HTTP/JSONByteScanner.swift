@@ -29,6 +29,11 @@ struct JSONByteScanner {
         var value: Double
         var start: Int
         var end: Int
+        /// Whether the text has a digit other than 0 (so a value of 0 means it underflowed).
+        var nonzero: Bool
+
+        /// Whether a `Double` holds the number: finite, and not a nonzero number rounded to 0.
+        var isRepresentable: Bool { value.isFinite && (value != 0 || !nonzero) }
     }
 
     /// The byte at `index`, or 0 past the end.
@@ -289,11 +294,11 @@ struct JSONByteScanner {
         if exact, digits <= 15, scale >= -22, scale <= 22 {
             var value = Double(mantissa)
             if scale < 0 { value /= Self.powersOfTen[-scale] } else { value *= Self.powersOfTen[scale] }
-            return NumberToken(value: negative ? -value : value, start: start, end: end)
+            return NumberToken(value: negative ? -value : value, start: start, end: end, nonzero: mantissa != 0)
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         let value = Double(text) ?? (negative ? -.infinity : .infinity)
-        return NumberToken(value: value, start: start, end: end)
+        return NumberToken(value: value, start: start, end: end, nonzero: mantissa != 0)
     }
 
     /// The text of a number token, as written.

@@ -7,7 +7,7 @@ import IndoorModel
 /// The whole body is checked for syntax first, as `JSONDecoder` does: a body that is not well-formed JSON is
 /// refused as a whole (``JSONBodySyntaxError``, naming the byte offset, line and column) even when its first items
 /// are good. Keys may come in any order, unknown keys are skipped (whatever their value holds), `null` is read as
-/// absent for the optional fields (`tx`, `node`, `beacon`), and for a key given twice the last value counts, at the
+/// absent for the optional fields (`tx`, `node`, `beacon`), and for a key given twice the first value counts, at the
 /// top and in each sighting (as `JSONDecoder` on Linux does).
 package enum SightingBatchReader {
     /// A batch as read: the venue, the sightings that were readable with the index of each in the batch, and one
@@ -26,6 +26,12 @@ package enum SightingBatchReader {
     private enum Field<Value> {
         case absent, null, wrongType
         case value(Value)
+
+        /// Whether the key has not been seen: of a key given twice, the first value counts (as with `JSONDecoder`).
+        var isAbsent: Bool {
+            if case .absent = self { return true }
+            return false
+        }
     }
 
     /// Reads a batch.
@@ -53,8 +59,8 @@ package enum SightingBatchReader {
                         try scanner.expect(UInt8(ascii: ":"), "':' after an object key")
                         scanner.skipWhitespace()
                         switch Self.key(key, in: scanner) {
-                        case .venue: venue = try readString(&scanner)
-                        case .sightings:
+                        case .venue where venue.isAbsent: venue = try readString(&scanner)
+                        case .sightings where items.isAbsent:
                             if scanner.current == UInt8(ascii: "[") {
                                 items = .value(try readItems(&scanner))
                             } else {
@@ -65,10 +71,12 @@ package enum SightingBatchReader {
                     } while try scanner.endOfMember(closing: UInt8(ascii: "}"), "',' or '}' after an object member")
                 }
             } else {
+                let isNull = scanner.current == UInt8(ascii: "n")
                 try scanner.skipValue()
                 scanner.skipWhitespace()
                 guard scanner.isAtEnd else { throw scanner.error(expected: "the end of the body") }
-                throw BatchBodyError(field: "body", message: "expected an object")
+                throw BatchBodyError(
+                    field: "body", message: isNull ? "expected an object, found null" : "expected an object")
             }
             scanner.skipWhitespace()
             guard scanner.isAtEnd else { throw scanner.error(expected: "the end of the body") }
@@ -93,6 +101,9 @@ package enum SightingBatchReader {
                 venue: name, count: read.count, sightings: read.sightings, indices: read.indices, errors: read.errors)
         }
     }
+
+    /// A number read: its value, and its text when no `Double` holds it (for the message).
+    private typealias Number = (value: Double, text: String?)
 
     /// The keys of the schema.
     private enum Key: String, Sendable {
@@ -127,15 +138,11 @@ package enum SightingBatchReader {
     }
 
     /// Reads any value as a number field, keeping the number's text for messages.
-    private static func readNumber(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Field<
-        (
-            Double, String?
-        )
-    > {
+    private static func readNumber(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Field<Number> {
         switch scanner.current {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number = try scanner.scanNumber()
-            return .value((number.value, number.value.isFinite ? nil : scanner.text(number)))
+            return .value((number.value, number.isRepresentable ? nil : scanner.text(number)))
         default: return try kind(&scanner)
         }
     }
@@ -178,7 +185,7 @@ package enum SightingBatchReader {
     private static func readItem(_ scanner: inout JSONByteScanner, index: Int) throws(JSONBodySyntaxError)
         -> Result<Sighting, ItemError>
     {
-        let path = "sightings[\(index)]"
+        var path: String { "sightings[\(index)]" }
         guard scanner.current == UInt8(ascii: "{") else {
             let found: Field<Void> = try kind(&scanner)
             if case .null = found {
@@ -188,9 +195,9 @@ package enum SightingBatchReader {
             return .failure(ItemError(index: index, field: path, message: "\(path): expected an object"))
         }
         scanner.position += 1
-        var time = Field<(Double, String?)>.absent
-        var rssi = Field<(Double, String?)>.absent
-        var tx = Field<(Double, String?)>.absent
+        var time = Field<Number>.absent
+        var rssi = Field<Number>.absent
+        var tx = Field<Number>.absent
         var device = Field<String>.absent
         var node = Field<String>.absent
         var beacon = Field<String>.absent
@@ -205,12 +212,12 @@ package enum SightingBatchReader {
                 try scanner.expect(UInt8(ascii: ":"), "':' after an object key")
                 scanner.skipWhitespace()
                 switch Self.key(key, in: scanner) {
-                case .t: time = try readNumber(&scanner)
-                case .rssi: rssi = try readNumber(&scanner)
-                case .tx: tx = try readNumber(&scanner)
-                case .device: device = try readString(&scanner)
-                case .node: node = try readString(&scanner)
-                case .beacon: beacon = try readString(&scanner)
+                case .t where time.isAbsent: time = try readNumber(&scanner)
+                case .rssi where rssi.isAbsent: rssi = try readNumber(&scanner)
+                case .tx where tx.isAbsent: tx = try readNumber(&scanner)
+                case .device where device.isAbsent: device = try readString(&scanner)
+                case .node where node.isAbsent: node = try readString(&scanner)
+                case .beacon where beacon.isAbsent: beacon = try readString(&scanner)
                 default: try scanner.skipValue(depth: 2)
                 }
             } while try scanner.endOfMember(closing: UInt8(ascii: "}"), "',' or '}' after an object member")
@@ -221,8 +228,8 @@ package enum SightingBatchReader {
         func missing(_ key: String) -> Result<Sighting, ItemError> {
             .failure(ItemError(index: index, field: path, message: "\(path): missing field '\(key)'"))
         }
-        /// The checks of `decodeNumber(forKey:name:)`: `nil` with `problem` set when the number is refused.
-        func number(_ field: Field<(Double, String?)>, _ key: String, required: Bool) -> Result<Double?, ItemError> {
+        /// The checks of `decodeNumber(forKey:name:)` (required) and `decodeNumberIfPresent(forKey:name:)`.
+        func number(_ field: Field<Number>, _ key: String, required: Bool) -> Result<Double?, ItemError> {
             switch field {
             case .absent:
                 return required ? missing(key).map { _ in nil } : .success(nil)

@@ -74,6 +74,33 @@ struct BenchIngestCommand: ParsableCommand {
     }
 
     func run() throws {
+        let result = try measure()
+        if json {
+            print(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
+            return
+        }
+        print(
+            "ingest: \(devices) walkers, \(result.sightings) sightings a lap, batches of \(batch)"
+                + String(
+                    format: "\n  in-process (LocationSession, 1 core): %.0f sightings/s (%d in %.1f s)",
+                    result.sessionSightingsPerSecond, result.sessionSightings, result.sessionSeconds))
+        for decoder in result.decoders {
+            print(
+                "  decode \(decoder.name): "
+                    + String(
+                        format: "%.1f MB/s, %.0f sightings/s", decoder.megabytesPerSecond, decoder.sightingsPerSecond))
+        }
+        for write in result.sqlite {
+            print(
+                "  SQLite commit, \(write.rowsPerInsert) rows per INSERT: "
+                    + String(format: "%.0f sightings/s", write.sightingsPerSecond))
+        }
+    }
+
+    /// Simulates the office and runs the three measurements.
+    ///
+    /// - Throws: ``CommandFailure`` when a decoder does not read every sighting of the bodies.
+    func measure() throws -> Result {
         var options = SimulatorOptions()
         options.devices = devices
         options.duration = duration
@@ -164,25 +191,6 @@ struct BenchIngestCommand: ParsableCommand {
             devices: devices, batch: batch, sightings: rows.count, bodyBytes: bytes,
             sessionSightingsPerSecond: Double(done) / elapsed, sessionSightings: done, sessionSeconds: elapsed,
             sessionEvents: events, decoders: decoders, sqlite: sqlite)
-        if json {
-            print(String(decoding: try JSONFormat.encoder().encode(result), as: UTF8.self))
-            return
-        }
-        print(
-            "ingest: \(devices) walkers, \(rows.count) sightings a lap, batches of \(batch)"
-                + String(
-                    format: "\n  in-process (LocationSession, 1 core): %.0f sightings/s (%d in %.1f s)",
-                    result.sessionSightingsPerSecond, done, elapsed))
-        for decoder in decoders {
-            print(
-                "  decode \(decoder.name): "
-                    + String(
-                        format: "%.1f MB/s, %.0f sightings/s", decoder.megabytesPerSecond, decoder.sightingsPerSecond))
-        }
-        for write in sqlite {
-            print(
-                "  SQLite commit, \(write.rowsPerInsert) rows per INSERT: "
-                    + String(format: "%.0f sightings/s", write.sightingsPerSecond))
-        }
+        return result
     }
 }

@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "IndoorBenchmarks",
             dependencies: indoor + [
-                "CGaussNewton", "IndoorCommands", "IndoorMQTT",
+                "CGaussNewton", "IndoorCommands", "IndoorMQTT", "IndoorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

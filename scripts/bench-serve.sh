@@ -65,9 +65,18 @@ curl -sf -X PUT -H "Authorization: Bearer $admin" -H "Content-Type: application/
 
 echo "indoor serve $address (pid $server, $durability durability, fresh database); venue '$venue', $devices walkers"
 echo "wrk: $connections connections, batches of $batch sightings, $seconds s"
+# The server's CPU time (user + system, clock ticks; fields 14 and 15 of /proc/PID/stat) around the run: how many
+# cores it used.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server/stat" 2> /dev/null || echo 0; }
+cpu_before=$(cpu_ticks)
+wall_before=$(date +%s.%N)
 wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s scripts/bench/post-batches.lua "$address" \
     -- "$work/venue/test/sightings.csv" "$venue" "$batch" "$ingest" > "$work/wrk.out"
+cpu_after=$(cpu_ticks)
+wall_after=$(date +%s.%N)
 cat "$work/wrk.out"
+awk -v a="$cpu_before" -v b="$cpu_after" -v s="$wall_before" -v e="$wall_after" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { cpu = (b - a) / hz; printf "server: cpu %.2f s over %.2f s of wall time (%.2f cores)\n", cpu, e - s, cpu / (e - s) }'
 result=$(grep '^result:' "$work/wrk.out")
 curl -sf "$address/metrics" > "$work/metrics.txt"
 ingested=$(sed -n 's/^indoor_sightings_ingested_total \([0-9.e+]*\).*/\1/p' "$work/metrics.txt")

@@ -280,26 +280,22 @@ public struct LocationServer: Sendable {
 
     private func ingest(_ request: Request) async throws -> Response {
         let body = try await self.body(of: request)
-        let batch = try SightingBatch.decode(Data(buffer: body))
-        guard batch.items.count <= configuration.maxBatch else {
+        let batch: SightingBatchReader.Batch
+        do {
+            batch = try body.withUnsafeReadableBytes { try SightingBatchReader.read($0) }
+        } catch let error as BatchBodyError {
+            throw APIError.badRequest(field: error.field, error.message, code: "invalidJSON")
+        }
+        guard batch.count <= configuration.maxBatch else {
             throw APIError.tooLarge(
                 field: "sightings",
-                "\(batch.items.count) sightings in one batch; the limit is \(configuration.maxBatch): split the batch")
+                "\(batch.count) sightings in one batch; the limit is \(configuration.maxBatch): split the batch")
         }
         guard hub.venue(id: batch.venue) != nil else { throw Self.unknownVenue(batch.venue, field: "venue") }
-        var sightings: [Sighting] = []
-        sightings.reserveCapacity(batch.items.count)
+        let sightings = batch.sightings
         /// The batch index of each sighting read.
-        var indices: [Int] = []
-        var errors: [ItemError] = []
-        for (index, item) in batch.items.enumerated() {
-            switch item.result {
-            case .success(let sighting):
-                sightings.append(sighting)
-                indices.append(index)
-            case .failure(let error): errors.append(error)
-            }
-        }
+        let indices = batch.indices
+        var errors = batch.errors
         let admission = try await hub.admit(venue: batch.venue, sightings: sightings)
         for refused in admission.refused {
             let index = indices[refused.index]

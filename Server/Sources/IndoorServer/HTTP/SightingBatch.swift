@@ -5,14 +5,18 @@ import IndoorModel
 /// The body of `POST /v1/sightings`: `{"venue": "hq", "sightings": [ … ]}`, each sighting in the JSON Lines
 /// object form of docs/FORMATS.md. Each item is read on its own, so a bad item is reported by index and field and
 /// the good ones are kept.
-struct SightingBatch: Decodable {
-    var venue: String
-    var items: [Item]
+///
+/// `POST /v1/sightings` reads its body with ``SightingBatchReader``, which gives the same answers in one pass over
+/// the bytes; this `JSONDecoder`-based form reads the sightings of `POST /v1/scans` and is the reference the reader is
+/// tested and measured against.
+package struct SightingBatch: Decodable {
+    package var venue: String
+    package var items: [Item]
 
-    struct Item: Decodable {
-        var result: Result<Sighting, ItemError>
+    package struct Item: Decodable {
+        package var result: Result<Sighting, ItemError>
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             do {
                 result = .success(try Sighting(from: decoder))
             } catch let error as DecodingError {
@@ -31,7 +35,7 @@ struct SightingBatch: Decodable {
     }
 
     /// Reads a batch, answering 400 naming the field for a body that is not such an object.
-    static func decode(_ data: Data) throws -> SightingBatch {
+    package static func decode(_ data: Data) throws -> SightingBatch {
         try decodeBody(SightingBatch.self, from: data)
     }
 }
@@ -51,13 +55,6 @@ func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         }
         throw APIError.badRequest(field: field, message, code: "invalidJSON")
     }
-}
-
-/// A sighting of a batch that was refused: its index, the field and why.
-struct ItemError: Error, Codable, Hashable, Sendable {
-    var index: Int
-    var field: String
-    var message: String
 }
 
 /// The answer to `POST /v1/sightings`.

@@ -20,14 +20,26 @@ public final class SQLiteStore: LocationStore {
     private let pool: DatabasePool
     /// The path of the database file.
     public let path: String
+    /// Sightings written by one `INSERT` statement (at most ``maximumSightingRowsPerInsert``); 1 writes them row by
+    /// row, as before multi-row inserts were measured (docs/notes/ingest-decoder.md).
+    package let sightingRowsPerInsert: Int
+    /// 100 rows of 8 values stay under SQLite's oldest limit on the variables of one statement (999).
+    package static let maximumSightingRowsPerInsert = 100
 
     /// Opens (or creates) the database at `path` and brings its schema up to date.
     ///
     /// An existing file must be an Indoor database (or empty): the store never adds its tables to another
     /// program's SQLite file, and never deletes or replaces a file.
     /// - Throws: ``StoreError`` naming the path when it is a folder, not SQLite, or another program's database.
-    public init(path: String, durability: Durability = .normal) throws {
+    public convenience init(path: String, durability: Durability = .normal) throws {
+        try self.init(path: path, durability: durability, sightingRowsPerInsert: Self.maximumSightingRowsPerInsert)
+    }
+
+    /// Opens the database at `path`, writing `sightingRowsPerInsert` sightings per `INSERT` (1...100; the benchmark
+    /// compares row by row with multi-row inserts).
+    package init(path: String, durability: Durability, sightingRowsPerInsert: Int) throws {
         self.path = path
+        self.sightingRowsPerInsert = min(max(1, sightingRowsPerInsert), Self.maximumSightingRowsPerInsert)
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         if exists && isFolder.boolValue {
@@ -157,6 +169,12 @@ public final class SQLiteStore: LocationStore {
         }
     }
 
+    /// `INSERT INTO sighting … VALUES (…), (…)` with 1...``maximumSightingRowsPerInsert`` rows: element `n - 1` has n.
+    private static let sightingInserts: [String] = (1...maximumSightingRowsPerInsert).map { rows in
+        "INSERT INTO sighting (venue, t, device, node, beacon, rssi, tx, receivedAt) VALUES "
+            + Array(repeating: "(?,?,?,?,?,?,?,?)", count: rows).joined(separator: ",")
+    }
+
     public func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
         let encoder = JSONFormat.encoder()
         let encoded = try batch.events.map { event -> Data in
@@ -166,21 +184,26 @@ public final class SQLiteStore: LocationStore {
             }
         }
         return try await pool.write { db in
-            let sightingInsert = try db.cachedStatement(
-                sql:
-                    "INSERT INTO sighting (venue, t, device, node, beacon, rssi, tx, receivedAt) VALUES (?,?,?,?,?,?,?,?)"
-            )
-            for sighting in batch.sightings {
-                var node: String?
-                var beacon: String?
-                switch sighting.source {
-                case .node(let id): node = id
-                case .beacon(let id): beacon = id.description
+            var offset = 0
+            while offset < batch.sightings.count {
+                let rows = min(sightingRowsPerInsert, batch.sightings.count - offset)
+                let statement = try db.cachedStatement(sql: Self.sightingInserts[rows - 1])
+                var values: [(any DatabaseValueConvertible)?] = []
+                values.reserveCapacity(rows * 8)
+                for sighting in batch.sightings[offset..<offset + rows] {
+                    var node: String?
+                    var beacon: String?
+                    switch sighting.source {
+                    case .node(let id): node = id
+                    case .beacon(let id): beacon = id.description
+                    }
+                    values += [
+                        batch.venue, sighting.time, sighting.device, node, beacon, sighting.rssi, sighting.txPower,
+                        batch.receivedAt,
+                    ]
                 }
-                try sightingInsert.execute(arguments: [
-                    batch.venue, sighting.time, sighting.device, node, beacon, sighting.rssi, sighting.txPower,
-                    batch.receivedAt,
-                ])
+                try statement.execute(arguments: StatementArguments(values))
+                offset += rows
             }
             let eventInsert = try db.cachedStatement(
                 sql: "INSERT INTO event (venue, type, t, device, json, storedAt) VALUES (?,?,?,?,?,?)")

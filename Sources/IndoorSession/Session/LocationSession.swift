@@ -175,8 +175,7 @@ public struct LocationSession: Sendable {
         // A time too far from the session's present (one device's lying clock) goes nowhere: every part
         // would otherwise judge it alone.
         if case .outlier = clock.observe(sighting.time, source: sighting.device) {
-            statistics.clockOutliers = clock.outliers
-            return []
+            return finish([])
         }
         // First fixes of other devices that fell due before this sighting, made at their time.
         var events = firstFixesDue(by: sighting.time, except: sighting.device)
@@ -288,8 +287,7 @@ public struct LocationSession: Sendable {
     ) -> [SessionEvent] {
         guard var directory = peers, time.isFinite else { return [] }
         if case .outlier = clock.observe(time, source: key.text) {
-            statistics.clockOutliers = clock.outliers
-            return []
+            return finish([])
         }
         var events = sweep(to: clock.present)
         events += directory.update(key, displayName: displayName, picture: picture, at: time).map {
@@ -305,8 +303,7 @@ public struct LocationSession: Sendable {
     public mutating func peerLeft(_ key: PeerKey, at time: Double) -> [SessionEvent] {
         guard var directory = peers, time.isFinite else { return [] }
         if case .outlier = clock.observe(time, source: key.text) {
-            statistics.clockOutliers = clock.outliers
-            return []
+            return finish([])
         }
         var events = sweep(to: clock.present)
         events += directory.left(key, at: time).map { SessionEvent.peer($0, time: time) }
@@ -319,10 +316,7 @@ public struct LocationSession: Sendable {
     /// Call it when no sighting arrives (once a second, say); a time before the latest seen changes nothing.
     /// - Returns: The events due, in time order.
     public mutating func advance(to time: Double) -> [SessionEvent] {
-        guard clock.advance(to: time) else {
-            statistics.clockOutliers = clock.outliers
-            return []
-        }
+        guard clock.advance(to: time) else { return finish([]) }
         var events = firstFixesDue(by: time)
         events += zones.advance(to: time).map(SessionEvent.zone)
         events += sweep(to: time, force: true)

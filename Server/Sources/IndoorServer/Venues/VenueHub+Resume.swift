@@ -27,7 +27,7 @@ extension VenueHub {
         let sightings = recent.map(\.sighting)
         let events = runtime.locked { state -> [ServerEvent] in
             state.timeBase = SightingTimeWindow.base(of: sightings[0].time)
-            state.lastDataTime = sightings.map(\.time).max()
+            state.lastDataTime = last.sighting.time
             state.lastArrival = last.receivedAt
             state.recent?.append(contentsOf: sightings)
             for sighting in sightings { state.devices.insert(sighting.device) }

@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var maxClockSkew: Double
     /// How long stored sightings, events and visits are kept (``Retention``).
     public var retention: Retention
+    /// This instance's part in a cluster of servers sharing a PostgreSQL database, or `nil` for a server alone.
+    public var cluster: ClusterIdentity?
 
     /// The default settings, listening on `host`:`port`.
     public init(
@@ -38,9 +40,11 @@ public struct ServerConfiguration: Sendable {
         activeWindow: Double = 300, streamBacklog: Int = 10_000, heartbeatSeconds: Double = 15,
         streamBuffer: Int = 5000,
         maxConnections: Int = 4000, maxConnectionsPerAddress: Int = 200, openFilesLimit: UInt64? = nil,
-        maxLateness: Double = 3600, maxClockSkew: Double = 60, retention: Retention = Retention()
+        maxLateness: Double = 3600, maxClockSkew: Double = 60, retention: Retention = Retention(),
+        cluster: ClusterIdentity? = nil
     ) {
         self.retention = retention
+        self.cluster = cluster
         self.maxLateness = maxLateness
         self.maxClockSkew = maxClockSkew
         self.host = host

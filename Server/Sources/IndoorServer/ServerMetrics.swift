@@ -41,6 +41,16 @@ public struct ServerMetrics: Sendable {
     let oldestEvent: CoreMetrics.Gauge
     /// When the oldest kept closed visit was checked out, Unix seconds (0 with none).
     let oldestVisit: CoreMetrics.Gauge
+    /// In a cluster: venues whose session runs in this instance.
+    let venuesOwned: CoreMetrics.Gauge
+    /// In a cluster: live instances, this one included.
+    let clusterMembers: CoreMetrics.Gauge
+    /// In a cluster: venues this instance took (at its start, from a dead instance, or handed over).
+    let venuesTaken: CoreMetrics.Counter
+    /// In a cluster: venues this instance stopped running because another instance took their lease.
+    let leasesLost: CoreMetrics.Counter
+    /// In a cluster: requests sent on to the instance that owns their venue.
+    let requestsForwarded: CoreMetrics.Counter
 
     /// Metrics on a new registry.
     public init() {
@@ -72,6 +82,11 @@ public struct ServerMetrics: Sendable {
         oldestSighting = CoreMetrics.Gauge(label: "indoor_store_oldest_sighting_seconds", factory: factory)
         oldestEvent = CoreMetrics.Gauge(label: "indoor_store_oldest_event_seconds", factory: factory)
         oldestVisit = CoreMetrics.Gauge(label: "indoor_store_oldest_visit_seconds", factory: factory)
+        venuesOwned = CoreMetrics.Gauge(label: "indoor_cluster_venues_owned", factory: factory)
+        clusterMembers = CoreMetrics.Gauge(label: "indoor_cluster_members", factory: factory)
+        venuesTaken = CoreMetrics.Counter(label: "indoor_cluster_venues_taken_total", factory: factory)
+        leasesLost = CoreMetrics.Counter(label: "indoor_cluster_leases_lost_total", factory: factory)
+        requestsForwarded = CoreMetrics.Counter(label: "indoor_cluster_requests_forwarded_total", factory: factory)
     }
 
     /// Counts one answered request and its latency.

@@ -28,7 +28,9 @@ import Testing
         /// What it printed up to the line naming its address.
         let startup: String
 
-        init(binary: URL, database: String, options: [String] = [], environment: [String: String] = [:]) throws {
+        init(
+            binary: URL, database: String, port: Int = 0, options: [String] = [], environment: [String: String] = [:]
+        ) throws {
             let process = Process()
             process.executableURL = binary
             if !environment.isEmpty {
@@ -36,7 +38,7 @@ import Testing
             }
             process.arguments =
                 [
-                    "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--admin-key", "a-key",
+                    "serve", "--host", "127.0.0.1", "--port", String(port), "--database", database, "--admin-key", "a-key",
                     "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
                 ] + options
             let output = Pipe()

@@ -140,6 +140,9 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Gateways over MQTT")
     var gateways: ServeMQTTOptions
 
+    @OptionGroup(title: "Several instances")
+    var cluster: ServeClusterOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -244,6 +247,8 @@ struct ServeCommand: ParsableCommand {
         // Both said in one line before the set-up, which can take seconds (a demo, surveys).
         try ListeningPort.check(host: host, port: port)
         let tls = try serveTLS()
+        let clusterIdentity = try cluster.identity(
+            database: databasePath, host: host, port: port, scheme: tls == nil ? "http" : "https")
         let openFiles = ConnectionLimiter.raiseOpenFilesLimit()
         let (store, shownDatabase, lock) = try await openStore(databasePath, logger: logger)
         defer { withExtendedLifetime(lock) {} }
@@ -258,7 +263,8 @@ struct ServeCommand: ParsableCommand {
             retention: Retention(
                 sightings: Self.duration(retainSightings) ?? 7 * 86400,
                 events: Self.duration(retainEvents) ?? 30 * 86400,
-                visits: Self.duration(retainVisits) ?? 400 * 86400))
+                visits: Self.duration(retainVisits) ?? 400 * 86400),
+            cluster: clusterIdentity)
         var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
         // The demo learns from its simulated survey unless one is given for it.
@@ -333,6 +339,7 @@ struct ServeCommand: ParsableCommand {
                     hub: server.hub, demo: demoVenue, retention: configuration.retention, logger: logger)),
         ]
         if let bridge = server.mqtt { services.append(.init(service: bridge)) }
+        if let clusterService = server.clusterService { services.append(.init(service: clusterService)) }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services,

@@ -12,13 +12,21 @@ public struct APIError: Error, Hashable, Sendable, HTTPResponseError {
     public var field: String?
     /// What was wrong and how to fix it.
     public var message: String
+    /// Seconds after which to try again (the `Retry-After` header), for a 503.
+    public var retryAfter: Int?
 
     /// An error answered with `status`.
-    public init(status: HTTPResponse.Status, code: String, field: String?, message: String) {
+    public init(status: HTTPResponse.Status, code: String, field: String?, message: String, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.field = field
         self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    /// 503: the request cannot be served now; try again after `retryAfter` seconds.
+    public static func unavailable(field: String?, _ message: String, retryAfter: Int) -> APIError {
+        APIError(status: .serviceUnavailable, code: "unavailable", field: field, message: message, retryAfter: retryAfter)
     }
 
     /// 400: a field of the request is not valid.
@@ -49,6 +57,7 @@ public struct APIError: Error, Hashable, Sendable, HTTPResponseError {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"indoor\"" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         let data = try JSONEncoder.sorted.encode(body)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -51,7 +51,15 @@ extension LocationServer {
             }
             resume = id
         }
-        guard let live = hub.subscribe(venue: venue) else { throw Self.unknownVenue(venue) }
+        let live: AsyncStream<LiveEvent>
+        if let relay {
+            // In a cluster, every instance streams from the store, whichever instance runs the venue.
+            guard hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
+            live = try await relay.subscribe(venue: venue)
+        } else {
+            guard let subscribed = hub.subscribe(venue: venue) else { throw Self.unknownVenue(venue) }
+            live = subscribed
+        }
         var stored: [StoredEvent]?
         if let resume {
             stored = try await store.events(venue: venue, after: resume, limit: configuration.streamBacklog)

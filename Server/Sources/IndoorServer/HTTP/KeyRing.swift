@@ -14,10 +14,18 @@ public final class KeyRing: Sendable {
     /// The keys of `store`.
     public init(store: any LocationStore) async throws {
         self.store = store
-        let stored = try await store.keys().compactMap { key in
-            Self.bytes(hex: key.hash).map { (hash: $0, kind: key.kind) }
-        }
-        hashes = Mutex(stored)
+        hashes = Mutex(try await Self.stored(in: store))
+    }
+
+    /// Reads the stored keys again: those another server sharing the database added (a cluster's instances do this
+    /// every round).
+    public func reload() async throws {
+        let stored = try await Self.stored(in: store)
+        hashes.withLock { $0 = stored }
+    }
+
+    private static func stored(in store: any LocationStore) async throws -> [(hash: [UInt8], kind: KeyKind)] {
+        try await store.keys().compactMap { key in Self.bytes(hex: key.hash).map { (hash: $0, kind: key.kind) } }
     }
 
     /// The lower-case hex SHA-256 of `key`'s UTF-8 bytes, as stored.

@@ -6,6 +6,7 @@ import IndoorGeofencing
 import IndoorModel
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The location server: the HTTP API, the live stream and the map over a ``VenueHub`` and a ``LocationStore``.
 ///
@@ -31,6 +32,11 @@ public struct LocationServer: Sendable {
     /// The MQTT bridge, when the server takes gateways' messages from a broker (said in `/health`); set it before
     /// ``router()``.
     public var mqtt: MQTTBridge?
+    /// In a cluster: the live streams' events, read from the store as any instance commits them.
+    let relay: EventRelay?
+    /// In a cluster: sends requests about venues running elsewhere to their instance.
+    let forwarder: OwnerForwarder
+    private let logger: Logger
 
     /// A server over `store`, with the venues it holds.
     /// - Parameters:
@@ -51,8 +57,18 @@ public struct LocationServer: Sendable {
             store: store, metrics: metrics, surveys: surveys, logger: logger,
             timeWindow: SightingTimeWindow(
                 lateness: configuration.maxLateness, skew: configuration.maxClockSkew,
-                recordingLead: configuration.maxLateness))
+                recordingLead: configuration.maxLateness), cluster: configuration.cluster)
         keys = try await KeyRing(store: store)
+        relay = configuration.cluster == nil ? nil : EventRelay(hub: hub)
+        forwarder = OwnerForwarder(hub: hub, metrics: metrics)
+        self.logger = logger
+    }
+
+    /// In a cluster, the instance's cluster work (rounds, leases, the streams' relay) to run beside the HTTP server in
+    /// its service group; `nil` for a server alone.
+    public var clusterService: (any Service)? {
+        guard let relay else { return nil }
+        return ClusterService(hub: hub, relay: relay, keys: keys, logger: logger)
     }
 
     var store: any LocationStore { hub.store }
@@ -83,19 +99,23 @@ public struct LocationServer: Sendable {
             return Self.raw(stored.json, type: "application/json")
         }
         read.get("/v1/venues/{venue}/devices") { request, context in
-            try await self.activeDevices(request, venue: try context.parameters.require("venue"))
+            let venue = try context.parameters.require("venue")
+            if let elsewhere = try await self.elsewhere(request, venue: venue) { return elsewhere }
+            return try await self.activeDevices(request, venue: venue)
         }
-        read.get("/v1/venues/{venue}/devices/{device}") { _, context in
+        read.get("/v1/venues/{venue}/devices/{device}") { request, context in
             let venue = try context.parameters.require("venue")
             let device = try context.parameters.require("device")
             guard self.hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
+            if let elsewhere = try await self.elsewhere(request, venue: venue) { return elsewhere }
             guard let fix = try await self.store.latestFix(venue: venue, device: device) else {
                 throw APIError.notFound(field: "device", "device '\(device)' has no fix in venue '\(venue)'")
             }
             return try Self.json(DeviceFix(fix: fix, room: self.hub.room(venue: venue, device: device)))
         }
-        read.get("/v1/venues/{venue}/nodes") { _, context in
+        read.get("/v1/venues/{venue}/nodes") { request, context in
             let venue = try context.parameters.require("venue")
+            if let elsewhere = try await self.elsewhere(request, venue: venue) { return elsewhere }
             guard let nodes = self.hub.nodes(venue: venue) else { throw Self.unknownVenue(venue) }
             return try Self.json(NodeList(venue: venue, silentAfter: self.hub.nodeHealth.silentAfter, nodes: nodes))
         }
@@ -195,6 +215,32 @@ public struct LocationServer: Sendable {
         var connections: Connections
         /// The broker connection, with `--mqtt`.
         var mqtt: MQTTHealth?
+        /// This instance in its cluster, with `--cluster`.
+        var cluster: ClusterHealth?
+    }
+
+    /// An instance's view of its cluster.
+    struct ClusterHealth: Encodable {
+        /// This instance's id and address.
+        var instance: String
+        var url: String
+        /// The venues whose session runs here.
+        var owned: [String]
+        /// The live instances, this one among them.
+        var members: [ClusterMember]
+        /// How long a lease lasts, seconds.
+        var leaseSeconds: Double
+        /// Each lease this instance holds: its venue, epoch and expiry (Unix seconds, the database's clock).
+        var leases: [VenueLease]
+    }
+
+    private var clusterHealth: ClusterHealth? {
+        guard let cluster = hub.cluster else { return nil }
+        let view = hub.clusterState
+        return ClusterHealth(
+            instance: cluster.instance, url: cluster.url, owned: hub.ownedVenueIDs, members: view.members,
+            leaseSeconds: cluster.leaseSeconds,
+            leases: view.leases.values.filter { $0.owner == cluster.instance }.sorted { $0.venue < $1.venue })
     }
 
     /// Open connections and their caps; the process's open-files limit when known.
@@ -220,12 +266,12 @@ public struct LocationServer: Sendable {
                 Health(
                     status: "ok", database: "ok", store: store.kind, venues: hub.venueIDs.count,
                     storage: try await store.storage(),
-                    connections: connectionHealth, mqtt: mqtt?.health))
+                    connections: connectionHealth, mqtt: mqtt?.health, cluster: clusterHealth))
         } catch {
             return try Self.json(
                 Health(
                     status: "unavailable", database: "\(error)", store: store.kind, venues: hub.venueIDs.count,
-                    connections: connectionHealth, mqtt: mqtt?.health),
+                    connections: connectionHealth, mqtt: mqtt?.health, cluster: clusterHealth),
                 status: .serviceUnavailable)
         }
     }
@@ -238,6 +284,8 @@ public struct LocationServer: Sendable {
         var zones: Int
         /// Whether the venue's site survey is learned (``VenueHub/surveyState(venue:)``).
         var survey: String
+        /// In a cluster: the id of the instance its session runs on; absent while it moves (and for a server alone).
+        var owner: String?
     }
 
     struct VenueList: Encodable {
@@ -248,7 +296,8 @@ public struct LocationServer: Sendable {
         let venue = try Venue.decodeJSON(stored.json)
         return VenueSummary(
             id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
-            zones: venue.zones.count, survey: hub.surveyState(venue: venue.id))
+            zones: venue.zones.count, survey: hub.surveyState(venue: venue.id),
+            owner: hub.cluster == nil ? nil : hub.owner(of: venue.id)?.id)
     }
 
     /// `GET /v1/venues/{venue}/nodes`: each node's health.
@@ -292,11 +341,19 @@ public struct LocationServer: Sendable {
                 "\(batch.count) sightings in one batch; the limit is \(configuration.maxBatch): split the batch")
         }
         guard hub.venue(id: batch.venue) != nil else { throw Self.unknownVenue(batch.venue, field: "venue") }
+        if let elsewhere = try await self.elsewhere(request, venue: batch.venue, body: body) { return elsewhere }
         let sightings = batch.sightings
         /// The batch index of each sighting read.
         let indices = batch.indices
         var errors = batch.errors
-        let admission = try await hub.admit(venue: batch.venue, sightings: sightings)
+        let admission: VenueHub.Admission
+        do {
+            admission = try await hub.admit(venue: batch.venue, sightings: sightings)
+        } catch is VenueElsewhereError {
+            // The venue moved while the batch waited: nothing of it was stored; its new owner takes it.
+            if let elsewhere = try await self.elsewhere(request, venue: batch.venue, body: body) { return elsewhere }
+            admission = try await hub.admit(venue: batch.venue, sightings: sightings)
+        }
         for refused in admission.refused {
             let index = indices[refused.index]
             errors.append(
@@ -337,6 +394,13 @@ public struct LocationServer: Sendable {
         let venues = hub.venueIDs.compactMap { hub.venue(id: $0) }
         let result = try scan.run(venues: venues) { venue in try hub.scanSession(venue: venue) }
         return Self.raw(Data(result.json().utf8), type: "application/json")
+    }
+
+    /// In a cluster, the answer of the instance running `venue` when that is not this one (``OwnerForwarder``);
+    /// `nil` when the request is served here.
+    private func elsewhere(_ request: Request, venue: String, body: ByteBuffer? = nil) async throws -> Response? {
+        guard hub.cluster != nil, !hub.owns(venue: venue), hub.venue(id: venue) != nil else { return nil }
+        return try await forwarder.forward(request, body: body, venue: venue)
     }
 
     private func errorsSuffix(_ more: Int) -> String {

@@ -124,13 +124,19 @@ public struct IngestBatch: Sendable {
     public var events: [ServerEvent]
     /// Wall-clock time of arrival, seconds since 1970 (kept beside each sighting).
     public var receivedAt: Double
+    /// In a cluster, the lease the batch was made under: a ``ClusterStore`` commits it only while that lease is still
+    /// the venue's (throwing ``LeaseLostError`` otherwise); `nil` for one server alone.
+    public var lease: VenueLease?
 
     /// A batch for `venue`.
-    public init(venue: String, sightings: [Sighting], events: [ServerEvent], receivedAt: Double) {
+    public init(
+        venue: String, sightings: [Sighting], events: [ServerEvent], receivedAt: Double, lease: VenueLease? = nil
+    ) {
         self.venue = venue
         self.sightings = sightings
         self.events = events
         self.receivedAt = receivedAt
+        self.lease = lease
     }
 }
 

@@ -119,6 +119,26 @@ enum PostgresMigrations {
                 )
                 """
             ]),
+        // Several instances on one database (PostgreSQL only): who is alive, and each venue's owner by lease.
+        Migration(
+            identifier: "v4-cluster",
+            statements: [
+                """
+                CREATE TABLE cluster_instance (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    url TEXT NOT NULL,
+                    seen DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE venue_lease (
+                    venue TEXT PRIMARY KEY NOT NULL,
+                    owner TEXT NOT NULL,
+                    epoch BIGINT NOT NULL,
+                    expires DOUBLE PRECISION NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// Brings the schema of the database `connection` is on up to date.

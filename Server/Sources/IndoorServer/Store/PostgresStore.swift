@@ -20,9 +20,11 @@ import PostgresNIO
 package final class PostgresStore: LocationStore {
     /// Where the database is (its ``PostgresURL/description`` never shows the password).
     package let url: PostgresURL
-    private let client: PostgresClient
+    let client: PostgresClient
+    /// How to open a connection of its own (the listening one of ``listen(_:)``).
+    let connectionConfiguration: PostgresConnection.Configuration
     private let runner: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
 
     /// The key of the advisory lock each commit holds until it ends.
     static let commitLockKey: Int64 = 0x1D00_C0AA
@@ -33,9 +35,13 @@ package final class PostgresStore: LocationStore {
 
     package var kind: String { "postgres" }
 
-    private init(url: PostgresURL, client: PostgresClient, logger: Logger) {
+    private init(
+        url: PostgresURL, client: PostgresClient, connectionConfiguration: PostgresConnection.Configuration,
+        logger: Logger
+    ) {
         self.url = url
         self.client = client
+        self.connectionConfiguration = connectionConfiguration
         self.logger = logger
         runner = Task { await client.run() }
     }
@@ -56,11 +62,13 @@ package final class PostgresStore: LocationStore {
             throw StoreError("sslrootcert '\(roots)' cannot be read: give a PEM file of the certificates to trust")
         }
         let connection: PostgresConnection
+        let connectionConfiguration: PostgresConnection.Configuration
         do {
             var configuration = PostgresConnection.Configuration(
                 host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
                 tls: try connectionTLS(url))
             configuration.options.connectTimeout = .seconds(10)
+            connectionConfiguration = configuration
             connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
             throw StoreError(connectionProblem(error, url: url))
@@ -80,7 +88,9 @@ package final class PostgresStore: LocationStore {
             tls: try clientTLS(url))
         configuration.options.maximumConnections = 10
         configuration.options.connectTimeout = .seconds(10)
-        return PostgresStore(url: url, client: PostgresClient(configuration: configuration), logger: logger)
+        return PostgresStore(
+            url: url, client: PostgresClient(configuration: configuration),
+            connectionConfiguration: connectionConfiguration, logger: logger)
     }
 
     /// Stops the pool: the store answers no more calls after this.
@@ -195,6 +205,7 @@ package final class PostgresStore: LocationStore {
         let logger = logger
         return try await mapped {
             try await client.withTransaction(logger: logger) { connection in
+                if let lease = batch.lease { try await Self.checkLease(lease, venue: batch.venue, on: connection) }
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.commitLockKey))", logger: logger)
                 try await Self.insertSightings(batch, on: connection, logger: logger)
                 let ids = try await Self.insertEvents(batch, json: encoded, on: connection, logger: logger)
@@ -216,6 +227,11 @@ package final class PostgresStore: LocationStore {
                 }
                 try await Self.upsertDevices(
                     latestOrder.compactMap { latest[$0] }, venue: batch.venue, on: connection, logger: logger)
+                if batch.lease != nil && !stored.isEmpty {
+                    // Delivered at COMMIT, to every instance's event relay.
+                    try await connection.query(
+                        "SELECT pg_notify(\(Self.eventsChannel), \(batch.venue))", logger: logger)
+                }
                 return stored
             }
         }
@@ -592,11 +608,15 @@ package final class PostgresStore: LocationStore {
 
     /// Runs `body`, turning PostgresNIO's errors into a ``StoreError`` that says what PostgreSQL said.
     @discardableResult
-    private func mapped<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    func mapped<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
         } catch let error as StoreError {
             throw error
+        } catch let error as LeaseLostError {
+            throw error
+        } catch let error as PostgresTransactionError where error.closureError is LeaseLostError {
+            throw error.closureError ?? error
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -35,7 +35,8 @@ extension VenueHub {
         }
         guard !events.isEmpty else { return }
         let stored = try await store.commit(
-            IngestBatch(venue: runtime.venue.id, sightings: [], events: events, receivedAt: wallClock()))
+            IngestBatch(
+                venue: runtime.venue.id, sightings: [], events: events, receivedAt: wallClock(), lease: runtime.lease))
         record(stored)
     }
 }

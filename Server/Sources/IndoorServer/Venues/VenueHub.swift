@@ -25,13 +25,13 @@ public final class VenueHub: Sendable {
     /// on), its scans too (``surveyState(venue:)``, ``learned(venue:)``).
     public let surveys: [String: Recording]
     let metrics: ServerMetrics
-    private let runtimes: Mutex<[String: VenueRuntime]>
+    let runtimes: Mutex<[String: VenueRuntime]>
     /// Each venue's scan session before any sighting (``IndoorSession/IndoorScan/session(venue:options:)``), made at
     /// its first scan for the venue as it then was, and copied for every scan: what it learns is learned once. Until a
     /// venue's survey is learned, its scans run without it.
-    private let scanSessions = Mutex<[String: (venue: Venue, session: LocationSession, learned: Bool)]>([:])
+    let scanSessions = Mutex<[String: (venue: Venue, session: LocationSession, learned: Bool)]>([:])
     private let learning = LearningQueue()
-    private let logger: Logger
+    let logger: Logger
     let wallClock: @Sendable () -> Double
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
     public let nodeHealth = NodeHealthBook()
@@ -39,6 +39,15 @@ public final class VenueHub: Sendable {
     private let observers = Mutex<(next: Int, all: [Int: AsyncStream<VenueLiveEvents>.Continuation])>((0, [:]))
     /// Which sightings each venue takes by their time.
     public let timeWindow: SightingTimeWindow
+    /// This instance's part in a cluster of servers sharing the store, or `nil` for a server alone: then it runs
+    /// only the venues whose lease it holds (``clusterRound()``), and knows the others from the store.
+    public let cluster: ClusterIdentity?
+    /// In a cluster: every stored venue by id (those owned elsewhere too), as of the last round or change.
+    let catalog = Mutex<[String: Venue]>([:])
+    /// In a cluster: the live instances and the leases, as of the last round.
+    let clusterView = Mutex(ClusterView())
+    /// In a cluster: the rounds of ``clusterRound()``, one at a time.
+    let rounds = SerialJobs()
 
     /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
     /// - Parameters:
@@ -52,23 +61,33 @@ public final class VenueHub: Sendable {
         store: any LocationStore, metrics: ServerMetrics, surveys: [String: Recording] = [:],
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() }),
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-        timeWindow: SightingTimeWindow = SightingTimeWindow()
+        timeWindow: SightingTimeWindow = SightingTimeWindow(), cluster: ClusterIdentity? = nil
     ) async throws {
+        if cluster != nil, !(store is any ClusterStore) {
+            throw StoreError("a cluster of servers needs a PostgreSQL database (--database postgres://…)")
+        }
         self.timeWindow = timeWindow
+        self.cluster = cluster
         self.store = store
         self.metrics = metrics
         self.surveys = surveys
         self.logger = logger
         self.wallClock = wallClock
         var runtimes: [String: VenueRuntime] = [:]
+        var catalog: [String: Venue] = [:]
         for stored in try await store.venues() {
             let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
             if let problem = Self.surveyProblem(venue, surveys[venue.id]) {
                 throw APIError.badRequest(field: "nodes", problem)
             }
-            runtimes[venue.id] = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil)
+            catalog[venue.id] = venue
+            // In a cluster, a venue runs once its lease is taken (``clusterRound()``).
+            if cluster == nil {
+                runtimes[venue.id] = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil)
+            }
         }
         self.runtimes = Mutex(runtimes)
+        self.catalog.withLock { $0 = catalog }
         metrics.venues.record(runtimes.count)
         for id in runtimes.keys.sorted() {
             guard let runtime = runtimes[id] else { continue }
@@ -78,11 +97,24 @@ public final class VenueHub: Sendable {
         recordLearning()
     }
 
-    /// The ids of the served venues, sorted.
-    public var venueIDs: [String] { runtimes.withLock { $0.keys.sorted() } }
+    /// The ids of the served venues, sorted (in a cluster: of every stored venue, wherever it runs).
+    public var venueIDs: [String] {
+        if cluster != nil { return catalog.withLock { $0.keys.sorted() } }
+        return runtimes.withLock { $0.keys.sorted() }
+    }
 
-    /// The venue with `id`, or `nil`.
-    public func venue(id: String) -> Venue? { runtimes.withLock { $0[id]?.venue } }
+    /// The ids of the venues whose session runs here, sorted: all of them for a server alone.
+    public var ownedVenueIDs: [String] { runtimes.withLock { $0.keys.sorted() } }
+
+    /// Whether the session of venue `id` runs here.
+    public func owns(venue id: String) -> Bool { runtimes.withLock { $0[id] != nil } }
+
+    /// The venue with `id` (in a cluster also one that runs elsewhere), or `nil`.
+    public func venue(id: String) -> Venue? {
+        if let venue = runtimes.withLock({ $0[id]?.venue }) { return venue }
+        guard cluster != nil else { return nil }
+        return catalog.withLock { $0[id] }
+    }
 
     /// Creates or replaces the venue `id` from its JSON (docs/FORMATS.md), and starts its session afresh.
     /// - Returns: The venue and whether it is new.
@@ -102,17 +134,26 @@ public final class VenueHub: Sendable {
         if let problem = Self.surveyProblem(venue, surveys[id]) {
             throw APIError.badRequest(field: "nodes", problem)
         }
-        if let current = runtimes.withLock({ $0[id] }), current.venue == venue {
+        let current = runtimes.withLock({ $0[id] })
+        if let current, current.venue == venue {
             // The same venue again: its session, visits and streams carry on untouched.
             return (venue, false)
         }
         let runtime: VenueRuntime
         do {
-            runtime = try VenueRuntime(venue: venue, learnsSurvey: surveys[id] != nil)
+            runtime = try VenueRuntime(venue: venue, learnsSurvey: surveys[id] != nil, lease: current?.lease)
         } catch {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
         let created = try await store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
+        if cluster != nil {
+            catalog.withLock { $0[id] = venue }
+            // Its owner (this instance or another) runs the new version from its next round, which this wakes.
+            if current == nil {
+                try await clusterChanged(venue: id)
+                return (venue, created)
+            }
+        }
         let old = try await replaceRuntime(id: id, with: runtime)
         old?.finishSubscribers()
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
@@ -156,7 +197,7 @@ public final class VenueHub: Sendable {
     /// zones that are gone are checked out (`zoneRemoved`), stored and streamed to the old runtime's subscribers.
     /// The old runtime is locked throughout, so no batch reaches either session in between.
     /// - Returns: The runtime replaced, if any.
-    private func replaceRuntime(id: String, with runtime: VenueRuntime) async throws -> VenueRuntime? {
+    func replaceRuntime(id: String, with runtime: VenueRuntime) async throws -> VenueRuntime? {
         while true {
             guard let old = runtimes.withLock({ $0[id] }) else {
                 runtimes.withLock { $0[id] = runtime }
@@ -181,7 +222,8 @@ public final class VenueHub: Sendable {
                 self.runtimes.withLock { $0[id] = runtime }
                 guard !events.isEmpty else { return true }
                 let stored = try await self.store.commit(
-                    IngestBatch(venue: id, sightings: [], events: events, receivedAt: self.wallClock()))
+                    IngestBatch(
+                        venue: id, sightings: [], events: events, receivedAt: self.wallClock(), lease: runtime.lease))
                 old.publish(stored.map { LiveEvent(stored: $0) })
                 self.record(stored)
                 return true
@@ -231,7 +273,7 @@ public final class VenueHub: Sendable {
     /// For a venue with a survey, learns it in the background (after any other venue's learning): the venue's
     /// session takes over the learned positioning, then its scans' session is made with the survey. Skipped when
     /// the runtime has been replaced or deleted by then.
-    private func learnSurvey(_ runtime: VenueRuntime) {
+    func learnSurvey(_ runtime: VenueRuntime) {
         let venue = runtime.venue
         guard let survey = surveys[venue.id] else { return }
         learning.schedule(key: venue.id) { [self] in
@@ -271,7 +313,7 @@ public final class VenueHub: Sendable {
     }
 
     /// Sets `indoor_venues_learning`: the venues served whose survey is being learned.
-    private func recordLearning() {
+    func recordLearning() {
         let count = runtimes.withLock { runtimes in
             runtimes.values.reduce(0) { $0 + ($1.locked { $0.survey == .learning } ? 1 : 0) }
         }
@@ -309,7 +351,12 @@ public final class VenueHub: Sendable {
     /// - Returns: Whether there was such a venue.
     public func deleteVenue(id: String) async throws -> Bool {
         let deleted = try await store.deleteVenue(id: id)
+        catalog.withLock { _ = $0.removeValue(forKey: id) }
         let old = runtimes.withLock { $0.removeValue(forKey: id) }
+        if cluster != nil {
+            if let lease = old?.lease { try? await (store as? any ClusterStore)?.releaseLease(lease) }
+            try await clusterChanged(venue: id)
+        }
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         old?.finishSubscribers()
         nodeHealth.forget(venue: id)
@@ -340,6 +387,7 @@ public final class VenueHub: Sendable {
     public func admit(venue: String, sightings: [Sighting]) async throws -> Admission {
         while true {
             guard let runtime = runtimes.withLock({ $0[venue] }) else {
+                if cluster != nil, catalog.withLock({ $0[venue] != nil }) { throw VenueElsewhereError(venue: venue) }
                 throw APIError.notFound(
                     field: "venue", "venue '\(venue)' does not exist; create it with PUT /v1/venues/\(venue)")
             }
@@ -389,8 +437,10 @@ public final class VenueHub: Sendable {
         guard let prepared else { return nil }
         let refused = prepared.refused.map { (index: $0.0, field: $0.1, message: $0.2) }
         guard !prepared.taken.isEmpty else { return Admission(stored: [], refused: refused) }
-        let stored = try await store.commit(
-            IngestBatch(venue: runtime.venue.id, sightings: prepared.taken, events: prepared.events, receivedAt: now))
+        let stored = try await commitOwned(
+            IngestBatch(
+                venue: runtime.venue.id, sightings: prepared.taken, events: prepared.events, receivedAt: now,
+                lease: runtime.lease), runtime: runtime)
         let live = runtime.locked { state in runtime.live(stored, session: state.session) }
         runtime.publish(live)
         notifyObservers(venue: runtime.venue.id, live)
@@ -419,8 +469,10 @@ public final class VenueHub: Sendable {
                     return Self.serverEvents(state.session.advance(to: lastData + (now - lastArrival)))
                 }
                 guard !events.isEmpty else { return [] }
-                let stored = try await self.store.commit(
-                    IngestBatch(venue: runtime.venue.id, sightings: [], events: events, receivedAt: now))
+                let stored = try await self.commitOwned(
+                    IngestBatch(
+                        venue: runtime.venue.id, sightings: [], events: events, receivedAt: now, lease: runtime.lease),
+                    runtime: runtime)
                 let live = stored.map { LiveEvent(stored: $0) }
                 runtime.publish(live)
                 self.notifyObservers(venue: runtime.venue.id, live)
@@ -595,13 +647,16 @@ final class VenueRuntime: Sendable {
     let jobs = SerialJobs()
     /// The ids of the venue's nodes.
     let nodeIDs: Set<String>
+    /// In a cluster, the lease under which this instance runs the venue (every commit is fenced by it).
+    let lease: VenueLease?
     private let state: Mutex<State>
     private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
 
     /// A runtime over `venue`, its session without a survey; with `learnsSurvey`, it keeps the recent sightings
     /// until the hub hands it the positioning learned from the venue's survey.
-    init(venue: Venue, learnsSurvey: Bool) throws {
+    init(venue: Venue, learnsSurvey: Bool, lease: VenueLease? = nil) throws {
         self.venue = venue
+        self.lease = lease
         nodeIDs = Set(venue.nodes.map(\.id))
         let session = try LocationSession(SessionConfiguration(venue: venue))
         state = Mutex(

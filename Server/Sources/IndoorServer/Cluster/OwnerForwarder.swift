@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+
+/// In a cluster: sends a request about a venue whose session runs on another instance to that instance, and answers
+/// with what it answered (its status, type and body, and `Indoor-Served-By` naming it).
+///
+/// A venue that is moving (its owner died or handed it over; nobody holds its lease) is waited for up to
+/// ``ownerWait`` seconds; then the answer is 503 with `Retry-After`. A request that was already forwarded once is
+/// never forwarded again (no loops while instances disagree for a moment): it gets the same 503.
+struct OwnerForwarder: Sendable {
+    /// The header a forwarded request carries: the id of the instance that forwarded it.
+    static let forwardedBy = HTTPField.Name("Indoor-Forwarded-By")
+    /// The header of a forwarded answer: the id of the instance that served it.
+    static let servedBy = HTTPField.Name("Indoor-Served-By")
+    /// How long a request waits for a moving venue to have an owner, seconds.
+    static let ownerWait = 5.0
+    /// The largest answer taken from the owner, bytes.
+    static let maximumAnswer = 64 << 20
+
+    /// Headers that belong to one connection, not to the request: never sent on.
+    static let hopByHop: Set<HTTPField.Name> = {
+        var names: Set<HTTPField.Name> = [.host, .contentLength, .connection, .transferEncoding]
+        for name in ["Keep-Alive", "TE", "Upgrade", "Expect", "Proxy-Authorization"] {
+            if let field = HTTPField.Name(name) { names.insert(field) }
+        }
+        return names
+    }()
+
+    let hub: VenueHub
+    let metrics: ServerMetrics
+
+    /// Where a request about `venue` is served: `nil` when here (the venue runs here now), else the owner's answer.
+    /// - Throws: ``APIError`` 503 when the venue has no owner within ``ownerWait`` or the owner does not answer.
+    func forward(_ request: Request, body: ByteBuffer?, venue: String) async throws -> Response? {
+        guard let cluster = hub.cluster else { return nil }
+        if let by = Self.forwardedBy.flatMap({ request.headers[$0] }) {
+            guard !hub.owns(venue: venue) else { return nil }
+            throw APIError.unavailable(
+                field: "venue",
+                "venue '\(venue)' is moving between instances (instance '\(by)' sent this request here, where it "
+                    + "does not run now); try again in a second", retryAfter: 1)
+        }
+        let deadline = ContinuousClock.now + .milliseconds(Int(Self.ownerWait * 1000))
+        var owner: ClusterMember?
+        while true {
+            if hub.owns(venue: venue) { return nil }
+            if let found = hub.owner(of: venue), found.id != cluster.instance {
+                owner = found
+                break
+            }
+            guard ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        guard let owner else {
+            throw APIError.unavailable(
+                field: "venue",
+                "venue '\(venue)' has no running instance at the moment (its owner stopped or handed it over; another "
+                    + "instance takes it within \(Int(cluster.leaseSeconds.rounded(.up)) + 2) s); try again",
+                retryAfter: 1)
+        }
+        var outgoing = HTTPClientRequest(url: owner.url + request.uri.description)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers where !Self.hopByHop.contains(field.name) {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        outgoing.headers.add(name: Self.forwardedBy.rawName, value: cluster.instance)
+        if let body { outgoing.body = .bytes(body) }
+        metrics.requestsForwarded.increment()
+        do {
+            let answer = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(30))
+            let bytes = try await answer.body.collect(upTo: Self.maximumAnswer)
+            var headers = HTTPFields()
+            for name in ["Content-Type", "Retry-After", "Cache-Control"] {
+                if let value = answer.headers.first(name: name), let field = HTTPField.Name(name) {
+                    headers[field] = value
+                }
+            }
+            headers[Self.servedBy] = owner.id
+            return Response(
+                status: HTTPResponse.Status(code: Int(answer.status.code)), headers: headers,
+                body: ResponseBody(byteBuffer: bytes))
+        } catch {
+            throw APIError.unavailable(
+                field: "venue",
+                "venue '\(venue)' runs on instance '\(owner.id)' (\(owner.url)), which did not answer (\(error)); if it "
+                    + "stopped, another instance takes its venues within \(Int(cluster.leaseSeconds.rounded(.up)) + 2) "
+                    + "s: try again", retryAfter: 1)
+        }
+    }
+}

@@ -43,7 +43,14 @@ import Testing
                 ] + options
             let output = Pipe()
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            // INDOOR_TEST_SERVER_LOGS=FOLDER keeps each child's log there (for looking into a failing test).
+            if let folder = ProcessInfo.processInfo.environment["INDOOR_TEST_SERVER_LOGS"] {
+                let path = "\(folder)/serve-\(port)-\(UUID().uuidString.prefix(8)).log"
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
+                process.standardError = FileHandle(forWritingAtPath: path) ?? FileHandle.nullDevice
+            } else {
+                process.standardError = FileHandle.nullDevice
+            }
             try process.run()
             self.process = process
             // The first line names the address; wait for it at most 60 s.

@@ -22,12 +22,18 @@ struct OwnerForwarder: Sendable {
     static let maximumAnswer = 64 << 20
 
     /// Headers that belong to one connection, not to the request: never sent on.
-    static let hopByHop: Set<HTTPField.Name> = {
-        var names: Set<HTTPField.Name> = [.host, .contentLength, .connection, .transferEncoding]
-        for name in ["Keep-Alive", "TE", "Upgrade", "Expect", "Proxy-Authorization"] {
-            if let field = HTTPField.Name(name) { names.insert(field) }
-        }
-        return names
+    static let hopByHop: Set<String> = [
+        "host", "content-length", "connection", "transfer-encoding", "keep-alive", "te", "upgrade", "expect",
+        "proxy-authorization",
+    ]
+
+    /// The client requests are forwarded with, one per process: a connection that cannot be made fails the request
+    /// within a second (a dead owner answers nothing; the client is told at once to try again), an answer may take
+    /// up to 30 s.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(1), read: .seconds(30)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
     let hub: VenueHub
@@ -64,14 +70,14 @@ struct OwnerForwarder: Sendable {
         }
         var outgoing = HTTPClientRequest(url: owner.url + request.uri.description)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headers where !Self.hopByHop.contains(field.name) {
+        for field in request.headers where !Self.hopByHop.contains(field.name.canonicalName) {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        outgoing.headers.add(name: Self.forwardedBy.rawName, value: cluster.instance)
+        outgoing.headers.add(name: "Indoor-Forwarded-By", value: cluster.instance)
         if let body { outgoing.body = .bytes(body) }
         metrics.requestsForwarded.increment()
         do {
-            let answer = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(30))
+            let answer = try await Self.client.execute(outgoing, timeout: .seconds(30))
             let bytes = try await answer.body.collect(upTo: Self.maximumAnswer)
             var headers = HTTPFields()
             for name in ["Content-Type", "Retry-After", "Cache-Control"] {
@@ -79,7 +85,7 @@ struct OwnerForwarder: Sendable {
                     headers[field] = value
                 }
             }
-            headers[Self.servedBy] = owner.id
+            if let servedBy = Self.servedBy { headers[servedBy] = owner.id }
             return Response(
                 status: HTTPResponse.Status(code: Int(answer.status.code)), headers: headers,
                 body: ResponseBody(byteBuffer: bytes))

@@ -32,8 +32,8 @@ import Testing
             database = try TestDatabase(.postgres)
         }
 
-        /// Starts instance `name` (again on its earlier port after a kill).
-        func start(_ name: String) throws {
+        /// Starts instance `name` (again on its earlier port after a kill), with `options` besides.
+        func start(_ name: String, options: [String] = []) throws {
             let port = try ports.withLock { ports in
                 if let port = ports[name] { return port }
                 let port = try Broker.freePort()
@@ -42,7 +42,8 @@ import Testing
             }
             let child = try DurabilityTests.Child(
                 binary: binary, database: database.argument, port: port,
-                options: ["--instance", name, "--lease-seconds", String(lease)], environment: database.environment)
+                options: ["--instance", name, "--lease-seconds", String(lease)] + options,
+                environment: database.environment)
             children.withLock { $0[name] = child }
         }
 
@@ -210,6 +211,53 @@ import Testing
         second.close()
         #expect(Array(resumed.prefix(expected.count)) == expected, "resumed after \(lastSeen): \(resumed)")
         #expect(Set(seen).isDisjoint(with: resumed))
+        if let postgres = store as? PostgresStore { await postgres.close() }
+    }
+
+    @Test(.needsBroker) func eachInstanceTakesTheGatewayMessagesOfTheVenuesItOwnsOnly() async throws {
+        guard Self.ready, let binary = DurabilityTests.binary else { return }
+        let broker = try Broker()
+        let cluster = try Cluster(binary: binary)
+        defer { cluster.stop() }
+        for name in ["a", "b"] { try cluster.start(name, options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"]) }
+        // Two venues with nodes of their own: v1 hears n1 and n2, v2 m1 and m2.
+        let second = Self.venue("v2").replacingOccurrences(of: #""n1""#, with: #""m1""#)
+            .replacingOccurrences(of: #""n2""#, with: #""m2""#)
+        for (venue, json) in [("v1", Self.venue("v1")), ("v2", second)] {
+            let (status, _, _) = try await Self.request(
+                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key", body: json)
+            #expect(status == 201)
+        }
+        var owners: [String: String] = [:]
+        #expect(
+            await Self.eventually(30) {
+                owners = await cluster.owners(asSeenBy: "a")
+                return owners.count == 2 && Set(owners.values).count == 2
+            }, "venues not one an instance: \(owners)")
+        for name in ["a", "b"] {
+            #expect(
+                await Self.eventually(30) {
+                    let health = try? await Self.request(cluster.port(name), "GET", "/health", key: "r-key").1
+                    return (health?["mqtt"] as? [String: Any])?["state"] as? String == "connected"
+                }, "\(name) did not connect to the broker")
+        }
+        // Both instances get every message; each venue's are stored once, by its owner.
+        for index in 0..<10 {
+            for node in ["n1", "m1"] {
+                try broker.publish(
+                    topic: "espresense/devices/phone-\(index)/\(node)", message: #"{"id":"phone","rssi":-60}"#)
+            }
+        }
+        let store = try await cluster.database.open()
+        #expect(
+            await Self.eventually(30) {
+                let first = try? await store.sightingCount(venue: "v1")
+                let second = try? await store.sightingCount(venue: "v2")
+                return first == 10 && second == 10
+            })
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await store.sightingCount(venue: "v1") == 10)
+        #expect(try await store.sightingCount(venue: "v2") == 10)
         if let postgres = store as? PostgresStore { await postgres.close() }
     }
 

@@ -89,7 +89,8 @@ struct ServeMQTTOptions: ParsableArguments {
         }
     }
 
-    /// The bridge to the broker, or `nil` without `--mqtt`.
+    /// The bridge to the broker, or `nil` without `--mqtt`. With several instances (`--instance`), the default client
+    /// id names the instance too: a broker keeps one connection per client id.
     /// - Throws: ``CommandFailure`` for an unreadable IRK file or CA file, or a key that is not 32 hex digits.
     func bridge(hub: VenueHub, metrics: ServerMetrics, logger: Logger) throws -> MQTTBridge? {
         guard let url = try url() else { return nil }
@@ -100,7 +101,8 @@ struct ServeMQTTOptions: ParsableArguments {
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "server"
         let client = MQTTClient(
             configuration: MQTTConfiguration(
-                url: url, clientID: mqttClientID ?? "indoor-\(host)", password: password, caFilePath: mqttCA),
+                url: url, clientID: mqttClientID ?? "indoor-\(host)\(hub.cluster.map { "-" + $0.instance } ?? "")",
+                password: password, caFilePath: mqttCA),
             logger: Logger(label: "indoor.mqtt", factory: { label in StreamLogHandler.standardError(label: label) }))
         let configuration = MQTTBridgeConfiguration(
             topics: GatewayTopicConfiguration(

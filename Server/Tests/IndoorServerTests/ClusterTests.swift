@@ -60,7 +60,8 @@ import Testing
 
         /// Each venue's owner as instance `name` lists them.
         func owners(asSeenBy name: String) async -> [String: String] {
-            guard let (status, json, _) = try? await ClusterTests.request(port(name), "GET", "/v1/venues", key: "r-key"),
+            guard
+                let (status, json, _) = try? await ClusterTests.request(port(name), "GET", "/v1/venues", key: "r-key"),
                 status == 200
             else { return [:] }
             var owners: [String: String] = [:]
@@ -100,7 +101,9 @@ import Testing
     }
 
     static func batch(venue: String, _ items: [(t: Double, device: String, node: String, rssi: Int)]) -> String {
-        let sightings = items.map { #"{"t": \#($0.t), "device": "\#($0.device)", "node": "\#($0.node)", "rssi": \#($0.rssi)}"# }
+        let sightings = items.map {
+            #"{"t": \#($0.t), "device": "\#($0.device)", "node": "\#($0.node)", "rssi": \#($0.rssi)}"#
+        }
         return #"{"venue": "\#(venue)", "sightings": [\#(sightings.joined(separator: ","))]}"#
     }
 
@@ -310,7 +313,8 @@ import Testing
                             if let last = json["lastEventId"] as? Int, fixes + events > 0 {
                                 ids = (Int64(last - fixes - events + 1)...Int64(last)).map { $0 }
                             }
-                            let entry = Acknowledged(sightings: json["accepted"] as? Int ?? 0, eventIDs: ids, at: Date())
+                            let entry = Acknowledged(
+                                sightings: json["accepted"] as? Int ?? 0, eventIDs: ids, at: Date())
                             self.acknowledged.withLock { $0.append(entry) }
                             try? await Task.sleep(for: .milliseconds(50))
                         }
@@ -358,9 +362,12 @@ import Testing
         let recovered = await Self.eventually(30) {
             load.acknowledged.withLock { $0.contains { $0.at > killedAt.addingTimeInterval(0.2) } }
         }
-        let failover = (load.acknowledged.withLock { $0.first { $0.at > killedAt.addingTimeInterval(0.2) }?.at }
+        let failover =
+            (load.acknowledged.withLock { $0.first { $0.at > killedAt.addingTimeInterval(0.2) }?.at }
             ?? Date()).timeIntervalSince(killedAt)
-        print("ClusterTests: venue \(venue) answered again \(String(format: "%.1f", failover)) s after kill -9 of its owner")
+        print(
+            "ClusterTests: venue \(venue) answered again \(String(format: "%.1f", failover)) s after kill -9 of its owner"
+        )
         #expect(recovered)
         #expect(failover <= 15, "failover took \(failover) s")
         var newOwner: String?

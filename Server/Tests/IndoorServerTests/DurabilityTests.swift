@@ -38,7 +38,8 @@ import Testing
             }
             process.arguments =
                 [
-                    "serve", "--host", "127.0.0.1", "--port", String(port), "--database", database, "--admin-key", "a-key",
+                    "serve", "--host", "127.0.0.1", "--port", String(port), "--database", database, "--admin-key",
+                    "a-key",
                     "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
                 ] + options
             let output = Pipe()

@@ -47,10 +47,13 @@ struct ServeClusterOptions: ParsableArguments {
                 "--instance: a cluster shares a PostgreSQL database; give --database postgres://user@host:port/db "
                     + "(a SQLite file belongs to one server)")
         }
-        let seconds = try leaseSeconds ?? Self.environment("INDOOR_LEASE_SECONDS").map {
-            guard let value = Double($0) else { throw ValidationError("INDOOR_LEASE_SECONDS '\($0)' is not a number") }
-            return value
-        } ?? ClusterIdentity.defaultLeaseSeconds
+        let seconds =
+            try leaseSeconds ?? Self.environment("INDOOR_LEASE_SECONDS").map {
+                guard let value = Double($0) else {
+                    throw ValidationError("INDOOR_LEASE_SECONDS '\($0)' is not a number")
+                }
+                return value
+            } ?? ClusterIdentity.defaultLeaseSeconds
         guard seconds.isFinite, (2...300).contains(seconds) else {
             throw ValidationError("--lease-seconds must be 2...300 seconds")
         }

@@ -107,7 +107,9 @@ final class EventRelay: Sendable {
             if case .fix(let fix) = event.event { lastFix[fix.device] = index }
         }
         return events.enumerated().map { index, event in
-            guard case .fix(let fix) = event.event, lastFix[fix.device] == index else { return LiveEvent(stored: event) }
+            guard case .fix(let fix) = event.event, lastFix[fix.device] == index else {
+                return LiveEvent(stored: event)
+            }
             return LiveEvent(stored: event, room: hub.room(venue: venue, device: fix.device))
         }
     }

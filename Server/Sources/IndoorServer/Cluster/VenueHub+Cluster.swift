@@ -64,7 +64,9 @@ extension VenueHub {
         where placed == cluster.instance && !owns(venue: id) {
             guard let venue = venues[id] else { continue }
             if let lease = leases[id], !lease.expired, lease.owner != cluster.instance { continue }
-            guard let lease = try await clusterStore.acquireLease(venue: id, owner: cluster.instance, seconds: cluster.leaseSeconds)
+            guard
+                let lease = try await clusterStore.acquireLease(
+                    venue: id, owner: cluster.instance, seconds: cluster.leaseSeconds)
             else { continue }
             do {
                 try await take(venue, lease: lease)

@@ -26,7 +26,8 @@ public struct APIError: Error, Hashable, Sendable, HTTPResponseError {
 
     /// 503: the request cannot be served now; try again after `retryAfter` seconds.
     public static func unavailable(field: String?, _ message: String, retryAfter: Int) -> APIError {
-        APIError(status: .serviceUnavailable, code: "unavailable", field: field, message: message, retryAfter: retryAfter)
+        APIError(
+            status: .serviceUnavailable, code: "unavailable", field: field, message: message, retryAfter: retryAfter)
     }
 
     /// 400: a field of the request is not valid.

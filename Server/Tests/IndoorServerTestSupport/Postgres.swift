@@ -28,8 +28,9 @@ package final class Postgres: Sendable {
     /// Why PostgreSQL tests are skipped when it is missing, and how to install it.
     package static let notInstalled =
         "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): the PostgreSQL store's tests are skipped, "
-        + "these suites and the postgres cases of StoreAndStreamTests, RetentionTests, VenueReplacementTests and "
-        + "DurabilityTests; install Debian's postgresql (apt-get install postgresql; .ci/run installs it) to run them"
+        + "these suites, ClusterTests (several instances) and the postgres cases of StoreAndStreamTests, "
+        + "RetentionTests, VenueReplacementTests and DurabilityTests; install Debian's postgresql (apt-get install "
+        + "postgresql; .ci/run installs it) to run them"
 
     /// The folder of the server's programs (`initdb`, `postgres`, `psql`), the newest version installed, or
     /// `nil`. `INDOOR_TESTS_WITHOUT_POSTGRES=1` pretends there is none (to see the tests skip).

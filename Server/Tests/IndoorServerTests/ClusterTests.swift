@@ -14,7 +14,8 @@ import Testing
 /// them, every instance serves every venue (forwarding to the owner), a killed owner's venues move without losing an
 /// acknowledged sighting or doubling an open visit, a restarted instance takes its share back, and a stream resumes on
 /// another instance without a gap or a repeat.
-@Suite(.serialized) struct ClusterTests {
+@Suite(.serialized, .enabled(if: Postgres.isInstalled, Comment(rawValue: Postgres.notInstalled)))
+struct ClusterTests {
     /// The lease the tests run with, seconds (shorter than the default 8, to keep the suite short).
     static let leaseSeconds = 4
 
@@ -118,10 +119,6 @@ import Testing
     }
 
     static var ready: Bool {
-        guard Postgres.isInstalled else {
-            print("ClusterTests skipped: \(Postgres.notInstalled)")
-            return false
-        }
         guard DurabilityTests.binary != nil else {
             print("ClusterTests skipped: the indoor binary was not found beside the tests or in .build/debug")
             return false

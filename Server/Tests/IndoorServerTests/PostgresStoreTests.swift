@@ -220,12 +220,15 @@ struct PostgresStoreTests {
         _ = try await database.open()
         let cluster = try Postgres.shared()
         let applied = try cluster.psql(database.name, "SELECT identifier FROM indoor_migrations ORDER BY identifier")
-        #expect(applied == "v1-venues-sightings-events-visits-keys\nv2-event-storedAt-visit-closedAt\nv3-floorImage")
+        #expect(
+            applied
+                == "v1-venues-sightings-events-visits-keys\nv2-event-storedAt-visit-closedAt\nv3-floorImage\nv4-cluster"
+        )
         let before = try Self.schema(database.name)
         #expect(before.contains("visit_open|CREATE UNIQUE INDEX visit_open ON public.visit"))
         let store = try await database.open()
         #expect(try Self.schema(database.name) == before)
-        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "3")
+        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "4")
         try await store.ping()
     }
 

@@ -103,7 +103,8 @@ struct IMDFExportTests {
             })
     }
 
-    @Test("the files are IMDF: a manifest, ids that are UUIDs, counter-clockwise closed rings; the same bytes each time")
+    @Test(
+        "the files are IMDF: a manifest, ids that are UUIDs, counter-clockwise closed rings; the same bytes each time")
     func files() throws {
         let export = try IMDFExporter.files(of: Self.venue, created: Self.created)
         #expect(
@@ -174,7 +175,9 @@ struct IMDFExportTests {
     func noAnchor() throws {
         var venue = Self.venue
         venue.anchor = nil
-        let error = try #require(throws: IMDFExportError.self) { try IMDFExporter.files(of: venue, created: Self.created) }
+        let error = try #require(throws: IMDFExportError.self) {
+            try IMDFExporter.files(of: venue, created: Self.created)
+        }
         #expect(error.field == "anchor")
         #expect(error.description.hasPrefix("anchor: venue 'hq' has no anchor: IMDF coordinates are WGS84"))
     }
@@ -188,7 +191,9 @@ struct IMDFExportTests {
         let back = try IMDFImporter.venue(from: export.files, id: "hq", anchor: Self.anchor).venue
         #expect(same(try #require(back.floor(level: 1)).outline, rectangle(-12.25, 3, 10, 12)))
         venue.floors.append(Floor(level: 2, name: "Roof", outline: Polygon([])))
-        let error = try #require(throws: IMDFExportError.self) { try IMDFExporter.files(of: venue, created: Self.created) }
+        let error = try #require(throws: IMDFExportError.self) {
+            try IMDFExporter.files(of: venue, created: Self.created)
+        }
         #expect(error.field == "floors[2].outline")
     }
 }

@@ -41,7 +41,9 @@ package enum ZipWriter {
             let offset = archive.count
             guard bytes.count < Int(UInt32.max), offset + kept.count + name.count + 30 < Int(UInt32.max),
                 name.count <= Int(UInt16.max)
-            else { throw ZipError(entry: path, "the archive would be 4 GiB or more, more than zip without ZIP64 holds") }
+            else {
+                throw ZipError(entry: path, "the archive would be 4 GiB or more, more than zip without ZIP64 holds")
+            }
             let crc = Inflate.crc32(bytes)
             // Version 2.0, UTF-8 names (bit 11), the method, time 00:00, date 1980-01-01.
             let common = le16(20) + le16(0x0800) + le16(code) + le16(0) + le16(0x21)

@@ -27,9 +27,15 @@ struct VenueExportCommandTests {
         ],
         nodes: [Node(id: "n1", position: Point3D(x: 2, y: 2, z: 2.5), floor: 0)],
         zones: [
-            Zone(id: "west", name: "West", fences: [.polygon(.rectangle(from: .init(x: 0, y: 0), to: .init(x: 5, y: 6)), floor: 0)]),
-            Zone(id: "east", name: "East", fences: [.polygon(.rectangle(from: .init(x: 5, y: 0), to: .init(x: 10, y: 6)), floor: 0)]),
-            Zone(id: "up", name: "Upstairs", fences: [.polygon(.rectangle(from: .init(x: 0, y: 0), to: .init(x: 10, y: 6)), floor: 1)]),
+            Zone(
+                id: "west", name: "West",
+                fences: [.polygon(.rectangle(from: .init(x: 0, y: 0), to: .init(x: 5, y: 6)), floor: 0)]),
+            Zone(
+                id: "east", name: "East",
+                fences: [.polygon(.rectangle(from: .init(x: 5, y: 0), to: .init(x: 10, y: 6)), floor: 0)]),
+            Zone(
+                id: "up", name: "Upstairs",
+                fences: [.polygon(.rectangle(from: .init(x: 0, y: 0), to: .init(x: 10, y: 6)), floor: 1)]),
         ],
         anchor: GeoAnchor(origin: GeoCoordinate(latitude: 51.5, longitude: -0.12)))
 
@@ -121,7 +127,9 @@ struct VenueExportCommandTests {
         let summary = try VenueCommand.Export.parse([input, "--imdf", path("a.zip"), "--geojson", path("a.geojson")])
             .export(created: Self.created)
         #expect(summary.hasPrefix("\(path("a.geojson")): 6 features of venue 'annex'\nwrote \(path("a.zip")): "))
-        let usage = try #require(throws: (any Error).self) { try IndoorCommand.parseAsRoot(["venue", "export", input]) }
+        let usage = try #require(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["venue", "export", input])
+        }
         #expect(IndoorCommand.exitCode(for: usage) == .validationFailure)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import IndoorArchive
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import IndoorArchive
 import IndoorModel
 import IndoorServer
 import IndoorServerTestSupport

@@ -257,7 +257,8 @@ extension IMDFExporter {
                 for level in connection.levels where levels.contains(level) {
                     addUnit(
                         id: IMDFExporter.featureID("connection", "\(connection.id)@\(level)", venue: venue.id),
-                        polygon: shape, level: level, category: IMDFExporter.unitCategories[connection.kind] ?? "stairs",
+                        polygon: shape, level: level,
+                        category: IMDFExporter.unitCategories[connection.kind] ?? "stairs",
                         name: connection.id)
                 }
             }
@@ -337,7 +338,8 @@ extension IMDFExporter {
         func position(_ point: Point2D) -> IMDFJSON {
             let coordinate = anchor.coordinate(of: point)
             return .array([
-                .number((coordinate.longitude * 1e9).rounded() / 1e9), .number((coordinate.latitude * 1e9).rounded() / 1e9),
+                .number((coordinate.longitude * 1e9).rounded() / 1e9),
+                .number((coordinate.latitude * 1e9).rounded() / 1e9),
             ])
         }
 

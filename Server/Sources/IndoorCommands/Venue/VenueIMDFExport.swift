@@ -16,7 +16,8 @@ enum VenueIMDFExport {
     /// - Returns: What to print: the counts of the archive, then a line per note of what IMDF does not hold.
     /// - Throws: ``CommandFailure`` naming `file` and the venue's field when the venue cannot be placed on the Earth
     ///   (no anchor), or naming `path` when it cannot be written.
-    static func write(_ venue: Venue, to output: OutputFile, path: String, file: String, created: Date) throws -> String {
+    static func write(_ venue: Venue, to output: OutputFile, path: String, file: String, created: Date) throws -> String
+    {
         let export: IMDFExport
         do {
             export = try IMDFExporter.files(of: venue, created: created)
@@ -31,7 +32,8 @@ enum VenueIMDFExport {
         }
         try output.write(zip)
         func count(_ name: String, _ noun: String) -> String {
-            let number = export.files[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            let number =
+                export.files[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
                 .flatMap { $0["features"] as? [Any] }?.count ?? 0
             return "\(number) \(noun)\(number == 1 ? "" : "s")"
         }

@@ -168,35 +168,69 @@ def fill(driver, values):
     field.send_keys(Keys.ENTER)
 
 
+def draw_polygon(driver, points, what, deadline, screenshot):
+    """Clicks the venue points `points` on the plan with the tool chosen, closes the shape with Enter and waits for
+    its form; returns the venue metres each click means."""
+    from selenium.webdriver.common.keys import Keys
+    clicked = []
+    for x, y in points:
+        pixel, point = screen_point(driver, x, y)
+        click_at(driver, *pixel)
+        clicked.append(point)
+    keys(driver, Keys.ENTER)
+    wait(driver, "return !document.getElementById('edit-form').hidden;", f"no form opened for {what}", deadline,
+         screenshot)
+    return clicked
+
+
 def near(a, b, tolerance=0.01):
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= tolerance
 
 
-def run(driver, url, admin, read, ingest, timeout, screenshot):
+def open_editor(driver, url, admin, venue, timeout, deadline, screenshot):
+    """PUTs `venue`, opens the map on it and the editor with the admin key typed into the editor's own form (the
+    address never carries it; a person pastes it: counted as Ctrl+V and Enter). Returns the server's base address."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    deadline = time.monotonic() + timeout
     parts = urlsplit(url)
     base = f"{parts.scheme}://{parts.netloc}"
-    status, answer = call(base, admin, "PUT", f"/v1/venues/{VENUE_ID}", VENUE)
+    status, answer = call(base, admin, "PUT", f"/v1/venues/{venue['id']}", venue)
     if status not in (200, 201):
-        fail(f"PUT of the test venue answered {status}: {answer}")
+        fail(f"PUT of venue '{venue['id']}' answered {status}: {answer}")
     driver.set_page_load_timeout(max(timeout, 30))
     query = dict(parse_qsl(parts.query))
-    query["venue"] = VENUE_ID
+    query["venue"] = venue["id"]
     driver.get(base + "/?" + urlencode(query))
     wait(driver, "return document.querySelectorAll('#map .outline').length && window.indoorMap;",
-         "the test venue's plan did not draw", deadline, screenshot)
-
-    # The editor asks for the admin key in its own form; the address never carries it.
+         f"venue '{venue['id']}''s plan did not draw", deadline, screenshot)
     tap(driver, "#edit")
     wait(driver, "return !document.getElementById('edit-key').hidden;", "the editor did not ask for the admin key",
          deadline, screenshot)
     key_field = driver.find_element(By.ID, "edit-key-input")
     key_field.send_keys(admin)
     key_field.send_keys(Keys.ENTER)
+    COUNT["keys"] += 2
     wait(driver, "return window.indoorMap.editing();", "the editor did not open with the admin key", deadline,
          screenshot)
+    return base
+
+
+def save(driver, base, read, venue_id, what, deadline, screenshot):
+    """Clicks Save, waits for 'Saved' and returns the venue read back with GET."""
+    tap(driver, "#edit-save")
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Saved');",
+         f"the editor did not say 'Saved' {what}", deadline, screenshot)
+    status, saved = call(base, read, "GET", f"/v1/venues/{venue_id}")
+    if status != 200:
+        fail(f"GET /v1/venues/{venue_id} answered {status}: {saved}")
+    return saved
+
+
+def run(driver, url, admin, read, ingest, timeout, screenshot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    deadline = time.monotonic() + timeout
+    base = open_editor(driver, url, admin, VENUE, timeout, deadline, screenshot)
     if admin in driver.current_url:
         fail("the admin key is in the address bar")
     say("editor open with the admin key (typed into the editor, not in the address)")
@@ -269,14 +303,8 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
 
     # A room: four corners clicked, closed by Enter, named in its form.
     tap(driver, '#edit-tools [data-tool="room"]')
-    corners = []
-    for x, y in [(2.1, 6.4), (9.75, 6.4), (9.75, 12.3), (2.1, 12.3)]:
-        pixel, point = screen_point(driver, x, y)
-        click_at(driver, *pixel)
-        corners.append(point)
-    keys(driver, Keys.ENTER)
-    wait(driver, "return !document.getElementById('edit-form').hidden;", "no form opened for the new room", deadline,
-         screenshot)
+    corners = draw_polygon(driver, [(2.1, 6.4), (9.75, 6.4), (9.75, 12.3), (2.1, 12.3)], "the new room", deadline,
+                           screenshot)
     fill(driver, {"id": "meeting", "name": "Meeting room"})
     say("room drawn by four clicks, closed with Enter and named")
 
@@ -296,12 +324,8 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
 
     if screenshot:
         driver.save_screenshot(screenshot)
-    tap(driver, "#edit-save")
-    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Saved');",
-         "the editor did not say 'Saved'", deadline, screenshot)
-    status, saved = call(base, read, "GET", f"/v1/venues/{VENUE_ID}")
-    if status != 200:
-        fail(f"GET /v1/venues/{VENUE_ID} answered {status}: {saved}")
+    saved = save(driver, base, read, VENUE_ID, "after the nodes, the room, the wall and the anchor", deadline,
+                 screenshot)
     nodes = {n["id"]: n for n in saved.get("nodes", [])}
     for node_id, (point, z, beacon) in expected.items():
         node = nodes.get(node_id)
@@ -402,15 +426,8 @@ def stairs_and_anchor(driver, base, read, deadline, screenshot):
     anchor set by two points with their latitude and longitude; saved and read back."""
     undo(driver)   # the refused duplicate node goes
     tap(driver, '#edit-tools [data-tool="connection"]')
-    footprint = []
-    for x, y in [(20.2, 9.1), (23.4, 9.1), (23.4, 13.3), (20.2, 13.3)]:
-        pixel, point = screen_point(driver, x, y)
-        click_at(driver, *pixel)
-        footprint.append(point)
-    from selenium.webdriver.common.keys import Keys
-    keys(driver, Keys.ENTER)
-    wait(driver, "return document.querySelector('#edit-form input[name=levels]');", "no form opened for the stairs",
-         deadline, screenshot)
+    footprint = draw_polygon(driver, [(20.2, 9.1), (23.4, 9.1), (23.4, 13.3), (20.2, 13.3)], "the stairs", deadline,
+                             screenshot)
     levels = driver.execute_script("return document.querySelector('#edit-form input[name=levels]').value;")
     if levels != "0, 1":
         fail(f"the stairs' form proposes floors '{levels}', not '0, 1' (this floor and the one above)")
@@ -436,12 +453,7 @@ def stairs_and_anchor(driver, base, read, deadline, screenshot):
     fill(driver, {"latitude1": f"{g1[0]:.9f}", "longitude1": f"{g1[1]:.9f}",
                   "latitude2": f"{g2[0]:.9f}", "longitude2": f"{g2[1]:.9f}"})
 
-    tap(driver, "#edit-save")
-    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Saved');",
-         "the editor did not say 'Saved' after the stairs and the anchor", deadline, screenshot)
-    status, saved = call(base, read, "GET", f"/v1/venues/{VENUE_ID}")
-    if status != 200:
-        fail(f"GET /v1/venues/{VENUE_ID} answered {status}: {saved}")
+    saved = save(driver, base, read, VENUE_ID, "after the stairs and the anchor", deadline, screenshot)
     stairs = next((c for c in saved.get("connections", []) if c["id"] == "stairs-east"), None)
     if not stairs or stairs.get("kind", "stairs") != "stairs" or stairs.get("levels") != [0, 1]:
         fail(f"the saved venue has no stairs 'stairs-east' of kind stairs joining [0, 1]: {saved.get('connections')}")
@@ -476,29 +488,10 @@ def walkthrough(driver, url, admin, read, timeout, screenshot):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     deadline = time.monotonic() + timeout
-    parts = urlsplit(url)
-    base = f"{parts.scheme}://{parts.netloc}"
     bare = {"id": WALKTHROUGH_ID, "name": "Walkthrough",
             "floors": [{"level": 0, "name": "Ground floor", "outline": [[0, 0], [24, 0], [24, 14], [0, 14]]}]}
-    status, answer = call(base, admin, "PUT", f"/v1/venues/{WALKTHROUGH_ID}", bare)
-    if status not in (200, 201):
-        fail(f"PUT of the bare venue answered {status}: {answer}")
-    query = dict(parse_qsl(parts.query))
-    query["venue"] = WALKTHROUGH_ID
-    driver.set_page_load_timeout(max(timeout, 30))
-    driver.get(base + "/?" + urlencode(query))
-    wait(driver, "return document.querySelectorAll('#map .outline').length && window.indoorMap;",
-         "the bare venue's plan did not draw", deadline, screenshot)
     started = time.monotonic()
-    tap(driver, "#edit")
-    wait(driver, "return !document.getElementById('edit-key').hidden;", "the editor did not ask for the admin key",
-         deadline, screenshot)
-    # The admin key is pasted once (Ctrl+V, Enter), not typed: counted as two keys.
-    field = driver.find_element(By.ID, "edit-key-input")
-    field.send_keys(admin)
-    field.send_keys(Keys.ENTER)
-    COUNT["keys"] += 2
-    wait(driver, "return window.indoorMap.editing();", "the editor did not open", deadline, screenshot)
+    base = open_editor(driver, url, admin, bare, timeout, deadline, screenshot)
 
     # The floor plan: a 240 x 140 px image whose 240 px are the floor's 24 m, its top-left corner at (0, 14) m.
     handle, path = tempfile.mkstemp(prefix="indoor-walkthrough-", suffix=".png")
@@ -523,25 +516,19 @@ def walkthrough(driver, url, admin, read, timeout, screenshot):
         clicked.append(point)
     tap(driver, '#edit-tools [data-tool="room"]')
     for name, corners in WALKTHROUGH_ROOMS:
-        for x, y in corners:
-            click_at(driver, *screen_point(driver, x, y)[0])
-        keys(driver, Keys.ENTER)
-        wait(driver, "return !document.getElementById('edit-form').hidden;", "no room form", deadline, screenshot)
+        draw_polygon(driver, corners, f"room {name}", deadline, screenshot)
         fill(driver, {"name": name})
     tap(driver, '#edit-tools [data-tool="anchor"]')
     click_at(driver, *screen_point(driver, 0, 0)[0])
     wait(driver, "return !document.getElementById('edit-form').hidden;", "no anchor form", deadline, screenshot)
     fill(driver, {"x": 0, "y": 0, "latitude": 52.520008, "longitude": 13.404954, "bearingDegrees": 20})
-    tap(driver, "#edit-save")
-    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Saved');",
-         "the walkthrough's venue was not saved", deadline, screenshot)
+    saved = save(driver, base, read, WALKTHROUGH_ID, "at the end of the walkthrough", deadline, screenshot)
     seconds = time.monotonic() - started
     if screenshot:
         driver.save_screenshot(screenshot)
-    status, saved = call(base, read, "GET", f"/v1/venues/{WALKTHROUGH_ID}")
     nodes, zones = saved.get("nodes", []), saved.get("zones", [])
-    if status != 200 or len(nodes) != 10 or [z.get("name") for z in zones] != [n for n, _ in WALKTHROUGH_ROOMS]:
-        fail(f"the walkthrough's venue read back as {status}: {len(nodes)} nodes, rooms {[z.get('name') for z in zones]}")
+    if len(nodes) != 10 or [z.get("name") for z in zones] != [n for n, _ in WALKTHROUGH_ROOMS]:
+        fail(f"the walkthrough's venue read back with {len(nodes)} nodes, rooms {[z.get('name') for z in zones]}")
     if not all(near((n["x"], n["y"]), p) and n.get("z") == 2.5 for n, p in zip(nodes, clicked)) or not saved.get("anchor"):
         fail(f"the walkthrough's nodes or anchor are not where the clicks put them: {nodes} {saved.get('anchor')}")
     say(f"walkthrough: a saved venue of 10 nodes and 4 rooms from a bare floor and a plan image, in "

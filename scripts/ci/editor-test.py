@@ -486,7 +486,6 @@ def walkthrough(driver, url, admin, read, timeout, screenshot):
     """docs/EDITOR.md's walkthrough, done by the browser and counted: from a venue of one bare floor and a floor-plan
     image file to a saved venue of ten nodes (each at height 2.5 m) and four named rooms, placed on the Earth."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
     deadline = time.monotonic() + timeout
     bare = {"id": WALKTHROUGH_ID, "name": "Walkthrough",
             "floors": [{"level": 0, "name": "Ground floor", "outline": [[0, 0], [24, 0], [24, 14], [0, 14]]}]}

@@ -6,9 +6,8 @@ import IndoorModel
 enum VenueIMDFExport {
     /// The archive's entries in the order written: `manifest.json` first, then the GeoJSON files by name.
     static func entries(_ export: IMDFExport) -> [(path: String, data: Data)] {
-        export.files.keys.sorted { ($0 != "manifest.json", $0) < ($1 != "manifest.json", $1) }.compactMap { path in
-            export.files[path].map { (path, $0) }
-        }
+        let names = export.files.keys.filter { $0 != "manifest.json" }.sorted()
+        return (["manifest.json"] + names).compactMap { path in export.files[path].map { (path, $0) } }
     }
 
     /// Writes `venue` (read from `file`) as an IMDF zip to `output` (the path `path`).

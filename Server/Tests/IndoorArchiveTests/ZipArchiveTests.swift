@@ -49,6 +49,29 @@ struct ZipArchiveTests {
         #expect(error?.description.contains("escapes the archive") == true)
     }
 
+    @Test("ZipWriter: the same entries make the same bytes; what deflate would grow is stored")
+    func writerBytes() throws {
+        let first = try ZipWriter.archive(files)
+        #expect(try ZipWriter.archive(files) == first)
+        let tiny = [UInt8](try ZipWriter.archive([("a.txt", Data("x".utf8))], method: .deflated))
+        #expect(tiny[8] == 0 && tiny[9] == 0, "method 0 (stored) for one byte")
+        let large = [UInt8](try ZipWriter.archive([("b.txt", Data(repeating: 0x41, count: 4000))], method: .deflated))
+        #expect(large[8] == 8, "method 8 (deflate)")
+        #expect(large.count < 200)
+    }
+
+    @Test(
+        "ZipWriter refuses a path that would escape the archive, and a path given twice",
+        arguments: ["../x", "/x", "a/../../b", "a\\b", ""])
+    func writerPaths(_ path: String) throws {
+        let error = #expect(throws: ZipError.self) { try ZipWriter.archive([(path, Data("x".utf8))]) }
+        #expect(error?.entry == path)
+        let twice = #expect(throws: ZipError.self) {
+            try ZipWriter.archive([("a.json", Data()), ("a.json", Data())])
+        }
+        #expect(twice?.description == "zip: entry 'a.json': the path is given twice")
+    }
+
     @Test("a corrupt entry is named with its byte offset")
     func corruptEntry() throws {
         var bytes = [UInt8](try ZipWriter.archive(files, method: .deflated))

@@ -68,8 +68,8 @@ struct VenueExportCommandTests {
         #expect(
             summary
                 == "wrote \(zip): IMDF archive of venue 'annex' (Annex): 2 levels, 3 units, 1 opening, 0 geofences\n"
-                + "note: 1 node left out: IMDF has no place for beacons and gateways\n"
-                + "note: floor 1 has no walls: no openings written, so its room boundaries read back as walls\n")
+                + "note: floor 1 has no walls: no openings written, so its room boundaries read back as walls\n"
+                + "note: 1 node left out: IMDF has no place for beacons and gateways\n")
         let archive = try ZipArchive(try Data(contentsOf: URL(fileURLWithPath: zip)))
         #expect(
             archive.files.keys.sorted() == [

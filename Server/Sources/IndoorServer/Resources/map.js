@@ -923,12 +923,8 @@ function imageForm(picked) {
     { name: "x", label: "Point 1 at x (m)", value: p.at[0], numeric: true }, { name: "y", label: "Point 1 at y (m)", value: p.at[1], numeric: true },
     { name: "rotation", label: "Rotation (° counter-clockwise)", value: p.rotationDegrees || 0, numeric: true },
   ], (values) => {
-    const v = {};
-    for (const name of ["u1", "v1", "u2", "v2", "distance", "x", "y", "rotation"]) {
-      const m = metres(values, name);
-      if (m.problem) return { field: name, message: "a number is needed here" };
-      v[name] = m.value;
-    }
+    const { v, problem } = numbers(values, ["u1", "v1", "u2", "v2", "distance", "x", "y", "rotation"]);
+    if (problem) return problem;
     if (v.u1 === v.u2 && v.v1 === v.v2) return { field: "u2", message: "the two points must differ" };
     if (!(v.distance > 0)) return { field: "distance", message: "the distance is more than 0 m" };
     const placement = { imagePoints: [[v.u1, v.v1], [v.u2, v.v2]], distanceMeters: v.distance, at: [v.x, v.y], rotationDegrees: v.rotation };
@@ -1090,6 +1086,17 @@ function metres(values, name, optional) {
   return { value };
 }
 
+// The numbers of form fields `names` as {v: {name: value}}, or the first field that is not one as {problem}.
+function numbers(values, names) {
+  const v = {};
+  for (const name of names) {
+    const m = metres(values, name);
+    if (m.problem) return { problem: { field: name, message: "a number is needed here" } };
+    v[name] = m.value;
+  }
+  return { v };
+}
+
 // A node's form: a new node at (x, y), or node `index` of the draft.
 function nodeForm(index, x, y) {
   const node = index === null ? null : venue.nodes[index];
@@ -1233,12 +1240,8 @@ function anchorForm(x, y) {
     { name: "longitude", label: "Its longitude (°)", value: anchor && atOrigin ? anchor.longitude : "", numeric: true, placeholder: "−180…180" },
     { name: "bearingDegrees", label: "Bearing of +y (° clockwise from north)", value: anchor ? anchor.bearingDegrees || 0 : 0, numeric: true },
   ], (values) => {
-    const v = {};
-    for (const name of ["x", "y", "latitude", "longitude", "bearingDegrees"]) {
-      const m = metres(values, name);
-      if (m.problem) return { field: name, message: "a number is needed here" };
-      v[name] = m.value;
-    }
+    const { v, problem } = numbers(values, ["x", "y", "latitude", "longitude", "bearingDegrees"]);
+    if (problem) return problem;
     if (Math.abs(v.latitude) > 90) return { field: "latitude", message: "a latitude is in −90…90" };
     if (Math.abs(v.longitude) > 180) return { field: "longitude", message: "a longitude is in −180…180" };
     if (Math.abs(v.bearingDegrees) > 360) return { field: "bearingDegrees", message: "a bearing is in −360…360" };
@@ -1268,12 +1271,8 @@ function anchorTwoForm(x, y) {
     field("latitude2", "Point 2 latitude (°)", "", { placeholder: "−90…90" }),
     field("longitude2", "Point 2 longitude (°)", "", { placeholder: "−180…180" }),
   ], (values) => {
-    const v = {};
-    for (const name of ["x1", "y1", "latitude1", "longitude1", "x2", "y2", "latitude2", "longitude2"]) {
-      const m = metres(values, name);
-      if (m.problem) return { field: name, message: "a number is needed here" };
-      v[name] = m.value;
-    }
+    const { v, problem } = numbers(values, ["x1", "y1", "latitude1", "longitude1", "x2", "y2", "latitude2", "longitude2"]);
+    if (problem) return problem;
     for (const n of [1, 2]) {
       if (Math.abs(v["latitude" + n]) > 90) return { field: "latitude" + n, message: "a latitude is in −90…90" };
       if (Math.abs(v["longitude" + n]) > 180) return { field: "longitude" + n, message: "a longitude is in −180…180" };

@@ -130,12 +130,12 @@ let package = Package(
 
         // Test helpers shared by the test targets: where the repository's datasets and documents are.
         .target(
-            name: "IndoorServerTestSupport", dependencies: ["CZlib"], path: "Tests/IndoorServerTestSupport",
+            name: "IndoorServerTestSupport", dependencies: ["IndoorArchive"], path: "Tests/IndoorServerTestSupport",
             swiftSettings: strict),
         .testTarget(
             name: "IndoorServerTests",
             dependencies: indoor + [
-                "IndoorServer", "IndoorServerTestSupport", "IndoorMQTT",
+                "IndoorServer", "IndoorServerTestSupport", "IndoorMQTT", "IndoorArchive",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -158,7 +158,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "IndoorCommandsTests",
-            dependencies: indoor + ["IndoorCommands", "IndoorBenchmarks", "IndoorServerTestSupport"],
+            dependencies: indoor + ["IndoorCommands", "IndoorBenchmarks", "IndoorServerTestSupport", "IndoorArchive"],
             swiftSettings: strict),
         .testTarget(
             name: "IndoorBenchmarksTests",

@@ -9,43 +9,6 @@ private func uid(_ n: Int) -> String {
     "00000000-0000-4000-8000-" + String(repeating: "0", count: 10) + String(format: "%02d", n)
 }
 
-/// Whether two polygons have the same vertices in the same order (from any start), within `tolerance` metres.
-private func same(_ a: Polygon, _ b: Polygon, tolerance: Double = 0.01) -> Bool {
-    guard a.vertices.count == b.vertices.count else { return false }
-    return a.vertices.indices.contains { shift in
-        a.vertices.indices.allSatisfy { i in
-            a.vertices[(i + shift) % a.vertices.count].isApproximatelyEqual(
-                to: b.vertices[i], absoluteTolerance: tolerance)
-        }
-    }
-}
-
-/// Whether two lists of walls are the same segments (either direction, any order) within 1 cm.
-private func sameWalls(_ walls: [Segment], _ expected: [Segment]) -> Bool {
-    guard walls.count == expected.count else { return false }
-    var left = walls
-    for wall in expected {
-        guard
-            let index = left.firstIndex(where: {
-                ($0.start.isApproximatelyEqual(to: wall.start, absoluteTolerance: 0.01)
-                    && $0.end.isApproximatelyEqual(to: wall.end, absoluteTolerance: 0.01))
-                    || ($0.start.isApproximatelyEqual(to: wall.end, absoluteTolerance: 0.01)
-                        && $0.end.isApproximatelyEqual(to: wall.start, absoluteTolerance: 0.01))
-            })
-        else { return false }
-        left.remove(at: index)
-    }
-    return true
-}
-
-private func wall(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Segment {
-    Segment(from: Point2D(x: x1, y: y1), to: Point2D(x: x2, y: y2))
-}
-
-private func rectangle(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Polygon {
-    Polygon.rectangle(from: Point2D(x: x1, y: y1), to: Point2D(x: x2, y: y2))
-}
-
 @Suite("IMDF import")
 struct IMDFImportTests {
     let imported: IMDFImport
@@ -237,46 +200,5 @@ struct IMDFImportTests {
         #expect(IMDFImporter.venueID(name: "Head Office (HQ)") == "head-office-hq")
         #expect(IMDFImporter.venueID(name: "  Ünïcode  ") == "n-code")
         #expect(IMDFImporter.venueID(name: "---") == "imdf-venue")
-    }
-
-    @Test("export then import: a venue written as IMDF comes back with its rooms within 1 cm")
-    func roundTrip() throws {
-        let anchor = GeoAnchor(origin: GeoCoordinate(latitude: 52.520008, longitude: 13.404954), bearingDegrees: 20)
-        let rooms = [
-            Zone(
-                id: "kitchen", name: "Kitchen",
-                fences: [.polygon(Polygon([.init(x: 1, y: 1), .init(x: 7.5, y: 1.2), .init(x: 6, y: 5)]), floor: 0)],
-                data: ["category": "kitchen"]),
-            Zone(id: "hall", name: "Hall", fences: [.polygon(rectangle(-12.25, 3, 0.5, 9.75), floor: 1)]),
-        ]
-        let original = Venue(
-            id: "hq", name: "Head office",
-            floors: [
-                Floor(level: 0, name: "Ground", outline: rectangle(-15, -2, 10, 12)),
-                Floor(level: 1, name: "Upper", outline: rectangle(-15, -2, 10, 12)),
-            ],
-            zones: rooms, anchor: anchor)
-        let files = try IMDFTestArchive.files(of: original)
-        let back = try IMDFImporter.venue(from: files, id: "hq", anchor: anchor).venue
-        #expect(back.zones.map(\.id) == ["kitchen", "hall"])
-        #expect(back.zones.map(\.name) == ["Kitchen", "Hall"])
-        #expect(back.zones.map { $0.data["category"] } == ["kitchen", "room"])
-        for (zone, room) in zip(back.zones, rooms) {
-            guard case .polygon(let polygon) = zone.fences.first?.shape,
-                case .polygon(let expected) = room.fences.first?.shape
-            else {
-                Issue.record("\(zone.id) has no polygon fence")
-                continue
-            }
-            #expect(zone.fences.first?.floor == room.fences.first?.floor)
-            #expect(same(polygon, expected), "\(zone.id): \(polygon)")
-        }
-        // Without the anchor, the frame is the display point's, bearing 0: the same place on the Earth.
-        let north = try IMDFImporter.venue(from: files).venue
-        guard case .polygon(let polygon) = north.zones.first?.fences.first?.shape else { return }
-        let corner = try #require(north.anchor).coordinate(of: polygon.vertices[0])
-        let expected = anchor.coordinate(of: Point2D(x: 1, y: 1))
-        #expect(abs(corner.latitude - expected.latitude) <= 1e-7)
-        #expect(abs(corner.longitude - expected.longitude) <= 1e-7)
     }
 }

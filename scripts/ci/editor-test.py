@@ -9,11 +9,15 @@ the map's transform (`window.indoorMap.transform()`), fills each node's form by 
 confirms with Enter, draws a room by clicking four corners and closes it with Enter, names it, drags a node, nudges it
 with an arrow key, undoes both with Ctrl+Z, draws a wall and sets the geographic anchor, and saves. It reads the
 venue back with `GET /v1/venues/{id}` and checks each node and the room's corners lie within 1 cm of what the clicks
-mean, and the wall and anchor are there. Last it adds a node with an id already used, saves, and checks that the
+mean, and the wall and anchor are there. Then it adds a node with an id already used, saves, and checks that the
 server's error is shown at that node on the plan (and in the panel) and that the unsaved edit is kept (the two nodes
-of that id still drawn, the draft unchanged). Stops the server by its pid at the end.
+of that id still drawn, the draft unchanged). It uploads and places a floor-plan image. Last it undoes the duplicate,
+draws stairs with the Stairs/lift tool (four clicks, Enter, joined to floor 1) and sets the anchor by two points with
+their latitude and longitude, saves, and checks the footprint within 1 cm of the clicks and that the saved anchor has
+the bearing and puts both points within 1 cm of where they were clicked. Stops the server by its pid at the end.
 
     scripts/ci/editor-test.py [--binary Server/.build/debug/indoor] [--timeout 120] [--screenshot FILE]
+    scripts/ci/editor-test.py --walkthrough [--binary …]   # docs/EDITOR.md's walkthrough, its clicks and keys counted
 
 Exit status 0 on success; 1 with a message saying what did not happen on failure; 2 when a tool is missing.
 """
@@ -41,13 +45,20 @@ VENUE_ID = "editor-test"
 VENUE = {
     "id": VENUE_ID,
     "name": "Editor test",
-    "floors": [{"level": 0, "name": "Ground floor", "outline": [[0, 0], [24, 0], [24, 14], [0, 14]], "walls": []}],
+    "floors": [{"level": 0, "name": "Ground floor", "outline": [[0, 0], [24, 0], [24, 14], [0, 14]], "walls": []},
+               {"level": 1, "name": "First floor", "outline": [[0, 0], [24, 0], [24, 14], [0, 14]]}],
     "nodes": [
         {"id": "corner-a", "x": 1, "y": 1, "z": 2.5, "floor": 0},
         {"id": "corner-b", "x": 23, "y": 13, "z": 2.5, "floor": 0},
     ],
     "zones": [],
 }
+
+
+# What the scripted browser did, counted as a person would do it: pointer clicks (on the plan, on buttons and to put
+# the cursor in a form field that does not have it already), keys (each character typed, and Ctrl+A, Delete, Enter,
+# arrows, Ctrl+Z as one each) and drags.
+COUNT = {"clicks": 0, "keys": 0, "drags": 0}
 
 
 def fail(message, code=1):
@@ -84,6 +95,7 @@ def wait(driver, script, what, deadline, screenshot):
 def click_at(driver, x, y, double=False):
     """Clicks (or double-clicks) the page at the client pixel (x, y), integers."""
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    COUNT["clicks"] += 2 if double else 1
     builder = ActionBuilder(driver)
     builder.pointer_action.move_to_location(int(x), int(y))
     builder.pointer_action.double_click() if double else builder.pointer_action.click()
@@ -92,6 +104,7 @@ def click_at(driver, x, y, double=False):
 
 def drag(driver, start, end):
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    COUNT["drags"] += 1
     builder = ActionBuilder(driver)
     builder.pointer_action.move_to_location(int(start[0]), int(start[1]))
     builder.pointer_action.pointer_down()
@@ -104,7 +117,23 @@ def drag(driver, start, end):
 
 def keys(driver, *sequence):
     from selenium.webdriver.common.action_chains import ActionChains
+    COUNT["keys"] += sum(1 if len(key) == 1 and ord(key) >= 0xE000 else len(key) for key in sequence)
     ActionChains(driver).send_keys(*sequence).perform()
+
+
+def tap(driver, selector):
+    """Clicks the page element `selector` (a CSS selector) as a person would: one click."""
+    from selenium.webdriver.common.by import By
+    COUNT["clicks"] += 1
+    driver.find_element(By.CSS_SELECTOR, selector).click()
+
+
+def undo(driver):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    COUNT["keys"] += 1
+    driver.execute_script("document.getElementById('map').focus();")
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
 
 
 def metres(transform, x, y):
@@ -127,41 +156,81 @@ def fill(driver, values):
     field = None
     for name, value in values.items():
         field = driver.find_element(By.CSS_SELECTOR, f'#edit-form input[name="{name}"]')
-        field.send_keys(Keys.CONTROL, "a")
-        field.send_keys(Keys.DELETE)
+        if not driver.execute_script("return document.activeElement === arguments[0];", field):
+            COUNT["clicks"] += 1
+        if field.get_attribute("value"):
+            COUNT["keys"] += 2
+            field.send_keys(Keys.CONTROL, "a")
+            field.send_keys(Keys.DELETE)
+        COUNT["keys"] += len(str(value))
         field.send_keys(str(value))
+    COUNT["keys"] += 1
     field.send_keys(Keys.ENTER)
+
+
+def draw_polygon(driver, points, what, deadline, screenshot):
+    """Clicks the venue points `points` on the plan with the tool chosen, closes the shape with Enter and waits for
+    its form; returns the venue metres each click means."""
+    from selenium.webdriver.common.keys import Keys
+    clicked = []
+    for x, y in points:
+        pixel, point = screen_point(driver, x, y)
+        click_at(driver, *pixel)
+        clicked.append(point)
+    keys(driver, Keys.ENTER)
+    wait(driver, "return !document.getElementById('edit-form').hidden;", f"no form opened for {what}", deadline,
+         screenshot)
+    return clicked
 
 
 def near(a, b, tolerance=0.01):
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= tolerance
 
 
-def run(driver, url, admin, read, ingest, timeout, screenshot):
+def open_editor(driver, url, admin, venue, timeout, deadline, screenshot):
+    """PUTs `venue`, opens the map on it and the editor with the admin key typed into the editor's own form (the
+    address never carries it; a person pastes it: counted as Ctrl+V and Enter). Returns the server's base address."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    deadline = time.monotonic() + timeout
     parts = urlsplit(url)
     base = f"{parts.scheme}://{parts.netloc}"
-    status, answer = call(base, admin, "PUT", f"/v1/venues/{VENUE_ID}", VENUE)
+    status, answer = call(base, admin, "PUT", f"/v1/venues/{venue['id']}", venue)
     if status not in (200, 201):
-        fail(f"PUT of the test venue answered {status}: {answer}")
+        fail(f"PUT of venue '{venue['id']}' answered {status}: {answer}")
     driver.set_page_load_timeout(max(timeout, 30))
     query = dict(parse_qsl(parts.query))
-    query["venue"] = VENUE_ID
+    query["venue"] = venue["id"]
     driver.get(base + "/?" + urlencode(query))
     wait(driver, "return document.querySelectorAll('#map .outline').length && window.indoorMap;",
-         "the test venue's plan did not draw", deadline, screenshot)
-
-    # The editor asks for the admin key in its own form; the address never carries it.
-    driver.find_element(By.ID, "edit").click()
+         f"venue '{venue['id']}''s plan did not draw", deadline, screenshot)
+    tap(driver, "#edit")
     wait(driver, "return !document.getElementById('edit-key').hidden;", "the editor did not ask for the admin key",
          deadline, screenshot)
     key_field = driver.find_element(By.ID, "edit-key-input")
     key_field.send_keys(admin)
     key_field.send_keys(Keys.ENTER)
+    COUNT["keys"] += 2
     wait(driver, "return window.indoorMap.editing();", "the editor did not open with the admin key", deadline,
          screenshot)
+    return base
+
+
+def save(driver, base, read, venue_id, what, deadline, screenshot):
+    """Clicks Save, waits for 'Saved' and returns the venue read back with GET."""
+    tap(driver, "#edit-save")
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Saved');",
+         f"the editor did not say 'Saved' {what}", deadline, screenshot)
+    status, saved = call(base, read, "GET", f"/v1/venues/{venue_id}")
+    if status != 200:
+        fail(f"GET /v1/venues/{venue_id} answered {status}: {saved}")
+    return saved
+
+
+def run(driver, url, admin, read, ingest, timeout, screenshot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    deadline = time.monotonic() + timeout
+    base = open_editor(driver, url, admin, VENUE, timeout, deadline, screenshot)
     if admin in driver.current_url:
         fail("the admin key is in the address bar")
     say("editor open with the admin key (typed into the editor, not in the address)")
@@ -186,7 +255,7 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
         say(f"a live device moved from {where[0]} to {where[1]} while editing")
 
     # Three nodes, each by a click on the plan and its form (Tab-free: the id field has the focus; Enter confirms).
-    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="node"]').click()
+    tap(driver, '#edit-tools [data-tool="node"]')
     wanted = {"ed-1": (5.37, 4.21, 2.2, "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0/7/1"),
               "ed-2": (12.8, 9.6, 2.5, ""), "ed-3": (19.05, 3.3, 3, "")}
     expected = {}
@@ -212,7 +281,7 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
     say(f"three nodes added by clicks: {', '.join(f'{n} at ({p[0]:.3f}, {p[1]:.3f})' for n, (p, _, _) in expected.items())}")
 
     # Drag ed-2 by 40 px, nudge it by the arrow key, then undo both with Ctrl+Z: it is back where it was.
-    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="select"]').click()
+    tap(driver, '#edit-tools [data-tool="select"]')
     start, _ = screen_point(driver, *expected["ed-2"][0])
     drag(driver, start, (start[0] + 40, start[1] + 20))
     moved = driver.execute_script("const n = window.indoorMap.draft().nodes.find(n => n.id === 'ed-2'); return [n.x, n.y];")
@@ -224,10 +293,8 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
     nudged = driver.execute_script("const n = window.indoorMap.draft().nodes.find(n => n.id === 'ed-2'); return [n.x, n.y];")
     if not near(nudged, (moved[0] + 0.1, moved[1]), 0.0011):
         fail(f"the right arrow moved ed-2 from {moved} to {nudged}, not by 0.1 m")
-    driver.execute_script("document.getElementById('map').focus();")
-    from selenium.webdriver.common.action_chains import ActionChains
     for _ in range(2):
-        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        undo(driver)
     back = driver.execute_script("const n = window.indoorMap.draft().nodes.find(n => n.id === 'ed-2'); return [n.x, n.y];")
     if not near(back, expected["ed-2"][0], 0.0011):
         fail(f"two undos left ed-2 at {back}, not back at {expected['ed-2'][0]}")
@@ -235,26 +302,20 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
         f"({back[0]:.3f}, {back[1]:.3f})")
 
     # A room: four corners clicked, closed by Enter, named in its form.
-    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="room"]').click()
-    corners = []
-    for x, y in [(2.1, 6.4), (9.75, 6.4), (9.75, 12.3), (2.1, 12.3)]:
-        pixel, point = screen_point(driver, x, y)
-        click_at(driver, *pixel)
-        corners.append(point)
-    keys(driver, Keys.ENTER)
-    wait(driver, "return !document.getElementById('edit-form').hidden;", "no form opened for the new room", deadline,
-         screenshot)
+    tap(driver, '#edit-tools [data-tool="room"]')
+    corners = draw_polygon(driver, [(2.1, 6.4), (9.75, 6.4), (9.75, 12.3), (2.1, 12.3)], "the new room", deadline,
+                           screenshot)
     fill(driver, {"id": "meeting", "name": "Meeting room"})
     say("room drawn by four clicks, closed with Enter and named")
 
     # A wall by two clicks, and the anchor at the origin.
-    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="wall"]').click()
+    tap(driver, '#edit-tools [data-tool="wall"]')
     wall = []
     for x, y in [(12, 0.5), (12, 7)]:
         pixel, point = screen_point(driver, x, y)
         click_at(driver, *pixel)
         wall.append(point)
-    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="anchor"]').click()
+    tap(driver, '#edit-tools [data-tool="anchor"]')
     pixel, point = screen_point(driver, 0, 0)
     click_at(driver, *pixel)
     wait(driver, "return !document.getElementById('edit-form').hidden;", "no form opened for the anchor", deadline,
@@ -263,12 +324,8 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
 
     if screenshot:
         driver.save_screenshot(screenshot)
-    driver.find_element(By.ID, "edit-save").click()
-    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Saved');",
-         "the editor did not say 'Saved'", deadline, screenshot)
-    status, saved = call(base, read, "GET", f"/v1/venues/{VENUE_ID}")
-    if status != 200:
-        fail(f"GET /v1/venues/{VENUE_ID} answered {status}: {saved}")
+    saved = save(driver, base, read, VENUE_ID, "after the nodes, the room, the wall and the anchor", deadline,
+                 screenshot)
     nodes = {n["id"]: n for n in saved.get("nodes", [])}
     for node_id, (point, z, beacon) in expected.items():
         node = nodes.get(node_id)
@@ -295,13 +352,13 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
         f"({anchor['latitude']}, {anchor['longitude']}, bearing {anchor['bearingDegrees']}°)")
 
     # A validation error: a fourth node with an id already used. The error is shown at that node; the edit is kept.
-    driver.find_element(By.CSS_SELECTOR, '#edit-tools [data-tool="node"]').click()
+    tap(driver, '#edit-tools [data-tool="node"]')
     pixel, point = screen_point(driver, 16.4, 11.2)
     click_at(driver, *pixel)
     wait(driver, "return !document.getElementById('edit-form').hidden;", "no form opened for the duplicate node",
          deadline, screenshot)
     fill(driver, {"id": "ed-1"})
-    driver.find_element(By.ID, "edit-save").click()
+    tap(driver, "#edit-save")
     shown = wait(driver, """const t = document.querySelector('#handles text.edit-error');
       const box = document.getElementById('edit-error');
       if (!t || box.hidden) return null;
@@ -356,6 +413,169 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
         f"drawn at ({box['left']:.0f}, {box['top']:.0f}) px, {box['width']:.0f} x {box['height']:.0f} px")
     if screenshot:
         driver.save_screenshot(screenshot)
+    stairs_and_anchor(driver, base, read, deadline, screenshot)
+
+
+# The anchor the two-point check types: the latitude and longitude of two plan points are where this anchor puts them.
+TRUE_ANCHOR = {"latitude": 48.137154, "longitude": 11.576124, "bearingDegrees": -35.5}
+
+
+def stairs_and_anchor(driver, base, read, deadline, screenshot):
+    """Stairs drawn with the Stairs/lift tool (four clicks, Enter, joined to floor 1 in its form) and the geographic
+    anchor set by two points with their latitude and longitude; saved and read back."""
+    undo(driver)   # the refused duplicate node goes
+    tap(driver, '#edit-tools [data-tool="connection"]')
+    footprint = draw_polygon(driver, [(20.2, 9.1), (23.4, 9.1), (23.4, 13.3), (20.2, 13.3)], "the stairs", deadline,
+                             screenshot)
+    levels = driver.execute_script("return document.querySelector('#edit-form input[name=levels]').value;")
+    if levels != "0, 1":
+        fail(f"the stairs' form proposes floors '{levels}', not '0, 1' (this floor and the one above)")
+    fill(driver, {"id": "stairs-east"})
+    drawn = wait(driver, "return document.querySelector('#plan polygon.connection[data-connection=\"stairs-east\"]');",
+                 "the new stairs are not drawn", deadline, screenshot)
+    say(f"stairs drawn by four clicks, closed with Enter, joining floors {levels} ({bool(drawn)})")
+
+    # The anchor by two points: the origin's form, then "Two points…", then a click on the plan fills point 2.
+    tap(driver, '#edit-tools [data-tool="anchor"]')
+    first, p1 = screen_point(driver, 1, 1)
+    click_at(driver, *first)
+    wait(driver, "return document.getElementById('edit-anchor-two');", "no 'Two points…' in the anchor's form",
+         deadline, screenshot)
+    tap(driver, "#edit-anchor-two")
+    second, p2 = screen_point(driver, 22, 8)
+    click_at(driver, *second)
+    form = driver.execute_script("""const f = document.getElementById('edit-form');
+      return ['x1', 'y1', 'x2', 'y2'].map(n => Number(f.querySelector('[name=' + n + ']').value));""")
+    if not near(form[0:2], p1, 0.0011) or not near(form[2:4], p2, 0.0011):
+        fail(f"the two-point form holds {form}; the clicks mean {p1} and {p2}")
+    g1, g2 = geo(TRUE_ANCHOR, form[0:2]), geo(TRUE_ANCHOR, form[2:4])
+    fill(driver, {"latitude1": f"{g1[0]:.9f}", "longitude1": f"{g1[1]:.9f}",
+                  "latitude2": f"{g2[0]:.9f}", "longitude2": f"{g2[1]:.9f}"})
+
+    saved = save(driver, base, read, VENUE_ID, "after the stairs and the anchor", deadline, screenshot)
+    stairs = next((c for c in saved.get("connections", []) if c["id"] == "stairs-east"), None)
+    if not stairs or stairs.get("kind", "stairs") != "stairs" or stairs.get("levels") != [0, 1]:
+        fail(f"the saved venue has no stairs 'stairs-east' of kind stairs joining [0, 1]: {saved.get('connections')}")
+    polygon = stairs.get("polygon") or []
+    if len(polygon) != 4 or not all(near(p, q) for p, q in zip(polygon, footprint)):
+        fail(f"the stairs' footprint was saved as {polygon}; the clicks mean {footprint}")
+    anchor = saved.get("anchor") or {}
+    bearing = anchor.get("bearingDegrees", 0)
+    if abs(bearing - TRUE_ANCHOR["bearingDegrees"]) > 0.001:
+        fail(f"the two points gave bearing {bearing}°, not {TRUE_ANCHOR['bearingDegrees']}°")
+    for point, coordinate in ((form[0:2], g1), (form[2:4], g2)):
+        back = local(anchor, coordinate)
+        if not near(back, point):
+            fail(f"the saved anchor {anchor} puts ({coordinate[0]:.9f}, {coordinate[1]:.9f}) at {back}, not at "
+                 f"{point} (more than 1 cm)")
+    say(f"saved and read back: the stairs' 4 corners within 1 cm of the clicks, floors [0, 1]; the anchor by two "
+        f"points ({anchor['latitude']}, {anchor['longitude']}, bearing {bearing}°) puts both points within 1 cm")
+
+
+WALKTHROUGH_ID = "walkthrough"
+# Ten nodes and four rooms on a 24 m x 14 m floor (metres), as docs/EDITOR.md walks through them.
+WALKTHROUGH_NODES = [(1, 1), (8, 1), (16, 1), (23, 1), (1, 7), (12, 7), (23, 7), (1, 13), (12, 13), (23, 13)]
+WALKTHROUGH_ROOMS = [("Lobby", [(0.2, 0.2), (11.8, 0.2), (11.8, 6.8), (0.2, 6.8)]),
+                     ("Office", [(12.2, 0.2), (23.8, 0.2), (23.8, 6.8), (12.2, 6.8)]),
+                     ("Meeting", [(0.2, 7.2), (11.8, 7.2), (11.8, 13.8), (0.2, 13.8)]),
+                     ("Kitchen", [(12.2, 7.2), (23.8, 7.2), (23.8, 13.8), (12.2, 13.8)])]
+
+
+def walkthrough(driver, url, admin, read, timeout, screenshot):
+    """docs/EDITOR.md's walkthrough, done by the browser and counted: from a venue of one bare floor and its first
+    node, and a floor-plan image file, to a saved venue of ten nodes (each at height 2.5 m) and four named rooms,
+    placed on the Earth."""
+    from selenium.webdriver.common.by import By
+    deadline = time.monotonic() + timeout
+    # The server stores no venue without a node: the bare venue has its floor and the first of the ten nodes.
+    first = WALKTHROUGH_NODES[0]
+    bare = {"id": WALKTHROUGH_ID, "name": "Walkthrough",
+            "floors": [{"level": 0, "name": "Ground floor", "outline": [[0, 0], [24, 0], [24, 14], [0, 14]]}],
+            "nodes": [{"id": "node-1", "x": first[0], "y": first[1], "z": 2.5, "floor": 0}]}
+    started = time.monotonic()
+    base = open_editor(driver, url, admin, bare, timeout, deadline, screenshot)
+
+    # The floor plan: a 240 x 140 px image whose 240 px are the floor's 24 m, its top-left corner at (0, 14) m.
+    handle, path = tempfile.mkstemp(prefix="indoor-walkthrough-", suffix=".png")
+    os.write(handle, png(240, 140))
+    os.close(handle)
+    COUNT["clicks"] += 2   # "Floor plan image", then the file in the browser's file dialog
+    driver.find_element(By.ID, "edit-image").send_keys(path)
+    wait(driver, "return document.querySelector('#edit-form input[name=u1]');", "no placement form after the upload",
+         deadline, screenshot)
+    os.remove(path)
+    fill(driver, {"u1": 0, "v1": 0, "u2": 240, "v2": 0, "distance": 24, "x": 0, "y": 14})
+    wait(driver, "return document.getElementById('edit-state').textContent.startsWith('Image placed');",
+         "the image was not placed", deadline, screenshot)
+
+    tap(driver, '#edit-tools [data-tool="node"]')
+    clicked = [first]
+    for x, y in WALKTHROUGH_NODES[1:]:
+        pixel, point = screen_point(driver, x, y)
+        click_at(driver, *pixel)
+        wait(driver, "return !document.getElementById('edit-form').hidden;", "no node form", deadline, screenshot)
+        fill(driver, {"z": 2.5})
+        clicked.append(point)
+    tap(driver, '#edit-tools [data-tool="room"]')
+    for name, corners in WALKTHROUGH_ROOMS:
+        draw_polygon(driver, corners, f"room {name}", deadline, screenshot)
+        fill(driver, {"name": name})
+    tap(driver, '#edit-tools [data-tool="anchor"]')
+    click_at(driver, *screen_point(driver, 0, 0)[0])
+    wait(driver, "return !document.getElementById('edit-form').hidden;", "no anchor form", deadline, screenshot)
+    fill(driver, {"x": 0, "y": 0, "latitude": 52.520008, "longitude": 13.404954, "bearingDegrees": 20})
+    saved = save(driver, base, read, WALKTHROUGH_ID, "at the end of the walkthrough", deadline, screenshot)
+    seconds = time.monotonic() - started
+    if screenshot:
+        driver.save_screenshot(screenshot)
+    nodes, zones = saved.get("nodes", []), saved.get("zones", [])
+    if len(nodes) != 10 or [z.get("name") for z in zones] != [n for n, _ in WALKTHROUGH_ROOMS]:
+        fail(f"the walkthrough's venue read back with {len(nodes)} nodes, rooms {[z.get('name') for z in zones]}")
+    if not all(near((n["x"], n["y"]), p) and n.get("z") == 2.5 for n, p in zip(nodes, clicked)) or not saved.get("anchor"):
+        fail(f"the walkthrough's nodes or anchor are not where the clicks put them: {nodes} {saved.get('anchor')}")
+    say(f"walkthrough: a saved venue of 10 nodes (9 placed by clicks) and 4 rooms from a bare floor and a plan image, in "
+        f"{COUNT['clicks']} clicks, {COUNT['keys']} keys and {COUNT['drags']} drags (the browser run took "
+        f"{seconds:.1f} s; that is the script's speed, not a person's)")
+
+
+# WGS84 and the local tangent plane, as the server converts (IndoorModel's GeoAnchor).
+_A, _F = 6378137.0, 1 / 298.257223563
+_E2 = _F * (2 - _F)
+
+
+def _ecef(lat, lon):
+    lat, lon = math.radians(lat), math.radians(lon)
+    n = _A / math.sqrt(1 - _E2 * math.sin(lat) ** 2)
+    return n * math.cos(lat) * math.cos(lon), n * math.cos(lat) * math.sin(lon), n * (1 - _E2) * math.sin(lat)
+
+
+def geo(anchor, point):
+    """(latitude, longitude) of the local point (x, y) under `anchor`."""
+    b = math.radians(anchor.get("bearingDegrees", 0))
+    x, y = point
+    east, north = y * math.sin(b) + x * math.cos(b), y * math.cos(b) - x * math.sin(b)
+    ox, oy, oz = _ecef(anchor["latitude"], anchor["longitude"])
+    sl, cl = math.sin(math.radians(anchor["latitude"])), math.cos(math.radians(anchor["latitude"]))
+    so, co = math.sin(math.radians(anchor["longitude"])), math.cos(math.radians(anchor["longitude"]))
+    X, Y, Z = ox - so * east - sl * co * north, oy + co * east - sl * so * north, oz + cl * north
+    lon, p = math.atan2(Y, X), math.hypot(X, Y)
+    lat = math.atan2(Z, p * (1 - _E2))
+    for _ in range(10):
+        n = _A / math.sqrt(1 - _E2 * math.sin(lat) ** 2)
+        lat = math.atan2(Z, p * (1 - _E2 * n / (n + p / math.cos(lat) - n)))
+    return math.degrees(lat), math.degrees(lon)
+
+
+def local(anchor, coordinate):
+    """The local point (x, y) of (latitude, longitude) under `anchor`."""
+    px, py, pz = _ecef(*coordinate)
+    ox, oy, oz = _ecef(anchor["latitude"], anchor["longitude"])
+    dx, dy, dz = px - ox, py - oy, pz - oz
+    sl, cl = math.sin(math.radians(anchor["latitude"])), math.cos(math.radians(anchor["latitude"]))
+    so, co = math.sin(math.radians(anchor["longitude"])), math.cos(math.radians(anchor["longitude"]))
+    east, north = -so * dx + co * dy, -sl * co * dx - sl * so * dy + cl * dz
+    b = math.radians(anchor.get("bearingDegrees", 0))
+    return east * math.cos(b) - north * math.sin(b), east * math.sin(b) + north * math.cos(b)
 
 
 def png(width, height):
@@ -376,6 +596,9 @@ def main():
     parser.add_argument("--binary", default="Server/.build/debug/indoor")
     parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole browser check")
     parser.add_argument("--screenshot", help="save a PNG of the editor before saving (and of the page on failure)")
+    parser.add_argument("--walkthrough", action="store_true",
+                        help="instead of the checks, do docs/EDITOR.md's walkthrough (ten nodes, four rooms) and "
+                             "count its clicks and keys")
     arguments = parser.parse_args()
     if not os.access(arguments.binary, os.X_OK):
         fail(f"'{arguments.binary}' is not an executable: swift build --package-path Server --product indoor", 2)
@@ -392,8 +615,11 @@ def main():
         if "admin" not in server_keys or "read" not in server_keys:
             fail(f"the server printed no admin and read keys: {sorted(server_keys)}")
         driver = map_test.browser(os.path.join(folder, "profile"))
-        run(driver, url, server_keys["admin"], server_keys["read"], server_keys.get("ingest"), arguments.timeout,
-            arguments.screenshot)
+        if arguments.walkthrough:
+            walkthrough(driver, url, server_keys["admin"], server_keys["read"], arguments.timeout, arguments.screenshot)
+        else:
+            run(driver, url, server_keys["admin"], server_keys["read"], server_keys.get("ingest"), arguments.timeout,
+                arguments.screenshot)
     except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
         if driver is not None:
             map_test.problem(driver, arguments.screenshot)

@@ -17,7 +17,7 @@ struct ZipArchiveTests {
     @Test(
         "stored and deflated entries read back; folders are left out", arguments: [ZipWriter.Method.stored, .deflated])
     func readsEntries(_ method: ZipWriter.Method) throws {
-        let archive = try ZipArchive(ZipWriter.archive(files, method: method))
+        let archive = try ZipArchive(try ZipWriter.archive(files, method: method))
         #expect(archive.files.count == 3)
         for (path, data) in files where !path.hasSuffix("/") {
             #expect(archive.files[path] == data, "\(path)")
@@ -26,8 +26,8 @@ struct ZipArchiveTests {
 
     @Test("an archive of the test IMDF folder, zipped with everything under one folder, imports as the folder does")
     func imdfInFolder() throws {
-        let top = try IMDFArchive.venue(zip: try ZipWriter.imdf("two-level"))
-        let nested = try IMDFArchive.venue(zip: try ZipWriter.imdf("two-level", folder: "example/"))
+        let top = try IMDFArchive.venue(zip: try IMDFTestZip.imdf("two-level"))
+        let nested = try IMDFArchive.venue(zip: try IMDFTestZip.imdf("two-level", folder: "example/"))
         #expect(top == nested)
         #expect(top.venue.floors.count == 2)
         #expect(top.report.unusedSummary == "1 amenity, 1 building, 1 fixture, 1 footprint")
@@ -37,15 +37,44 @@ struct ZipArchiveTests {
         "an entry whose path escapes the archive is refused",
         arguments: ["../etc/passwd", "/abs.json", "a/../../b", "a\\b"])
     func escapingPath(_ path: String) throws {
-        let data = ZipWriter.archive([("manifest.json", Data("{}".utf8)), (path, Data("x".utf8))])
+        // ZipWriter refuses such a path: the archive is written with a harmless name of the same length, renamed after.
+        let harmless = String(repeating: "x", count: path.utf8.count)
+        var bytes = [UInt8](try ZipWriter.archive([("manifest.json", Data("{}".utf8)), (harmless, Data("x".utf8))]))
+        for index in bytes.indices where bytes[index...].starts(with: Array(harmless.utf8)) {
+            bytes.replaceSubrange(index..<(index + harmless.utf8.count), with: Array(path.utf8))
+        }
+        let data = Data(bytes)
         let error = #expect(throws: ZipError.self) { try ZipArchive(data) }
         #expect(error?.entry == path)
         #expect(error?.description.contains("escapes the archive") == true)
     }
 
+    @Test("ZipWriter: the same entries make the same bytes; what deflate would grow is stored")
+    func writerBytes() throws {
+        let first = try ZipWriter.archive(files)
+        #expect(try ZipWriter.archive(files) == first)
+        let tiny = [UInt8](try ZipWriter.archive([("a.txt", Data("x".utf8))], method: .deflated))
+        #expect(tiny[8] == 0 && tiny[9] == 0, "method 0 (stored) for one byte")
+        let large = [UInt8](try ZipWriter.archive([("b.txt", Data(repeating: 0x41, count: 4000))], method: .deflated))
+        #expect(large[8] == 8, "method 8 (deflate)")
+        #expect(large.count < 200)
+    }
+
+    @Test(
+        "ZipWriter refuses a path that would escape the archive, and a path given twice",
+        arguments: ["../x", "/x", "a/../../b", "a\\b", ""])
+    func writerPaths(_ path: String) throws {
+        let error = #expect(throws: ZipError.self) { try ZipWriter.archive([(path, Data("x".utf8))]) }
+        #expect(error?.entry == path)
+        let twice = #expect(throws: ZipError.self) {
+            try ZipWriter.archive([("a.json", Data()), ("a.json", Data())])
+        }
+        #expect(twice?.description == "zip: entry 'a.json': the path is given twice")
+    }
+
     @Test("a corrupt entry is named with its byte offset")
     func corruptEntry() throws {
-        var bytes = [UInt8](ZipWriter.archive(files, method: .deflated))
+        var bytes = [UInt8](try ZipWriter.archive(files, method: .deflated))
         // The entry's local header: its name (first met there, before the central directory) follows 30 bytes of header.
         let name = [UInt8]("folder/unit.geojson".utf8)
         let nameAt = try #require(bytes.indices.first { Array(bytes[$0..<min($0 + name.count, bytes.count)]) == name })
@@ -61,7 +90,7 @@ struct ZipArchiveTests {
 
     @Test("changed stored bytes fail their CRC-32")
     func crc() throws {
-        var bytes = [UInt8](ZipWriter.archive(files, method: .stored))
+        var bytes = [UInt8](try ZipWriter.archive(files, method: .stored))
         bytes[30 + "manifest.json".utf8.count] ^= 0x01
         let error = #expect(throws: ZipError.self) { try ZipArchive(Data(bytes)) }
         #expect(
@@ -71,7 +100,7 @@ struct ZipArchiveTests {
 
     @Test("more than the limit uncompressed is refused before inflating")
     func tooLarge() throws {
-        let data = ZipWriter.archive([("big.json", Data(repeating: 0x20, count: 5000))])
+        let data = try ZipWriter.archive([("big.json", Data(repeating: 0x20, count: 5000))])
         let error = #expect(throws: ZipError.self) { try ZipArchive(data, maximumBytes: 4000) }
         #expect(
             error?.description == "zip: the entries hold 5000 bytes uncompressed, more than the limit of 4000 bytes")
@@ -82,14 +111,14 @@ struct ZipArchiveTests {
     func notZip() throws {
         let json = #expect(throws: ZipError.self) { try ZipArchive(Data(#"{"id": "hq"}"#.utf8)) }
         #expect(json?.description == "zip: not a zip archive: 12 bytes is too short")
-        let archive = ZipWriter.archive(files)
+        let archive = try ZipWriter.archive(files)
         let cut = #expect(throws: ZipError.self) { try ZipArchive(archive.prefix(archive.count - 30)) }
         #expect(cut?.description == "zip: not a zip archive: it has no end of central directory record")
     }
 
     @Test("changed bytes anywhere are read or refused, never a crash (2 000 seeded changes of a real archive)")
     func mutations() throws {
-        let archive = [UInt8](try ZipWriter.imdf("two-level", folder: "site/"))
+        let archive = [UInt8](try IMDFTestZip.imdf("two-level", folder: "site/"))
         var random = SplitMix64(seed: 35)
         var refused = 0
         for _ in 0..<2000 {

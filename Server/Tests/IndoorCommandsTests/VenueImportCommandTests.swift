@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IndoorArchive
 import IndoorModel
 import IndoorServerTestSupport
 import Testing
@@ -60,7 +61,7 @@ struct VenueImportCommandTests {
     @Test("a zip of the folder (its files under one folder) writes the same bytes; --id names the venue")
     func importsZip() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try ZipWriter.imdf("two-level", folder: "example/").write(to: folder.appendingPathComponent("site.zip"))
+        try IMDFTestZip.imdf("two-level", folder: "example/").write(to: folder.appendingPathComponent("site.zip"))
         _ = try VenueCommand.Import.parse([archive, "-o", path("a.json"), "--id", "hq"]).importVenue()
         _ = try VenueCommand.Import.parse([path("site.zip"), "-o", path("b.json"), "--id", "hq"]).importVenue()
         let folderVenue = try Data(contentsOf: folder.appendingPathComponent("a.json"))
@@ -77,7 +78,7 @@ struct VenueImportCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("{}".utf8))
         #expect(try failure([archive, "-o", output, "--force"]) == nil)
         #expect(try Venue.decodeJSON(try Data(contentsOf: URL(fileURLWithPath: output))).floors.count == 2)
-        try ZipWriter.imdf("two-level").write(to: folder.appendingPathComponent("site.zip"))
+        try IMDFTestZip.imdf("two-level").write(to: folder.appendingPathComponent("site.zip"))
         #expect(
             try failure([path("site.zip"), "-o", path("site.zip"), "--force"])
                 == "'\(path("site.zip"))' is also an input of this command; choose another output path")
@@ -86,7 +87,7 @@ struct VenueImportCommandTests {
     @Test("a bad archive is refused naming the archive, the file, the feature and the path; nothing is written")
     func badArchive() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        var files = try ZipWriter.imdfFiles("two-level")
+        var files = try IMDFTestZip.files("two-level")
         let index = try #require(files.firstIndex { $0.path == "unit.geojson" })
         files[index].data = Data(
             String(decoding: files[index].data, as: UTF8.self).replacingOccurrences(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import IndoorArchive
 import IndoorModel
 import IndoorServer
 import IndoorServerTestSupport
@@ -30,7 +31,7 @@ struct IMDFUploadTests {
     func storesTheVenue() async throws {
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        let zip = try ZipWriter.imdf("two-level", folder: "example/")
+        let zip = try IMDFTestZip.imdf("two-level", folder: "example/")
         try await fixture.test { client in
             #expect(try await client.putVenue(Self.venueJSON, id: "example").status == .created)
             let put = try await Self.putZip(client, zip)
@@ -57,13 +58,13 @@ struct IMDFUploadTests {
     func badArchive() async throws {
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        var files = try ZipWriter.imdfFiles("two-level")
+        var files = try IMDFTestZip.files("two-level")
         let index = try #require(files.firstIndex { $0.path == "unit.geojson" })
         files[index].data = Data(
             String(decoding: files[index].data, as: UTF8.self).replacingOccurrences(
                 of: "\"level_id\": \"00000000-0000-4000-8000-000000000002\"", with: "\"level_id\": \"nowhere\""
             ).utf8)
-        let zip = ZipWriter.archive(files)
+        let zip = try ZipWriter.archive(files)
         try await fixture.test { client in
             _ = try await client.putVenue(Self.venueJSON, id: "example")
             let bad = try await Self.putZip(client, zip)
@@ -95,7 +96,7 @@ struct IMDFUploadTests {
     func needsNodes() async throws {
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
-        let zip = try ZipWriter.imdf("two-level")
+        let zip = try IMDFTestZip.imdf("two-level")
         try await fixture.test { client in
             let put = try await Self.putZip(client, zip, id: "new")
             #expect(put.status == .badRequest)
@@ -109,7 +110,7 @@ struct IMDFUploadTests {
 enum IMDFArchiveFixture {
     static func imported(id: String) throws -> Venue {
         var files: [String: Data] = [:]
-        for (path, data) in try ZipWriter.imdfFiles("two-level") { files[path] = data }
+        for (path, data) in try IMDFTestZip.files("two-level") { files[path] = data }
         return try IMDFImporter.venue(from: files, id: id).venue
     }
 }

@@ -43,14 +43,14 @@ struct IMDFWalls: Sendable {
         }
     }
 
-    /// Cuts the pieces of an opening's line string out of the boundary they lie on.
+    /// Cuts the pieces of an opening's line string out of the boundary they lie on (within `tolerance` metres).
     /// - Returns: Whether every piece lay on a boundary.
-    mutating func addOpening(_ points: [Point2D]) -> Bool {
+    mutating func addOpening(_ points: [Point2D], tolerance: Double = openingTolerance) -> Bool {
         var placed = true
         for (start, end) in zip(points, points.dropFirst()) {
             let piece = Segment(from: start, to: end)
             guard piece.length > Self.shortest,
-                let index = line(of: piece, tolerance: Self.openingTolerance, create: false)
+                let index = line(of: piece, tolerance: tolerance, create: false)
             else {
                 if piece.length > Self.shortest { placed = false }
                 continue
@@ -58,6 +58,20 @@ struct IMDFWalls: Sendable {
             lines[index].gaps.append(interval(of: piece, on: lines[index]))
         }
         return placed
+    }
+
+    /// The boundary that `walls` leave open: what an exporter writes as openings, so that an import (boundaries
+    /// minus openings) gives back the walls that lie on the boundary.
+    ///
+    /// - Returns: The uncovered pieces of the boundary, and the walls that lie on no boundary line (within
+    ///   ``lineTolerance``), which have no place in the boundary at all.
+    func openings(leftBy walls: [Segment]) -> (openings: [Segment], offBoundary: [Segment]) {
+        var open = self
+        var offBoundary: [Segment] = []
+        for wall in walls where wall.length > Self.shortest {
+            if !open.addOpening([wall.start, wall.end], tolerance: Self.lineTolerance) { offBoundary.append(wall) }
+        }
+        return (open.walls, offBoundary)
     }
 
     /// The walls: each line's boundary intervals merged, minus the openings, in the order the lines were met.

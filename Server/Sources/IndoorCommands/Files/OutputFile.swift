@@ -3,7 +3,7 @@ import Foundation
 /// A file a command writes without harming anything the user had: the one place where commands write files.
 ///
 /// The rules, for every output path of every command (`calibrate -o`, `evaluate --plot`, `decode --sightings`,
-/// `simulate --btsnoop`, `venue export --geojson`, `venue import -o`, `bench decode --write`):
+/// `simulate --btsnoop`, `venue export --geojson` and `--imdf`, `venue import -o`, `bench decode --write`):
 /// - A folder is never replaced: a folder where a file is expected is the error `'PATH' is a folder; expected a
 ///   file path`.
 /// - An existing file is replaced only when the user passed `--force` (`force`); otherwise the command stops with

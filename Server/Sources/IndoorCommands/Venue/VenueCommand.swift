@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import IndoorModel
 
-/// `indoor venue`: checking a venue file, exporting it for GIS tools, importing one from IMDF.
+/// `indoor venue`: checking a venue file, exporting it for GIS tools or as IMDF, importing one from IMDF.
 struct VenueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "venue",
-        abstract: "Check a venue file, export it as GeoJSON, or import one from IMDF.",
+        abstract: "Check a venue file, export it as GeoJSON or IMDF, or import one from IMDF.",
         subcommands: [Check.self, Export.self, Import.self])
 
     /// `indoor venue check VENUE.json`.
@@ -46,22 +46,46 @@ struct VenueCommand: ParsableCommand {
         }
     }
 
-    /// `indoor venue export VENUE.json --geojson OUT.geojson`.
+    /// `indoor venue export VENUE.json --geojson OUT.geojson --imdf OUT.zip`.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export a venue's floors, rooms and nodes as GeoJSON, placed with its anchor.")
+            abstract: "Export a venue as GeoJSON for GIS tools or as an IMDF archive, placed with its anchor.",
+            discussion: """
+                --geojson writes the floors, rooms and nodes as one FeatureCollection. --imdf writes an IMDF archive \
+                (a zip of manifest.json and venue, level, unit, opening and geofence GeoJSON files) that `indoor venue \
+                import` reads back; what IMDF has no place for (nodes, walls on no room boundary, the anchor's \
+                bearing) is said, a line each (docs/COMMANDS.md). Both need the venue's anchor.
+                """)
 
         @Argument(help: "A venue JSON file.")
         var file: String
 
         @Option(help: ArgumentHelp("The GeoJSON file to write.", valueName: "file.geojson"))
-        var geojson: String
+        var geojson: String?
 
-        @Flag(help: "Replace an existing output file.")
+        @Option(help: ArgumentHelp("The IMDF archive (zip) to write.", valueName: "file.zip"))
+        var imdf: String?
+
+        @Flag(help: "Replace existing output files.")
         var force = false
 
+        func validate() throws {
+            guard geojson != nil || imdf != nil else {
+                throw ValidationError("give --geojson FILE, --imdf FILE or both: what to write")
+            }
+        }
+
         func run() throws {
-            let output = try OutputFile(path: geojson, force: force, inputs: [file])
+            print(try export(created: Date()), terminator: "")
+        }
+
+        /// Writes what was asked and returns the summary to print; `created` dates the IMDF manifest.
+        func export(created: Date) throws -> String {
+            if let geojson, let imdf, OutputFile.sameItem(geojson, imdf) {
+                throw CommandFailure("--geojson and --imdf are both '\(imdf)'; give two files")
+            }
+            let geojsonFile = try geojson.map { try OutputFile(path: $0, force: force, inputs: [file]) }
+            let imdfFile = try imdf.map { try OutputFile(path: $0, force: force, inputs: [file]) }
             let (data, name) = try VenueInput.json(file)
             let venue: Venue
             do {
@@ -69,9 +93,16 @@ struct VenueCommand: ParsableCommand {
             } catch let error as FormatError {
                 throw CommandFailure("\(error)")
             }
-            let collection = try VenueGeoJSON(venue)
-            try output.write(try JSONFormat.encoder(pretty: true).encode(collection))
-            print("\(geojson): \(collection.features.count) features of venue '\(venue.id)'")
+            var summary = ""
+            if let geojson, let geojsonFile {
+                let collection = try VenueGeoJSON(venue)
+                try geojsonFile.write(try JSONFormat.encoder(pretty: true).encode(collection))
+                summary += "\(geojson): \(collection.features.count) features of venue '\(venue.id)'\n"
+            }
+            if let imdf, let imdfFile {
+                summary += try VenueIMDFExport.write(venue, to: imdfFile, path: imdf, file: name, created: created)
+            }
+            return summary
         }
     }
 

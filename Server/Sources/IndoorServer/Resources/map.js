@@ -923,12 +923,8 @@ function imageForm(picked) {
     { name: "x", label: "Point 1 at x (m)", value: p.at[0], numeric: true }, { name: "y", label: "Point 1 at y (m)", value: p.at[1], numeric: true },
     { name: "rotation", label: "Rotation (° counter-clockwise)", value: p.rotationDegrees || 0, numeric: true },
   ], (values) => {
-    const v = {};
-    for (const name of ["u1", "v1", "u2", "v2", "distance", "x", "y", "rotation"]) {
-      const m = metres(values, name);
-      if (m.problem) return { field: name, message: "a number is needed here" };
-      v[name] = m.value;
-    }
+    const { v, problem } = numbers(values, ["u1", "v1", "u2", "v2", "distance", "x", "y", "rotation"]);
+    if (problem) return problem;
     if (v.u1 === v.u2 && v.v1 === v.v2) return { field: "u2", message: "the two points must differ" };
     if (!(v.distance > 0)) return { field: "distance", message: "the distance is more than 0 m" };
     const placement = { imagePoints: [[v.u1, v.v1], [v.u2, v.v2]], distanceMeters: v.distance, at: [v.x, v.y], rotationDegrees: v.rotation };
@@ -955,12 +951,15 @@ function imagePixel(entry, x, y) {
 }
 
 const hints = {
-  select: "Click a node, room, wall or the anchor to edit it; drag nodes and a selected room's corners. "
+  select: "Click a node, room, stairs or lift, wall or the anchor to edit it; drag nodes and the corners of a "
+    + "selected room, stairs or lift. "
     + "Delete removes, arrow keys nudge a node by 0.1 m, Escape deselects.",
   node: "Click the plan where the node is.",
   room: "Click the room's corners; Enter or a double-click closes it, Escape cancels.",
   wall: "Click one end of the wall, then the other; Escape cancels.",
-  anchor: "Click a point whose latitude and longitude you know (the origin by default).",
+  anchor: "Click a point whose latitude and longitude you know (the origin by default); with two points (Two points…) "
+    + "each click fills the next point.",
+  connection: "Click the corners of the stairs' or lift's footprint; Enter or a double-click closes it, Escape cancels.",
   pick: "Click two points on the floor plan image whose distance you know.",
 };
 function setTool(tool) {
@@ -1087,6 +1086,17 @@ function metres(values, name, optional) {
   return { value };
 }
 
+// The numbers of form fields `names` as {v: {name: value}}, or the first field that is not one as {problem}.
+function numbers(values, names) {
+  const v = {};
+  for (const name of names) {
+    const m = metres(values, name);
+    if (m.problem) return { problem: { field: name, message: "a number is needed here" } };
+    v[name] = m.value;
+  }
+  return { v };
+}
+
 // A node's form: a new node at (x, y), or node `index` of the draft.
 function nodeForm(index, x, y) {
   const node = index === null ? null : venue.nodes[index];
@@ -1155,6 +1165,39 @@ function wallForm(index) {
     change(() => { currentFloor(false).walls[index] = [[v.x1, v.y1], [v.x2, v.y2]]; });
   }, () => deleteSelected());
 }
+// Stairs, a lift, an escalator or a ramp (a venue's `connections`, FORMATS.md): a new one with the footprint
+// `polygon` just drawn, or connection `index` of the draft. Its levels are typed as "0, 1" (at least two floors).
+const connectionKinds = ["stairs", "lift", "escalator", "ramp"];
+function connectionForm(index, polygon) {
+  const connection = index === null ? null : venue.connections[index];
+  const taken = (venue.connections || []).map((c) => c.id);
+  const here = level === null ? 0 : level;
+  const levels = (venue.floors || []).map((f) => f.level).sort((a, b) => a - b);
+  const other = levels.find((l) => l > here) ?? [...levels].reverse().find((l) => l < here) ?? here + 1;
+  showForm(connection ? (connection.kind || "stairs") + " " + connection.id : "New stairs or lift", [
+    { name: "id", label: "Id", value: connection ? connection.id : uniqueID("stairs-", taken) },
+    { name: "kind", label: "Kind", value: connection ? connection.kind || "stairs" : "stairs", placeholder: connectionKinds.join(", ") },
+    { name: "levels", label: "Floors it joins", value: connection ? (connection.levels || []).join(", ") : [here, other].sort((a, b) => a - b).join(", "), placeholder: "0, 1" },
+  ], (values) => {
+    const id = values.id.trim();
+    if (!id) return { field: "id", message: "stairs or a lift need an id" };
+    if (taken.some((t, i) => t === id && i !== index)) return { field: "id", message: "this id is already used by other stairs or a lift" };
+    const kind = values.kind.trim().toLowerCase();
+    if (!connectionKinds.includes(kind)) return { field: "kind", message: "one of " + connectionKinds.join(", ") };
+    const parts = values.levels.split(/[\s,;]+/).filter((t) => t !== "");
+    const joined = parts.map(Number);
+    if (!parts.length || joined.some((l) => !Number.isInteger(l))) return { field: "levels", message: "floor levels as whole numbers: 0, 1" };
+    if (new Set(joined).size !== joined.length) return { field: "levels", message: "each floor once" };
+    if (joined.length < 2) return { field: "levels", message: "stairs or a lift join at least two floors" };
+    change(() => {
+      if (connection) { connection.id = id; connection.kind = kind; connection.levels = joined; return; }
+      venue.connections = venue.connections || [];
+      venue.connections.push({ id, kind, levels: joined, polygon });
+      edit.selected = { kind: "connection", index: venue.connections.length - 1 };
+      edit.drawing = [];
+    });
+  }, connection ? () => deleteSelected() : null);
+}
 
 // ---- The geographic anchor: the latitude and longitude of the local origin and the bearing of +y (FORMATS.md).
 // A point (x, y) other than the origin is given by its own latitude and longitude; the origin's are found from it
@@ -1197,12 +1240,8 @@ function anchorForm(x, y) {
     { name: "longitude", label: "Its longitude (°)", value: anchor && atOrigin ? anchor.longitude : "", numeric: true, placeholder: "−180…180" },
     { name: "bearingDegrees", label: "Bearing of +y (° clockwise from north)", value: anchor ? anchor.bearingDegrees || 0 : 0, numeric: true },
   ], (values) => {
-    const v = {};
-    for (const name of ["x", "y", "latitude", "longitude", "bearingDegrees"]) {
-      const m = metres(values, name);
-      if (m.problem) return { field: name, message: "a number is needed here" };
-      v[name] = m.value;
-    }
+    const { v, problem } = numbers(values, ["x", "y", "latitude", "longitude", "bearingDegrees"]);
+    if (problem) return problem;
     if (Math.abs(v.latitude) > 90) return { field: "latitude", message: "a latitude is in −90…90" };
     if (Math.abs(v.longitude) > 180) return { field: "longitude", message: "a longitude is in −180…180" };
     if (Math.abs(v.bearingDegrees) > 360) return { field: "bearingDegrees", message: "a bearing is in −360…360" };
@@ -1210,6 +1249,76 @@ function anchorForm(x, y) {
     change(() => { venue.anchor = Object.assign({}, venue.anchor || {}, { latitude, longitude, bearingDegrees: v.bearingDegrees }); });
     edit.selected = { kind: "anchor" };
   }, anchor ? () => deleteSelected() : null);
+  const form = document.getElementById("edit-form");
+  const two = document.createElement("button");
+  two.type = "button"; two.textContent = "Two points…"; two.id = "edit-anchor-two";
+  two.title = "Give two points and their latitudes and longitudes instead of a bearing";
+  two.addEventListener("click", () => anchorTwoForm(x, y));
+  form.querySelector(".buttons").appendChild(two);
+}
+// The anchor by two points of the plan whose latitudes and longitudes are known: the bearing is the angle between
+// the line joining them on the plan and on the Earth (in the first point's tangent plane), the origin the mean of
+// what each point gives. Refused when the two distances differ by more than 10 % (a wrong coordinate or scale).
+function anchorTwoForm(x, y) {
+  setTool("anchor");
+  edit.pending = { kind: "anchor2", x, y, next: 2 };
+  const field = (name, label, value, extra) => Object.assign({ name, label, value, numeric: true }, extra || {});
+  showForm("Geographic anchor by two points", [
+    field("x1", "Point 1 x (m)", x), field("y1", "Point 1 y (m)", y),
+    field("latitude1", "Point 1 latitude (°)", "", { placeholder: "−90…90" }),
+    field("longitude1", "Point 1 longitude (°)", "", { placeholder: "−180…180" }),
+    field("x2", "Point 2 x (m)", ""), field("y2", "Point 2 y (m)", ""),
+    field("latitude2", "Point 2 latitude (°)", "", { placeholder: "−90…90" }),
+    field("longitude2", "Point 2 longitude (°)", "", { placeholder: "−180…180" }),
+  ], (values) => {
+    const { v, problem } = numbers(values, ["x1", "y1", "latitude1", "longitude1", "x2", "y2", "latitude2", "longitude2"]);
+    if (problem) return problem;
+    for (const n of [1, 2]) {
+      if (Math.abs(v["latitude" + n]) > 90) return { field: "latitude" + n, message: "a latitude is in −90…90" };
+      if (Math.abs(v["longitude" + n]) > 180) return { field: "longitude" + n, message: "a longitude is in −180…180" };
+    }
+    const result = anchorFromTwo(v);
+    if (result.problem) return result.problem;
+    change(() => { venue.anchor = Object.assign({}, venue.anchor || {}, result.anchor); });
+    edit.selected = { kind: "anchor" };
+    showState("Anchor set by two points: bearing " + result.anchor.bearingDegrees + "°; the points are "
+      + result.plan.toFixed(2) + " m apart on the plan and " + result.earth.toFixed(2) + " m on the Earth. Not saved.");
+  });
+  // Clicking the plan (with the anchor tool) now fills point 2, then point 1, in turn.
+  const form = document.getElementById("edit-form");
+  form.querySelector('input[name="latitude1"]').focus();
+  render();
+}
+// Puts the clicked venue point into the two-point form's next point.
+function anchorPoint(x, y) {
+  const form = document.getElementById("edit-form"), pending = edit.pending;
+  const n = pending.next;
+  form.querySelector('input[name="x' + n + '"]').value = x;
+  form.querySelector('input[name="y' + n + '"]').value = y;
+  pending.next = n === 2 ? 1 : 2;
+  if (n === 1) { pending.x = x; pending.y = y; } else { pending.x2 = x; pending.y2 = y; }
+  form.querySelector('input[name="latitude' + n + '"]').focus();
+  render();
+}
+// The anchor {latitude, longitude, bearingDegrees} from two points (x, y, latitude, longitude each), or a problem.
+function anchorFromTwo(v) {
+  const [east, north] = eastNorth(v.latitude1, v.longitude1, v.latitude2, v.longitude2);
+  const [dx, dy] = [v.x2 - v.x1, v.y2 - v.y1];
+  const plan = Math.hypot(dx, dy), earth = Math.hypot(east, north);
+  if (plan < 0.5) return { problem: { field: "x2", message: "the two points are less than 0.5 m apart on the plan" } };
+  if (earth < 0.5) return { problem: { field: "latitude2", message: "the two points are less than 0.5 m apart on the Earth" } };
+  if (Math.abs(plan / earth - 1) > 0.1) {
+    return { problem: { field: "latitude2", message: "the points are " + plan.toFixed(2) + " m apart on the plan but "
+      + earth.toFixed(2) + " m on the Earth: check the coordinates, or the plan's scale" } };
+  }
+  // A local direction at angle θ (counter-clockwise from +x) points at θ − bearing from east on the Earth.
+  let bearing = (Math.atan2(dy, dx) - Math.atan2(north, east)) / rad;
+  bearing = ((bearing + 180) % 360 + 360) % 360 - 180;
+  bearing = Math.round(bearing * 1e6) / 1e6;
+  const [a1, o1] = originFor(v.x1, v.y1, v.latitude1, v.longitude1, bearing);
+  const [a2, o2] = originFor(v.x2, v.y2, v.latitude2, v.longitude2, bearing);
+  const round = (d) => Math.round(d * 1e9) / 1e9;
+  return { anchor: { latitude: round((a1 + a2) / 2), longitude: round((o1 + o2) / 2), bearingDegrees: bearing }, plan, earth };
 }
 
 function select(thing) {
@@ -1218,6 +1327,7 @@ function select(thing) {
   if (thing.kind === "node") nodeForm(thing.index);
   else if (thing.kind === "room") roomForm(thing.index);
   else if (thing.kind === "wall") wallForm(thing.index);
+  else if (thing.kind === "connection") connectionForm(thing.index);
   else if (thing.kind === "anchor") anchorForm(0, 0);
   map.focus({ preventScroll: true });   // keys act on the selection; Tab reaches the form
   render();
@@ -1230,9 +1340,13 @@ function deleteSelected() {
     else if (s.kind === "room") venue.zones.splice(s.index, 1);
     else if (s.kind === "wall") currentFloor(false).walls.splice(s.index, 1);
     else if (s.kind === "anchor") delete venue.anchor;
+    else if (s.kind === "connection") venue.connections.splice(s.index, 1);
     else if (s.kind === "corner") {
       const fence = venue.zones[s.zone].fences[s.fence];
       if (fence.polygon.length > 3) fence.polygon.splice(s.corner, 1);
+    } else if (s.kind === "connection-corner") {
+      const polygon = venue.connections[s.index].polygon;
+      if (polygon.length > 3) polygon.splice(s.corner, 1);
     }
     edit.selected = null;
   });
@@ -1253,6 +1367,10 @@ function handleAt(px, py) {
     const zone = venue.zones[s.kind === "room" ? s.index : s.zone];
     if (zone) for (const [f, fence] of fencesHere(zone))
       fence.polygon.forEach(([x, y], c) => consider({ kind: "corner", zone: venue.zones.indexOf(zone), fence: f, corner: c }, x, y));
+  }
+  if (s && (s.kind === "connection" || s.kind === "connection-corner")) {
+    const c = (venue.connections || [])[s.index];
+    if (c && c.polygon) c.polygon.forEach(([x, y], corner) => consider({ kind: "connection-corner", index: s.index, corner }, x, y));
   }
   for (const [n, i] of nodesHere()) consider({ kind: "node", index: i }, n.x, n.y);
   if (venue.anchor) consider({ kind: "anchor" }, 0, 0);
@@ -1277,6 +1395,13 @@ function somethingAt(px, py) {
       if (pointIn(fence.polygon, x, y) && area < smallest) { smallest = area; best = { kind: "room", index: i }; }
     }
   });
+  // Stairs and lifts on this floor, taken like rooms: the smallest shape under the click wins.
+  (venue.connections || []).forEach((c, i) => {
+    if (level !== null && !(c.levels || []).includes(level)) return;
+    const inside = c.polygon ? pointIn(c.polygon, x, y) : c.center ? Math.hypot(x - c.center[0], y - c.center[1]) <= c.radius : false;
+    const area = c.polygon ? Math.abs(polygonArea(c.polygon)) : Math.PI * (c.radius || 0) ** 2;
+    if (inside && area < smallest) { smallest = area; best = { kind: "connection", index: i }; }
+  });
   return best;
 }
 function editorPointerDown(e) {
@@ -1284,7 +1409,7 @@ function editorPointerDown(e) {
   if (edit.tool === "select") {
     const hit = handleAt(px, py);
     if (hit) {
-      if (hit.kind === "corner") edit.selected = hit; else select(hit);
+      if (hit.kind === "corner" || hit.kind === "connection-corner") edit.selected = hit; else select(hit);
       if (hit.kind !== "anchor") edit.drag = { id: e.pointerId, hit, from: [px, py], moved: false };
       render();
       return true;
@@ -1297,7 +1422,7 @@ function editorPointerMove(e) {
   const [px, py] = pointerAt(e);
   edit.hover = [px, py];
   if (edit.press && edit.press.id === e.pointerId && Math.hypot(px - edit.press.at[0], py - edit.press.at[1]) > 4) edit.press = null;
-  if (edit.tool !== "select" && (edit.drawing.length || edit.tool === "room")) render();
+  if (edit.tool !== "select" && (edit.drawing.length || edit.tool === "room" || edit.tool === "connection")) render();
   const drag = edit.drag;
   if (!drag || drag.id !== e.pointerId) return false;
   if (!drag.moved && Math.hypot(px - drag.from[0], py - drag.from[1]) < 3) return true;
@@ -1305,6 +1430,7 @@ function editorPointerMove(e) {
   const move = () => {
     if (drag.hit.kind === "node") { const n = venue.nodes[drag.hit.index]; n.x = x; n.y = y; }
     else if (drag.hit.kind === "corner") venue.zones[drag.hit.zone].fences[drag.hit.fence].polygon[drag.hit.corner] = [x, y];
+    else if (drag.hit.kind === "connection-corner") venue.connections[drag.hit.index].polygon[drag.hit.corner] = [x, y];
   };
   if (!drag.moved) { drag.moved = true; change(move, false); } else move();
   drawPlan(false);
@@ -1316,6 +1442,7 @@ function editorPointerUp(e, cancelled) {
     edit.drag = null;
     if (drag.moved && drag.hit.kind === "node") nodeForm(drag.hit.index);
     if (drag.moved && drag.hit.kind === "corner") { edit.selected = drag.hit; roomForm(drag.hit.zone); }
+    if (drag.moved && drag.hit.kind === "connection-corner") { edit.selected = drag.hit; connectionForm(drag.hit.index); }
     return;
   }
   const press = edit.press;
@@ -1329,7 +1456,9 @@ function click(at, point) {
   switch (edit.tool) {
     case "select": select(somethingAt(at[0], at[1])); break;
     case "node": nodeForm(null, x, y); break;
-    case "anchor": anchorForm(x, y); break;
+    case "anchor":
+      if (edit.pending && edit.pending.kind === "anchor2") anchorPoint(x, y); else anchorForm(x, y);
+      break;
     case "pick": {
       const entry = floorImages.get(imageKey());
       if (!entry) break;
@@ -1346,7 +1475,7 @@ function click(at, point) {
         edit.drawing = [];
       });
       break;
-    case "room": {
+    case "room": case "connection": {
       const last = edit.drawing[edit.drawing.length - 1];
       // A double-click's second click lands where the first did: it adds no corner.
       if (last) { const [lx, ly] = project(last[0], last[1]); if (Math.hypot(lx - at[0], ly - at[1]) < 4) break; }
@@ -1357,13 +1486,14 @@ function click(at, point) {
   }
 }
 function closeRoom() {
-  if (edit.drawing.length < 3) { showState("A room needs at least three corners."); return; }
+  const what = edit.tool === "connection" ? "A footprint" : "A room";
+  if (edit.drawing.length < 3) { showState(what + " needs at least three corners."); return; }
   const polygon = edit.drawing.slice();
   edit.pending = { kind: "room", polygon };
-  roomForm(null, polygon);
+  if (edit.tool === "connection") connectionForm(null, polygon); else roomForm(null, polygon);
 }
 map.addEventListener("dblclick", (e) => {
-  if (edit && edit.tool === "room") { e.preventDefault(); closeRoom(); }
+  if (edit && (edit.tool === "room" || edit.tool === "connection")) { e.preventDefault(); closeRoom(); }
 });
 
 // Keys while editing; true when the key was the editor's.
@@ -1381,7 +1511,7 @@ function editorKey(e) {
       else if (edit.tool !== "select") setTool("select");
       return true;
     case "Enter":
-      if (edit.tool === "room" && edit.drawing.length) { closeRoom(); return true; }
+      if ((edit.tool === "room" || edit.tool === "connection") && edit.drawing.length) { closeRoom(); return true; }
       return false;
     case "Delete": case "Backspace":
       if (s) { deleteSelected(); return true; }
@@ -1399,6 +1529,7 @@ function editorKey(e) {
     case "r": setTool("room"); return true;
     case "w": setTool("wall"); return true;
     case "a": setTool("anchor"); return true;
+    case "c": setTool("connection"); return true;
   }
   return false;
 }
@@ -1456,7 +1587,7 @@ function showError(field, message) {
   const box = document.getElementById("edit-error");
   box.hidden = false;
   box.textContent = field + ": " + message;
-  const m = /^(nodes|zones|floors)\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?(?:\.?(\w+))?(?:\[(\d+)\])?/.exec(field);
+  const m = /^(nodes|zones|floors|connections)\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?(?:\.?(\w+))?(?:\[(\d+)\])?/.exec(field);
   let target = null, note = null, at = null, floorLevel;
   if (m && m[1] === "nodes" && venue.nodes && venue.nodes[+m[2]]) {
     const n = venue.nodes[+m[2]];
@@ -1472,6 +1603,11 @@ function showError(field, message) {
     const floor = venue.floors[+m[2]], wall = (floor.walls || [])[+m[4]];
     floorLevel = floor.level;
     if (wall) { target = { kind: "wall", index: +m[4] }; at = () => [(wall[0][0] + wall[1][0]) / 2, (wall[0][1] + wall[1][1]) / 2]; }
+  } else if (m && m[1] === "connections" && venue.connections && venue.connections[+m[2]]) {
+    const c = venue.connections[+m[2]];
+    target = { kind: "connection", index: +m[2] }; note = ["kind", "levels"].includes(m[3]) ? m[3] : "id";
+    floorLevel = (c.levels || []).includes(level) ? level : (c.levels || [])[0];
+    at = () => c.polygon ? centroid(c.polygon) : c.center;
   } else if (/^anchor/.test(field) && venue.anchor) {
     target = { kind: "anchor" }; note = field.split(".")[1] || "latitude"; at = () => [0, 0];
   }
@@ -1512,6 +1648,19 @@ function paintEditor() {
       });
     }
   }
+  const connection = s && (s.kind === "connection" || s.kind === "connection-corner") && (venue.connections || [])[s.index];
+  if (connection && connection.polygon) {
+    const points = connection.polygon.map(([x, y]) => project(x, y));
+    mark("polygon", { class: "selection", points: points.map((p) => p.join(",")).join(" ") });
+    points.forEach(([x, y], c) => {
+      const active = s.kind === "connection-corner" && s.corner === c;
+      const h = mark("rect", { class: "corner" + (active ? " active" : ""), x: x - 4, y: y - 4, width: 8, height: 8 });
+      h.dataset.connectionCorner = c;
+    });
+  } else if (connection && connection.center) {
+    const [x, y] = project(connection.center[0], connection.center[1]);
+    mark("circle", { class: "selection", cx: x, cy: y, r: connection.radius * view.scale });
+  }
   const floor = currentFloor(false);
   if (s && s.kind === "wall" && floor && floor.walls && floor.walls[s.index]) {
     const [[x1, y1], [x2, y2]] = floor.walls[s.index];
@@ -1541,9 +1690,14 @@ function paintEditor() {
   if (pending && pending.kind === "room") {
     const points = pending.polygon.map(([x, y]) => project(x, y));
     mark("polygon", { class: "drawing", points: points.map((p) => p.join(",")).join(" ") });
-  } else if (pending && (pending.kind === "node" || pending.kind === "anchor")) {
+  } else if (pending && (pending.kind === "node" || pending.kind === "anchor" || pending.kind === "anchor2")) {
     const [x, y] = project(pending.x, pending.y);
     mark("circle", { class: "pending", cx: x, cy: y, r: 6 });
+    if (pending.x2 !== undefined) {
+      const [x2, y2] = project(pending.x2, pending.y2);
+      mark("circle", { class: "pending", cx: x2, cy: y2, r: 6 });
+      mark("line", { class: "drawing", x1: x, y1: y, x2, y2 });
+    }
   }
   if (edit.error && edit.error.at) {
     const [x, y] = project(...edit.error.at());

@@ -88,11 +88,12 @@ struct PosteriorLatticeTests {
     @Test("on three floors it chooses the floor the exhaustive posterior chooses")
     func floorsAsTheExhaustivePosterior() throws {
         let calibration = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: 2)
-        let nodes = (0..<27).map { index in
-            Node(
-                id: "n\(index)",
-                position: Point3D(x: Double(index % 3) * 9, y: Double(index / 3 % 3) * 8, z: 2.5 + 4 * Double(index / 9)),
-                floor: index / 9, calibration: calibration)
+        let nodes = (0..<27).map { (index: Int) -> Node in
+            let x = Double(index % 3) * 9
+            let y = Double(index / 3 % 3) * 8
+            let z = 2.5 + 4 * Double(index / 9)
+            return Node(
+                id: "n\(index)", position: Point3D(x: x, y: y, z: z), floor: index / 9, calibration: calibration)
         }
         var random = SplitMix64(seed: 11)
         let readings = (0..<60).map { _ -> [NodeReading] in
@@ -110,7 +111,8 @@ struct PosteriorLatticeTests {
         #expect(lattice.posterior.map.grid.floors == [0, 1, 2])
         let (apart, floorsAgree) = try Self.apart(lattice, readings)
         #expect(floorsAgree)
-        #expect(apart[apart.count / 2] <= 0.05, "median \(apart[apart.count / 2]) m")
+        let median = apart[apart.count / 2]
+        #expect(median <= 0.05, "median \(median) m")
     }
 
     @Test("where it does not apply, or nothing mapped is heard, it answers as the exhaustive posterior")

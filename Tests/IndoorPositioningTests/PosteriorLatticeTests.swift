@@ -9,8 +9,9 @@ import Testing
 struct PosteriorLatticeTests {
     /// The positioning benchmark's venue: 24 nodes on a 6 × 4 grid over 40 m × 30 m at 2.5 m, devices at 1.2 m hearing
     /// their 8 nearest nodes with σ dB of shadowing (seeded).
-    static func workload(devices: Int, sigma: Double = 4, seed: UInt64 = 5) -> (nodes: [Node], readings: [[NodeReading]])
-    {
+    static func workload(devices: Int, sigma: Double = 4, seed: UInt64 = 5) -> (
+        nodes: [Node], readings: [[NodeReading]]
+    ) {
         let calibration = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: 2)
         let nodes = (0..<24).map { index in
             Node(
@@ -137,6 +138,22 @@ struct PosteriorLatticeTests {
         absurd[0].rssi = -1e300
         #expect(
             (try? lattice.estimate(from: absurd).get()) == (try? posterior.estimate(from: absurd).get()))
+    }
+
+    @Test("the lattice is at most 1 m apart: every second point of a 0.5 m grid, every point of a coarser one")
+    func strideFollowsTheGridSpacing() {
+        func grid(_ spacing: Double) -> RadioMap.Grid {
+            RadioMap.Grid(
+                minimum: Point2D(x: 0, y: 0), maximum: Point2D(x: 40, y: 30), spacing: spacing, floors: [nil],
+                height: 1.2)
+        }
+        let spacing = PosteriorLattice.defaultSpacing
+        #expect(spacing == 1)
+        #expect(PosteriorLattice.stride(spacing: spacing, grid: grid(0.5)) == 2)
+        #expect(PosteriorLattice.stride(spacing: spacing, grid: grid(0.25)) == 4)
+        #expect(PosteriorLattice.stride(spacing: spacing, grid: grid(0.33)) == 3)
+        #expect(PosteriorLattice.stride(spacing: spacing, grid: grid(0.6)) == 1)
+        #expect(PosteriorLattice.stride(spacing: spacing, grid: grid(5)) == 1)
     }
 
     @Test("each axis's interpolation sums hold every grid index once")

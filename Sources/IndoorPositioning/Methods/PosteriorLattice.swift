@@ -40,13 +40,14 @@ public struct PosteriorLattice: PositioningMethod {
     /// The mean of `posterior` weighed on every `stride`-th grid column and row.
     /// - Parameters:
     ///   - posterior: The exhaustive method, whose answers this one reproduces.
-    ///   - stride: Grid points between lattice points (default ``defaultStride``; at least 1).
-    public init(posterior: PosteriorGrid, stride: Int = PosteriorLattice.defaultStride) {
+    ///   - stride: Grid points between lattice points (at least 1; default: the most that keeps the lattice's points
+    ///     at most ``defaultSpacing`` apart, so 2 on a 0.5 m grid and 1, every point, on a grid of 1 m or coarser).
+    public init(posterior: PosteriorGrid, stride: Int? = nil) {
         self.posterior = posterior
-        let stride = min(max(stride, 1), 1000)
-        self.stride = stride
         let map = posterior.map
         let grid = map.grid
+        let stride = min(max(stride ?? Self.stride(spacing: Self.defaultSpacing, grid: grid), 1), 1000)
+        self.stride = stride
         columnKnots = Self.knots(stride: stride, count: grid.columns)
         rowKnots = Self.knots(stride: stride, count: grid.rows)
         columnMoments = Moments(knots: columnKnots)
@@ -79,11 +80,18 @@ public struct PosteriorLattice: PositioningMethod {
         self.means = means
     }
 
-    /// The stride `auto` uses without a survey (2: on its 0.5 m grid, a lattice 1 m apart).
+    /// The widest spacing of the lattice by default, metres (1: every second point of `auto`'s 0.5 m grid).
     ///
     /// Chosen on the positioning benchmark's workload against the exhaustive posterior (docs/notes/posterior-lattice.md):
-    /// stride 2 answered within 3 mm at the median (2.4 cm at the 95th percentile), stride 3 within 1 cm (5.8 cm).
-    public static let defaultStride = 2
+    /// 1 m answered within 3 mm at the median (2 cm at the 95th percentile), 1.5 m within 1 cm (5 cm).
+    public static let defaultSpacing = 1.0
+
+    /// The most grid points between lattice points that keeps them at most `spacing` metres apart on `grid` (at
+    /// least 1).
+    static func stride(spacing: Double, grid: RadioMap.Grid) -> Int {
+        let ratio = spacing / grid.spacing
+        return ratio.isFinite && ratio >= 2 ? Int(min((ratio + 1e-9).rounded(.down), 1000)) : 1
+    }
 
     /// Whether the lattice applies to the posterior (else ``estimate(from:)`` is the exhaustive one).
     public var applies: Bool { !means.isEmpty }
@@ -166,7 +174,8 @@ public struct PosteriorLattice: PositioningMethod {
                                     studentT += Foundation.log1p(e * e * scale)
                                 }
                             }
-                            let prior = priorPrecision.isFinite ? -0.5 * offset[lane] * offset[lane] * priorPrecision : 0
+                            let prior =
+                                priorPrecision.isFinite ? -0.5 * offset[lane] * offset[lane] * priorPrecision : 0
                             let log = temperature * (prior - tail * studentT - halfLogs)
                             logs[first + lane] = log
                             if log > peak { peak = log }

@@ -51,14 +51,18 @@ struct ParticleFilterBaselineTests {
         // The estimate from the C cloud: the same as the Swift filter's.
         let estimate = try filter.estimate(from: beliefs[0]).get()
         let cloud = baseline.clouds[0]
+        // The planes are slices of one array: indexed from their own start.
+        let weights = Array(cloud.weight)
+        let xs = Array(cloud.x)
+        let vxs = Array(cloud.vx)
         var x = 0.0
         var total = 0.0
-        for i in 0..<cloud.count {
-            x += cloud.weight[i] * cloud.x[i]
-            total += cloud.weight[i]
-        }
         var vx = 0.0
-        for i in 0..<cloud.count { vx += cloud.weight[i] * cloud.vx[i] }
+        for i in 0..<cloud.count {
+            x += weights[i] * xs[i]
+            vx += weights[i] * vxs[i]
+            total += weights[i]
+        }
         let lead = filter.configuration.leadTime * vx / total
         #expect(abs(x / total + lead - estimate.position.x) < 1e-6)
     }

@@ -21,7 +21,7 @@ struct ParticleFilterBaselineTests {
         for belief in beliefs { baseline.add(belief) }
         var resampled = 0
         for step in 1...12 {
-            // Some updates come late, one comes twice at the same time (no move), readings of varying age.
+            // Some updates come half a second late, one before the one it follows (no move), readings of varying age.
             let time = step == 7 ? 6.0 : Double(step) + (step % 3 == 0 ? 0.5 : 0)
             let age = 0.25 * Double(step % 4)
             for index in lists.indices {

@@ -114,13 +114,15 @@ let package = Package(
         ),
         .executableTarget(name: "indoor", dependencies: ["IndoorCommands"], swiftSettings: strict),
 
-        // The benchmarks' reference: a plain Gauss–Newton in C, for `indoor-bench positioning`'s ratio.
+        // The benchmarks' references: a plain Gauss–Newton and a plain particle-filter update in C, for
+        // `indoor-bench positioning`'s ratios.
         .target(name: "CGaussNewton"),
+        .target(name: "CParticleFilter"),
         // Throughput benchmarks on standard workloads (`indoor-bench positioning | decode | zones | mqtt-publish`).
         .target(
             name: "IndoorBenchmarks",
             dependencies: indoor + [
-                "CGaussNewton", "IndoorCommands", "IndoorMQTT", "IndoorServer",
+                "CGaussNewton", "CParticleFilter", "IndoorCommands", "IndoorMQTT", "IndoorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -45,6 +45,13 @@ struct BenchPositioningTests {
             abs(report.nonlinearToGaussNewtonC - nonlinear.fixesPerSecond / report.gaussNewtonCFixesPerSecond) < 1e-9)
         #expect(json.contains("\"nonlinearToGaussNewtonC\""))
         #expect(report.text.contains("plain Gauss–Newton in C"))
+        // The particle filter's C reference and the default's exhaustive posterior were measured beside them.
+        let filter = report.particleFilter
+        #expect(filter.updatesPerSecond > 0 && filter.cUpdatesPerSecond > 0)
+        #expect(abs(filter.updatesToC - filter.updatesPerSecond / filter.cUpdatesPerSecond) < 1e-9)
+        #expect(filter.defaultFixesPerSecond > 0 && filter.exhaustiveFixesPerSecond > 0)
+        #expect(json.contains("\"updatesToC\"") && json.contains("\"exhaustiveFixesPerSecond\""))
+        #expect(report.text.contains("the same update in plain C"))
     }
 
     /// The C reference solves the same problem: its fixes land where `nonlinear`'s do (which differ only by the robust

@@ -6,7 +6,8 @@ import Foundation
 /// generators of this type, so that the same seed produces the same numbers on every platform.
 /// The output sequence for a given seed is fixed: tests and benchmark reports pin it.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    /// The generator's state: `SplitMix64(seed: state)` continues the same sequence.
+    public private(set) var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) {

@@ -151,12 +151,18 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// One device's cloud. Positions in metres in the venue frame, velocities in m/s, floors as indices into the
     /// map's ``RadioMap/Grid/floors``, weights summing to 1.
     public struct Belief: Sendable {
-        var x: [Double]
-        var y: [Double]
-        var vx: [Double]
-        var vy: [Double]
-        var floor: [Int]
-        var weight: [Double]
+        /// Each particle's east coordinate, metres.
+        public internal(set) var x: [Double]
+        /// Each particle's north coordinate, metres.
+        public internal(set) var y: [Double]
+        /// Each particle's east velocity, m/s.
+        public internal(set) var vx: [Double]
+        /// Each particle's north velocity, m/s.
+        public internal(set) var vy: [Double]
+        /// Each particle's floor, an index into the map's ``RadioMap/Grid/floors``.
+        public internal(set) var floor: [Int]
+        /// Each particle's weight (the weights sum to 1).
+        public internal(set) var weight: [Double]
         /// Seconds: the moment the cloud describes.
         public internal(set) var time: Double
         /// The estimated receiver gain offset of the device, dB (its readings are this much above the map's).
@@ -165,7 +171,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public internal(set) var offsetVariance: Double
         /// The floor reported (an index into the map's floors), changed with hysteresis.
         var reportedFloor: Int
-        var random: SplitMix64
+        /// The cloud's generator: the next update's motion noise and resampling draw from it.
+        public internal(set) var random: SplitMix64
 
         /// The number of particles.
         public var count: Int { x.count }

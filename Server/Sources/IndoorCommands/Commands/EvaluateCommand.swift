@@ -227,6 +227,16 @@ struct EvaluateCommand: ParsableCommand {
             var text = "\(opened.name): \(opened.nodes.count) nodes, \(rows) truth rows scored"
             text += opened.train.map { ", survey of \($0.truth.count) truth rows" } ?? ", no survey"
             emit(text + "\n" + ScoreReport.table(scores))
+            for score in scores {
+                guard let estimator = score.estimator else { continue }
+                var line = "\(score.method): the survey chose \(estimator)"
+                if let median = score.validatedMedian {
+                    line += String(format: " (validated median %.2f m on its held-out walks)", median)
+                } else {
+                    line += " (too few walks in the survey to choose another)"
+                }
+                emit(line + "\n")
+            }
         }
         if let plotFile {
             let svg = ErrorCDFPlot(title: "\(opened.name): horizontal error CDF", scores: scores).svg()

@@ -29,7 +29,8 @@ trap 'rm -rf "$work"' EXIT
 table() {
     echo "| method | count | misses | median m | p90 m | mean m | max m | floor | in radius | floor flips/h | truth floor flips/h | wrong room | room changes/h | truth room changes/h | held wrong room | unknown room | held room changes/h |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    sed -E -e 's/,"wrong_room_rate":([^,]*),"room_changes_per_hour":([^,]*),"truth_room_changes_per_hour":([^,]*),"truth_floor_flips_per_hour":([^,]*),"held_wrong_room_rate":([^,]*),"unknown_room_rate":([^,]*),"held_room_changes_per_hour":([^}]*)\}$/ | \4 | \1 | \2 | \3 | \5 | \6 | \7 |/' \
+    sed -E -e 's/,"estimator":(null|"[^"]*"),"validated_median_m":[^,}]*\}$/}/' \
+        -e 's/,"wrong_room_rate":([^,]*),"room_changes_per_hour":([^,]*),"truth_room_changes_per_hour":([^,]*),"truth_floor_flips_per_hour":([^,]*),"held_wrong_room_rate":([^,]*),"unknown_room_rate":([^,]*),"held_room_changes_per_hour":([^}]*)\}$/ | \4 | \1 | \2 | \3 | \5 | \6 | \7 |/' \
         -e 's/,"floor_accuracy":([^,]*),"radius_coverage":([^,]*),"floor_flips_per_hour":([^ ]*) \|/ | \1 | \2 | \3 |/' \
         -e 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),"mean_m":([^,]*),"median_m":([^,]*),"p90_m":([^,]*),"max_m":([^ ]*) \|/| \1 | \2 | \3 | \5 | \6 | \4 | \7 |/' \
         -e 's/null/-/g'

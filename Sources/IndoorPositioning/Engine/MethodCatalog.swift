@@ -165,8 +165,8 @@ public enum MethodCatalog {
         /// cross-validation measured (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``); the default
         /// tuning otherwise.
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
-            var tuning = ParticleFilter.Configuration(
-                particles: configuration.particles, seed: configuration.particleSeed)
+            var tuning = configuration.defaultTuning.applied(
+                to: ParticleFilter.Configuration(particles: configuration.particles, seed: configuration.particleSeed))
             var outcome: TrackingValidation.Outcome?
             var estimators: EstimatorValidation.Outcome?
             var unvalidated: String?
@@ -181,7 +181,7 @@ public enum MethodCatalog {
                     tuning.radiusScale = outcome.radiusScale
                     var tuned = setup
                     tuned.filter = tuning
-                    estimators = EstimatorValidation(tracking: validation).choose(
+                    estimators = configuration.defaultTuning.estimatorValidation(tracking: validation).choose(
                         survey: survey, setup: tuned, progress: progress)
                 } else {
                     unvalidated = validation.unchosenNote(survey: survey, standard: tuning.evidenceWeight)

@@ -55,6 +55,9 @@ public struct PositioningEngine: Sendable {
         /// device's id). Default 0; another seed gives other fixes, as good on average: comparing seeds shows how much
         /// of a difference between two runs is the filter's own chance.
         public var particleSeed: UInt64
+        /// Other values for the default's parameters chosen on data (``DefaultTuning``; every default unless set): for
+        /// experiments that choose them again.
+        public var defaultTuning = DefaultTuning()
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).

@@ -54,6 +54,9 @@ for folder in "$datasets"/*/ "$work/simulated-office/" "$work/three-floor-office
     fi
 done
 
+# Each data-chosen parameter of the default chosen again with each real dataset held out (a section of its own).
+scripts/leave-one-venue-out.sh "$indoor" "$datasets" > "$work/leave-one-venue-out.md"
+
 # The benchmark, run before the report is written: its figures go into the goals' table too.
 "$root/Server/.build/release/indoor-bench" positioning > "$work/bench.txt"
 
@@ -303,6 +306,25 @@ best() {
         read -r method median misses <<< "$(best "$name")"
         echo "| $name | $method | $median | $misses |"
     done
+    echo
+    echo "What the default chose on each survey (\`auto\`'s \`estimator\` and \`validated_median_m\` in \`--json\`:"
+    echo "the share of k-NN in its answer, chosen on the survey's walks; POSITIONING.md) and what it scored on \`test/\`"
+    echo "beside the best simple baseline (weighted centroid, k-NN k = 3, linear least squares, the best median of the"
+    echo "three among those missing at most 5% of the rows):"
+    echo
+    echo "| dataset | estimator chosen | validated median m | test median m | misses | best simple baseline | its median m |"
+    echo "|---|---|---:|---:|---:|---|---:|"
+    for name in "${names[@]}"; do
+        estimator=$(grep '^{"method":"auto",' "$work/$name.jsonl" | sed -E 's/^.*"estimator":(null|"([^"]*)").*$/\2/')
+        read -r baseline baseline_median _ <<< "$(grep -e '^{"method":"weighted-centroid",' -e '^{"method":"knn",' \
+            -e '^{"method":"linear-least-squares",' "$work/$name.jsonl" |
+            sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \4 \3 \2/' |
+            awk '$2 != "null" && $3 * 20 <= $4 { print $1, $2, $3 }' | sort -k2,2g | head -1)"
+        echo "| $name | ${estimator:--} | $(field "$name" auto validated_median_m | sed 's/null/-/') |" \
+            "$(field "$name" auto median_m) | $(field "$name" auto misses) | ${baseline:--} | ${baseline_median:--} |"
+    done
+    echo
+    cat "$work/leave-one-venue-out.md"
     echo
     echo "Medians at a glance (metres; * = misses more than 5% of the rows):"
     echo

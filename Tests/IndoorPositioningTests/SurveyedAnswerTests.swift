@@ -69,6 +69,31 @@ import Testing
         #expect(SurveyedAnswer(knnShare: 3).knnShare == 1)
     }
 
+    /// A tracked device heard by many nodes a second ago and by one now: the filter's answer, plausible for what was
+    /// heard a second ago, lies more than 10 m from the one node heard now (the engine's plausible area of the
+    /// readings it was made from), so the weighted centroid of the nodes heard within the window answers; a plausible
+    /// answer stays as it is.
+    @Test func anImplausibleAnswerFromTheFreshReadingsFallsBackToTheHeldOnes() throws {
+        func reading(_ node: Node, dBm: Double, meters: Double) -> NodeReading {
+            NodeReading(node: node, rssi: dBm, distance: meters, distanceVariance: 1, lastHeard: 0)
+        }
+        let current = [reading(nodes[0], dBm: -80, meters: 10)]
+        let held = current + [reading(nodes[1], dBm: -70, meters: 10), reading(nodes[2], dBm: -70, meters: 10)]
+        let far = Estimate(position: Point3D(x: 20, y: 20, z: 0), accuracy: 2, confidence: 0.5)
+        let answer = SurveyedAnswer()
+        let fallback = try answer.answer(.success(far), current: current, held: held, area: PlausibleArea()).get()
+        #expect(fallback.method == "weighted-centroid")
+        let centroid = try WeightedCentroid().estimate(from: held).get()
+        #expect(fallback.position == centroid.position)
+        let near = Estimate(position: Point3D(x: 5, y: 5, z: 0), accuracy: 2, confidence: 0.5)
+        #expect(try answer.answer(.success(near), current: current, held: held, area: PlausibleArea()).get() == near)
+        let failed = NoFix(.noSolution, "no particle is left on the reported floor")
+        #expect(
+            try answer.answer(.failure(failed), current: current, held: held, area: PlausibleArea()).get().method
+                == "weighted-centroid")
+        #expect(answer.answer(.failure(failed), current: [], held: [], area: PlausibleArea()) == .failure(failed))
+    }
+
     /// The mix of the validation's replay: the filter's position where k-NN gave none, none where the filter gave
     /// none (the fallback answers those at run time).
     @Test func mixedPositions() {

@@ -558,11 +558,13 @@ public struct PositioningEngine: Sendable {
         var answered = estimate(slot: slot, device: device, readings: current, at: time)
         if let answer {
             let held = readings(slot: slot, device: device, at: time, holding: true)
-            answered = answer.answer(answered, held: held, area: configuration.plausibleArea)
+            answered = answer.answer(answered, current: current, held: held, area: configuration.plausibleArea)
         }
         return answered.flatMap { estimate in
             if let invalid = Self.nonFinite(estimate, method: method.name) { return .failure(invalid) }
-            if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
+            // The answer checked its own (a fallback from the readings held is judged by those).
+            if answer == nil, let implausible = configuration.plausibleArea.check(estimate.position, readings: current)
+            {
                 return .failure(implausible)
             }
             guard let tracking, var track = states[slot].track else {

@@ -27,21 +27,26 @@ public struct SurveyedAnswer: Sendable {
         self.fallback = fallback
     }
 
-    /// The estimate of a fix: `primary` with ``knnShare`` of k-NN's position (from `held`) mixed in when both answered
-    /// on the same floor; where `primary` failed or lies outside `area` for `held`, the fallback's answer from `held`
-    /// (its ``Estimate/method`` naming it), or `primary`'s failure when the fallback has none either.
+    /// The estimate of a fix, checked against `area` already: `primary` with ``knnShare`` of k-NN's position (from
+    /// `held`) mixed in when both answered on the same floor (and the mix is plausible for `current`); where `primary`
+    /// failed or lies outside `area` for `current`, the fallback's answer from `held` (its ``Estimate/method`` naming
+    /// it; inside the area of what it was made from), or `primary`'s failure when nothing was heard.
     /// - Parameters:
     ///   - primary: The method's answer.
+    ///   - current: The readings `primary` was made from (a tracking method's fresh ones).
     ///   - held: The device's readings, each node's last value held over the engine's window.
     ///   - area: The engine's plausibility check.
-    func answer(_ primary: Result<Estimate, NoFix>, held: [NodeReading], area: PlausibleArea) -> Result<Estimate, NoFix>
-    {
-        if case .success(var estimate) = primary, area.check(estimate.position, readings: held) == nil {
+    func answer(
+        _ primary: Result<Estimate, NoFix>, current: [NodeReading], held: [NodeReading], area: PlausibleArea
+    ) -> Result<Estimate, NoFix> {
+        if case .success(var estimate) = primary, area.check(estimate.position, readings: current) == nil {
             guard knnShare > 0, let knn, case .success(let other) = knn.estimate(from: held),
                 other.floor == nil || other.floor == estimate.floor,
                 let mixed = Self.mixed(estimate.position.horizontal, other.position.horizontal, knnShare: knnShare)
             else { return .success(estimate) }
-            estimate.position = Point3D(x: mixed.x, y: mixed.y, z: estimate.position.z)
+            let position = Point3D(x: mixed.x, y: mixed.y, z: estimate.position.z)
+            guard area.check(position, readings: current) == nil else { return .success(estimate) }
+            estimate.position = position
             return .success(estimate)
         }
         guard !held.isEmpty, case .success(var estimate) = fallback.estimate(from: held) else { return primary }

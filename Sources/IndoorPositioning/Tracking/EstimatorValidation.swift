@@ -75,7 +75,9 @@ public struct EstimatorValidation: Hashable, Sendable {
             var text = "the answer is \(estimator), chosen on \(rows) rows of the survey's walks"
             var parts: [String] = []
             if let chosen = validatedMedian { parts.append(String(format: "validated median %.2f m", chosen)) }
-            if knnShare > 0, let filter = filterMedian { parts.append(String(format: "the filter alone %.2f m", filter)) }
+            if knnShare > 0, let filter = filterMedian {
+                parts.append(String(format: "the filter alone %.2f m", filter))
+            }
             if knnShare < 1, let k = shares.firstIndex(of: 1), let knn = medians[k] {
                 parts.append(String(format: "knn alone %.2f m", knn))
             }
@@ -152,7 +154,8 @@ public struct EstimatorValidation: Hashable, Sendable {
     /// The replay of `fold`'s walking blocks (at most ``TrackingValidation/blocksPerFold``) through the filter and
     /// k-NN learned from the other folds; `nil` when the fold has nothing to replay or nothing to learn from.
     private func replay(
-        fold: Int, of survey: Recording, blocks: TrackingValidation.Blocks, walks: [Int], setup: TrackingValidation.Setup
+        fold: Int, of survey: Recording, blocks: TrackingValidation.Blocks, walks: [Int],
+        setup: TrackingValidation.Setup
     ) -> FoldReplay? {
         let folds = tracking.folds
         let replayed = TrackingValidation.evenlySpaced(

@@ -78,6 +78,8 @@ echo "on the other datasets' \`train/\` alone (each \`train/\` split by device, 
 echo "test; the value with the lowest sum of medians over them, ties to the default), then scored on the held-out"
 echo "dataset's \`test/\` (\`indoor evaluate DATASET --method auto --tuning NAME=VALUE\`). Produced by"
 echo "\`scripts/leave-one-venue-out.sh\`; what each parameter is and where it was first chosen: POSITIONING.md."
+echo "Of these, the lead time was also compared on the test splits when it was first chosen (above); the estimator"
+echo "bar and the k-NN shares it chooses among were set before any score and never compared on a test split."
 unusable=()
 for name in "${names[@]}"; do
     [ "$(cat "$work/$name.lead-time.0.25.dev")" = miss ] && unusable+=("$name")

@@ -12,16 +12,6 @@ import Testing
         Node(id: "c", position: Point3D(x: 0, y: 40, z: 2)), Node(id: "d", position: Point3D(x: 40, y: 40, z: 2)),
     ]
 
-    /// A method that answers one fixed horizontal position.
-    struct Answer: PositioningMethod {
-        let name = "answer"
-        var x: Double
-        var y: Double
-        func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-            .success(Estimate(position: Point3D(x: x, y: y, z: 0), accuracy: 1, confidence: 1))
-        }
-    }
-
     /// A device that hears one node, weakly: the posterior over the path-loss map puts it far from that node (a weak
     /// reading says "far"), beyond what the engine finds plausible for one node heard, so the method alone misses the
     /// row; with the surveyed answer the weighted centroid of what was heard answers (at the node), and says so.
@@ -53,7 +43,7 @@ import Testing
                 Fingerprint(position: Point3D(x: 30, y: 10, z: 0), rssi: ["a": -80, "b": -50, "c": -85, "d": -75])
             ], k: 1)
         func located(_ answer: SurveyedAnswer?) throws -> Point2D {
-            var engine = PositioningEngine(nodes: nodes, method: Answer(x: 10, y: 10))
+            var engine = PositioningEngine(nodes: nodes, method: PlausibleAreaTests.Answer(x: 10, y: 10))
             engine.answer = answer
             for (node, rssi) in [("a", -80.0), ("b", -50), ("c", -85), ("d", -75)] {
                 engine.ingest(Sighting(time: 1, device: "p", node: node, rssi: rssi))

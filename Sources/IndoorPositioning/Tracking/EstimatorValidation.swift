@@ -190,22 +190,6 @@ public struct EstimatorValidation: Hashable, Sendable {
     /// The horizontal position answered at each of `recording`'s truth rows in time order (`nil`: not located), each
     /// from the sightings up to its time.
     static func positions(_ recording: Recording, engine: PositioningEngine) -> [Point2D?] {
-        var engine = engine
-        let sightings = recording.sightings.sorted { $0.time < $1.time }
-        var next = 0
-        var result: [Point2D?] = []
-        result.reserveCapacity(recording.truth.count)
-        for row in recording.truth {
-            while next < sightings.count, sightings[next].time <= row.time {
-                engine.ingest(sightings[next])
-                next += 1
-            }
-            guard case .success(let fix) = engine.locate(device: row.device, at: row.time) else {
-                result.append(nil)
-                continue
-            }
-            result.append(fix.position.horizontal)
-        }
-        return result
+        TrackingValidation.replayFixes(recording, engine: engine) { fix, _ in fix.position.horizontal }
     }
 }

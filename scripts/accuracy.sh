@@ -29,7 +29,8 @@ trap 'rm -rf "$work"' EXIT
 table() {
     echo "| method | count | misses | median m | p90 m | mean m | max m | floor | in radius | floor flips/h | truth floor flips/h | wrong room | room changes/h | truth room changes/h | held wrong room | unknown room | held room changes/h |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    sed -E -e 's/,"wrong_room_rate":([^,]*),"room_changes_per_hour":([^,]*),"truth_room_changes_per_hour":([^,]*),"truth_floor_flips_per_hour":([^,]*),"held_wrong_room_rate":([^,]*),"unknown_room_rate":([^,]*),"held_room_changes_per_hour":([^}]*)\}$/ | \4 | \1 | \2 | \3 | \5 | \6 | \7 |/' \
+    sed -E -e 's/,"estimator":(null|"[^"]*"),"validated_median_m":[^,}]*\}$/}/' \
+        -e 's/,"wrong_room_rate":([^,]*),"room_changes_per_hour":([^,]*),"truth_room_changes_per_hour":([^,]*),"truth_floor_flips_per_hour":([^,]*),"held_wrong_room_rate":([^,]*),"unknown_room_rate":([^,]*),"held_room_changes_per_hour":([^}]*)\}$/ | \4 | \1 | \2 | \3 | \5 | \6 | \7 |/' \
         -e 's/,"floor_accuracy":([^,]*),"radius_coverage":([^,]*),"floor_flips_per_hour":([^ ]*) \|/ | \1 | \2 | \3 |/' \
         -e 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),"mean_m":([^,]*),"median_m":([^,]*),"p90_m":([^,]*),"max_m":([^ ]*) \|/| \1 | \2 | \3 | \5 | \6 | \4 | \7 |/' \
         -e 's/null/-/g'
@@ -52,6 +53,9 @@ for folder in "$datasets"/*/ "$work/simulated-office/" "$work/three-floor-office
             --method auto --method auto+track --method particle-filter > "$work/$name.nosurvey.jsonl"
     fi
 done
+
+# Each data-chosen parameter of the default chosen again with each real dataset held out (a section of its own).
+scripts/leave-one-venue-out.sh "$indoor" "$datasets" > "$work/leave-one-venue-out.md"
 
 # The benchmark, run before the report is written: its figures go into the goals' table too.
 "$root/Server/.build/release/indoor-bench" positioning > "$work/bench.txt"
@@ -302,6 +306,25 @@ best() {
         read -r method median misses <<< "$(best "$name")"
         echo "| $name | $method | $median | $misses |"
     done
+    echo
+    echo "What the default chose on each survey (\`auto\`'s \`estimator\` and \`validated_median_m\` in \`--json\`:"
+    echo "the share of k-NN in its answer, chosen on the survey's walks; POSITIONING.md) and what it scored on \`test/\`"
+    echo "beside the best simple baseline (weighted centroid, k-NN k = 3, linear least squares, the best median of the"
+    echo "three among those missing at most 5% of the rows):"
+    echo
+    echo "| dataset | estimator chosen | validated median m | test median m | misses | best simple baseline | its median m |"
+    echo "|---|---|---:|---:|---:|---|---:|"
+    for name in "${names[@]}"; do
+        estimator=$(grep '^{"method":"auto",' "$work/$name.jsonl" | sed -E 's/^.*"estimator":(null|"([^"]*)").*$/\2/')
+        read -r baseline baseline_median _ <<< "$(grep -e '^{"method":"weighted-centroid",' -e '^{"method":"knn",' \
+            -e '^{"method":"linear-least-squares",' "$work/$name.jsonl" |
+            sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \4 \3 \2/' |
+            awk '$2 != "null" && $3 * 20 <= $4 { print $1, $2, $3 }' | sort -k2,2g | head -1)"
+        echo "| $name | ${estimator:--} | $(field "$name" auto validated_median_m | sed 's/null/-/') |" \
+            "$(field "$name" auto median_m) | $(field "$name" auto misses) | ${baseline:--} | ${baseline_median:--} |"
+    done
+    echo
+    cat "$work/leave-one-venue-out.md"
     echo
     echo "Medians at a glance (metres; * = misses more than 5% of the rows):"
     echo

@@ -109,7 +109,7 @@ struct RoomScoringTests {
             line.hasSuffix(
                 #","wrong_room_rate":0.4,"room_changes_per_hour":360,"truth_room_changes_per_hour":90,"#
                     + #""truth_floor_flips_per_hour":0,"held_wrong_room_rate":0.4,"unknown_room_rate":0,"#
-                    + #""held_room_changes_per_hour":360}"# + "\n"))
+                    + #""held_room_changes_per_hour":360,"estimator":null,"validated_median_m":null}"# + "\n"))
         let table = ScoreReport.table([score]).split(separator: "\n")
         #expect(table[0].hasSuffix("in radius  wrong room  rooms/h  truth rooms/h  held wrong  unknown  held rooms/h"))
         #expect(table[1].hasSuffix("40.0%    360.0           90.0       40.0%     0.0%         360.0"))
@@ -150,7 +150,7 @@ struct RoomScoringTests {
             ScoreReport.jsonLines([score]).hasSuffix(
                 #""wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"#
                     + #""truth_floor_flips_per_hour":0,"held_wrong_room_rate":null,"unknown_room_rate":null,"#
-                    + #""held_room_changes_per_hour":null}"# + "\n"))
+                    + #""held_room_changes_per_hour":null,"estimator":null,"validated_median_m":null}"# + "\n"))
         #expect(!ScoreReport.table([score]).contains("room"))
     }
 }

@@ -115,8 +115,8 @@ struct ScoringTests {
         ]
         #expect(
             ScoreReport.jsonLines(scores) == """
-                {"method":"strongest-node","count":5,"misses":2,"mean_m":3,"median_m":3,"p90_m":4.6,"max_m":5,"floor_accuracy":0.6667,"radius_coverage":0.3333,"floor_flips_per_hour":3600,"wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"truth_floor_flips_per_hour":0,"held_wrong_room_rate":null,"unknown_room_rate":null,"held_room_changes_per_hour":null}
-                {"method":"none","count":5,"misses":5,"mean_m":null,"median_m":null,"p90_m":null,"max_m":null,"floor_accuracy":null,"radius_coverage":null,"floor_flips_per_hour":null,"wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"truth_floor_flips_per_hour":null,"held_wrong_room_rate":null,"unknown_room_rate":null,"held_room_changes_per_hour":null}
+                {"method":"strongest-node","count":5,"misses":2,"mean_m":3,"median_m":3,"p90_m":4.6,"max_m":5,"floor_accuracy":0.6667,"radius_coverage":0.3333,"floor_flips_per_hour":3600,"wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"truth_floor_flips_per_hour":0,"held_wrong_room_rate":null,"unknown_room_rate":null,"held_room_changes_per_hour":null,"estimator":null,"validated_median_m":null}
+                {"method":"none","count":5,"misses":5,"mean_m":null,"median_m":null,"p90_m":null,"max_m":null,"floor_accuracy":null,"radius_coverage":null,"floor_flips_per_hour":null,"wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"truth_floor_flips_per_hour":null,"held_wrong_room_rate":null,"unknown_room_rate":null,"held_room_changes_per_hour":null,"estimator":null,"validated_median_m":null}
 
                 """)
         #expect(
@@ -149,7 +149,7 @@ struct ScoringTests {
         let scores = [MethodScore(method: "m", errors: [1, 1e20], misses: 0)]
         #expect(
             ScoreReport.jsonLines(scores)
-                == #"{"method":"m","count":2,"misses":0,"mean_m":5e+19,"median_m":5e+19,"p90_m":9e+19,"max_m":1e+20,"floor_accuracy":null,"radius_coverage":0,"floor_flips_per_hour":null,"wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"truth_floor_flips_per_hour":null,"held_wrong_room_rate":null,"unknown_room_rate":null,"held_room_changes_per_hour":null}"#
+                == #"{"method":"m","count":2,"misses":0,"mean_m":5e+19,"median_m":5e+19,"p90_m":9e+19,"max_m":1e+20,"floor_accuracy":null,"radius_coverage":0,"floor_flips_per_hour":null,"wrong_room_rate":null,"room_changes_per_hour":null,"truth_room_changes_per_hour":null,"truth_floor_flips_per_hour":null,"held_wrong_room_rate":null,"unknown_room_rate":null,"held_room_changes_per_hour":null,"estimator":null,"validated_median_m":null}"#
                 + "\n")
         #expect(ScoreReport.table(scores).contains("  1e+20  "))
         #expect(ScoreReport.fixed(-2.5e16, 2) == "-2.5e+16")

@@ -81,14 +81,15 @@ struct FormatsDocumentationTests {
     @Test func evaluateLine() throws {
         let line = try Self.example("evaluate.jsonl")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(object.count == 17)
+        #expect(object.count == 19)
         let order = [
             "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy", "radius_coverage",
             "floor_flips_per_hour", "wrong_room_rate", "room_changes_per_hour", "truth_room_changes_per_hour",
             "truth_floor_flips_per_hour", "held_wrong_room_rate", "unknown_room_rate", "held_room_changes_per_hour",
+            "estimator", "validated_median_m",
         ]
         let positions = order.compactMap { line.range(of: "\"\($0)\":")?.lowerBound }
-        #expect(positions.count == 17)
+        #expect(positions.count == 19)
         #expect(positions == positions.sorted())
     }
 }

@@ -35,6 +35,7 @@ struct EvaluateCommandTests {
                 "radius_coverage",
                 "floor_flips_per_hour", "wrong_room_rate", "room_changes_per_hour", "truth_room_changes_per_hour",
                 "truth_floor_flips_per_hour", "held_wrong_room_rate", "unknown_room_rate", "held_room_changes_per_hour",
+                "estimator", "validated_median_m",
             ])
         #expect(object["wrong_room_rate"] is NSNull)  // kolakowski-flat has no venue.json, so no rooms
         let coverage = try #require(object["radius_coverage"] as? Double)

@@ -66,6 +66,8 @@ public enum Evaluator {
         }
         var score = tally.score
         score.learned = MethodCatalog.learnedNote(engine)
+        score.estimator = MethodCatalog.chosenEstimator(engine)?.estimator
+        score.validatedMedian = MethodCatalog.chosenEstimator(engine)?.validatedMedian
         return score
     }
 
@@ -137,6 +139,8 @@ public enum Evaluator {
         var scores = tallies.map(\.score)
         for (index, engine) in engines.enumerated() where scores.indices.contains(index) {
             scores[index].learned = MethodCatalog.learnedNote(engine.engine)
+            scores[index].estimator = MethodCatalog.chosenEstimator(engine.engine)?.estimator
+            scores[index].validatedMedian = MethodCatalog.chosenEstimator(engine.engine)?.validatedMedian
         }
         return (scores, rows)
     }

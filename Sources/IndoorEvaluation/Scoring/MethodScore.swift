@@ -30,6 +30,12 @@ public struct MethodScore: Hashable, Sendable {
     /// What the method learned from the survey beyond its map, in a sentence (``MethodCatalog/learnedNote(_:)``);
     /// `nil` when nothing. Not part of the score's table or JSON.
     public var learned: String?
+    /// The estimator the default chose on the survey (``MethodCatalog/chosenEstimator(_:)``: `particle-filter`,
+    /// `knn`, or a mix such as `particle-filter 0.75 + knn 0.25`); `nil` for other methods and without a survey.
+    public var estimator: String?
+    /// The chosen estimator's median error on the survey's held-out walks, metres; `nil` when nothing was chosen on
+    /// them.
+    public var validatedMedian: Double?
 
     /// A score: `errors` in metres, one per located truth row.
     public init(

@@ -5,6 +5,7 @@ public enum ScoreReport {
         "method", "count", "misses", "mean_m", "median_m", "p90_m", "max_m", "floor_accuracy", "radius_coverage",
         "floor_flips_per_hour", "wrong_room_rate", "room_changes_per_hour", "truth_room_changes_per_hour",
         "truth_floor_flips_per_hour", "held_wrong_room_rate", "unknown_room_rate", "held_room_changes_per_hour",
+        "estimator", "validated_median_m",
     ]
 
     /// One JSON object per method, one per line, with exactly the keys of ``jsonKeys``.
@@ -15,8 +16,10 @@ public enum ScoreReport {
     /// fraction 0…1 (4 decimals) and `room_changes_per_hour` and `truth_room_changes_per_hour` are the fix's and
     /// the truth's room changes per device-hour (2 decimals). `truth_floor_flips_per_hour` is the truth's floor
     /// changes over the same rows; `held_wrong_room_rate`, `unknown_room_rate` (fractions, 4 decimals) and
-    /// `held_room_changes_per_hour` score the room a ``RoomHold`` of each device's fixes answers. A statistic that
-    /// does not exist (no located rows, no floors, no rooms) is `null`.
+    /// `held_room_changes_per_hour` score the room a ``RoomHold`` of each device's fixes answers. `estimator` and
+    /// `validated_median_m` say what the default chose on the survey and its median error on the survey's held-out
+    /// walks (``MethodScore/estimator``, ``MethodScore/validatedMedian``). A statistic that does not exist (no located
+    /// rows, no floors, no rooms, no choice) is `null`.
     public static func jsonLines(_ scores: [MethodScore]) -> String {
         var text = ""
         for score in scores {
@@ -41,6 +44,8 @@ public enum ScoreReport {
                 "\"held_wrong_room_rate\":" + jsonNumber(score.heldWrongRoomRate, decimals: 4),
                 "\"unknown_room_rate\":" + jsonNumber(score.unknownRoomRate, decimals: 4),
                 "\"held_room_changes_per_hour\":" + jsonNumber(score.heldRoomChangesPerHour, decimals: 2),
+                "\"estimator\":" + (score.estimator.map(jsonString) ?? "null"),
+                "\"validated_median_m\":" + jsonNumber(score.validatedMedian, decimals: 3),
             ]
             text += "{" + fields.joined(separator: ",") + "}\n"
         }

@@ -59,8 +59,12 @@ public struct EngineFactory {
         let context = MethodCatalog.Context(
             nodes: nodes, survey: survey, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
             learned: learned, progress: progress)
-        return PositioningEngine(
+        var engine = PositioningEngine(
             nodes: nodes, method: selection.method.make(context), configuration: tuned, calibration: calibration)
+        if selection.method == .auto, survey != nil, let filter = engine.method as? ParticleFilter {
+            engine.answer = context.surveyedAnswer(of: filter)
+        }
+        return engine
     }
 
     /// An engine running the method called `name` (see ``engine(_:)``).

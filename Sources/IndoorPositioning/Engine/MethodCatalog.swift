@@ -165,9 +165,10 @@ public enum MethodCatalog {
         /// cross-validation measured (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``); the default
         /// tuning otherwise.
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
-            var tuning = ParticleFilter.Configuration(
-                particles: configuration.particles, seed: configuration.particleSeed)
+            var tuning = configuration.defaultTuning.applied(
+                to: ParticleFilter.Configuration(particles: configuration.particles, seed: configuration.particleSeed))
             var outcome: TrackingValidation.Outcome?
+            var estimators: EstimatorValidation.Outcome?
             var unvalidated: String?
             if let survey, let selection = auto.selection {
                 let setup = TrackingValidation.Setup(
@@ -178,6 +179,10 @@ public enum MethodCatalog {
                 if let outcome {
                     tuning.evidenceWeight = outcome.evidenceWeight
                     tuning.radiusScale = outcome.radiusScale
+                    var tuned = setup
+                    tuned.filter = tuning
+                    estimators = configuration.defaultTuning.estimatorValidation(tracking: validation).choose(
+                        survey: survey, setup: tuned, progress: progress)
                 } else {
                     unvalidated = validation.unchosenNote(survey: survey, standard: tuning.evidenceWeight)
                 }
@@ -190,6 +195,7 @@ public enum MethodCatalog {
             var filter = ParticleFilter(posterior: auto.posterior, configuration: tuning, floorPlan: floorPlan)
             filter.mapSelection = auto.selection
             filter.validation = outcome
+            filter.estimators = estimators
             filter.unvalidated = unvalidated
             return filter
         }
@@ -321,7 +327,9 @@ extension MethodCatalog {
     /// methods and without a survey.
     public static func learnedNote(_ engine: PositioningEngine) -> String? {
         guard let filter = engine.method as? ParticleFilter else { return nil }
-        var parts = [filter.mapSelection?.summary, filter.validation?.summary ?? filter.unvalidated].compactMap { $0 }
+        var parts = [
+            filter.mapSelection?.summary, filter.validation?.summary ?? filter.unvalidated, filter.estimators?.summary,
+        ].compactMap { $0 }
         let scale = filter.configuration.snapshotRadiusScale
         if scale != 1 {
             parts.append(

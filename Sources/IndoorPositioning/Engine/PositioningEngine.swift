@@ -55,6 +55,9 @@ public struct PositioningEngine: Sendable {
         /// device's id). Default 0; another seed gives other fixes, as good on average: comparing seeds shows how much
         /// of a difference between two runs is the filter's own chance.
         public var particleSeed: UInt64
+        /// Other values for the default's parameters chosen on data (``DefaultTuning``; every default unless set): for
+        /// experiments that choose them again.
+        public var defaultTuning = DefaultTuning()
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -104,6 +107,10 @@ public struct PositioningEngine: Sendable {
     /// The name each ``Fix/method`` carries: the method's name (or the estimator it handed the readings to,
     /// ``Estimate/method``), followed by `+track` when the engine tracks.
     public let methodName: String
+    /// What becomes of the method's answer before it is a fix: k-NN mixed in and the weighted centroid where the
+    /// method gives no plausible position (``SurveyedAnswer``; `auto` with a survey); `nil`: the method's answer as
+    /// it is.
+    public var answer: SurveyedAnswer?
     /// The most devices the engine keeps: ``Configuration/maximumDevices``, or fewer for a sequential method whose
     /// beliefs would otherwise hold more than ``Configuration/maximumBeliefBytes``. Beyond it the least recently heard
     /// half is forgotten.
@@ -548,9 +555,16 @@ public struct PositioningEngine: Sendable {
         guard !current.isEmpty else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
         }
-        return estimate(slot: slot, device: device, readings: current, at: time).flatMap { estimate in
+        var answered = estimate(slot: slot, device: device, readings: current, at: time)
+        if let answer {
+            let held = readings(slot: slot, device: device, at: time, holding: true)
+            answered = answer.answer(answered, current: current, held: held, area: configuration.plausibleArea)
+        }
+        return answered.flatMap { estimate in
             if let invalid = Self.nonFinite(estimate, method: method.name) { return .failure(invalid) }
-            if let implausible = configuration.plausibleArea.check(estimate.position, readings: current) {
+            // The answer checked its own (a fallback from the readings held is judged by those).
+            if answer == nil, let implausible = configuration.plausibleArea.check(estimate.position, readings: current)
+            {
                 return .failure(implausible)
             }
             guard let tracking, var track = states[slot].track else {

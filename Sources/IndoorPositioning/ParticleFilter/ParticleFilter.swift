@@ -204,6 +204,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// Why ``validation`` is `nil` although the map was learned from a survey (a survey without enough walks), in a
     /// sentence for reports (``TrackingValidation/unchosenNote(survey:standard:)``); `nil` otherwise.
     public var unvalidated: String?
+    /// What ``EstimatorValidation`` chose on the survey's walks: the share of k-NN in `auto`'s answer; `nil` without
+    /// enough walks (the filter answers alone).
+    public var estimators: EstimatorValidation.Outcome?
     /// The venue's walls and floor connections, when the motion model should respect them.
     public let floorPlan: FloorPlan?
     /// ``floorPlan`` by grid floor.

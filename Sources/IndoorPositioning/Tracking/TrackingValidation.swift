@@ -282,24 +282,34 @@ public struct TrackingValidation: Hashable, Sendable {
     /// The horizontal error and the accuracy radius (metres) of each of `recording`'s truth rows in time order (`nil`:
     /// not located): each row answered from the sightings up to its time, as `indoor evaluate` does.
     static func replay(_ recording: Recording, engine: PositioningEngine) -> [(error: Double, radius: Double)?] {
+        replayFixes(recording, engine: engine) { fix, row in
+            let error = fix.position.horizontal.distance(to: row.point)
+            return error.isFinite ? (error, fix.accuracy) : nil
+        }
+    }
+
+    /// What `answer` makes of the fix of each of `recording`'s truth rows in time order (`nil`: not located), each
+    /// fix made from the sightings up to the row's time.
+    static func replayFixes<Answer>(
+        _ recording: Recording, engine: PositioningEngine, _ answer: (Fix, TruthPoint) -> Answer?
+    ) -> [Answer?] {
         var engine = engine
         let sightings = recording.sightings.sorted { $0.time < $1.time }
         var next = 0
-        var fixes: [(error: Double, radius: Double)?] = []
-        fixes.reserveCapacity(recording.truth.count)
+        var answers: [Answer?] = []
+        answers.reserveCapacity(recording.truth.count)
         for row in recording.truth {
             while next < sightings.count, sightings[next].time <= row.time {
                 engine.ingest(sightings[next])
                 next += 1
             }
             guard case .success(let fix) = engine.locate(device: row.device, at: row.time) else {
-                fixes.append(nil)
+                answers.append(nil)
                 continue
             }
-            let error = fix.position.horizontal.distance(to: row.point)
-            fixes.append(error.isFinite ? (error, fix.accuracy) : nil)
+            answers.append(answer(fix, row))
         }
-        return fixes
+        return answers
     }
 }
 

@@ -91,16 +91,42 @@ struct EvaluateCommand: ParsableCommand {
             "Use this calibration (from `indoor calibrate`) instead of fitting one on train/.", valueName: "file.json"))
     var calibration: String?
 
-    /// The engines' tuning: the default, with `--particles` and `--filter-seed`.
+    @Option(
+        help: ArgumentHelp(
+            "Another value for a parameter of the default chosen on data (repeatable).",
+            discussion: """
+                One of \(DefaultTuning.names.joined(separator: ", ")) (the particle filter's lead time and heading \
+                time in seconds, its receiver offset drift in dB/√s, the standard errors by which a k-NN share must \
+                beat the filter on the survey's walks): for choosing them again with each dataset held out in turn \
+                (scripts/leave-one-venue-out.sh).
+                """,
+            valueName: "name=value"))
+    var tuning: [String] = []
+
+    /// The engines' tuning: the default, with `--particles`, `--filter-seed` and `--tuning`.
     var engineConfiguration: PositioningEngine.Configuration {
-        var configuration = PositioningEngine.Configuration()
-        configuration.particles = particles
-        configuration.particleSeed = filterSeed
-        return configuration
+        get throws {
+            var configuration = PositioningEngine.Configuration()
+            configuration.particles = particles
+            configuration.particleSeed = filterSeed
+            for item in tuning {
+                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let value = Double(parts[1]) else {
+                    throw ValidationError("--tuning takes name=value, a number after '=' (got '\(item)')")
+                }
+                do {
+                    try configuration.defaultTuning.set(parts[0], to: value)
+                } catch {
+                    throw ValidationError("--tuning: \(error)")
+                }
+            }
+            return configuration
+        }
     }
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        _ = try engineConfiguration
         guard (10...100_000).contains(particles) else {
             throw ValidationError("--particles must be 10 to 100000 (got \(particles))")
         }
@@ -145,6 +171,7 @@ struct EvaluateCommand: ParsableCommand {
     ///   - emit: Told the report, then `plot: PATH` once the plot is written.
     /// - Throws: ``CommandFailure`` or a dataset ``FormatError``, naming the path.
     func output(progress: (String, Int, Int) -> Void = { _, _, _ in }, emit: (String) -> Void) throws {
+        let configuration = try engineConfiguration
         let inputs = OutputFile.datasetInputs(folder: dataset) + (calibration.map { [$0] } ?? [])
         let plotFile = try plot.map { try OutputFile(path: $0, force: force, inputs: inputs) }
         // The rows go to a temporary file while the methods are scored, renamed into place after the scores are
@@ -178,7 +205,7 @@ struct EvaluateCommand: ParsableCommand {
                 // while this thread waits for them.
                 let relay = PhaseRelay(progress)
                 return try MethodComparison.run(
-                    streaming: &opened, methods: names, calibration: given, configuration: engineConfiguration,
+                    streaming: &opened, methods: names, calibration: given, configuration: configuration,
                     limit: limit, unavailable: unavailable,
                     observe: { unknown.count($0) },
                     learning: { built, total in progress("learning from train/", built, total) },
@@ -203,7 +230,7 @@ struct EvaluateCommand: ParsableCommand {
             if let limit, limit < data.test.truth.count { data.test.truth = Array(data.test.truth.prefix(limit)) }
             scores = try Self.scoreInMemory(
                 data, methods: names, calibration: given, zones: opened.zones, floorPlan: opened.floorPlan,
-                configuration: engineConfiguration,
+                configuration: configuration,
                 unavailable: unavailable,
                 surveyNote: surveyNote,
                 answered: { rowsFile?.add(method: $0, row: $1, result: $2) },
@@ -227,6 +254,16 @@ struct EvaluateCommand: ParsableCommand {
             var text = "\(opened.name): \(opened.nodes.count) nodes, \(rows) truth rows scored"
             text += opened.train.map { ", survey of \($0.truth.count) truth rows" } ?? ", no survey"
             emit(text + "\n" + ScoreReport.table(scores))
+            for score in scores {
+                guard let estimator = score.estimator else { continue }
+                var line = "\(score.method): the survey chose \(estimator)"
+                if let median = score.validatedMedian {
+                    line += String(format: " (validated median %.2f m on its held-out walks)", median)
+                } else {
+                    line += " (too few walks in the survey to choose another)"
+                }
+                emit(line + "\n")
+            }
         }
         if let plotFile {
             let svg = ErrorCDFPlot(title: "\(opened.name): horizontal error CDF", scores: scores).svg()

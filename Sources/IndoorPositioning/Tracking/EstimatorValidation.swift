@@ -1,0 +1,195 @@
+import Foundation
+import IndoorModel
+
+/// Chooses, on a venue's own survey, how much of the default's answer comes from k-NN fingerprints rather than from
+/// its ``ParticleFilter``: the estimator (or the weights of a combination) ``AutoMethod`` answers with, per venue.
+///
+/// On a venue where people walk the surveyed routes, the fingerprints recorded along those routes are hard to beat;
+/// elsewhere the filter over the learned map is. Only the survey can tell which venue this is. The survey is cut into
+/// the blocks and folds of ``TrackingValidation`` (its ``TrackingValidation/blockSeconds``, ``TrackingValidation/folds``
+/// and walks): for each fold a radio map and the k-NN fingerprints are learned from the other folds, and the fold's
+/// walking blocks are replayed twice, each block as a new device, through the filter (with the evidence weight the
+/// tracking validation chose) and through k-NN (k = 3, fingerprints averaged per surveyed position), both reading the
+/// same filtered values. Each replayed row then has the filter's position and k-NN's; every share of ``knnShares``
+/// answers their weighted mean, and the share with the lowest median error is taken when it beats the filter alone by
+/// ``significance`` standard errors over blocks (``TrackingValidation/pairedScore(_:against:blocks:)``); otherwise the
+/// filter answers alone. Nothing outside the survey is looked at.
+///
+/// A survey without enough walks gives no choice (`nil`): the filter answers alone (its map's own cross-validation
+/// still blends in the k-NN share it measured on held-out fingerprints, ``RadioMapCrossValidation``). Deterministic:
+/// the folds run on the available cores (`ParallelWork`) and are merged in order.
+public struct EstimatorValidation: Hashable, Sendable {
+    /// The shares of k-NN compared (0: the filter alone, 1: k-NN alone), in order.
+    public var knnShares: [Double]
+    /// How many standard errors lower the best share's replay errors must be than the filter's alone for it to be
+    /// taken.
+    public var significance: Double
+    /// The blocks, folds and walks replayed.
+    public var tracking: TrackingValidation
+
+    /// - Parameters:
+    ///   - knnShares: Shares of k-NN compared (default 0, ¼, ½, ¾ and 1; values outside 0…1 are left out, 0 is
+    ///     always compared).
+    ///   - significance: Standard errors by which the best share must beat the filter alone (default 2).
+    ///   - tracking: The blocks, folds and walks (default ``TrackingValidation``'s).
+    public init(
+        knnShares: [Double] = [0, 0.25, 0.5, 0.75, 1], significance: Double = 2,
+        tracking: TrackingValidation = TrackingValidation()
+    ) {
+        var shares = knnShares.filter { $0.isFinite && $0 >= 0 && $0 <= 1 }
+        if !shares.contains(0) { shares.insert(0, at: 0) }
+        self.knnShares = shares
+        self.significance = significance.isNaN ? 2 : max(0, significance)
+        self.tracking = tracking
+    }
+
+    /// What the replay found.
+    public struct Outcome: Hashable, Sendable {
+        /// The chosen share of k-NN in the answer (0: the filter alone; 1: k-NN alone).
+        public var knnShare: Double
+        /// The shares compared, in order.
+        public var shares: [Double]
+        /// The median replay error of each of ``shares``, metres (`nil`: nothing located).
+        public var medians: [Double?]
+        /// Truth rows replayed (located or not).
+        public var rows: Int
+
+        /// The chosen share's median replay error, metres: the default's validated error on this venue.
+        public var validatedMedian: Double? {
+            shares.firstIndex(of: knnShare).flatMap { medians.indices.contains($0) ? medians[$0] : nil }
+        }
+
+        /// The filter's median replay error alone, metres.
+        public var filterMedian: Double? { shares.firstIndex(of: 0).flatMap { medians[$0] } }
+
+        /// The chosen estimator in a few words: `particle-filter`, `knn`, or `particle-filter 0.75 + knn 0.25`.
+        public var estimator: String {
+            if knnShare <= 0 { return "particle-filter" }
+            if knnShare >= 1 { return "knn" }
+            return "particle-filter \(Self.number(1 - knnShare)) + knn \(Self.number(knnShare))"
+        }
+
+        /// What was chosen and on what, in a sentence: "the answer is particle-filter 0.5 + knn 0.5, chosen on 900
+        /// rows of the survey's walks (validated median 0.98 m; the filter alone 1.10 m, knn alone 1.05 m)".
+        public var summary: String {
+            var text = "the answer is \(estimator), chosen on \(rows) rows of the survey's walks"
+            var parts: [String] = []
+            if let chosen = validatedMedian { parts.append(String(format: "validated median %.2f m", chosen)) }
+            if knnShare > 0, let filter = filterMedian {
+                parts.append(String(format: "the filter alone %.2f m", filter))
+            }
+            if knnShare < 1, let k = shares.firstIndex(of: 1), let knn = medians[k] {
+                parts.append(String(format: "knn alone %.2f m", knn))
+            }
+            if !parts.isEmpty { text += " (" + parts.joined(separator: "; ") + ")" }
+            return text
+        }
+
+        static func number(_ value: Double) -> String { String(format: "%g", (value * 100).rounded() / 100) }
+    }
+
+    /// The share of k-NN for `survey`, or `nil` when its walks are too few (``TrackingValidation/minimumRows``).
+    /// - Parameters:
+    ///   - survey: Sightings with truth (`train/`).
+    ///   - setup: What the engine and the filter are built from, the filter tuned as it will run (its evidence
+    ///     weight chosen).
+    ///   - progress: Told as each fold's replays end (phase `choosing the estimator on the survey's walks`).
+    public func choose(
+        survey: Recording, setup: TrackingValidation.Setup, progress: LearningProgress? = nil
+    ) -> Outcome? {
+        let folds = tracking.folds
+        let blocks = TrackingValidation.Blocks(survey: survey, seconds: tracking.blockSeconds)
+        let walks = blocks.walks(travelling: tracking.minimumTravel, in: survey)
+        guard walks.rows >= tracking.minimumRows else { return nil }
+        progress?.begin("choosing the estimator on the survey's walks", parts: folds)
+        let replays = ParallelWork.map(folds) { fold -> FoldReplay? in
+            defer { progress?.finished() }
+            return replay(fold: fold, of: survey, blocks: blocks, walks: walks.blocks, setup: setup)
+        }
+        var rows = FoldReplay(blocks: [], truth: [], filter: [], knn: [])
+        for case let fold? in replays {
+            rows.blocks += fold.blocks
+            rows.truth += fold.truth
+            rows.filter += fold.filter
+            rows.knn += fold.knn
+        }
+        let errors = knnShares.map { share in rows.errors(knnShare: share) }
+        let medians = errors.map { list -> Double? in
+            let sorted = list.compactMap { $0 }.sorted()
+            return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+        }
+        guard let alone = knnShares.firstIndex(of: 0), medians[alone] != nil else { return nil }
+        var best = alone
+        for (s, median) in medians.enumerated() {
+            guard let median, let bestMedian = medians[best], median < bestMedian else { continue }
+            best = s
+        }
+        // Another answer than the filter's must beat it beyond the replay's own noise.
+        if best != alone,
+            TrackingValidation.pairedScore(errors[best], against: errors[alone], blocks: rows.blocks) > -significance
+        {
+            best = alone
+        }
+        return Outcome(knnShare: knnShares[best], shares: knnShares, medians: medians, rows: rows.blocks.count)
+    }
+
+    /// One fold's replayed rows: each row's block, truth and the two estimators' positions (`nil`: not located).
+    struct FoldReplay: Sendable {
+        var blocks: [Int]
+        var truth: [Point2D]
+        var filter: [Point2D?]
+        var knn: [Point2D?]
+
+        /// Each row's error with `knnShare` of k-NN's position and the rest of the filter's (either alone where the
+        /// other did not answer).
+        func errors(knnShare: Double) -> [Double?] {
+            truth.indices.map { i in
+                guard let position = SurveyedAnswer.mixed(filter[i], knn[i], knnShare: knnShare) else { return nil }
+                let error = position.distance(to: truth[i])
+                return error.isFinite ? error : nil
+            }
+        }
+    }
+
+    /// The replay of `fold`'s walking blocks (at most ``TrackingValidation/blocksPerFold``) through the filter and
+    /// k-NN learned from the other folds; `nil` when the fold has nothing to replay or nothing to learn from.
+    private func replay(
+        fold: Int, of survey: Recording, blocks: TrackingValidation.Blocks, walks: [Int],
+        setup: TrackingValidation.Setup
+    ) -> FoldReplay? {
+        let folds = tracking.folds
+        let replayed = TrackingValidation.evenlySpaced(
+            walks.filter { $0 % folds == fold }, atMost: tracking.blocksPerFold)
+        guard !replayed.isEmpty else { return nil }
+        let training = Recording(
+            sightings: survey.sightings.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold },
+            truth: survey.truth.filter { blocks.block(of: $0.device, at: $0.time) % folds != fold })
+        guard !training.truth.isEmpty else { return nil }
+        let fingerprints = MethodCatalog.surveyFingerprints(
+            nodes: setup.nodes, survey: training, configuration: setup.configuration, calibration: setup.calibration)
+        let map = RadioMap.surveyed(
+            nodes: setup.nodes, fingerprints: fingerprints, calibration: setup.calibration, grid: setup.grid,
+            configuration: setup.candidate.map)
+        let filter = ParticleFilter(
+            posterior: PosteriorGrid(map: map, configuration: setup.candidate.posterior), configuration: setup.filter,
+            floorPlan: setup.floorPlan)
+        let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
+        let held = blocks.recording(of: survey, blocks: Set(replayed))
+        let methods: [any PositioningMethod] = [filter, knn]
+        let positions = ParallelWork.map(methods.count) { m in
+            Self.positions(
+                held.recording,
+                engine: PositioningEngine(
+                    nodes: setup.nodes, method: methods[m], configuration: setup.configuration,
+                    calibration: setup.calibration))
+        }
+        return FoldReplay(
+            blocks: held.blocks, truth: held.recording.truth.map(\.point), filter: positions[0], knn: positions[1])
+    }
+
+    /// The horizontal position answered at each of `recording`'s truth rows in time order (`nil`: not located), each
+    /// from the sightings up to its time.
+    static func positions(_ recording: Recording, engine: PositioningEngine) -> [Point2D?] {
+        TrackingValidation.replayFixes(recording, engine: engine) { fix, _ in fix.position.horizontal }
+    }
+}

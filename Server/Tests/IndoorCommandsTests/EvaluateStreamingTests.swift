@@ -89,14 +89,14 @@ struct EvaluateStreamingTests {
         let arguments = [folder.path, "--json", "--method", "particle-filter", "--no-survey", "--limit", "60"]
         let standard = try Self.evaluate(arguments)
         let few = try EvaluateCommand.parse(arguments + ["--particles", "50"])
-        #expect(few.engineConfiguration.particles == 50)
+        #expect(try few.engineConfiguration.particles == 50)
         let fewer = try few.output()
         // The same rows scored, by a cloud of 50 particles instead of 1000: other fixes.
         #expect(fewer.hasPrefix(#"{"method":"particle-filter","count":60,"#))
         #expect(fewer != standard)
         // Another seed: other fixes of the same rows, and the same again for the same seed.
         let reseeded = try EvaluateCommand.parse(arguments + ["--filter-seed", "3"])
-        #expect(reseeded.engineConfiguration.particleSeed == 3)
+        #expect(try reseeded.engineConfiguration.particleSeed == 3)
         let other = try reseeded.output()
         #expect(other.hasPrefix(#"{"method":"particle-filter","count":60,"#))
         #expect(other != standard)

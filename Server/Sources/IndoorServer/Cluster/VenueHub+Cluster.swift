@@ -149,12 +149,7 @@ extension VenueHub {
     /// Gives up the leases of every venue running here (at shutdown), after each one's batch in progress, and tells
     /// the other instances, which take them over at once.
     func leaveCluster() async {
-        for id in ownedVenueIDs {
-            guard let runtime = runtimes.withLock({ $0[id] }) else { continue }
-            _ = try? await runtime.jobs.run { runtime.locked { $0.retired = true } }
-            runtimes.withLock { _ = $0.removeValue(forKey: id) }
-            if let lease = runtime.lease { try? await clusterStore?.releaseLease(lease) }
-        }
+        for id in ownedVenueIDs { await drop(id, release: true, because: "this instance stops") }
         try? await clusterStore?.notifyCluster("released")
     }
 }

@@ -186,7 +186,7 @@ struct ReplayCommandTests {
         #expect(strict.summary.noFix == ["tooFewNodes": 3])  // tried once each first-fix wait ends: at 1, 11, 22 s
     }
 
-    @Test("the documented example runs without --method and gives what docs/GEOFENCING.md says")
+    @Test("the documented example runs without --method and gives what docs/COMMANDS.md says")
     func documentedExample() throws {
         let venue = #"""
             {"id": "tiny", "name": "Tiny", "anchor": {"latitude": 52.5, "longitude": 13.4},

@@ -13,7 +13,7 @@ struct ReplayCommand: ParsableCommand {
             SIGHTINGS is a CSV (t,device,node,rssi[,tx]) or JSON Lines (.jsonl) file. Output is JSON Lines: \
             {"type":"fix",...} and {"type":"zone","event":"checkIn"|"checkOut"|"dwell",...}; at the end, one \
             {"type":"zone","event":"open",...} per visit still open. Bad lines are \
-            reported on stderr as file:line and skipped; the exit status is then 1. See docs/GEOFENCING.md.
+            reported on stderr as file:line and skipped; the exit status is then 1. See docs/COMMANDS.md.
             """)
 
     @Option(

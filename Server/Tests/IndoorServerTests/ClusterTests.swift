@@ -190,7 +190,8 @@ struct ClusterTests {
         var t = 10.0
         func post(_ count: Int, through name: String) async throws {
             for _ in 0..<count {
-                let body = Self.batch(venue: venue, [(t, "walker", "n1", -59), (t + 0.6, "walker", "n1", -60)])
+                // In the east room (beside n2): its fixes hold that room.
+                let body = Self.batch(venue: venue, [(t, "walker", "n2", -59), (t + 0.6, "walker", "n2", -60)])
                 t += 1.2
                 let (status, _, _) = try await Self.request(
                     cluster.port(name), "POST", "/v1/sightings", key: "i-key", body: body)
@@ -201,6 +202,11 @@ struct ClusterTests {
         let seen = try await first.events(atLeast: 4, within: 20)
         first.close()
         #expect(seen.count >= 4, "the first stream carried \(seen.count) events")
+        // The stream of an instance that does not run the venue carries the walker's room, as the owner's does.
+        let rooms = first.data().filter { $0.contains(#""type":"fix""#) && $0.contains(#""room":"#) }
+        #expect(
+            rooms.last?.contains(#""room":{"state":"room","zone":"east""#) == true,
+            "fixes with a room on a non-owner's stream: \(rooms)")
         let lastSeen = seen.last ?? 0
         try await post(6, through: owner)
         let second = try await SSEReader(port: cluster.port(others[1]), venue: venue, lastEventID: lastSeen)
@@ -457,6 +463,7 @@ struct ClusterTests {
 final class SSEReader: Sendable {
     private final class Received: Sendable {
         let ids = Mutex<[Int64]>([])
+        let data = Mutex<[String]>([])
     }
     private let received = Received()
     private let task: Task<Void, Never>
@@ -475,8 +482,12 @@ final class SSEReader: Sendable {
                     while let end = text.range(of: "\n\n") {
                         let frame = text[..<end.lowerBound]
                         text = String(text[end.upperBound...])
-                        for line in frame.split(separator: "\n") where line.hasPrefix("id: ") {
-                            if let id = Int64(line.dropFirst(4)) { received.ids.withLock { $0.append(id) } }
+                        for line in frame.split(separator: "\n") {
+                            if line.hasPrefix("id: "), let id = Int64(line.dropFirst(4)) {
+                                received.ids.withLock { $0.append(id) }
+                            } else if line.hasPrefix("data: ") {
+                                received.data.withLock { $0.append(String(line.dropFirst(6))) }
+                            }
                         }
                     }
                 }
@@ -494,6 +505,9 @@ final class SSEReader: Sendable {
         try await Task.sleep(for: .milliseconds(300))
         return received.ids.withLock { $0 }
     }
+
+    /// The data lines read so far, in order.
+    func data() -> [String] { received.data.withLock { $0 } }
 
     func close() { task.cancel() }
 }

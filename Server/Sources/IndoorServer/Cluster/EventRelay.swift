@@ -8,12 +8,16 @@ import Synchronization
 /// A venue's feed reads the events after the last id it handed out (``LocationStore/events(venue:after:limit:)``)
 /// whenever it is woken (``wake()``: a commit's notification) and at least once a second (a notification lost with a
 /// connection). Only venues with subscribers are read. A fix that is its device's latest of what was read carries
-/// the device's room when the venue runs here (``VenueHub/room(venue:device:)``); elsewhere none.
+/// the device's room: the session's (``VenueHub/room(venue:device:)``) when the venue runs here; elsewhere the
+/// relay's own holds fed the venue's fixes as they are read (``RelayedRooms``), which answer as the owner's once they
+/// have seen a device settle.
 final class EventRelay: Sendable {
     private struct Feed {
         /// The id of the last event handed out.
         var cursor: Int64
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
+        /// The rooms of the venue's devices while it runs on another instance.
+        var rooms: RelayedRooms?
     }
 
     private let hub: VenueHub
@@ -86,12 +90,21 @@ final class EventRelay: Sendable {
         while let cursor = feeds.withLock({ $0.byVenue[venue]?.cursor }) {
             let events = try await hub.store.events(venue: venue, after: cursor, limit: Self.page)
             guard let last = events.last else { return }
-            let live = live(events, venue: venue)
-            let subscribers = feeds.withLock { feeds -> [AsyncStream<LiveEvent>.Continuation] in
-                guard var feed = feeds.byVenue[venue], feed.cursor == cursor else { return [] }
+            let owned = hub.owns(venue: venue)
+            let definition = owned ? nil : hub.venue(id: venue)
+            let ownedLive = owned ? live(events, venue: venue) : nil
+            let (live, subscribers) = feeds.withLock {
+                feeds -> ([LiveEvent], [AsyncStream<LiveEvent>.Continuation]) in
+                guard var feed = feeds.byVenue[venue], feed.cursor == cursor else { return ([], []) }
                 feed.cursor = last.id
+                if let definition, feed.rooms?.venue != definition {
+                    feed.rooms = RelayedRooms(venue: definition)
+                } else if definition == nil {
+                    feed.rooms = nil
+                }
+                let live = ownedLive ?? Self.live(events, rooms: &feed.rooms)
                 feeds.byVenue[venue] = feed
-                return Array(feed.subscribers.values)
+                return (live, Array(feed.subscribers.values))
             }
             for continuation in subscribers {
                 for event in live { continuation.yield(event) }
@@ -100,17 +113,23 @@ final class EventRelay: Sendable {
         }
     }
 
+    /// `events` of a venue that runs here, each device's last fix with the session's room.
     private func live(_ events: [StoredEvent], venue: String) -> [LiveEvent] {
-        guard hub.owns(venue: venue) else { return events.map { LiveEvent(stored: $0) } }
-        var lastFix: [String: Int] = [:]
-        for (index, event) in events.enumerated() {
-            if case .fix(let fix) = event.event { lastFix[fix.device] = index }
-        }
+        let last = LiveEvent.lastFixIndices(events)
         return events.enumerated().map { index, event in
-            guard case .fix(let fix) = event.event, lastFix[fix.device] == index else {
-                return LiveEvent(stored: event)
-            }
+            guard case .fix(let fix) = event.event, last[fix.device] == index else { return LiveEvent(stored: event) }
             return LiveEvent(stored: event, room: hub.room(venue: venue, device: fix.device))
         }
     }
+
+    /// `events` of a venue that runs elsewhere: every fix fed to `rooms`, each device's last fix with its room.
+    private static func live(_ events: [StoredEvent], rooms: inout RelayedRooms?) -> [LiveEvent] {
+        let last = LiveEvent.lastFixIndices(events)
+        return events.enumerated().map { index, event in
+            guard case .fix(let fix) = event.event else { return LiveEvent(stored: event) }
+            let room = rooms?.update(with: fix)
+            return last[fix.device] == index ? LiveEvent(stored: event, room: room) : LiveEvent(stored: event)
+        }
+    }
+
 }

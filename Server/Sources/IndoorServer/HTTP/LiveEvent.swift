@@ -12,6 +12,15 @@ public struct LiveEvent: Hashable, Sendable {
         self.stored = stored
         self.room = room
     }
+
+    /// Per device, the index in `events` of its last fix: the fix that carries the device's room in a stream.
+    static func lastFixIndices(_ events: [StoredEvent]) -> [String: Int] {
+        var last: [String: Int] = [:]
+        for (index, event) in events.enumerated() {
+            if case .fix(let fix) = event.event { last[fix.device] = index }
+        }
+        return last
+    }
 }
 
 /// One venue's live events of one batch (``VenueHub/observeAll(buffer:)``).

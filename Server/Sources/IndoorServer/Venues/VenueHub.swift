@@ -691,10 +691,7 @@ final class VenueRuntime: Sendable {
     /// `stored` as live events: each device's last fix of the batch carries the device's room as `session` holds
     /// it now, which is the room after that fix (the session's room of a device changes only with its fixes).
     func live(_ stored: [StoredEvent], session: LocationSession) -> [LiveEvent] {
-        var lastFix: [String: Int] = [:]
-        for (index, event) in stored.enumerated() {
-            if case .fix(let fix) = event.event { lastFix[fix.device] = index }
-        }
+        let lastFix = LiveEvent.lastFixIndices(stored)
         return stored.enumerated().map { index, event in
             guard case .fix(let fix) = event.event, lastFix[fix.device] == index else {
                 return LiveEvent(stored: event)

@@ -28,14 +28,23 @@ extension VenueHub {
         guard let cluster, let clusterStore else { return }
         let members = try await clusterStore.heartbeat(
             instance: cluster.instance, url: cluster.url, within: cluster.leaseSeconds)
-        var venues: [String: Venue] = [:]
+        // Only a venue whose stored JSON changed since the last round is decoded again.
+        let known = decodedVenues.withLock { $0 }
+        var decoded: [String: DecodedVenue] = [:]
         for stored in try await store.venues() {
+            if let previous = known[stored.id], previous.json == stored.json {
+                decoded[stored.id] = previous
+                continue
+            }
             do {
-                venues[stored.id] = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
+                let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
+                decoded[stored.id] = DecodedVenue(json: stored.json, venue: venue)
             } catch {
                 logger.error("stored venue '\(stored.id)' does not decode; not served", metadata: ["error": "\(error)"])
             }
         }
+        decodedVenues.withLock { $0 = decoded }
+        let venues = decoded.mapValues(\.venue)
         catalog.withLock { $0 = venues }
         let leases = try await clusterStore.leases()
         clusterView.withLock { $0 = ClusterView(members: members, leases: leases) }
@@ -152,4 +161,10 @@ extension VenueHub {
         for id in ownedVenueIDs { await drop(id, release: true, because: "this instance stops") }
         try? await clusterStore?.notifyCluster("released")
     }
+}
+
+/// A stored venue's JSON and the venue decoded from it.
+struct DecodedVenue: Sendable {
+    var json: Data
+    var venue: Venue
 }

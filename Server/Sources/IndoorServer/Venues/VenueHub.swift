@@ -44,6 +44,9 @@ public final class VenueHub: Sendable {
     public let cluster: ClusterIdentity?
     /// In a cluster: every stored venue by id (those owned elsewhere too), as of the last round or change.
     let catalog = Mutex<[String: Venue]>([:])
+    /// In a cluster: the stored venues as the last round read and decoded them, so that a round decodes only the
+    /// venues whose JSON changed.
+    let decodedVenues = Mutex<[String: DecodedVenue]>([:])
     /// In a cluster: the live instances and the leases, as of the last round.
     let clusterView = Mutex(ClusterView())
     /// In a cluster: the rounds of ``clusterRound()``, one at a time.

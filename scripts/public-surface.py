@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """First pass over the root libraries' public declarations: where each one's name is used.
 
-Usage: scripts/public-surface.py [--apply] [--report FILE]
+Usage: scripts/public-surface.py [--apply] [--report FILE] [--keep scripts/public-surface-keep.txt]
 
 For every `public`/`open` declaration in Sources/*, it looks for the declared name as a word in
   - its own target (other lines than the declaration),
@@ -21,7 +21,7 @@ member name used anywhere keeps the member public. The compiler and a reading de
 import os
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 os.chdir(ROOT)
@@ -143,38 +143,53 @@ for path in sorted(source_text):
             if char == "{":
                 depth += 1
                 if opened_type is not None:
-                    stack.append((depth, opened_type))
+                    # A type's full name: `Outer.Inner` inside a type; an extension names its type in full.
+                    qualified = opened_type
+                    if stack and not (match and match.group("kind") == "extension") and not re.match(
+                        r"^\s*(?:\w+\s+)*extension\b", raw
+                    ):
+                        qualified = stack[-1][1] + "." + opened_type
+                    stack.append((depth, qualified))
                     opened_type = None
             elif char == "}":
                 if stack and stack[-1][0] == depth:
                     stack.pop()
                 depth -= 1
 
-word_cache = {}
+TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\(?")
 
 
-def word(name):
-    if name not in word_cache:
-        word_cache[name] = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])")
-    return word_cache[name]
+def tokens(text):
+    """How often each identifier occurs, and each identifier directly followed by `(` (as `name(`)."""
+    counts = Counter()
+    for token in TOKEN.findall(text):
+        counts[token] += 1
+        if token.endswith("("):
+            counts[token[:-1]] += 1
+    return counts
 
 
-def uses(pattern, own_path, own_line, target):
+source_tokens = {path: tokens(text) for path, text in source_text.items()}
+test_tokens = {path: (tokens(text), testable) for path, (text, testable) in tests.items()}
+external_tokens = {path: tokens(text) for path, text in external.items()}
+doc_tokens = {path: tokens(text) for path, text in docs.items()}
+
+
+def uses(key, own_path, target):
+    """Where the identifier `key` (or `Name(` for a call) occurs, by kind of place."""
     found = set()
-    for path, text in source_text.items():
-        count = len(pattern.findall(text))
-        if path == own_path:
-            count -= 1  # the declaration itself (approximate)
+    for path, counts in source_tokens.items():
+        count = counts[key] - (1 if path == own_path else 0)  # the declaration itself
         if count > 0:
             found.add("own" if target_of[path] == target else "root:" + target_of[path])
-    for path, (text, testable) in tests.items():
-        if pattern.search(text):
+    for path, (counts, testable) in test_tokens.items():
+        if counts[key]:
             found.add("test@testable" if target in testable else "test:" + path.split("/")[1])
-    for path, text in external.items():
-        if pattern.search(text):
+    for path, counts in external_tokens.items():
+        if counts[key]:
             found.add("server:" + path)
-    for path, text in docs.items():
-        if pattern.search(text):
+    for path, counts in doc_tokens.items():
+        if counts[key]:
             found.add("doc:" + path)
     return found
 
@@ -193,19 +208,17 @@ for decl in decls:
             decl.level = "public"
             continue
         base = decl.parent.split(".")[-1]
-        pattern = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(base) + r"(?:\.init)?\(|\.init\(|^\s*\.\w+\(|\W\.\(")
         if "from decoder" in decl.match.group("rest") or "rawValue" in decl.match.group("rest"):
             decl.level, decl.why = "public", ["witness"]
             continue
-        # `.init(` and implicit member expressions `.name(` can construct any type: keep the type's level.
-        pattern = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(base) + r"(?:\.init)?\(")
-        found = uses(pattern, decl.path, decl.line, decl.target)
+        # Uses of `Type(`; `.init(` with an inferred type is not seen (the compiler tells).
+        found = uses(base + "(", decl.path, decl.target)
         decl.why = sorted(found)
     elif decl.name in WITNESSES or not re.match(r"^[A-Za-z_]", decl.name) or decl.kind == "subscript":
         decl.level, decl.why = "public", ["witness or operator"]
         continue
     else:
-        decl.why = sorted(uses(word(decl.name), decl.path, decl.line, decl.target))
+        decl.why = sorted(uses(decl.name, decl.path, decl.target))
     level = "internal"
     for reason in decl.why:
         if reason.startswith(("server:", "doc:")):
@@ -213,6 +226,21 @@ for decl in decls:
         elif reason.startswith(("root:", "test:")) and level != "public":
             level = "package"
     decl.level = level
+
+# What a reading (or the compiler) found public though the names do not say so: one qualified name a line,
+# `Type.init` for every initialiser of Type, `package Name` to keep it package only, `# …` a comment saying why.
+keep = set()
+if "--keep" in sys.argv:
+    for line in read(sys.argv[sys.argv.index("--keep") + 1]).split("\n"):
+        line = line.split("#")[0].strip()
+        if line:
+            level, _, name = line.rpartition(" ")
+            keep.add((name, level or "public"))
+kept = dict(keep)
+for decl in decls:
+    qualified = (decl.parent + "." if decl.parent else "") + decl.name
+    if qualified in kept and LEVEL[kept[qualified]] > LEVEL[decl.level]:
+        decl.level, decl.why = kept[qualified], decl.why + ["kept " + kept[qualified]]
 
 # A member never gets more than its enclosing type (extensions of another target's types are free).
 type_level = {}

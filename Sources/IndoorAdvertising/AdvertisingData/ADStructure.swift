@@ -8,7 +8,7 @@ public struct ADStructure: Hashable, Sendable {
     public var data: [UInt8]
 
     /// A structure of AD type `type` carrying `data` (at most 254 bytes to be encodable).
-    public init(type: UInt8, data: [UInt8]) {
+    init(type: UInt8, data: [UInt8]) {
         self.type = type
         self.data = data
     }

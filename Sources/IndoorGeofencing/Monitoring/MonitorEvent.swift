@@ -44,7 +44,7 @@ public struct ObservationStop: Hashable, Sendable {
     public var time: Double
 
     /// A stop at `time` seconds.
-    public init(reason: Reason, conditions: [BeaconCondition], beacons: [BeaconID], time: Double) {
+    init(reason: Reason, conditions: [BeaconCondition], beacons: [BeaconID], time: Double) {
         self.reason = reason
         self.conditions = conditions
         self.beacons = beacons
@@ -62,7 +62,7 @@ public struct FoundBeacon: Hashable, Sendable {
     public var ranging: RangedBeacon
 
     /// `beacon`, found under `condition`, with its ranging (dBm, metres, proximity).
-    public init(condition: BeaconCondition, beacon: BeaconID, ranging: RangedBeacon) {
+    init(condition: BeaconCondition, beacon: BeaconID, ranging: RangedBeacon) {
         self.condition = condition
         self.beacon = beacon
         self.ranging = ranging
@@ -81,7 +81,7 @@ public struct AreaExit: Hashable, Sendable {
     public var time: Double
 
     /// An exit decided at `time` seconds of a beacon last heard at `lastHeard` seconds.
-    public init(condition: BeaconCondition, beacon: BeaconID, lastHeard: Double, time: Double) {
+    init(condition: BeaconCondition, beacon: BeaconID, lastHeard: Double, time: Double) {
         self.condition = condition
         self.beacon = beacon
         self.lastHeard = lastHeard

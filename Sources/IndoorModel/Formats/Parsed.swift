@@ -10,7 +10,7 @@ public struct Parsed<Row: Sendable>: Sendable {
     public var problems: [FormatError]
 
     /// Rows and problems.
-    public init(rows: [Row] = [], problems: [FormatError] = []) {
+    init(rows: [Row] = [], problems: [FormatError] = []) {
         self.rows = rows
         self.problems = problems
     }

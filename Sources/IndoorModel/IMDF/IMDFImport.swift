@@ -9,7 +9,7 @@ public struct IMDFImport: Hashable, Sendable {
     public var report: IMDFReport
 
     /// An import of `venue` with `report`.
-    public init(venue: Venue, report: IMDFReport) {
+    init(venue: Venue, report: IMDFReport) {
         self.venue = venue
         self.report = report
     }

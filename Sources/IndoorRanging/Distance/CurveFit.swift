@@ -11,10 +11,10 @@ public struct CurveFit: Hashable, Sendable, Codable {
     public var c: Double
 
     /// The published fit for a Nexus 4 tuned to match iPhone output: A 0.89976, B 7.7095, C 0.111.
-    public static let iPhoneLike = CurveFit(a: 0.89976, b: 7.7095, c: 0.111)
+    package static let iPhoneLike = CurveFit(a: 0.89976, b: 7.7095, c: 0.111)
 
     /// A fit with A and C in metres and B dimensionless (fit your own per device model).
-    public init(a: Double, b: Double, c: Double) {
+    init(a: Double, b: Double, c: Double) {
         self.a = a
         self.b = b
         self.c = c

@@ -5,7 +5,7 @@ public struct ScanError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The stable name of the code, e.g. `unknownGeofence`.
         public let name: String
         /// A code named `name`.
-        public init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
         public var description: String { name }
 
         /// No venue declares the geofence id (``IndoorModel/Venue/geofences``).
@@ -30,7 +30,7 @@ public struct ScanError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
 
     /// A failure of kind `code`, described by `message`.
-    public init(_ code: Code, _ message: String) {
+    init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

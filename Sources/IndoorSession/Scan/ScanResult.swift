@@ -40,13 +40,13 @@ public struct ScanResult: Hashable, Sendable {
     public var seeded: Bool
     /// The device's location at the start of the scan: the known location it was started with, else the first
     /// position of the scan (not part of the JSON).
-    public var startLocation: DeviceLocation?
+    package var startLocation: DeviceLocation?
 
     /// The name every result carries in `provider`.
-    public static let providerName = "indoor"
+    static let providerName = "indoor"
 
     /// A result; see the properties for units.
-    public init(
+    package init(
         floor: Int?, latitude: Double?, longitude: Double?, x: Double, y: Double, accuracy: Double,
         confidence: Double, timestamp: Double, provider: String = ScanResult.providerName, geofenceId: String,
         venueId: String, method: String, beacons: Int, duration: Double, seeded: Bool = false,

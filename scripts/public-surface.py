@@ -156,16 +156,17 @@ for path in sorted(source_text):
                     stack.pop()
                 depth -= 1
 
-TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\(?")
+TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\(|<|\s*\{)?")
 
 
 def tokens(text):
-    """How often each identifier occurs, and each identifier directly followed by `(` (as `name(`)."""
+    """How often each identifier occurs, and each one followed by `(`, `<` or `{` (counted as `name(`)."""
     counts = Counter()
     for token in TOKEN.findall(text):
-        counts[token] += 1
-        if token.endswith("("):
-            counts[token[:-1]] += 1
+        name = token.rstrip("(<{ \t\n")
+        counts[name] += 1
+        if name != token:
+            counts[name + "("] += 1  # a call, a generic argument list or a trailing closure may construct it
     return counts
 
 
@@ -211,7 +212,7 @@ for decl in decls:
         if "from decoder" in decl.match.group("rest") or "rawValue" in decl.match.group("rest"):
             decl.level, decl.why = "public", ["witness"]
             continue
-        # Uses of `Type(`; `.init(` with an inferred type is not seen (the compiler tells).
+        # Uses of `Type(`, `Type<…>(` or `Type { … }`; `.init(` with an inferred type is not seen (the compiler tells).
         found = uses(base + "(", decl.path, decl.target)
         decl.why = sorted(found)
     elif decl.name in WITNESSES or not re.match(r"^[A-Za-z_]", decl.name) or decl.kind == "subscript":

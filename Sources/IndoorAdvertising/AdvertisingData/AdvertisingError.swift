@@ -37,7 +37,7 @@ public struct AdvertisingError: Error, Hashable, Sendable {
     public var message: String
 
     /// A problem of kind `code` at byte `offset` of the capture (when known), described by `message`.
-    init(code: Code, offset: Int64? = nil, message: String) {
+    public init(code: Code, offset: Int64? = nil, message: String) {
         self.code = code
         self.offset = offset
         self.message = message

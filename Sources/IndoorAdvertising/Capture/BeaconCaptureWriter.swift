@@ -19,7 +19,7 @@ public struct BeaconCaptureWriter {
     ///   - datalink: the framing (by default the Linux monitor datalink, one adapter per device).
     ///   - beaconFor: the beacon identity of a sighting's source (default ``BeaconCapture/beaconIdentity(_:)``).
     ///   - addressFor: the advertiser address of a beacon (default ``BeaconCapture/address(of:)``).
-    init(
+    public init(
         datalink: BtsnoopDatalink = .linuxMonitor,
         beaconFor: @escaping (SightingSource) -> BeaconID? = BeaconCapture.beaconIdentity,
         addressFor: @escaping (BeaconID) -> BluetoothAddress = BeaconCapture.address(of:)

@@ -3,7 +3,7 @@
 public struct ActivityLog: Hashable, Sendable, Codable {
     public var visits: [ZoneVisit]
 
-    init(visits: [ZoneVisit] = []) {
+    package init(visits: [ZoneVisit] = []) {
         self.visits = visits
     }
 

@@ -19,14 +19,14 @@ package struct CSVLayout<Row: Sendable>: Sendable {
     ///   - header: The header row, for messages.
     ///   - required: The columns the header must name.
     ///   - row: Reads one row, or throws a ``FormatError`` naming the field (see ``CSVRow/error(_:)``).
-    init(header: String, required: [String], row: @escaping @Sendable (CSVRow) throws -> Row) {
+    package init(header: String, required: [String], row: @escaping @Sendable (CSVRow) throws -> Row) {
         self.init(header: header, required: required, reader: { row })
     }
 
     /// A layout whose rows are read with state kept across one file's rows (the ids seen so far, say).
     ///
     /// - Parameter reader: Makes the reader of one file's rows: called once per file read.
-    init(header: String, required: [String], reader: @escaping @Sendable () -> (CSVRow) throws -> Row) {
+    package init(header: String, required: [String], reader: @escaping @Sendable () -> (CSVRow) throws -> Row) {
         self.header = header
         self.required = required
         self.makeReader = reader

@@ -10,7 +10,7 @@ public struct Parsed<Row: Sendable>: Sendable {
     public var problems: [FormatError]
 
     /// Rows and problems.
-    init(rows: [Row] = [], problems: [FormatError] = []) {
+    public init(rows: [Row] = [], problems: [FormatError] = []) {
         self.rows = rows
         self.problems = problems
     }

@@ -15,7 +15,7 @@ public struct IMDFError: Error, Hashable, Sendable {
     public var message: String
 
     /// A problem in `file` (and its `feature`, at `field`) described by `message`.
-    init(file: String, feature: String? = nil, field: String? = nil, message: String) {
+    public init(file: String, feature: String? = nil, field: String? = nil, message: String) {
         self.file = file
         self.feature = feature
         self.field = field

@@ -10,7 +10,7 @@ public struct IMDFExportError: Error, Hashable, Sendable {
     public var message: String
 
     /// A problem with the venue's `field`, described by `message`.
-    init(field: String, message: String) {
+    public init(field: String, message: String) {
         self.field = field
         self.message = message
     }

@@ -9,7 +9,7 @@ public struct IMDFImport: Hashable, Sendable {
     public var report: IMDFReport
 
     /// An import of `venue` with `report`.
-    init(venue: Venue, report: IMDFReport) {
+    public init(venue: Venue, report: IMDFReport) {
         self.venue = venue
         self.report = report
     }

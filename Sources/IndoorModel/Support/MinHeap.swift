@@ -9,10 +9,10 @@ public struct MinHeap<Element: Comparable> {
     @usableFromInline var storage: [Element]
 
     /// An empty heap.
-    @inlinable package init() { storage = [] }
+    @inlinable public init() { storage = [] }
 
     /// A heap of `elements`, built in linear time.
-    @inlinable package init(_ elements: some Sequence<Element>) {
+    @inlinable public init(_ elements: some Sequence<Element>) {
         storage = Array(elements)
         var index = storage.count / 2
         while index > 0 {

@@ -15,7 +15,7 @@ public final class LearningProgress: @unchecked Sendable {
     private var total = 0
 
     /// Progress told to `observer` (phase, parts done, parts in all).
-    init(_ observer: @escaping @Sendable (_ phase: String, _ done: Int, _ total: Int) -> Void) {
+    public init(_ observer: @escaping @Sendable (_ phase: String, _ done: Int, _ total: Int) -> Void) {
         self.observer = observer
     }
 

@@ -30,7 +30,7 @@ public struct ScanError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
 
     /// A failure of kind `code`, described by `message`.
-    init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

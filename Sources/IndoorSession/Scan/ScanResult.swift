@@ -43,10 +43,10 @@ public struct ScanResult: Hashable, Sendable {
     package var startLocation: DeviceLocation?
 
     /// The name every result carries in `provider`.
-    static let providerName = "indoor"
+    public static let providerName = "indoor"
 
     /// A result; see the properties for units.
-    package init(
+    public init(
         floor: Int?, latitude: Double?, longitude: Double?, x: Double, y: Double, accuracy: Double,
         confidence: Double, timestamp: Double, provider: String = ScanResult.providerName, geofenceId: String,
         venueId: String, method: String, beacons: Int, duration: Double, seeded: Bool = false,

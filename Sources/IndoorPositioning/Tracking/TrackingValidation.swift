@@ -122,21 +122,6 @@ struct TrackingValidation: Hashable, Sendable {
         var filter: ParticleFilter.Configuration
         /// The venue's walls and floor connections.
         var floorPlan: FloorPlan?
-
-        /// A setup of these parts.
-        init(
-            nodes: [Node], calibration: Calibration, configuration: PositioningEngine.Configuration,
-            grid: RadioMap.Grid, candidate: RadioMapCrossValidation.Candidate, filter: ParticleFilter.Configuration,
-            floorPlan: FloorPlan?
-        ) {
-            self.nodes = nodes
-            self.calibration = calibration
-            self.configuration = configuration
-            self.grid = grid
-            self.candidate = candidate
-            self.filter = filter
-            self.floorPlan = floorPlan
-        }
     }
 
     /// Why ``choose(survey:setup:)`` gave no choice on `survey`, in a sentence for reports, the filter keeping its

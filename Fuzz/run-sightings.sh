@@ -13,6 +13,7 @@ seconds="${1:-60}"
 out=.build/fuzz-sightings
 mkdir -p "$out/corpus"
 # -Onone keeps the bounds checks of UnsafeRawBufferPointer subscripts, so reads past the body trap too.
+# -package-name: the modules share their `package` declarations, as SwiftPM builds them.
 flags="-sanitize=fuzzer,address -parse-as-library -Onone -g -package-name Indoor"
 http=Server/Sources/IndoorServer/HTTP
 swiftc $flags -module-name IndoorModel -emit-module -emit-module-path "$out/IndoorModel.swiftmodule" \

@@ -13,7 +13,8 @@ seconds="${1:-60}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
 # -Onone keeps the bounds checks of UnsafeRawBufferPointer subscripts, so reads past a slice trap too.
-flags="-sanitize=fuzzer,address -parse-as-library -Onone -g"
+# -package-name: the modules share their `package` declarations, as SwiftPM builds them.
+flags="-sanitize=fuzzer,address -parse-as-library -Onone -g -package-name Indoor"
 swiftc $flags -module-name IndoorModel -emit-module -emit-module-path "$out/IndoorModel.swiftmodule" \
     -emit-library -static -o "$out/libIndoorModel.a" $(find Sources/IndoorModel -name "*.swift")
 swiftc $flags -module-name IndoorAdvertising -I "$out" -emit-module -emit-module-path "$out/IndoorAdvertising.swiftmodule" \

@@ -17,7 +17,7 @@ public enum MonitoredCondition {
         public var time: Double
 
         /// An event; see the properties.
-        public init(condition: BeaconCondition, inside: Bool, time: Double) {
+        package init(condition: BeaconCondition, inside: Bool, time: Double) {
             self.condition = condition
             self.inside = inside
             self.time = time

@@ -19,7 +19,7 @@ public struct RangedBeaconReading: Hashable, Sendable {
     public var timestamp: Double
 
     /// A reading with the fields of a `CLBeacon`.
-    public init(uuid: UUID, major: UInt16, minor: UInt16, rssi: Int, accuracy: Double, timestamp: Double) {
+    package init(uuid: UUID, major: UInt16, minor: UInt16, rssi: Int, accuracy: Double, timestamp: Double) {
         self.uuid = uuid
         self.major = major
         self.minor = minor

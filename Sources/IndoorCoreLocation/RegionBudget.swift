@@ -9,27 +9,27 @@ import IndoorModel
 /// tells the beacons apart again, so widening loses no sighting.
 public struct RegionBudget: Hashable, Sendable {
     /// The limit of the legacy region-monitoring API and of one `CLMonitor`.
-    public static let platformLimit = 20
+    package static let platformLimit = 20
 
     /// At most this many conditions are monitored.
     public var limit: Int
 
     /// A budget of `limit` conditions (default ``platformLimit``).
-    public init(limit: Int = RegionBudget.platformLimit) {
+    package init(limit: Int = RegionBudget.platformLimit) {
         self.limit = max(1, limit)
     }
 
     /// What to monitor.
     public struct Plan: Hashable, Sendable {
         /// The conditions to monitor, at most ``RegionBudget/limit``.
-        public var monitored: [BeaconCondition]
+        package var monitored: [BeaconCondition]
         /// Whether some conditions were widened to fit.
-        public var widened: Bool
+        package var widened: Bool
         /// Conditions that could not be fitted even as whole UUIDs.
         public var dropped: [BeaconCondition]
 
         /// A plan; see the properties.
-        public init(monitored: [BeaconCondition], widened: Bool, dropped: [BeaconCondition]) {
+        package init(monitored: [BeaconCondition], widened: Bool, dropped: [BeaconCondition]) {
             self.monitored = monitored
             self.widened = widened
             self.dropped = dropped

@@ -8,23 +8,23 @@ public struct AdvertisingError: Error, Hashable, Sendable {
         /// The stable name of the code, e.g. `truncatedRecord`.
         public let name: String
         /// A code named `name`.
-        public init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
         public var description: String { name }
 
         /// An AD structure runs past the end of the advertising data.
-        public static let malformedAdvertisingData = Code("malformedAdvertisingData")
+        static let malformedAdvertisingData = Code("malformedAdvertisingData")
         /// An HCI event's lengths do not fit its bytes.
-        public static let malformedEvent = Code("malformedEvent")
+        static let malformedEvent = Code("malformedEvent")
         /// The file does not start with a btsnoop header, or its version is unknown.
-        public static let notBtsnoop = Code("notBtsnoop")
+        static let notBtsnoop = Code("notBtsnoop")
         /// The btsnoop datalink is not one this decoder reads.
-        public static let unsupportedDatalink = Code("unsupportedDatalink")
+        static let unsupportedDatalink = Code("unsupportedDatalink")
         /// A record header is implausible (lengths, flags); bytes were skipped to the next plausible record.
-        public static let corruptRecord = Code("corruptRecord")
+        static let corruptRecord = Code("corruptRecord")
         /// The capture ends inside a record.
-        public static let truncatedRecord = Code("truncatedRecord")
+        static let truncatedRecord = Code("truncatedRecord")
         /// Fragments of an extended advertisement could not be put back together.
-        public static let reassembly = Code("reassembly")
+        static let reassembly = Code("reassembly")
         /// A value cannot be encoded (too long, out of range).
         public static let encoding = Code("encoding")
     }

@@ -18,14 +18,14 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     /// Received signal strength, dBm; nil when the controller reported it as not available.
     public var rssi: Int?
     /// The transmit power stated in an extended report, dBm, when available.
-    public var reportedTxPower: Int?
+    var reportedTxPower: Int?
     /// For an Eddystone identity frame, the latest TLM frame heard from the same address.
     public var telemetry: EddystoneTLM?
     /// For a TLM frame, the identity frame last heard from the same address.
-    public var telemetryOwner: BeaconFrame?
+    var telemetryOwner: BeaconFrame?
 
     /// An advertisement heard at `time` (Unix seconds) with `rssiDBm` (dBm, nil when not available).
-    public init(
+    init(
         time: Double, adapter: UInt16? = nil, adapterName: String? = nil, address: BluetoothAddress,
         addressType: UInt8 = 0, frame: BeaconFrame,
         rssiDBm: Int?, reportedTxPowerDBm: Int? = nil, telemetry: EddystoneTLM? = nil,

@@ -3,16 +3,16 @@ public enum Eddystone {
     /// The Eddystone service UUID (16-bit).
     public static let serviceUUID: UInt16 = 0xFEAA
     /// Frame type bytes.
-    public static let uidFrame: UInt8 = 0x00
+    static let uidFrame: UInt8 = 0x00
     /// URL frame type.
-    public static let urlFrame: UInt8 = 0x10
+    static let urlFrame: UInt8 = 0x10
     /// TLM (telemetry) frame type.
-    public static let tlmFrame: UInt8 = 0x20
+    static let tlmFrame: UInt8 = 0x20
     /// EID (ephemeral id) frame type.
-    public static let eidFrame: UInt8 = 0x30
+    static let eidFrame: UInt8 = 0x30
 
     /// The signal loss over the first metre assumed by the specification, dB: power at 1 m = tx at 0 m − 41.
-    public static let lossAtOneMeter: Int = 41
+    static let lossAtOneMeter: Int = 41
 
     /// Advertising data for an Eddystone frame: flags, the complete list of 16-bit service UUIDs (0xFEAA)
     /// and the service data carrying `frame` (frame type byte first).

@@ -3,12 +3,12 @@
 /// Layout after the service UUID: frame type `30`, tx power (int8 dBm at 0 m), the 8-byte EID.
 public struct EddystoneEID: Hashable, Sendable {
     /// The ephemeral id, big-endian.
-    public var eid: UInt64
+    var eid: UInt64
     /// The calibrated transmit power at 0 m, dBm.
-    public var txPowerAtZeroMeters: Int8
+    var txPowerAtZeroMeters: Int8
 
     /// An EID frame; `txPowerAtZeroMetersDBm` is the calibrated power at 0 m, dBm.
-    public init(eid: UInt64, txPowerAtZeroMetersDBm: Int8) {
+    init(eid: UInt64, txPowerAtZeroMetersDBm: Int8) {
         self.eid = eid
         self.txPowerAtZeroMeters = txPowerAtZeroMetersDBm
     }
@@ -24,7 +24,7 @@ public struct EddystoneEID: Hashable, Sendable {
     }
 
     /// Decodes an Eddystone frame (frame type byte first); nil when it is not an EID frame.
-    public init?(frame: [UInt8]) {
+    init?(frame: [UInt8]) {
         guard let value = frame.withUnsafeBytes({ EddystoneEID.decode($0) }) else { return nil }
         self = value
     }

@@ -16,10 +16,10 @@ public struct EddystoneURL: Hashable, Sendable {
     var word1: UInt64 = 0
     var byte16: UInt8 = 0
     /// The calibrated transmit power at 0 m, dBm.
-    public var txPowerAtZeroMeters: Int8
+    var txPowerAtZeroMeters: Int8
 
     /// The longest encoded URL, bytes.
-    public static let maxEncodedLength = 17
+    static let maxEncodedLength = 17
 
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
     static let expansions = [
@@ -31,7 +31,7 @@ public struct EddystoneURL: Hashable, Sendable {
     ///
     /// - Throws: ``AdvertisingError`` (`encoding`) when the URL has no http(s) scheme, holds characters outside
     ///   printable ASCII, or encodes to more than 17 bytes.
-    public init(url: String, txPowerAtZeroMetersDBm: Int8) throws {
+    init(url: String, txPowerAtZeroMetersDBm: Int8) throws {
         guard let schemeIndex = Self.schemes.indices.first(where: { url.hasPrefix(Self.schemes[$0]) }) else {
             throw AdvertisingError(code: .encoding, message: "URL '\(url)' does not start with http:// or https://")
         }
@@ -73,7 +73,7 @@ public struct EddystoneURL: Hashable, Sendable {
     }
 
     /// The encoded URL bytes (after the scheme code).
-    public var encodedURL: [UInt8] {
+    var encodedURL: [UInt8] {
         (0..<Int(count)).map { index in
             if index < 8 { return UInt8(truncatingIfNeeded: word0 >> (8 * UInt64(index))) }
             if index < 16 { return UInt8(truncatingIfNeeded: word1 >> (8 * UInt64(index - 8))) }
@@ -100,7 +100,7 @@ public struct EddystoneURL: Hashable, Sendable {
     public var powerAtOneMeter: Int { Int(txPowerAtZeroMeters) - Eddystone.lossAtOneMeter }
 
     /// Decodes an Eddystone frame (frame type byte first); nil when it is not a valid URL frame.
-    public init?(frame: [UInt8]) {
+    init?(frame: [UInt8]) {
         guard let value = frame.withUnsafeBytes({ EddystoneURL.decode($0) }) else { return nil }
         self = value
     }

@@ -7,13 +7,13 @@ public enum Btsnoop {
     /// The first 8 bytes of every btsnoop file.
     public static let magic: [UInt8] = Array("btsnoop\0".utf8)
     /// The size of the file header, bytes.
-    public static let fileHeaderLength = 16
+    static let fileHeaderLength = 16
     /// The size of a record header, bytes.
-    public static let recordHeaderLength = 24
+    static let recordHeaderLength = 24
     /// Microseconds from year 0 AD to the Unix epoch (1970-01-01T00:00:00Z).
-    public static let epochOffsetMicroseconds: Int64 = 0x00dc_ddb3_0f2f_8000
+    static let epochOffsetMicroseconds: Int64 = 0x00dc_ddb3_0f2f_8000
     /// The largest packet this reader accepts in one record, bytes (an HCI ACL packet is at most 65 539).
-    public static let maxRecordLength = 65_600
+    static let maxRecordLength = 65_600
 
     /// Unix time in seconds of a btsnoop timestamp.
     @inline(__always)
@@ -31,21 +31,21 @@ public enum Btsnoop {
     /// Opcodes of the Linux monitor datalink (2001); the record flags hold `adapter index << 16 | opcode`.
     public enum MonitorOpcode {
         /// An adapter appeared: type, bus, address, 8-byte name.
-        public static let newIndex: UInt16 = 0
+        static let newIndex: UInt16 = 0
         /// An adapter went away.
-        public static let deleteIndex: UInt16 = 1
+        static let deleteIndex: UInt16 = 1
         /// An HCI command sent to the adapter.
-        public static let commandPacket: UInt16 = 2
+        static let commandPacket: UInt16 = 2
         /// An HCI event from the adapter (advertising reports come in these).
         public static let eventPacket: UInt16 = 3
         /// ACL data sent.
-        public static let aclTransmit: UInt16 = 4
+        static let aclTransmit: UInt16 = 4
         /// ACL data received.
-        public static let aclReceive: UInt16 = 5
+        static let aclReceive: UInt16 = 5
         /// A text note from the system.
-        public static let systemNote: UInt16 = 12
+        static let systemNote: UInt16 = 12
         /// A log message: priority, ident and text (NUL-terminated).
-        public static let userLogging: UInt16 = 13
+        static let userLogging: UInt16 = 13
     }
 
     /// The ident of the user-logging notes this package writes, and the message prefix that names an adapter.

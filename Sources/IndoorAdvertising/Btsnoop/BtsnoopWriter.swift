@@ -24,7 +24,7 @@ public struct BtsnoopWriter: Sendable {
     /// - Parameters:
     ///   - unixTime: seconds since 1970, stored as microseconds since year 0.
     ///   - originalLength: the length before capture truncation; the payload's length when nil.
-    public mutating func appendRecord(
+    mutating func appendRecord(
         payload: [UInt8], flags: UInt32, unixTime seconds: Double, originalLength: UInt32? = nil, drops: UInt32 = 0
     ) {
         bytes.appendU32BE(originalLength ?? UInt32(payload.count))
@@ -36,7 +36,7 @@ public struct BtsnoopWriter: Sendable {
     }
 
     /// Appends an HCI event (event code first) received by adapter `adapter`, framed for the datalink.
-    public mutating func appendEvent(_ event: [UInt8], unixTime seconds: Double, adapter: UInt16 = 0) {
+    mutating func appendEvent(_ event: [UInt8], unixTime seconds: Double, adapter: UInt16 = 0) {
         switch datalink {
         case .hciUnencapsulated:
             appendRecord(payload: event, flags: 3, unixTime: seconds)
@@ -67,7 +67,7 @@ public struct BtsnoopWriter: Sendable {
     /// Names an adapter with a Linux monitor user-logging record (ident `indoor`, message `adapter-name NAME`),
     /// for names that do not fit the 8 bytes of a "new index" record; does nothing for other datalinks.
     /// `btmon` shows it as a note; ``CaptureDecoder`` takes the name from it.
-    public mutating func appendAdapterName(adapter: UInt16, name: String, unixTime seconds: Double) {
+    mutating func appendAdapterName(adapter: UInt16, name: String, unixTime seconds: Double) {
         guard datalink == .linuxMonitor else { return }
         let ident = Array(Btsnoop.noteIdent.utf8) + [0]
         let payload = [6, UInt8(ident.count)] + ident + Array((Btsnoop.adapterNamePrefix + name).utf8) + [0]

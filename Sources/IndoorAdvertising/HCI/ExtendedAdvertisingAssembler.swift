@@ -6,9 +6,9 @@
 /// Memory is bounded: at most ``maxPending`` advertisements in progress, each at most ``maxDataLength`` bytes.
 public struct ExtendedAdvertisingAssembler: Sendable {
     /// The longest extended advertising data the Core Specification allows, bytes.
-    public static let maxDataLength = 1650
+    static let maxDataLength = 1650
     /// How many advertisers may be part-way through a fragmented advertisement at once.
-    public static let maxPending = 64
+    static let maxPending = 64
 
     var pending: [UInt64: [UInt8]] = [:]
 
@@ -16,7 +16,7 @@ public struct ExtendedAdvertisingAssembler: Sendable {
     public init() {}
 
     /// How many advertisements are waiting for more fragments.
-    public var pendingCount: Int { pending.count }
+    var pendingCount: Int { pending.count }
 
     /// Takes one report's fragment; calls `body` with the whole data when the advertisement is complete.
     ///

@@ -136,7 +136,7 @@ public enum HCIEvent {
     /// An LE Advertising Report event (event code first) holding `reports`.
     ///
     /// - Throws: ``AdvertisingError`` (`encoding`) when the reports do not fit one event (255 parameter bytes).
-    public static func legacyReportEvent(_ reports: [AdvertisingReport]) throws -> [UInt8] {
+    static func legacyReportEvent(_ reports: [AdvertisingReport]) throws -> [UInt8] {
         var parameters: [UInt8] = [legacyAdvertisingReport, UInt8(truncatingIfNeeded: reports.count)]
         for report in reports {
             guard report.data.count <= 255 else { throw tooLong(report.data.count) }
@@ -153,7 +153,7 @@ public enum HCIEvent {
 
     /// LE Extended Advertising Report events (event code first) for one report, its data split into fragments
     /// of at most `fragmentLength` bytes with the data status bits set (1 on all but the last).
-    public static func extendedReportEvents(_ report: AdvertisingReport, fragmentLength: Int = maxExtendedFragment)
+    static func extendedReportEvents(_ report: AdvertisingReport, fragmentLength: Int = maxExtendedFragment)
         -> [[UInt8]]
     {
         let size = max(1, min(fragmentLength, maxExtendedFragment))

@@ -8,7 +8,7 @@ public struct ErrorSummary: Hashable, Sendable {
     /// Rows for which the method gave no position.
     public var misses: Int
     /// Mean horizontal error, metres.
-    public var meanMeters: Double?
+    var meanMeters: Double?
     /// Median (50th percentile) horizontal error, metres.
     public var medianMeters: Double?
     /// 90th percentile horizontal error, metres.

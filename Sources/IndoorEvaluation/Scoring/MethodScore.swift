@@ -10,17 +10,17 @@ public struct MethodScore: Hashable, Sendable {
     /// Truth rows without a position.
     public var misses: Int
     /// Located rows with a truth floor whose floor was right.
-    public var floorHits: Int
+    var floorHits: Int
     /// Located rows whose truth has a floor.
-    public var floorRows: Int
+    var floorRows: Int
     /// Located rows whose error is within the fix's accuracy radius.
-    public var coveredRows: Int
+    var coveredRows: Int
     /// Times a device's located floor changed from one located row to its next.
-    public var floorFlips: Int
+    var floorFlips: Int
     /// Times a device's truth floor changed from one located row to its next: the flips a perfect method makes.
-    public var truthFloorFlips: Int
+    var truthFloorFlips: Int
     /// Seconds from each device's first located row to its last, summed over devices.
-    public var trackedSeconds: Double
+    var trackedSeconds: Double
     /// The room counts when the venue has rooms (zones with polygon fences), else `nil`.
     ///
     /// A row's room is the first zone, in venue order, with a polygon fence that holds the point (truth position
@@ -38,7 +38,7 @@ public struct MethodScore: Hashable, Sendable {
     public var validatedMedian: Double?
 
     /// A score: `errors` in metres, one per located truth row.
-    public init(
+    init(
         method: String, errors: [Double], misses: Int, floorHits: Int = 0, floorRows: Int = 0, coveredRows: Int = 0,
         floorFlips: Int = 0, trackedSeconds: Double = 0, rooms: RoomCounts? = nil, truthFloorFlips: Int = 0
     ) {
@@ -56,38 +56,38 @@ public struct MethodScore: Hashable, Sendable {
 
     /// The share (0…1) of located rows whose truth lies within the fix's accuracy radius: how honest the radius
     /// is. `nil` without located rows.
-    public var radiusCoverage: Double? {
+    var radiusCoverage: Double? {
         errors.isEmpty ? nil : Double(coveredRows) / Double(errors.count)
     }
 
     /// Floor changes per device-hour of located rows; `nil` when no device was located twice.
-    public var floorFlipsPerHour: Double? {
+    var floorFlipsPerHour: Double? {
         trackedSeconds > 0 ? Double(floorFlips) / (trackedSeconds / 3600) : nil
     }
 
     /// Truth floor changes per device-hour over the same rows as ``floorFlipsPerHour``: the flips of a method that
     /// is never on the wrong floor. `nil` when no device was located twice.
-    public var truthFloorFlipsPerHour: Double? {
+    var truthFloorFlipsPerHour: Double? {
         trackedSeconds > 0 ? Double(truthFloorFlips) / (trackedSeconds / 3600) : nil
     }
 
     /// The share (0…1) of located rows whose truth lies in a room where the fix lies in another room, or in none;
     /// `nil` without rooms or without such rows.
-    public var wrongRoomRate: Double? {
+    var wrongRoomRate: Double? {
         guard let rooms, rooms.rows > 0 else { return nil }
         return Double(rooms.wrongRows) / Double(rooms.rows)
     }
 
     /// Fix room changes (into or out of no room included) per device-hour of located rows; `nil` without rooms or
     /// when no device was located twice.
-    public var roomChangesPerHour: Double? {
+    var roomChangesPerHour: Double? {
         guard let rooms, trackedSeconds > 0 else { return nil }
         return Double(rooms.changes) / (trackedSeconds / 3600)
     }
 
     /// Truth room changes per device-hour over the same rows as ``roomChangesPerHour``: what a method that is
     /// never in the wrong room would score.
-    public var truthRoomChangesPerHour: Double? {
+    var truthRoomChangesPerHour: Double? {
         guard let rooms, trackedSeconds > 0 else { return nil }
         return Double(rooms.truthChanges) / (trackedSeconds / 3600)
     }
@@ -95,21 +95,21 @@ public struct MethodScore: Hashable, Sendable {
     /// The share (0…1) of located rows whose truth lies in a room where the device's ``RoomHold`` answered another
     /// room or no room (an unknown answer is not counted here but in ``unknownRoomRate``); `nil` without rooms or
     /// without such rows.
-    public var heldWrongRoomRate: Double? {
+    var heldWrongRoomRate: Double? {
         guard let rooms, rooms.rows > 0 else { return nil }
         return Double(rooms.heldWrongRows) / Double(rooms.rows)
     }
 
     /// The share (0…1) of located rows whose truth lies in a room where the device's ``RoomHold`` answered unknown;
     /// `nil` without rooms or without such rows.
-    public var unknownRoomRate: Double? {
+    var unknownRoomRate: Double? {
         guard let rooms, rooms.rows > 0 else { return nil }
         return Double(rooms.unknownRows) / Double(rooms.rows)
     }
 
     /// Changes of the ``RoomHold`` answer from one known room (or no room) to another per device-hour; `nil` without
     /// rooms or when no device was located twice.
-    public var heldRoomChangesPerHour: Double? {
+    var heldRoomChangesPerHour: Double? {
         guard let rooms, trackedSeconds > 0 else { return nil }
         return Double(rooms.heldChanges) / (trackedSeconds / 3600)
     }

@@ -6,20 +6,20 @@ public struct RoomCounts: Hashable, Sendable {
     /// Located rows whose truth lies in a room.
     public var rows: Int
     /// Of ``rows``, those whose fix lies in another room, or in none.
-    public var wrongRows: Int
+    var wrongRows: Int
     /// Times a device's fix room changed from one located row to its next (into or out of no room included).
     public var changes: Int
     /// Times a device's truth room changed from one located row to its next: the changes a perfect method makes.
-    public var truthChanges: Int
+    var truthChanges: Int
     /// Of ``rows``, those where the device's ``RoomHold`` answered another room, or no room.
-    public var heldWrongRows: Int
+    var heldWrongRows: Int
     /// Of ``rows``, those where the device's ``RoomHold`` answered unknown.
-    public var unknownRows: Int
+    var unknownRows: Int
     /// Times the ``RoomHold`` answer changed from one known answer (a room or no room) to another.
-    public var heldChanges: Int
+    var heldChanges: Int
 
     /// Counts of rooms; all zero by default.
-    public init(
+    init(
         rows: Int = 0, wrongRows: Int = 0, changes: Int = 0, truthChanges: Int = 0, heldWrongRows: Int = 0,
         unknownRows: Int = 0, heldChanges: Int = 0
     ) {

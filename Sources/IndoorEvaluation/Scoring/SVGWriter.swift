@@ -2,21 +2,21 @@
 ///
 /// Coordinates are SVG's: origin top-left, y down. Text is escaped; numbers are written with at most
 /// two decimals so that output is stable and small.
-public struct SVGWriter: Sendable {
+struct SVGWriter: Sendable {
     /// The document width, SVG user units (pixels).
-    public let width: Double
+    let width: Double
     /// The document height, SVG user units (pixels).
-    public let height: Double
+    let height: Double
     private var elements: [String] = []
 
     /// An empty document of `width` × `height` user units.
-    public init(width: Double, height: Double) {
+    init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
     /// A straight line.
-    public mutating func line(
+    mutating func line(
         x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width strokeWidth: Double = 1,
         dashed: Bool = false
     ) {
@@ -28,7 +28,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// An open polyline through `points` (x, y).
-    public mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width strokeWidth: Double = 2) {
+    mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width strokeWidth: Double = 2) {
         let list = points.map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ")
         elements.append(
             "<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(Self.escape(stroke))\" "
@@ -36,7 +36,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// A rectangle.
-    public mutating func rectangle(
+    mutating func rectangle(
         x: Double, y: Double, width rectWidth: Double, height rectHeight: Double, fill: String,
         stroke: String? = nil
     ) {
@@ -47,12 +47,12 @@ public struct SVGWriter: Sendable {
     }
 
     /// How text is placed relative to its point.
-    public enum Anchor: String, Sendable {
+    enum Anchor: String, Sendable {
         case start, middle, end
     }
 
     /// Text with its baseline at (x, y), optionally rotated by `rotation` degrees about that point.
-    public mutating func text(
+    mutating func text(
         _ content: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, rotation: Double = 0,
         bold: Bool = false
     ) {
@@ -66,7 +66,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// The complete SVG document.
-    public var document: String {
+    var document: String {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         text += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width))\" "
         text += "height=\"\(Self.number(height))\" viewBox=\"0 0 \(Self.number(width)) \(Self.number(height))\">\n"

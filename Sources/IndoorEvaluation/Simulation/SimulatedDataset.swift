@@ -10,9 +10,9 @@ public struct SimulatedDataset: Hashable, Sendable {
     /// The exact path of each walker of `test/`, by device id (truth rows are samples of these).
     public var trajectories: [String: Trajectory]
     /// The exact path of the survey walker of `train/`.
-    public var surveyTrajectory: Trajectory
+    var surveyTrajectory: Trajectory
     /// Each walker's receiver gain offset in dB, by device id.
-    public var receiverOffsets: [String: Double]
+    var receiverOffsets: [String: Double]
     /// The options it was made with.
     public var options: SimulatorOptions
 

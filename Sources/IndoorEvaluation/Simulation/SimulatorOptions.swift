@@ -17,11 +17,11 @@ public struct SimulatorOptions: Hashable, Sendable {
     /// Width of the central corridor, metres.
     public var corridorWidth: Double = 2.4
     /// Height from one floor level to the next, metres.
-    public var floorHeight: Double = 3.5
+    var floorHeight: Double = 3.5
     /// Beacons per floor, on room and corridor walls.
     public var beaconsPerFloor: Int = 14
     /// Mounting height of beacons above their floor, metres.
-    public var beaconHeight: Double = 2.2
+    var beaconHeight: Double = 2.2
 
     // People
     /// Walkers in `test/`.
@@ -29,21 +29,21 @@ public struct SimulatorOptions: Hashable, Sendable {
     /// Length of the `test/` recording, seconds.
     public var duration: Double = 300
     /// Mean walking speed, metres per second.
-    public var walkingSpeed: Double = 1.2
+    var walkingSpeed: Double = 1.2
     /// Shortest and longest pause in a room, seconds.
-    public var pause: ClosedRange<Double> = 10...60
+    var pause: ClosedRange<Double> = 10...60
     /// Height of a carried phone above the floor, metres.
     public var deviceHeight: Double = 1.2
     /// Seconds between truth rows.
-    public var truthInterval: Double = 1
+    var truthInterval: Double = 1
     /// Seconds the survey walker stands at each survey point in `train/`.
-    public var surveyDwell: Double = 5
+    var surveyDwell: Double = 5
 
     // Radio
     /// Mean received power at 1 m, dBm (the beacons' measured power).
     public var rssiAtOneMeter: Double = -59
     /// Standard deviation of each beacon's power around ``rssiAtOneMeter``, dB.
-    public var beaconPowerSigma: Double = 1.5
+    var beaconPowerSigma: Double = 1.5
     /// Path-loss exponent n of the log-distance model.
     public var pathLossExponent: Double = 2.0
     /// Standard deviation σ of the log-normal shadowing, dB, drawn afresh for every packet.
@@ -53,21 +53,21 @@ public struct SimulatorOptions: Hashable, Sendable {
     /// keeps a bias for a while, as real phones do. 0 turns it off.
     public var slowShadowingSigma: Double = 2
     /// Metres a device moves for the slow shadowing to decorrelate by 1/e (Gudmundson's model).
-    public var slowShadowingDistance: Double = 3
+    var slowShadowingDistance: Double = 3
     /// Seconds after which the slow shadowing of a still device decorrelates by 1/e (people moving around).
-    public var slowShadowingTime: Double = 20
+    var slowShadowingTime: Double = 20
     /// Loss per wall crossed by the straight line from beacon to device, dB.
     public var wallLoss: Double = 4
     /// Loss per floor between beacon and device, dB.
     public var floorLoss: Double = 15
     /// Standard deviation of each receiving device's fixed gain offset, dB.
-    public var deviceOffsetSigma: Double = 3
+    var deviceOffsetSigma: Double = 3
     /// Seconds between a beacon's advertisements (each also delayed by 0…10 ms, as BLE does).
     public var advertisingInterval: Double = 0.5
     /// Probability that a packet is not received, 0…1.
     public var packetLoss: Double = 0.1
     /// Weakest signal a device still receives, dBm.
-    public var sensitivity: Double = -100
+    var sensitivity: Double = -100
 
     /// The defaults: a realistic one-floor office with four walkers for five minutes.
     public init() {}

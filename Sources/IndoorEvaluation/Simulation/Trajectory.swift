@@ -6,22 +6,22 @@ import IndoorModel
 /// walk up the stairs changes it continuously while ``Knot/level`` says which floor the walker is on.
 public struct Trajectory: Hashable, Sendable {
     /// Where the walker is at one time.
-    public struct Knot: Hashable, Sendable {
+    package struct Knot: Hashable, Sendable {
         /// Seconds from the start of the recording.
-        public var time: Double
+        package var time: Double
         /// Horizontal position, metres in the venue frame.
-        public var point: Point2D
+        package var point: Point2D
         /// Metres above the ground floor's level.
-        public var height: Double
+        package var height: Double
         /// The floor level the walker is on.
-        public var level: Int
+        package var level: Int
     }
 
     /// Knots in time order; the walker stands still before the first and after the last.
-    public private(set) var knots: [Knot] = []
+    package private(set) var knots: [Knot] = []
 
     /// A trajectory without knots.
-    public init() {}
+    init() {}
 
     /// Adds a knot at `time` (not before the last knot's time).
     mutating func append(time: Double, point: Point2D, height: Double, level: Int) {
@@ -29,7 +29,7 @@ public struct Trajectory: Hashable, Sendable {
     }
 
     /// The time of the last knot.
-    public var endTime: Double { knots.last?.time ?? 0 }
+    var endTime: Double { knots.last?.time ?? 0 }
 
     /// The walker's state at `time`: horizontal position, absolute height, floor level.
     ///

@@ -14,7 +14,7 @@ import IndoorModel
 /// Same seed, same workload.
 public struct ZoneWorkload: Sendable {
     /// Side of a zone's cell, metres.
-    public static let cellMeters = 20.0
+    package static let cellMeters = 20.0
 
     /// The generated zones, one per cell.
     public let zones: [Zone]

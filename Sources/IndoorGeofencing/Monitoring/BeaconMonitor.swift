@@ -47,13 +47,13 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     }
 
     /// Whether an observation is in progress.
-    public var isObserving: Bool { watched != nil }
+    var isObserving: Bool { watched != nil }
 
     /// The conditions observed, in the order given to ``start(_:at:capabilities:)``.
     public var conditions: [BeaconCondition] { watched?.map(\.condition) ?? [] }
 
     /// The conditions currently satisfied.
-    public var satisfiedConditions: [BeaconCondition] {
+    var satisfiedConditions: [BeaconCondition] {
         watched?.filter(\.satisfied).map(\.condition) ?? []
     }
 
@@ -88,7 +88,7 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
 
     /// The user revoked location authorisation: observation stops, and the stop event names the conditions
     /// and the beacons that were being ranged.
-    public mutating func revokeAuthorization(at time: Double) -> [MonitorEvent] {
+    mutating func revokeAuthorization(at time: Double) -> [MonitorEvent] {
         end(.authorizationRevoked, at: time)
     }
 

@@ -10,8 +10,8 @@ public protocol BeaconObserverDelegate: AnyObject, Sendable {
 }
 
 extension BeaconObserverDelegate {
-    public func didStartObserving(_ conditions: [BeaconCondition], at time: Double) {}
-    public func didStopObserving(_ stop: ObservationStop) {}
+    func didStartObserving(_ conditions: [BeaconCondition], at time: Double) {}
+    func didStopObserving(_ stop: ObservationStop) {}
     public func didEnterArea(_ condition: BeaconCondition, beacon: BeaconID, at time: Double) {}
     public func didFindBeacon(_ found: FoundBeacon) {}
     public func didLeaveArea(_ exit: AreaExit) {}
@@ -33,7 +33,7 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
     /// - Parameters:
     ///   - monitor: The state machine to drive.
     ///   - bufferingPolicy: What the event stream keeps when no one reads it. Default: everything.
-    public init(
+    init(
         monitor: BeaconMonitor<Ranger>,
         bufferingPolicy: AsyncStream<MonitorEvent>.Continuation.BufferingPolicy = .unbounded
     ) {
@@ -48,12 +48,12 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
     }
 
     /// Sets the delegate (actor-isolated setter for callers outside the actor).
-    public func setDelegate(_ delegate: (any BeaconObserverDelegate)?) {
+    func setDelegate(_ delegate: (any BeaconObserverDelegate)?) {
         self.delegate = delegate
     }
 
     /// Whether an observation is in progress.
-    public var isObserving: Bool { monitor.isObserving }
+    var isObserving: Bool { monitor.isObserving }
 
     /// Starts observing `conditions`. See ``BeaconMonitor/start(_:at:capabilities:)``.
     /// - Throws: ``MonitorError`` (empty list, observation in progress, a missing capability).
@@ -69,7 +69,7 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
     }
 
     /// Location authorisation was revoked: observation stops and the stop event says which beacons stopped.
-    public func revokeAuthorization(at time: Double) {
+    func revokeAuthorization(at time: Double) {
         deliver(monitor.revokeAuthorization(at: time))
     }
 

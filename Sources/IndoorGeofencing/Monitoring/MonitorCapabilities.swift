@@ -1,19 +1,19 @@
 /// What the platform allows, as an adapter reports it when observation starts.
 public struct MonitorCapabilities: Hashable, Sendable {
     /// Location services are switched on.
-    public var locationServicesEnabled: Bool
+    var locationServicesEnabled: Bool
     /// The user authorised the app to use location.
     public var authorized: Bool
     /// The device can monitor beacon regions.
-    public var monitoringAvailable: Bool
+    var monitoringAvailable: Bool
     /// The device can range beacons.
-    public var rangingAvailable: Bool
+    var rangingAvailable: Bool
 
     /// Everything available: the case of a gateway or a replay.
     public static let all = MonitorCapabilities(
         locationServicesEnabled: true, authorized: true, monitoringAvailable: true, rangingAvailable: true)
 
-    public init(locationServicesEnabled: Bool, authorized: Bool, monitoringAvailable: Bool, rangingAvailable: Bool) {
+    init(locationServicesEnabled: Bool, authorized: Bool, monitoringAvailable: Bool, rangingAvailable: Bool) {
         self.locationServicesEnabled = locationServicesEnabled
         self.authorized = authorized
         self.monitoringAvailable = monitoringAvailable

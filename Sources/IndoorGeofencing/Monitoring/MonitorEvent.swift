@@ -42,14 +42,6 @@ public struct ObservationStop: Hashable, Sendable {
     public var beacons: [BeaconID]
     /// Seconds.
     public var time: Double
-
-    /// A stop at `time` seconds.
-    public init(reason: Reason, conditions: [BeaconCondition], beacons: [BeaconID], time: Double) {
-        self.reason = reason
-        self.conditions = conditions
-        self.beacons = beacons
-        self.time = time
-    }
 }
 
 /// A beacon found by ranging, with the condition that it satisfies.
@@ -60,13 +52,6 @@ public struct FoundBeacon: Hashable, Sendable {
     public var beacon: BeaconID
     /// Filtered RSSI (dBm), distance (metres) and proximity.
     public var ranging: RangedBeacon
-
-    /// `beacon`, found under `condition`, with its ranging (dBm, metres, proximity).
-    public init(condition: BeaconCondition, beacon: BeaconID, ranging: RangedBeacon) {
-        self.condition = condition
-        self.beacon = beacon
-        self.ranging = ranging
-    }
 }
 
 /// A condition that became unsatisfied, naming a beacon that had satisfied it.
@@ -79,12 +64,4 @@ public struct AreaExit: Hashable, Sendable {
     public var lastHeard: Double
     /// When the exit was decided: the last time any matching beacon was heard plus the exit delay, seconds.
     public var time: Double
-
-    /// An exit decided at `time` seconds of a beacon last heard at `lastHeard` seconds.
-    public init(condition: BeaconCondition, beacon: BeaconID, lastHeard: Double, time: Double) {
-        self.condition = condition
-        self.beacon = beacon
-        self.lastHeard = lastHeard
-        self.time = time
-    }
 }

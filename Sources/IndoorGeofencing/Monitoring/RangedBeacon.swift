@@ -16,7 +16,7 @@ public struct RangedBeacon: Hashable, Sendable {
     public var proximity: Proximity
 
     /// A ranging update at `time` seconds: `rssi` dBm (filtered), `distance` metres.
-    public init(
+    init(
         time: Double, device: String, source: SightingSource, rssi: Double, distance meters: Double,
         proximity: Proximity
     ) {

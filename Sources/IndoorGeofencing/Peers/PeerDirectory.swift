@@ -37,7 +37,7 @@ public struct PeerDirectory: Sendable {
     public package(set) var clock: DataClock
     /// The most peers kept; beyond it the least recently updated peer (ties: the smallest key) is evicted.
     /// Default 1000.
-    public var maximumPeers: Int
+    var maximumPeers: Int
     private var byKey: [PeerKey: Peer] = [:]
     /// Per peer, the time of the newest session data, so that late session data never replaces newer.
     private var sessionTimes: [PeerKey: Double] = [:]
@@ -61,7 +61,7 @@ public struct PeerDirectory: Sendable {
     ///   - seconds: The sighting timeout (see ``timeout``).
     ///   - maximumPeers: The most peers kept (at least 1).
     ///   - horizon: Seconds a call's time may lie from the present without a second peer agreeing (default 3600).
-    public init(timeout seconds: Double = 30, maximumPeers: Int = 1000, horizon: Double = 3600) {
+    package init(timeout seconds: Double = 30, maximumPeers: Int = 1000, horizon: Double = 3600) {
         self.timeout = seconds
         self.maximumPeers = max(1, maximumPeers)
         self.clock = DataClock(horizon: horizon)

@@ -3,7 +3,7 @@
 public struct ActivityLog: Hashable, Sendable, Codable {
     public var visits: [ZoneVisit]
 
-    public init(visits: [ZoneVisit] = []) {
+    package init(visits: [ZoneVisit] = []) {
         self.visits = visits
     }
 
@@ -22,7 +22,7 @@ public struct ActivityLog: Hashable, Sendable, Codable {
     }
 
     /// Total dwell of `device` in `zone`, seconds, over closed visits.
-    public func totalDwell(device: String, zone: String) -> Double {
+    func totalDwell(device: String, zone: String) -> Double {
         visits.filter { $0.device == device && $0.zone == zone }.compactMap(\.dwell).reduce(0, +)
     }
 }

@@ -20,7 +20,7 @@ public struct RoomMap: Sendable {
     private let fences: [Fence]
 
     /// The rooms of `zones`; `nil` when no zone has a polygon fence (the venue has no rooms to score).
-    public init?(zones: [Zone]) {
+    package init?(zones: [Zone]) {
         var fences: [Fence] = []
         for (index, zone) in zones.enumerated() {
             for fence in zone.fences {
@@ -54,7 +54,7 @@ public struct RoomMap: Sendable {
 
     /// The least signed distance, metres, from `point` to the polygon fences of the zone at index `zone` on
     /// `floor` (negative inside, as ``ZoneFence/signedDistance(to:)``); infinity when the zone has none there.
-    public func signedDistance(from point: Point2D, toRoom zone: Int, floor: Int?) -> Double {
+    package func signedDistance(from point: Point2D, toRoom zone: Int, floor: Int?) -> Double {
         var nearest = Double.infinity
         for entry in fences where entry.zone == zone && entry.fence.isOnFloor(floor) {
             nearest = min(nearest, entry.fence.signedDistance(to: point))

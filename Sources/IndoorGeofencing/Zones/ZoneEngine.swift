@@ -50,13 +50,13 @@ public struct ZoneEngine: Sendable {
         /// Seconds: a fix up to this much older than the same device's last fix is *late* and ignored; an even
         /// older one means the device's clock was set back (or its last fix was stamped ahead), and the device
         /// goes on from it (no geoline crossing from the old fix). Default 60.
-        public var lateFixLimit: Double
+        var lateFixLimit: Double
         /// Seconds without a fix after which a device's last fix is forgotten (a later fix then crosses no
         /// geoline from it). Default 3600.
-        public var idleTime: Double
+        var idleTime: Double
         /// The most devices whose last fix is kept; beyond it the one fixed longest ago is forgotten first.
         /// Default 100 000.
-        public var maximumDevices: Int
+        package var maximumDevices: Int
 
         /// - Parameters:
         ///   - horizon: Seconds (default 3600); a non-finite or non-positive value takes the default.
@@ -348,7 +348,7 @@ public struct ZoneEngine: Sendable {
     /// Enables or disables the zone with id `zone`.
     /// - Returns: whether such a zone exists.
     @discardableResult
-    public mutating func setEnabled(_ enabled: Bool, zone id: String) -> Bool {
+    mutating func setEnabled(_ enabled: Bool, zone id: String) -> Bool {
         guard let index = zones.firstIndex(where: { $0.id == id }) else { return false }
         zones[index].isEnabled = enabled
         return true

@@ -51,7 +51,7 @@ public struct DataClock: Hashable, Sendable {
     /// The present, seconds: the latest accepted time (−∞ before the first).
     public private(set) var present = -Double.infinity
     /// How many times were outliers (too far from the present, or not finite) or refused advances.
-    public private(set) var outliers = 0
+    package private(set) var outliers = 0
     /// The only source seen so far, until a second one appears.
     private var soleSource: String?
     private var severalSources = false
@@ -61,7 +61,7 @@ public struct DataClock: Hashable, Sendable {
 
     /// A clock that has seen nothing yet.
     /// - Parameter horizon: Seconds (default 3600).
-    public init(horizon: Double = 3600) {
+    package init(horizon: Double = 3600) {
         self.horizon = horizon.isFinite && horizon > 0 ? horizon : 3600
     }
 

@@ -8,7 +8,7 @@ public enum SightingSource: Hashable, Sendable {
     case beacon(BeaconID)
 
     /// Reads a `node` field: the text form `UUID/major/minor` is a beacon, anything else a node id.
-    public init(field: some StringProtocol) {
+    init(field: some StringProtocol) {
         if field.utf8.contains(UInt8(ascii: "/")), let beacon = try? BeaconID(parsing: String(field)) {
             self = .beacon(beacon)
         } else {

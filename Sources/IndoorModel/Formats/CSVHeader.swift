@@ -2,13 +2,13 @@ import Foundation
 
 /// The header row of a CSV table of the dataset layout: where each named column is. Reads the table's data lines
 /// one at a time, by the same rules as ``CSVTable/parse(_:file:required:makeRow:)`` (which uses it).
-public struct CSVHeader: Hashable, Sendable {
+package struct CSVHeader: Hashable, Sendable {
     /// The file name, for errors.
-    public let file: String
+    package let file: String
     /// Column index by name (columns without a name are left out).
     let columns: [String: Int]
     /// The number of fields every data line must have.
-    public let fieldCount: Int
+    let fieldCount: Int
 
     /// Reads the header line `line` (its bytes, without the `\n`; a `\r` before it is dropped).
     ///
@@ -18,7 +18,7 @@ public struct CSVHeader: Hashable, Sendable {
     ///   - required: Columns the header must name.
     /// - Throws: ``FormatError`` naming `file` and `number` when the header names a column twice, or lacks one of
     ///   `required`. Columns without a name may repeat; they are ignored.
-    public init(line: Substring.UTF8View, file: String, number: Int, required: [String]) throws {
+    package init(line: Substring.UTF8View, file: String, number: Int, required: [String]) throws {
         var columns: [String: Int] = [:]
         let fields = Self.fields(line)
         for (index, field) in fields.enumerated() {
@@ -52,7 +52,7 @@ public struct CSVHeader: Hashable, Sendable {
     /// - Returns: `nil` for a blank line (spaces only); the row; or the problem (the wrong number of fields, or
     ///   what `makeRow` threw), naming the file and line.
     /// - Throws: Only what `makeRow` throws that is not a ``FormatError``.
-    public func row<Row>(
+    package func row<Row>(
         _ line: Substring.UTF8View, number: Int, makeRow: (CSVRow) throws -> Row
     ) throws -> Result<Row, FormatError>? {
         guard !Self.isBlank(line) else { return nil }
@@ -71,7 +71,7 @@ public struct CSVHeader: Hashable, Sendable {
     }
 
     /// Whether `line` is blank: nothing but spaces (and a `\r` at its end).
-    public static func isBlank(_ line: Substring.UTF8View) -> Bool {
+    package static func isBlank(_ line: Substring.UTF8View) -> Bool {
         withoutCarriageReturn(line).allSatisfy { $0 == UInt8(ascii: " ") }
     }
 

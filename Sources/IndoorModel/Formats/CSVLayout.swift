@@ -6,11 +6,11 @@ import Foundation
 /// The same layout reads a whole text (``parse(_:file:)``) or a file a line at a time (a ``CSVHeader`` and
 /// ``rowReader()``), so both give the same rows and the same problems. ``DatasetCSV`` has the layouts of
 /// `nodes.csv`, `sightings.csv` and `truth.csv`.
-public struct CSVLayout<Row: Sendable>: Sendable {
+package struct CSVLayout<Row: Sendable>: Sendable {
     /// The header row a file of this kind starts with (`t,device,node,rssi`), for messages.
-    public let header: String
+    package let header: String
     /// The columns the header must name.
-    public let required: [String]
+    package let required: [String]
     private let makeReader: @Sendable () -> (CSVRow) throws -> Row
 
     /// A layout whose rows are read one by one, each on its own.
@@ -19,28 +19,28 @@ public struct CSVLayout<Row: Sendable>: Sendable {
     ///   - header: The header row, for messages.
     ///   - required: The columns the header must name.
     ///   - row: Reads one row, or throws a ``FormatError`` naming the field (see ``CSVRow/error(_:)``).
-    public init(header: String, required: [String], row: @escaping @Sendable (CSVRow) throws -> Row) {
+    package init(header: String, required: [String], row: @escaping @Sendable (CSVRow) throws -> Row) {
         self.init(header: header, required: required, reader: { row })
     }
 
     /// A layout whose rows are read with state kept across one file's rows (the ids seen so far, say).
     ///
     /// - Parameter reader: Makes the reader of one file's rows: called once per file read.
-    public init(header: String, required: [String], reader: @escaping @Sendable () -> (CSVRow) throws -> Row) {
+    package init(header: String, required: [String], reader: @escaping @Sendable () -> (CSVRow) throws -> Row) {
         self.header = header
         self.required = required
         self.makeReader = reader
     }
 
     /// A fresh reader of one file's rows, in file order.
-    public func rowReader() -> (CSVRow) throws -> Row {
+    package func rowReader() -> (CSVRow) throws -> Row {
         makeReader()
     }
 
     /// Reads the whole `text` of a file called `file` (see ``CSVTable/parse(_:file:required:makeRow:)``).
     ///
     /// - Throws: ``FormatError`` when the text has no header row, or the header lacks a column or repeats one.
-    public func parse(_ text: String, file: String) throws -> Parsed<Row> {
+    package func parse(_ text: String, file: String) throws -> Parsed<Row> {
         try CSVTable.parse(text, file: file, required: required, makeRow: rowReader())
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads comma-separated text with a header row, as in the shared dataset layout.
-public enum CSVTable {
+enum CSVTable {
     /// Parses `text` and turns each data row into a value with `makeRow`.
     ///
     /// Lines end in `\n` or `\r\n`. Blank lines are skipped, and so is a leading byte-order mark. A row that
@@ -9,7 +9,7 @@ public enum CSVTable {
     /// The header and each line are read by ``CSVHeader``, as a file read a line at a time is.
     /// - Throws: ``FormatError`` when the file has no header row, or the header lacks one of `required` columns
     ///   or names a column twice (nothing can be read). Columns without a name may repeat; they are ignored.
-    public static func parse<Row: Sendable>(
+    static func parse<Row: Sendable>(
         _ text: String, file: String, required: [String], makeRow: (CSVRow) throws -> Row
     ) throws -> Parsed<Row> {
         var result = Parsed<Row>()

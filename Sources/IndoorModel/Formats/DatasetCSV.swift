@@ -5,7 +5,7 @@ import Foundation
 /// See docs/FORMATS.md. Readers keep good rows and report bad ones in ``Parsed/problems``.
 public enum DatasetCSV {
     /// The header row of `nodes.csv`.
-    public static let nodesHeader = "id,x,y,z,floor"
+    static let nodesHeader = "id,x,y,z,floor"
     /// The header row of `sightings.csv` (a `tx` column may follow).
     public static let sightingsHeader = "t,device,node,rssi"
     /// The header row of `truth.csv`.
@@ -17,7 +17,7 @@ public enum DatasetCSV {
     /// a finite number or is more than ``LocalFrame/limitMeters`` (100 km) from the origin, or `floor` is not an
     /// integer.
     /// - Throws: ``FormatError`` when the file has no header row or the header lacks a column, or repeats one.
-    public static func parseNodes(_ text: String, file: String = "nodes.csv") throws -> Parsed<Node> {
+    package static func parseNodes(_ text: String, file: String = "nodes.csv") throws -> Parsed<Node> {
         try nodesLayout.parse(text, file: file)
     }
 
@@ -37,7 +37,7 @@ public enum DatasetCSV {
     }
 
     /// The layout of `nodes.csv` (see ``parseNodes(_:file:)``): a reader remembers the ids of one file's rows.
-    public static let nodesLayout = CSVLayout<Node>(header: nodesHeader, required: ["id", "x", "y"]) {
+    package static let nodesLayout = CSVLayout<Node>(header: nodesHeader, required: ["id", "x", "y"]) {
         var seen = Set<String>()
         return { row in
             let id = try row.string("id")
@@ -52,11 +52,11 @@ public enum DatasetCSV {
     }
 
     /// The layout of `sightings.csv` (see ``parseSightings(_:file:)``).
-    public static let sightingsLayout = CSVLayout<Sighting>(
+    package static let sightingsLayout = CSVLayout<Sighting>(
         header: sightingsHeader, required: ["t", "device", "node", "rssi"], row: sighting)
 
     /// The layout of `truth.csv` (see ``parseTruth(_:file:)``).
-    public static let truthLayout = CSVLayout<TruthPoint>(
+    package static let truthLayout = CSVLayout<TruthPoint>(
         header: truthHeader, required: ["t", "device", "x", "y"], row: truthPoint)
 
     /// A required coordinate in metres, finite and within ``LocalFrame/limitMeters`` of the origin.

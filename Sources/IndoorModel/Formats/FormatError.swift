@@ -10,15 +10,15 @@ public struct FormatError: Error, Hashable, Sendable {
         /// The stable name of the code, e.g. `invalidValue`.
         public let name: String
         /// A code named `name`.
-        public init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
         public var description: String { name }
 
         /// A file or folder that should be there is not.
         public static let missingFile = Code("missingFile")
         /// A header row lacks a required column.
-        public static let missingColumn = Code("missingColumn")
+        package static let missingColumn = Code("missingColumn")
         /// A row has the wrong number of fields.
-        public static let wrongFieldCount = Code("wrongFieldCount")
+        static let wrongFieldCount = Code("wrongFieldCount")
         /// A field's value cannot be read (not a number, out of range, unknown id).
         public static let invalidValue = Code("invalidValue")
         /// A JSON document is malformed or lacks a field.

@@ -6,25 +6,25 @@ import Foundation
 /// JSON", with no position. ``find(in:)`` scans the bytes (RFC 8259: one value, optionally surrounded by
 /// whitespace) and stops at the first byte that cannot continue a valid document, so that a reader can say
 /// `venue.json: line 3, column 12: expected ',' or '}' after an object member, found '"'`.
-public struct JSONSyntaxError: Hashable, Sendable {
+struct JSONSyntaxError: Hashable, Sendable {
     /// The 0-based byte offset of the problem in the data.
-    public var offset: Int
+    var offset: Int
     /// The 1-based line of the problem (lines end in `\n`).
-    public var line: Int
+    var line: Int
     /// The 1-based column of the problem on its line, in Unicode scalars (a `\r` before `\n` is a column too).
-    public var column: Int
+    var column: Int
     /// What was wrong, for example `expected ':' after an object key, found '1'`.
-    public var message: String
+    var message: String
 
     /// `line 3, column 12: <message>`.
-    public var positionedMessage: String { "line \(line), column \(column): \(message)" }
+    var positionedMessage: String { "line \(line), column \(column): \(message)" }
 
     /// The first syntax error in `data`, or `nil` when `data` is one well-formed JSON value.
     ///
     /// A leading UTF-8 byte-order mark is skipped. Strings are checked for unescaped control characters and
     /// bad escapes; numbers for the JSON number grammar; not checked: UTF-8 validity, duplicate keys, nesting depth.
     /// - Complexity: O(n) time for n bytes, O(d) memory for nesting depth d (no recursion).
-    public static func find(in data: Data) -> JSONSyntaxError? {
+    static func find(in data: Data) -> JSONSyntaxError? {
         let bytes = [UInt8](data)
         var scanner = Scanner(bytes: bytes)
         guard let (offset, message) = scanner.scan() else { return nil }

@@ -25,7 +25,7 @@ public struct GeoAnchor: Hashable, Sendable, Codable {
 
     /// The bearings a venue JSON may give, in degrees: −360…360 (a larger or non-finite bearing is a typo,
     /// and far from zero the trigonometry loses precision).
-    public static let bearingRange: ClosedRange<Double> = -360...360
+    static let bearingRange: ClosedRange<Double> = -360...360
 
     /// Reads an anchor of a venue JSON: `latitude` in −90…90 and `longitude` in −180…180 (WGS84 degrees),
     /// `bearingDegrees` (default 0) in ``bearingRange``; anything else fails naming the field.

@@ -22,7 +22,7 @@ public struct Point2D: Hashable, Sendable {
     }
 
     /// Whether both coordinates lie within `absoluteTolerance` metres of `other`'s.
-    public func isApproximatelyEqual(to other: Point2D, absoluteTolerance: Double) -> Bool {
+    package func isApproximatelyEqual(to other: Point2D, absoluteTolerance: Double) -> Bool {
         abs(x - other.x) <= absoluteTolerance && abs(y - other.y) <= absoluteTolerance
     }
 

@@ -30,7 +30,7 @@ public struct Point3D: Hashable, Sendable {
     }
 
     /// Whether all coordinates lie within `absoluteTolerance` metres of `other`'s.
-    public func isApproximatelyEqual(to other: Point3D, absoluteTolerance: Double) -> Bool {
+    package func isApproximatelyEqual(to other: Point3D, absoluteTolerance: Double) -> Bool {
         abs(x - other.x) <= absoluteTolerance && abs(y - other.y) <= absoluteTolerance
             && abs(z - other.z) <= absoluteTolerance
     }

@@ -19,7 +19,7 @@ public struct Segment: Hashable, Sendable {
     public var length: Double { start.distance(to: end) }
 
     /// Whether this segment and `other` cross or touch.
-    public func intersects(_ other: Segment) -> Bool {
+    package func intersects(_ other: Segment) -> Bool {
         let d1 = Self.orientation(other.start, other.end, start)
         let d2 = Self.orientation(other.start, other.end, end)
         let d3 = Self.orientation(start, end, other.start)

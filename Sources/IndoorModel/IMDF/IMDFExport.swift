@@ -10,7 +10,7 @@ public struct IMDFExport: Hashable, Sendable {
     public var notes: [String]
 
     /// An export of `files` with `notes`.
-    public init(files: [String: Data], notes: [String] = []) {
+    init(files: [String: Data], notes: [String] = []) {
         self.files = files
         self.notes = notes
     }

@@ -21,7 +21,7 @@ import Foundation
 /// the venue's id and it (``featureID(_:_:venue:)``), the same on every export.
 public enum IMDFExporter {
     /// The sides of the polygon a circle becomes.
-    public static let circleSides = 64
+    static let circleSides = 64
 
     /// The IMDF category of a unit made from each kind of connection.
     static let unitCategories: [FloorConnection.Kind: String] = [
@@ -52,7 +52,7 @@ public enum IMDFExporter {
     /// The IMDF feature id of the venue's `kind` of thing (`unit`, `level`) named `name`: `name` itself when it is a
     /// UUID, else a UUID made from the venue id, `kind` and `name` (version 8, two FNV-1a 64-bit hashes), so that the
     /// same venue always exports the same ids.
-    public static func featureID(_ kind: String, _ name: String, venue: String) -> String {
+    static func featureID(_ kind: String, _ name: String, venue: String) -> String {
         if let uuid = UUID(uuidString: name) { return uuid.uuidString.lowercased() }
         let text = Array("indoor:\(venue):\(kind):\(name)".utf8)
         func fnv(_ seed: UInt64) -> UInt64 {

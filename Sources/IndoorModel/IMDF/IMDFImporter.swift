@@ -44,7 +44,7 @@ public enum IMDFImporter {
 
     /// A venue id from an IMDF venue's name: lower-case letters and digits, a `-` for each run of anything else
     /// (`Head Office (HQ)` → `head-office-hq`), at most 64 characters; `imdf-venue` when nothing is left.
-    public static func venueID(name: String) -> String {
+    static func venueID(name: String) -> String {
         var id = ""
         for scalar in name.lowercased().unicodeScalars {
             if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {

@@ -4,7 +4,7 @@ import Foundation
 public struct IMDFReport: Hashable, Sendable {
     /// Features of the archive that have no place in a venue (amenities, fixtures, kiosks, …): how many of each
     /// feature type.
-    public var unusedFeatures: [String: Int]
+    var unusedFeatures: [String: Int]
     /// Files of the archive that were not read (not GeoJSON, nor the manifest), by their path in the archive.
     public var unusedFiles: [String]
     /// Choices made on the way, one sentence each: the largest polygon of a MultiPolygon level taken, holes of a
@@ -12,7 +12,7 @@ public struct IMDFReport: Hashable, Sendable {
     public var notes: [String]
 
     /// A report; empty by default.
-    public init(unusedFeatures: [String: Int] = [:], unusedFiles: [String] = [], notes: [String] = []) {
+    init(unusedFeatures: [String: Int] = [:], unusedFiles: [String] = [], notes: [String] = []) {
         self.unusedFeatures = unusedFeatures
         self.unusedFiles = unusedFiles
         self.notes = notes

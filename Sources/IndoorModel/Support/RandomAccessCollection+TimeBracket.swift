@@ -8,7 +8,7 @@ extension RandomAccessCollection where Index == Int {
     ///
     /// - Precondition: The collection is not empty and is sorted by `timeOf`, ascending.
     /// - Complexity: O(log n) calls of `timeOf`.
-    public func bracket(time: Double, by timeOf: (Element) -> Double) -> (lower: Int, upper: Int) {
+    package func bracket(time: Double, by timeOf: (Element) -> Double) -> (lower: Int, upper: Int) {
         var low = startIndex
         var high = Swift.max(startIndex, endIndex - 1)
         while high - low > 1 {

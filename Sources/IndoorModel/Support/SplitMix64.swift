@@ -46,7 +46,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A normally distributed number with mean `mean` and standard deviation `deviation` (Box–Muller).
-    public mutating func gaussian(mean: Double = 0, deviation: Double) -> Double {
+    package mutating func gaussian(mean: Double = 0, deviation: Double) -> Double {
         guard deviation > 0 else { return mean }
         let u1 = 1 - unit()  // (0, 1]
         let u2 = unit()

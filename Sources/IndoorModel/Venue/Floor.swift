@@ -14,7 +14,7 @@ public struct Floor: Hashable, Sendable, Codable {
     public var elevation: Double
 
     /// Metres between levels when a floor gives no elevation (3.5).
-    public static let defaultLevelHeight = 3.5
+    static let defaultLevelHeight = 3.5
 
     /// A floor; `elevation` in metres defaults to ``defaultLevelHeight`` per level.
     public init(level: Int, name: String, outline: Polygon, walls: [Segment] = [], elevation: Double? = nil) {

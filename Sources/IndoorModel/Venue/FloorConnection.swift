@@ -40,7 +40,7 @@ public struct FloorConnection: Hashable, Sendable, Identifiable {
     }
 
     /// Whether the connection reaches floor `level`.
-    public func connects(_ level: Int) -> Bool { levels.contains(level) }
+    package func connects(_ level: Int) -> Bool { levels.contains(level) }
 
     /// Whether `point` (metres, local frame) is inside the footprint or on its boundary.
     public func contains(_ point: Point2D) -> Bool {

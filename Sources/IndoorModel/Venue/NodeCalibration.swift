@@ -20,7 +20,7 @@ public struct NodeCalibration: Hashable, Sendable, Codable {
 
     /// The calibration of each radio among `nodes` that has one, keyed by the node's id and, when it advertises
     /// one, by its beacon identity (the two ways a ``Sighting`` names its radio). Later nodes win on a clash.
-    public static func bySource(of nodes: [Node]) -> [SightingSource: NodeCalibration] {
+    package static func bySource(of nodes: [Node]) -> [SightingSource: NodeCalibration] {
         var calibrations: [SightingSource: NodeCalibration] = [:]
         for node in nodes {
             guard let calibration = node.calibration else { continue }

@@ -28,7 +28,7 @@ public struct ZoneBeacon: Hashable, Sendable {
     }
 
     /// Whether a beacon at `proximity` is close enough to check in.
-    public func admits(_ proximity: Proximity) -> Bool {
+    package func admits(_ proximity: Proximity) -> Bool {
         proximity != .unknown && proximity <= checkIn
     }
 }

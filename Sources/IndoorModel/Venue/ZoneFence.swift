@@ -25,7 +25,7 @@ public struct ZoneFence: Hashable, Sendable {
     public var id: String?
 
     /// A fence of `shape` (metres in the venue's local frame) on `floor`, named `id` in events.
-    public init(_ shape: Shape, floor: Int? = nil, id: String? = nil) {
+    init(_ shape: Shape, floor: Int? = nil, id: String? = nil) {
         self.shape = shape
         self.floor = floor
         self.id = id
@@ -44,14 +44,14 @@ public struct ZoneFence: Hashable, Sendable {
     }
 
     /// Whether a fix on `level` can be on this fence's floor (a `nil` on either side matches).
-    public func isOnFloor(_ level: Int?) -> Bool {
+    package func isOnFloor(_ level: Int?) -> Bool {
         guard let floor, let level else { return true }
         return floor == level
     }
 
     /// The signed distance in metres from `point` to the fence's boundary: negative inside, 0 on the
     /// boundary, positive outside (how far beyond the fence the point is).
-    public func signedDistance(to point: Point2D) -> Double {
+    package func signedDistance(to point: Point2D) -> Double {
         switch shape {
         case .circle(let center, let radius):
             return center.distance(to: point) - radius
@@ -86,7 +86,7 @@ extension ZoneFence: Codable {
     /// The most vertices a polygon fence may have (10 000): the check that its edges do not cross is a
     /// sweep over the edges sorted by x, which stays near O(n log n) for ordinary outlines but can reach
     /// O(n²) for outlines whose edges all overlap in x (about 0.4 s at this bound).
-    public static let maximumVertices = 10_000
+    static let maximumVertices = 10_000
 
     /// Why `polygon` cannot be a fence, or `nil` when it can: it needs at least 3 distinct vertices (at most
     /// ``maximumVertices``), a non-zero area and edges that do not cross or touch except where neighbours meet

@@ -33,7 +33,7 @@ public struct AutoMethod: PositioningMethod {
     /// The path-loss posterior is broad (the model's spread is the shadowing's, 6 dB without a fit), so a coarser grid
     /// moves its mean by centimetres and costs a quarter of the points: compared without any test split, on the
     /// development sets of ``denseMinimum``, medians moved by −0.04…+0.01 m against 0.25 m (1 m: −0.09…+0.04 m).
-    public static let pathLossSpacing = 0.5
+    static let pathLossSpacing = 0.5
 
     /// Without a survey, the fewest mapped nodes heard for the posterior to answer (5).
     ///
@@ -44,7 +44,7 @@ public struct AutoMethod: PositioningMethod {
     /// 1.54; 1.93 m since ``calibratedConfiguration``); with 4 the four-beacon offices kept the posterior's larger
     /// errors, with 7 kolakowski-flat's `train/` (five or six of its six anchors heard) lost 0.2 m.
     /// docs/POSITIONING.md lists the figures.
-    public static let denseMinimum = 5
+    static let denseMinimum = 5
 
     /// Generic weighting without a survey: plain Bayes (temperature 1), a broad receiver offset prior of 15 dB (without
     /// a survey the path-loss model's absolute level is a guess, and phones differ by up to 13 dB), and no unheard
@@ -64,7 +64,7 @@ public struct AutoMethod: PositioningMethod {
     /// `train/`: 4 dB was better or equal on all ten simulated offices with enough beacons (e.g. 1.73 → 1.67 m,
     /// 2.01 → 1.93 m) and on uji-library's `train/` (1.698 → 1.684 m), 0.006 m worse on kolakowski-flat's; 2, 6 and 8 dB
     /// and temperatures 1.5 and 2 were compared (the higher temperatures better on one floor, worse on three).
-    public static let calibratedConfiguration = PosteriorGrid.Configuration(
+    static let calibratedConfiguration = PosteriorGrid.Configuration(
         temperature: 1, offsetSigma: 4, missingWeight: 0)
 
     /// The most (grid point, node) entries a radio map of `auto` holds by default: 4 000 000 (its tables then take

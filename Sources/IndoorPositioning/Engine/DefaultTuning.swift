@@ -14,10 +14,10 @@ public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s.
     public var offsetDrift: Double?
     /// ``EstimatorValidation/significance``, standard errors.
-    public var estimatorSignificance: Double?
+    var estimatorSignificance: Double?
 
     /// Every parameter's defaults.
-    public init() {}
+    init() {}
 
     /// The names ``set(_:to:)`` takes, in order.
     public static let names = ["lead-time", "turn-time", "offset-drift", "estimator-bar"]

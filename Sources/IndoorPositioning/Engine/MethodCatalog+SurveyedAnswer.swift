@@ -4,7 +4,7 @@ extension MethodCatalog {
     /// The estimator `engine`'s answers come from, as its survey chose it (``EstimatorValidation``): `nil` for
     /// engines other than `auto` with a survey. Without enough walks in the survey to choose, the filter alone with
     /// no validated error.
-    public static func chosenEstimator(_ engine: PositioningEngine) -> (estimator: String, validatedMedian: Double?)? {
+    package static func chosenEstimator(_ engine: PositioningEngine) -> (estimator: String, validatedMedian: Double?)? {
         guard engine.answer != nil, let filter = engine.method as? ParticleFilter else { return nil }
         guard let outcome = filter.estimators else { return ("particle-filter", nil) }
         return (outcome.estimator, outcome.validatedMedian)

@@ -39,7 +39,7 @@ public enum MethodCatalog {
         public var needsSurvey: Bool { entry.needsSurvey }
 
         /// Whether ``MethodCatalog/names`` lists the method's `+track` variant too (it was measured to help).
-        public var listsTracking: Bool { entry.listsTracking }
+        var listsTracking: Bool { entry.listsTracking }
 
         /// The catalogue's row of the method.
         private var entry: Entry {
@@ -250,7 +250,7 @@ public enum MethodCatalog {
     /// Appended to any method's name (`nonlinear+track`), its fixes are smoothed per device by a ``PositionTrack``
     /// (``PositioningEngine/Configuration/tracking``). Every method accepts it; ``names`` lists the combinations
     /// that were measured to help.
-    public static let trackSuffix = "+track"
+    static let trackSuffix = "+track"
 
     /// The selections reports list, in order: every method, then the tracked variants the catalogue lists.
     public static let listed: [Selection] =
@@ -266,7 +266,7 @@ public enum MethodCatalog {
     public static let defaultMethod = Method.auto
 
     /// The name that selects ``defaultMethod`` (`default`).
-    public static let defaultAlias = "default"
+    static let defaultAlias = "default"
 
     /// The name of ``defaultMethod``.
     public static let defaultName = defaultMethod.rawValue
@@ -325,7 +325,7 @@ extension MethodCatalog {
     /// walks (``TrackingValidation``) or why it kept its default (a survey without enough walks), and the factor on
     /// the radius of its fixes from readings alone when the survey's held-out fingerprints set one; `nil` for other
     /// methods and without a survey.
-    public static func learnedNote(_ engine: PositioningEngine) -> String? {
+    package static func learnedNote(_ engine: PositioningEngine) -> String? {
         guard let filter = engine.method as? ParticleFilter else { return nil }
         var parts = [
             filter.mapSelection?.summary, filter.validation?.summary ?? filter.unvalidated, filter.estimators?.summary,

@@ -5,7 +5,7 @@ public struct NoFix: Error, Hashable, Sendable, CustomStringConvertible {
         /// The code's name, as printed (for example `tooFewNodes`).
         public let name: String
         /// A code named `name`.
-        public init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
         public var description: String { name }
 
         /// The device has not been heard (recently enough) by any known node.
@@ -13,11 +13,11 @@ public struct NoFix: Error, Hashable, Sendable, CustomStringConvertible {
         /// Too few nodes for this method.
         public static let tooFewNodes = Code("tooFewNodes")
         /// The nodes' geometry cannot fix a position (for example, all on one line).
-        public static let degenerateGeometry = Code("degenerateGeometry")
+        package static let degenerateGeometry = Code("degenerateGeometry")
         /// The solver did not reach a finite answer.
-        public static let noSolution = Code("noSolution")
+        package static let noSolution = Code("noSolution")
         /// A reading had a non-finite or negative RSSI, distance or node position.
-        public static let invalidInput = Code("invalidInput")
+        static let invalidInput = Code("invalidInput")
     }
 
     /// What kind of failure.

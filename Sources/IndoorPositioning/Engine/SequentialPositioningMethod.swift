@@ -11,7 +11,7 @@ import IndoorModel
 ///
 /// ``estimate(from:)`` of ``PositioningMethod`` is the method's answer without history (a belief started from the
 /// readings alone).
-public protocol SequentialPositioningMethod: PositioningMethod {
+protocol SequentialPositioningMethod: PositioningMethod {
     /// What the method knows of one device.
     associatedtype Belief: Sendable
 
@@ -35,7 +35,7 @@ public protocol SequentialPositioningMethod: PositioningMethod {
 }
 
 extension SequentialPositioningMethod {
-    public var bytesPerBelief: Int { MemoryLayout<Belief>.stride }
+    var bytesPerBelief: Int { MemoryLayout<Belief>.stride }
 
     /// The belief stored in `slot`, or `nil` when it holds none or one of another type.
     static func belief(in slot: (any Sendable)?) -> Belief? { slot as? Belief }

@@ -13,7 +13,7 @@ public struct SurveyedAnswer: Sendable {
     /// The fingerprints mixed in, `nil` for none.
     public var knn: FingerprintKNN?
     /// The share (0…1) of ``knn``'s position in the answer.
-    public var knnShare: Double
+    var knnShare: Double
     /// What answers where the method gives no plausible position (the weighted centroid of the readings).
     public var fallback: WeightedCentroid
 
@@ -21,7 +21,7 @@ public struct SurveyedAnswer: Sendable {
     ///   - knn: Fingerprints to mix in (`nil`: none).
     ///   - knnShare: Their share in the answer (clamped to 0…1; 0 when not finite).
     ///   - fallback: What answers where the method does not (default ``WeightedCentroid``).
-    public init(knn: FingerprintKNN? = nil, knnShare: Double = 0, fallback: WeightedCentroid = WeightedCentroid()) {
+    init(knn: FingerprintKNN? = nil, knnShare: Double = 0, fallback: WeightedCentroid = WeightedCentroid()) {
         self.knn = knn
         self.knnShare = knnShare.isFinite ? min(max(knnShare, 0), 1) : 0
         self.fallback = fallback

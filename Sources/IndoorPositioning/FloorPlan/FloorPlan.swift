@@ -36,14 +36,14 @@ public struct FloorPlan: Hashable, Sendable {
     public var hasWalls: Bool { !wallsByLevel.isEmpty }
 
     /// Whether the plan says where floors connect: then a walker changes floor only inside a connection.
-    public var hasConnections: Bool { !connections.isEmpty }
+    var hasConnections: Bool { !connections.isEmpty }
 
     /// The walls of floor `level` (metres, local frame); for `nil`, those of the plan's only floor.
     public func walls(onLevel level: Int?) -> [Segment] { index(level)?.walls ?? [] }
 
     /// Whether walking straight from `start` to `end` (metres, local frame) on floor `level` crosses a wall of that
     /// floor. A `nil` level means the plan's only floor (no walls when the plan has several).
-    public func crossesWall(from start: Point2D, to end: Point2D, level: Int?) -> Bool {
+    func crossesWall(from start: Point2D, to end: Point2D, level: Int?) -> Bool {
         wall(crossedFrom: start, to: end, level: level) != nil
     }
 
@@ -55,7 +55,7 @@ public struct FloorPlan: Hashable, Sendable {
 
     /// Whether a walker at `point` (metres, local frame) on floor `level` may go to floor `other` there: inside a
     /// connection that joins both levels.
-    public func mayChangeFloor(at point: Point2D, from level: Int, to other: Int) -> Bool {
+    func mayChangeFloor(at point: Point2D, from level: Int, to other: Int) -> Bool {
         connections.contains { $0.connects(level) && $0.connects(other) && $0.contains(point) }
     }
 

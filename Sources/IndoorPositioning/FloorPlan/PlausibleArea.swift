@@ -8,9 +8,9 @@ import IndoorModel
 /// a wrong position is worse than none.
 public struct PlausibleArea: Hashable, Sendable {
     /// The smallest allowed distance beyond the box, metres.
-    public var margin: Double
+    package var margin: Double
     /// The allowed distance beyond the box as a fraction of its diagonal (used when larger than ``margin``).
-    public var fraction: Double
+    package var fraction: Double
 
     /// - Parameters:
     ///   - margin: Metres beyond the heard nodes' box always allowed (default 10).
@@ -21,7 +21,7 @@ public struct PlausibleArea: Hashable, Sendable {
     }
 
     /// No limit: every finite position passes.
-    public static let unlimited = PlausibleArea(margin: .infinity)
+    static let unlimited = PlausibleArea(margin: .infinity)
 
     /// Why `position` is implausible for a device hearing `readings`, or `nil` when it is plausible (or there
     /// are no readings to judge by).

@@ -10,29 +10,29 @@ import IndoorModel
 /// 0.45–0.7). Elsewhere the ranges contradict each other (a body, a wall, a node's power) and ``WeightedCentroid``,
 /// which leans on them less, answers.
 /// The estimate names the one that answered (``Estimate/method``).
-public struct AgreeingRanges: PositioningMethod {
-    public let name = "agreeing-ranges"
+struct AgreeingRanges: PositioningMethod {
+    let name = "agreeing-ranges"
     /// The solver tried first.
-    public var trilateration: NonlinearLeastSquares
+    var trilateration: NonlinearLeastSquares
     /// What answers when the ranges disagree or the solver cannot.
-    public var centroid: WeightedCentroid
+    var centroid: WeightedCentroid
     /// The largest root mean square log-range residual taken as agreement (default 0.1).
-    public var tolerance: Double
+    var tolerance: Double
     /// Where a trilaterated position may lie (the engine's default area): three long ranges can agree on a point far
     /// outside the nodes, which the engine would refuse; the weighted centroid answers there instead.
-    public var area = PlausibleArea()
+    var area = PlausibleArea()
 
     /// - Parameters:
     ///   - deviceHeight: The device's height in the venue frame, metres (`nil`: ranges are horizontal).
     ///   - tolerance: The largest root mean square log-range residual taken as agreement (not positive or not finite:
     ///     0.1).
-    public init(deviceHeight: Double? = nil, tolerance: Double = 0.1) {
+    init(deviceHeight: Double? = nil, tolerance: Double = 0.1) {
         trilateration = NonlinearLeastSquares(deviceHeight: deviceHeight)
         centroid = WeightedCentroid()
         self.tolerance = tolerance.isFinite && tolerance > 0 ? tolerance : 0.1
     }
 
-    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+    func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         if case .success(var estimate) = trilateration.estimate(from: readings),
             let residual = residual(of: estimate.position, readings: readings), residual <= tolerance,
             area.check(estimate.position, readings: readings) == nil

@@ -57,7 +57,7 @@ public struct PosteriorGrid: PositioningMethod {
     /// (`fit`, with the receiver offset estimated per point) and the log chance of not hearing the mapped nodes that
     /// were not heard (`unheard`); `nil` when no reading names a mapped node. The log-posterior is
     /// `temperature × (fit + missingWeight × unheard)`.
-    public func likelihoodTerms(_ readings: [NodeReading]) -> (fit: [Double], unheard: [Double])? {
+    func likelihoodTerms(_ readings: [NodeReading]) -> (fit: [Double], unheard: [Double])? {
         let n = map.nodeCount
         let (columns, values) = map.heard(readings)
         guard !columns.isEmpty else { return nil }

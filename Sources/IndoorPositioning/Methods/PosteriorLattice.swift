@@ -16,11 +16,11 @@ import IndoorModel
 /// (``PosteriorGrid/Configuration/missingWeight`` 0): the path-loss model of `auto` without a survey, whose posterior
 /// is broad and smooth. Elsewhere (and where the weights over- or underflow) ``estimate(from:)`` is the exhaustive
 /// ``PosteriorGrid/estimate(from:)``. docs/notes/posterior-lattice.md compares the two and the choice of stride.
-public struct PosteriorLattice: PositioningMethod {
+struct PosteriorLattice: PositioningMethod {
     /// The posterior whose mean is taken.
-    public let posterior: PosteriorGrid
+    let posterior: PosteriorGrid
     /// Grid points between lattice points along a row or a column (1: every grid point, the exhaustive sums).
-    public let stride: Int
+    let stride: Int
     /// Per axis, the lattice's indices into the grid's columns and rows.
     private let columnKnots: [Int]
     private let rowKnots: [Int]
@@ -35,14 +35,14 @@ public struct PosteriorLattice: PositioningMethod {
     private let precision: Double
     private let halfLogVariance: Double
 
-    public var name: String { posterior.name }
+    var name: String { posterior.name }
 
     /// The mean of `posterior` weighed on every `stride`-th grid column and row.
     /// - Parameters:
     ///   - posterior: The exhaustive method, whose answers this one reproduces.
     ///   - stride: Grid points between lattice points (at least 1; default: the most that keeps the lattice's points
     ///     at most ``defaultSpacing`` apart, so 2 on a 0.5 m grid and 1, every point, on a grid of 1 m or coarser).
-    public init(posterior: PosteriorGrid, stride: Int? = nil) {
+    init(posterior: PosteriorGrid, stride: Int? = nil) {
         self.posterior = posterior
         let map = posterior.map
         let grid = map.grid
@@ -84,7 +84,7 @@ public struct PosteriorLattice: PositioningMethod {
     ///
     /// Chosen on the positioning benchmark's workload against the exhaustive posterior (docs/notes/posterior-lattice.md):
     /// 1 m answered within 3 mm at the median (2 cm at the 95th percentile), 1.5 m within 1 cm (5 cm).
-    public static let defaultSpacing = 1.0
+    static let defaultSpacing = 1.0
 
     /// The most grid points between lattice points that keeps them at most `spacing` metres apart on `grid` (at
     /// least 1).
@@ -94,7 +94,7 @@ public struct PosteriorLattice: PositioningMethod {
     }
 
     /// Whether the lattice applies to the posterior (else ``estimate(from:)`` is the exhaustive one).
-    public var applies: Bool { !means.isEmpty }
+    var applies: Bool { !means.isEmpty }
 
     /// The indices 0, `stride`, 2 × `stride`, … below `count`, and `count − 1`.
     static func knots(stride: Int, count: Int) -> [Int] {
@@ -103,7 +103,7 @@ public struct PosteriorLattice: PositioningMethod {
         return result
     }
 
-    public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
+    func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         guard applies else { return posterior.estimate(from: readings) }
         let map = posterior.map
         let (columns, values) = map.heard(readings)

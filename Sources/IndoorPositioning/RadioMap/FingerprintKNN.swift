@@ -14,9 +14,9 @@ public struct FingerprintKNN: PositioningMethod {
     public var k: Int
     /// Whether matching ignores a constant dB offset between device and survey (over the nodes both heard):
     /// robust to receivers that read stronger or weaker than the survey's.
-    public var offsetInvariant: Bool
+    var offsetInvariant: Bool
     /// The RSSI (dBm) that stands for "not heard".
-    public let missingDBm: Double
+    let missingDBm: Double
     private let nodeIndex: [String: Int]
     private let table: [Double]
     private let heard: [Bool]
@@ -177,7 +177,7 @@ public struct FingerprintKNN: PositioningMethod {
 
     /// The fingerprints merged by position: one per distinct (position, floor), each node's RSSI the mean
     /// over the merged fingerprints that heard it (kept when at least half of them did).
-    public static func averagedByPosition(_ fingerprints: [Fingerprint]) -> [Fingerprint] {
+    static func averagedByPosition(_ fingerprints: [Fingerprint]) -> [Fingerprint] {
         struct Key: Hashable {
             var x: Double, y: Double, z: Double, floor: Int?
         }

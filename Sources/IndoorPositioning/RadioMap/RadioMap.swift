@@ -175,7 +175,7 @@ extension RadioMap {
         public var spread: Double
 
         /// Hearing fades around `level` dBm over `spread` dB.
-        public init(level: Double, spread: Double) {
+        init(level: Double, spread: Double) {
             self.level = level.isFinite ? level : -100
             self.spread = spread.isFinite && spread > 0 ? spread : 6
         }

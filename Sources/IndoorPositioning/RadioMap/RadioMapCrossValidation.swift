@@ -27,13 +27,13 @@ public struct RadioMapCrossValidation: Sendable {
     /// The candidates compared, in order.
     public var candidates: [Candidate]
     /// The shares of k-NN fingerprinting blended into each candidate's answer compared (0: the posterior alone).
-    public var knnShares: [Double]
+    var knnShares: [Double]
     /// How many folds.
-    public var folds: Int
+    var folds: Int
     /// Side of the blocks dealt into folds, metres.
-    public var blockSize: Double
+    var blockSize: Double
     /// Held-out fingerprints located per fold, at most.
-    public var samplesPerFold: Int
+    var samplesPerFold: Int
     /// Grid spacing of the maps learned in the folds, metres (coarser than the final map's, for speed).
     public var spacing: Double
     /// The seed of the shuffle of blocks.
@@ -89,15 +89,15 @@ public struct RadioMapCrossValidation: Sendable {
         /// The winning candidate.
         public var best: Candidate
         /// The winning share of k-NN blended in (0…1).
-        public var knnShare: Double
+        var knnShare: Double
         /// The median held-out error of each (candidate, share), metres, candidate-major (`nil`: nothing located).
-        public var medians: [Double?]
+        var medians: [Double?]
         /// Fingerprints located per candidate.
         public var located: Int
         /// The winning candidate's held-out errors, each divided by the root-mean-square radius its posterior stated
         /// (the estimate's accuracy), in ascending order: how far the posterior's own spread undersells or oversells
         /// its errors on this survey (the posterior's mean, without the k-NN share).
-        public var spreadRatios: [Double]
+        var spreadRatios: [Double]
 
         /// What was chosen and on what, in a sentence: "radio map kernel 2 m, model variance 4 dB², temperature 0.5,
         /// receiver offset prior 6 dB, unheard nodes counted, chosen by cross-validation on the survey (held-out
@@ -121,7 +121,7 @@ public struct RadioMapCrossValidation: Sendable {
         /// The factor on the radius that holds `coverage` (0…1) of a 2-D Gaussian with the posterior's spread
         /// (√(−ln(1 − coverage)) times its root-mean-square radius) for that radius to hold `coverage` of the held-out
         /// fingerprints: their ratios' `coverage` quantile over the Gaussian's, within 0.25…4; `nil` without ratios.
-        public func radiusFactor(coverage: Double) -> Double? {
+        func radiusFactor(coverage: Double) -> Double? {
             let share = coverage.isFinite ? min(max(coverage, 0.01), 0.99) : 0.68
             guard !spreadRatios.isEmpty else { return nil }
             let quantile = spreadRatios[Int((Double(spreadRatios.count - 1) * share).rounded())]

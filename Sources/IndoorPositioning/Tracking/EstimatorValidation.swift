@@ -18,21 +18,21 @@ import IndoorModel
 /// A survey without enough walks gives no choice (`nil`): the filter answers alone (its map's own cross-validation
 /// still blends in the k-NN share it measured on held-out fingerprints, ``RadioMapCrossValidation``). Deterministic:
 /// the folds run on the available cores (`ParallelWork`) and are merged in order.
-public struct EstimatorValidation: Hashable, Sendable {
+struct EstimatorValidation: Hashable, Sendable {
     /// The shares of k-NN compared (0: the filter alone, 1: k-NN alone), in order.
-    public var knnShares: [Double]
+    var knnShares: [Double]
     /// How many standard errors lower the best share's replay errors must be than the filter's alone for it to be
     /// taken.
-    public var significance: Double
+    var significance: Double
     /// The blocks, folds and walks replayed.
-    public var tracking: TrackingValidation
+    var tracking: TrackingValidation
 
     /// - Parameters:
     ///   - knnShares: Shares of k-NN compared (default 0, ¼, ½, ¾ and 1; values outside 0…1 are left out, 0 is
     ///     always compared).
     ///   - significance: Standard errors by which the best share must beat the filter alone (default 2).
     ///   - tracking: The blocks, folds and walks (default ``TrackingValidation``'s).
-    public init(
+    init(
         knnShares: [Double] = [0, 0.25, 0.5, 0.75, 1], significance: Double = 2,
         tracking: TrackingValidation = TrackingValidation()
     ) {
@@ -44,13 +44,13 @@ public struct EstimatorValidation: Hashable, Sendable {
     }
 
     /// What the replay found.
-    public struct Outcome: Hashable, Sendable {
+    struct Outcome: Hashable, Sendable {
         /// The chosen share of k-NN in the answer (0: the filter alone; 1: k-NN alone).
-        public var knnShare: Double
+        var knnShare: Double
         /// The shares compared, in order.
         public var shares: [Double]
         /// The median replay error of each of ``shares``, metres (`nil`: nothing located).
-        public var medians: [Double?]
+        var medians: [Double?]
         /// Truth rows replayed (located or not).
         public var rows: Int
 
@@ -60,7 +60,7 @@ public struct EstimatorValidation: Hashable, Sendable {
         }
 
         /// The filter's median replay error alone, metres.
-        public var filterMedian: Double? { shares.firstIndex(of: 0).flatMap { medians[$0] } }
+        var filterMedian: Double? { shares.firstIndex(of: 0).flatMap { medians[$0] } }
 
         /// The chosen estimator in a few words: `particle-filter`, `knn`, or `particle-filter 0.75 + knn 0.25`.
         public var estimator: String {
@@ -94,7 +94,7 @@ public struct EstimatorValidation: Hashable, Sendable {
     ///   - setup: What the engine and the filter are built from, the filter tuned as it will run (its evidence
     ///     weight chosen).
     ///   - progress: Told as each fold's replays end (phase `choosing the estimator on the survey's walks`).
-    public func choose(
+    func choose(
         survey: Recording, setup: TrackingValidation.Setup, progress: LearningProgress? = nil
     ) -> Outcome? {
         let folds = tracking.folds

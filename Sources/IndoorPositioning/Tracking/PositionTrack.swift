@@ -12,15 +12,15 @@ public struct PositionTrack: Hashable, Sendable {
     /// Tuning of the tracker.
     public struct Configuration: Hashable, Sendable {
         /// Spectral density of the white-noise acceleration, m²/s³ (about a walking person's).
-        public var acceleration: Double
+        var acceleration: Double
         /// Standard deviation of the speed of a new track, m/s.
-        public var initialSpeed: Double
+        var initialSpeed: Double
         /// Seconds of silence after which the track restarts.
-        public var maximumGap: Double
+        var maximumGap: Double
         /// Innovations beyond this many standard deviations are outliers.
         public var gate: Double
         /// Consecutive outliers after which the track restarts at the latest fix.
-        public var outliersBeforeReset: Int
+        var outliersBeforeReset: Int
         /// Seconds between the fixes the engine feeds the track as sightings arrive.
         public var step: Double
 
@@ -52,9 +52,9 @@ public struct PositionTrack: Hashable, Sendable {
     public private(set) var vx: Double
     public private(set) var vy: Double
     /// Per-axis covariance: position variance (m²), position–velocity (m²/s), velocity variance (m²/s²).
-    public private(set) var pp: Double
-    public private(set) var pv: Double
-    public private(set) var vv: Double
+    private(set) var pp: Double
+    private(set) var pv: Double
+    private(set) var vv: Double
     /// The time of the state, seconds.
     public private(set) var time: Double
     /// The floor of the track's fixes, `nil` without floors (a fix on another floor restarts the track).
@@ -62,7 +62,7 @@ public struct PositionTrack: Hashable, Sendable {
     private var outliers = 0
 
     /// A new track at `estimate`, at rest with speed uncertainty ``Configuration/initialSpeed``.
-    public init(_ estimate: Estimate, at time: Double, configuration settings: Configuration) {
+    init(_ estimate: Estimate, at time: Double, configuration settings: Configuration) {
         x = estimate.position.x
         y = estimate.position.y
         vx = 0
@@ -81,7 +81,7 @@ public struct PositionTrack: Hashable, Sendable {
     }
 
     /// The state moved forward to `time` (no change for earlier times).
-    public func predicted(to time: Double, configuration settings: Configuration) -> PositionTrack {
+    package func predicted(to time: Double, configuration settings: Configuration) -> PositionTrack {
         let dt = time - self.time
         guard dt > 0 else { return self }
         var next = self

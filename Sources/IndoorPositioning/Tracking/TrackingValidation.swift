@@ -23,23 +23,23 @@ import IndoorModel
 /// A survey without walks (static fingerprints, one scan per point) or with fewer than ``minimumRows`` replayed rows
 /// gives no choice (`nil`): the filter keeps its default. The folds, and each fold's replays, run on the available
 /// cores (`ParallelWork`), merged in order: the same choice as one after the other.
-public struct TrackingValidation: Hashable, Sendable {
+struct TrackingValidation: Hashable, Sendable {
     /// The evidence weights compared, in order.
-    public var evidenceWeights: [Double]
+    var evidenceWeights: [Double]
     /// How many folds.
-    public var folds: Int
+    var folds: Int
     /// Seconds of a device's time per block dealt into the folds.
-    public var blockSeconds: Double
+    var blockSeconds: Double
     /// The distance a block's truth must travel to count as a walk, metres.
-    public var minimumTravel: Double
+    var minimumTravel: Double
     /// The fewest walking truth rows for a choice.
-    public var minimumRows: Int
+    var minimumRows: Int
     /// The most walking blocks replayed per fold, evenly spaced among the fold's: the work stays bounded however long
     /// the survey (40 blocks of 30 s are 20 minutes of walk per fold).
-    public var blocksPerFold: Int
+    var blocksPerFold: Int
     /// How many standard errors lower the best weight's replay errors must be than those of the filter's default
     /// weight for the best to be taken (``pairedScore(_:against:blocks:)``); otherwise the default stays.
-    public var significance: Double
+    var significance: Double
 
     /// - Parameters:
     ///   - evidenceWeights: The weights compared (default 0.18, 0.25, 0.35, 0.5, 0.7 and 1: steps of about √2;
@@ -50,7 +50,7 @@ public struct TrackingValidation: Hashable, Sendable {
     ///   - minimumRows: The fewest walking rows for a choice (default 100).
     ///   - blocksPerFold: The most blocks replayed per fold (default 40).
     ///   - significance: Standard errors by which the best weight must beat the default (default 2).
-    public init(
+    init(
         evidenceWeights: [Double] = [0.18, 0.25, 0.35, 0.5, 0.7, 1], folds: Int = 3, blockSeconds: Double = 30,
         minimumTravel: Double = 1, minimumRows: Int = 100, significance: Double = 2, blocksPerFold: Int = 40
     ) {
@@ -65,7 +65,7 @@ public struct TrackingValidation: Hashable, Sendable {
     }
 
     /// What the replay found.
-    public struct Outcome: Hashable, Sendable {
+    struct Outcome: Hashable, Sendable {
         /// The winning evidence weight.
         public var evidenceWeight: Double
         /// The factor on the filter's accuracy radius (``ParticleFilter/Configuration/radiusScale``) that keeps the
@@ -73,17 +73,17 @@ public struct TrackingValidation: Hashable, Sendable {
         /// error-to-radius quantile at the filter's ``ParticleFilter/Configuration/coverage`` to the winner's (a
         /// lower weight spreads the cloud, and so the radius, without the errors growing alike). 1 when the default
         /// wins.
-        public var radiusScale: Double
+        var radiusScale: Double
         /// The weights compared, in order.
         public var weights: [Double]
         /// The filter's default weight, which another must beat.
         public var standard: Double
         /// The median error of each of ``weights``' replays, metres (`nil`: nothing located).
-        public var medians: [Double?]
+        var medians: [Double?]
         /// Truth rows replayed (located or not) per weight.
         public var rows: Int
         /// Truth rows of the survey's walks (at least ``rows``: longer surveys are replayed in part).
-        public var walkingRows: Int
+        var walkingRows: Int
 
         /// What was chosen and on what, in a sentence: "each update of the filter counts 0.18, chosen on 2024 rows of
         /// the survey's walks (median 0.95 m against 1.03 m at 0.5); accuracy radius × 0.62".
@@ -107,42 +107,27 @@ public struct TrackingValidation: Hashable, Sendable {
     }
 
     /// What the engine and the filter are built from.
-    public struct Setup: Sendable {
+    struct Setup: Sendable {
         /// The fixed radios.
-        public var nodes: [Node]
+        var nodes: [Node]
         /// The path-loss model the maps correct (fitted on the whole survey).
-        public var calibration: Calibration
+        var calibration: Calibration
         /// The engine tuning live data will see (its reading filter included).
-        public var configuration: PositioningEngine.Configuration
+        var configuration: PositioningEngine.Configuration
         /// The grid of the maps.
-        public var grid: RadioMap.Grid
+        var grid: RadioMap.Grid
         /// The map kernel and weighting chosen on the survey.
-        public var candidate: RadioMapCrossValidation.Candidate
+        var candidate: RadioMapCrossValidation.Candidate
         /// The filter's tuning but for the evidence weight.
-        public var filter: ParticleFilter.Configuration
+        var filter: ParticleFilter.Configuration
         /// The venue's walls and floor connections.
-        public var floorPlan: FloorPlan?
-
-        /// A setup of these parts.
-        public init(
-            nodes: [Node], calibration: Calibration, configuration: PositioningEngine.Configuration,
-            grid: RadioMap.Grid, candidate: RadioMapCrossValidation.Candidate, filter: ParticleFilter.Configuration,
-            floorPlan: FloorPlan?
-        ) {
-            self.nodes = nodes
-            self.calibration = calibration
-            self.configuration = configuration
-            self.grid = grid
-            self.candidate = candidate
-            self.filter = filter
-            self.floorPlan = floorPlan
-        }
+        var floorPlan: FloorPlan?
     }
 
     /// Why ``choose(survey:setup:)`` gave no choice on `survey`, in a sentence for reports, the filter keeping its
     /// default weight `standard`: "the filter's evidence weight stays 0.5: the survey has 0 rows of walks (…), 100
     /// needed to choose another".
-    public func unchosenNote(survey: Recording, standard: Double) -> String {
+    func unchosenNote(survey: Recording, standard: Double) -> String {
         let walks = Blocks(survey: survey, seconds: blockSeconds).walks(travelling: minimumTravel, in: survey)
         let stays = "the filter's evidence weight stays \(standard)"
         guard walks.rows >= minimumRows else {
@@ -157,7 +142,7 @@ public struct TrackingValidation: Hashable, Sendable {
 
     /// The best evidence weight for `survey`'s walks, or `nil` when they are too few (see ``minimumRows``).
     /// - Parameter progress: Told as each fold's replay with each weight ends (phase `replaying the survey's walks`).
-    public func choose(survey: Recording, setup: Setup, progress: LearningProgress? = nil) -> Outcome? {
+    func choose(survey: Recording, setup: Setup, progress: LearningProgress? = nil) -> Outcome? {
         let blocks = Blocks(survey: survey, seconds: blockSeconds)
         let walks = blocks.walks(travelling: minimumTravel, in: survey)
         guard walks.rows >= minimumRows else { return nil }
@@ -247,7 +232,7 @@ public struct TrackingValidation: Hashable, Sendable {
     }
 
     /// The `share` quantile of the located rows' error-to-radius ratios; `nil` when no row has a positive radius.
-    public static func radiusQuantile(_ fixes: [(error: Double, radius: Double)?], share: Double) -> Double? {
+    static func radiusQuantile(_ fixes: [(error: Double, radius: Double)?], share: Double) -> Double? {
         let ratios = fixes.compactMap { fix -> Double? in
             guard let fix, fix.radius > 0 else { return nil }
             let ratio = fix.error / fix.radius
@@ -261,7 +246,7 @@ public struct TrackingValidation: Hashable, Sendable {
     /// block's mean difference (rows located by both), divided by its standard error over the blocks (rows of one
     /// block are seconds apart and far from independent). Negative when `errors` are lower; 0 with fewer than two
     /// blocks; infinite when every block differs by the same amount.
-    public static func pairedScore(_ errors: [Double?], against baseline: [Double?], blocks: [Int]) -> Double {
+    static func pairedScore(_ errors: [Double?], against baseline: [Double?], blocks: [Int]) -> Double {
         var sums: [Int: (total: Double, count: Int)] = [:]
         for i in 0..<min(errors.count, baseline.count, blocks.count) {
             guard let a = errors[i], let b = baseline[i] else { continue }

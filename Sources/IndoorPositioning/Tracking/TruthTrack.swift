@@ -7,9 +7,9 @@ public struct TruthTrack: Hashable, Sendable {
     /// Truth rows in time order.
     public let points: [TruthPoint]
     /// Largest gap in seconds between rows (or beyond the first and last) that may be bridged.
-    public var maximumGap: Double
+    var maximumGap: Double
 
-    public init(points: [TruthPoint], maximumGap seconds: Double = 5) {
+    init(points: [TruthPoint], maximumGap seconds: Double = 5) {
         self.points = points.sorted { $0.time < $1.time }
         self.maximumGap = seconds
     }

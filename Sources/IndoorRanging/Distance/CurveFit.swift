@@ -11,14 +11,7 @@ public struct CurveFit: Hashable, Sendable, Codable {
     public var c: Double
 
     /// The published fit for a Nexus 4 tuned to match iPhone output: A 0.89976, B 7.7095, C 0.111.
-    public static let iPhoneLike = CurveFit(a: 0.89976, b: 7.7095, c: 0.111)
-
-    /// A fit with A and C in metres and B dimensionless (fit your own per device model).
-    public init(a: Double, b: Double, c: Double) {
-        self.a = a
-        self.b = b
-        self.c = c
-    }
+    package static let iPhoneLike = CurveFit(a: 0.89976, b: 7.7095, c: 0.111)
 
     /// Distance in metres for `rssi` dBm from a node whose RSSI at 1 m is `powerAtOneMeter` dBm.
     ///

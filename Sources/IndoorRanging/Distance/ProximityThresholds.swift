@@ -14,7 +14,7 @@ extension Proximity {
         public static let standard = Thresholds(immediate: 0.5, near: 3)
 
         /// Thresholds in metres.
-        public init(immediate: Double, near: Double) {
+        package init(immediate: Double, near: Double) {
             self.immediate = immediate
             self.near = near
         }
@@ -30,7 +30,7 @@ extension Proximity {
 
     /// The class of a distance in metres (see ``Thresholds/proximity(meters:)``); a non-finite or negative
     /// distance is ``unknown``.
-    public init(distance meters: Double, thresholds: Thresholds = .standard) {
+    package init(distance meters: Double, thresholds: Thresholds = .standard) {
         self = thresholds.proximity(meters: meters)
     }
 }

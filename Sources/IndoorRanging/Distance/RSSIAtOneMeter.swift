@@ -12,7 +12,7 @@ import IndoorModel
 ///    calibration's pooled value, say).
 public enum RSSIAtOneMeter {
     /// The transmit powers (dBm) a beacon frame can advertise: a signed byte.
-    public static let advertisable: ClosedRange<Double> = -128...127
+    static let advertisable: ClosedRange<Double> = -128...127
 
     /// `dBm` when it is an advertisable transmit power (within ``advertisable``), else `nil`.
     ///

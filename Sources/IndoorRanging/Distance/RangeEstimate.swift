@@ -13,7 +13,7 @@ public struct RangeEstimate: Hashable, Sendable {
     public var calibration: NodeCalibration
 
     /// An estimate of `rssi` dBm, `distance` metres, its `proximity` class, from `calibration`.
-    public init(rssi dBm: Double, distance meters: Double, proximity: Proximity, calibration: NodeCalibration) {
+    init(rssi dBm: Double, distance meters: Double, proximity: Proximity, calibration: NodeCalibration) {
         self.rssi = dBm
         self.distance = meters
         self.proximity = proximity

@@ -4,26 +4,26 @@
 /// (default 0.3), restarted from the raw sample when the radio was not heard for ``resetAfter`` seconds (default
 /// 10). A late (out-of-order) sample blends in without moving the filter's time back. Like ``ARMAFilter`` (whose
 /// formula it shares), an update that overflows (±1e308 dBm samples) restarts from the sample.
-public struct ExponentialFilter: Hashable, Sendable {
+package struct ExponentialFilter: Hashable, Sendable {
     /// Weight of a new sample, 0.01…1 (1 means no smoothing).
-    public var weight: Double
+    package var weight: Double
     /// Seconds of silence after which the filter restarts from the next raw sample.
-    public var resetAfter: Double
+    package var resetAfter: Double
     /// The filtered value, dBm, or `nil` before the first sample.
-    public private(set) var estimate: Double?
+    package private(set) var estimate: Double?
     /// The time of the newest sample, seconds (a late sample does not move it back).
-    public private(set) var lastTime: Double?
+    package private(set) var lastTime: Double?
 
     /// - Parameters:
     ///   - weight: Weight of a new sample, clamped to 0.01…1 (non-finite: 0.3).
     ///   - seconds: Seconds of silence that restart the filter (NaN or negative: 10; `.infinity`: never).
-    public init(weight: Double = 0.3, resetAfter seconds: Double = 10) {
+    package init(weight: Double = 0.3, resetAfter seconds: Double = 10) {
         self.weight = weight.isFinite ? min(1, max(0.01, weight)) : 0.3
         self.resetAfter = seconds.isNaN || seconds < 0 ? 10 : seconds
     }
 
     /// Adds a sample of `dBm` received at `time` seconds. Non-finite samples and times are ignored.
-    public mutating func add(dBm: Double, at time: Double) {
+    package mutating func add(dBm: Double, at time: Double) {
         guard dBm.isFinite, time.isFinite else { return }
         if let current = estimate, let last = lastTime, time - last <= resetAfter {
             let updated = current + weight * (dBm - current)
@@ -35,13 +35,13 @@ public struct ExponentialFilter: Hashable, Sendable {
     }
 
     /// Forgets the state.
-    public mutating func reset() {
+    package mutating func reset() {
         estimate = nil
         lastTime = nil
     }
 
     /// The filtered value (dBm) at `time`, or `nil` when never fed or silent for more than ``resetAfter`` seconds.
-    public func value(at time: Double) -> Double? {
+    package func value(at time: Double) -> Double? {
         guard let estimate, let lastTime, time - lastTime <= resetAfter else { return nil }
         return estimate
     }

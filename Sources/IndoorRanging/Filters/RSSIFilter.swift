@@ -39,7 +39,7 @@ public struct RSSIFilter: Hashable, Sendable {
     ///   - kind: The filter and its tuning.
     ///   - expiry: Seconds of silence after which the ARMA and Kalman filters restart (the trimmed mean
     ///     forgets each sample after its own window, the exponential filter restarts after its own `resetAfter`).
-    public init(_ kind: Kind, expiry seconds: Double = 20) {
+    package init(_ kind: Kind, expiry seconds: Double = 20) {
         self.kind = kind
         switch kind {
         case .trimmedMean(let window, let trim):
@@ -89,7 +89,7 @@ public struct RSSIFilter: Hashable, Sendable {
     }
 
     /// The time of the newest sample, seconds.
-    public var lastTime: Double? {
+    package var lastTime: Double? {
         switch state {
         case .kalman(let filter): filter.lastTime
         case .arma(let filter): filter.lastTime
@@ -100,7 +100,7 @@ public struct RSSIFilter: Hashable, Sendable {
     }
 
     /// Forgets every sample.
-    public mutating func reset() {
+    package mutating func reset() {
         switch state {
         case .kalman(var filter):
             filter.reset()

@@ -3,13 +3,13 @@
 /// Keeps the samples of the last ``window`` seconds (at most ``capacity`` of them, the oldest
 /// dropped first), and answers their mean after dropping the top and bottom ``trim`` fraction.
 /// A value type: copy it freely; ``add(dBm:at:)`` and ``value(at:)`` never allocate after the first sample.
-public struct TrimmedMeanFilter: Hashable, Sendable {
+package struct TrimmedMeanFilter: Hashable, Sendable {
     /// Seconds of history that count.
-    public var window: Double
+    package var window: Double
     /// The fraction (0 ..< 0.5) dropped from each end of the sorted samples.
-    public var trim: Double
+    package var trim: Double
     /// The most samples kept; older ones are dropped first.
-    public let capacity: Int
+    package let capacity: Int
     private var times: [Double] = []
     private var values: [Double] = []
     private var next = 0
@@ -18,7 +18,7 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
     ///   - window: Seconds of history (default 20).
     ///   - trim: Fraction dropped from each end (default 0.1).
     ///   - capacity: The most samples kept (default 64).
-    public init(window seconds: Double = 20, trim: Double = 0.1, capacity: Int = 64) {
+    package init(window seconds: Double = 20, trim: Double = 0.1, capacity: Int = 64) {
         self.window = seconds.isFinite && seconds > 0 ? seconds : 20
         self.trim = trim.isFinite ? min(max(trim, 0), 0.49) : 0.1
         self.capacity = max(1, capacity)
@@ -28,10 +28,10 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
     ///
     /// The latest time heard, not the time of the sample added last: a late (out-of-order) sample does not move
     /// it back, as with ``ARMAFilter`` and ``KalmanRSSIFilter``.
-    public private(set) var lastTime: Double?
+    package private(set) var lastTime: Double?
 
     /// Adds a sample of `dBm` received at `time` seconds. Non-finite samples are ignored.
-    public mutating func add(dBm: Double, at time: Double) {
+    package mutating func add(dBm: Double, at time: Double) {
         guard dBm.isFinite, time.isFinite else { return }
         lastTime = max(lastTime ?? time, time)
         if times.count < capacity {
@@ -50,7 +50,7 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
     }
 
     /// Forgets every sample.
-    public mutating func reset() {
+    package mutating func reset() {
         times.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         next = 0
@@ -58,7 +58,7 @@ public struct TrimmedMeanFilter: Hashable, Sendable {
     }
 
     /// The trimmed mean (dBm) of the samples in `(time − window, time]`, or `nil` when there are none.
-    public func value(at time: Double) -> Double? {
+    package func value(at time: Double) -> Double? {
         let count = times.count
         guard count > 0 else { return nil }
         let cutoff = time - window

@@ -61,7 +61,7 @@ public enum IndoorScanProvider: IndoorScanProviding {
     public static var lastError: ScanError? { state.withLock { $0.lastError } }
 
     /// How many scans started here are running now.
-    public static var runningScans: Int { state.withLock { $0.tasks.count } }
+    package static var runningScans: Int { state.withLock { $0.tasks.count } }
 
     /// Cancels every running scan; each handler is called once, with `nil`.
     public static func cancelAllScans() {

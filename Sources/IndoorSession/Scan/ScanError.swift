@@ -5,7 +5,7 @@ public struct ScanError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The stable name of the code, e.g. `unknownGeofence`.
         public let name: String
         /// A code named `name`.
-        public init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
         public var description: String { name }
 
         /// No venue declares the geofence id (``IndoorModel/Venue/geofences``).

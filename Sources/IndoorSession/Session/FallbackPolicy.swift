@@ -12,7 +12,7 @@ public struct FallbackPolicy: Hashable, Sendable {
     public var codes: Set<NoFix.Code>
 
     /// The failures a fallback answers by default: too few nodes, nodes on one line, and no plausible answer.
-    public static let defaultCodes: Set<NoFix.Code> = [.tooFewNodes, .degenerateGeometry, .noSolution]
+    static let defaultCodes: Set<NoFix.Code> = [.tooFewNodes, .degenerateGeometry, .noSolution]
 
     /// No fallback: a locate the method cannot answer gives no fix.
     public static let none = FallbackPolicy(method: nil)
@@ -23,7 +23,7 @@ public struct FallbackPolicy: Hashable, Sendable {
     /// - Parameters:
     ///   - method: The catalogue method that answers in place of the session's method; `nil` for none.
     ///   - codes: Which failures of the session's method it answers.
-    public init(method: MethodCatalog.Method?, codes: Set<NoFix.Code> = FallbackPolicy.defaultCodes) {
+    init(method: MethodCatalog.Method?, codes: Set<NoFix.Code> = FallbackPolicy.defaultCodes) {
         self.method = method
         self.codes = codes
     }

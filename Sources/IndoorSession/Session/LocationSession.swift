@@ -158,7 +158,7 @@ public struct LocationSession: Sendable {
     public mutating func drainActivity() -> [ZoneVisit] { zones.drainActivity() }
 
     /// The peers known now, by key; empty without ``SessionConfiguration/peers``.
-    public var knownPeers: [Peer] { peers?.peers ?? [] }
+    package var knownPeers: [Peer] { peers?.peers ?? [] }
 
     /// Takes one sighting.
     ///
@@ -300,7 +300,7 @@ public struct LocationSession: Sendable {
     /// A peer left the session (an explicit leave from the app's session service): it is forgotten, with a
     /// `left` event. Ignored without ``SessionConfiguration/peers``.
     /// - Returns: The peer events, in time order.
-    public mutating func peerLeft(_ key: PeerKey, at time: Double) -> [SessionEvent] {
+    package mutating func peerLeft(_ key: PeerKey, at time: Double) -> [SessionEvent] {
         guard var directory = peers, time.isFinite else { return [] }
         if case .outlier = clock.observe(time, source: key.text) {
             return finish([])

@@ -113,7 +113,7 @@ public actor LocationSessionRunner<C: Clock> where C.Duration == Duration {
     }
 
     /// A peer left the session at data time `time` seconds.
-    public func peerLeft(_ key: PeerKey, at time: Double) {
+    package func peerLeft(_ key: PeerKey, at time: Double) {
         publish(session.peerLeft(key, at: time))
     }
 

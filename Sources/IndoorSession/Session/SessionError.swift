@@ -4,7 +4,7 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
 
     /// An error described by `message`.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 

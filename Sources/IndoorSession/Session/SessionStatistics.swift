@@ -17,13 +17,13 @@ public struct SessionStatistics: Hashable, Sendable {
     /// Zone events reported (check-ins, check-outs, dwells).
     public var zoneEvents = 0
     /// Monitoring events reported.
-    public var monitorEvents = 0
+    package var monitorEvents = 0
     /// Peer events reported.
-    public var peerEvents = 0
+    var peerEvents = 0
     /// Inputs whose time was further than the horizon (1 h by default) from the session's present: they did not
     /// move it (``IndoorModel/DataClock``), so one device's far-off clock cannot check everyone out.
     public var clockOutliers = 0
 
     /// All zeros.
-    public init() {}
+    init() {}
 }

@@ -69,6 +69,15 @@ public struct SimulatorOptions: Hashable, Sendable {
     /// Weakest signal a device still receives, dBm.
     public var sensitivity: Double = -100
 
+    // Node-to-node links
+    /// Whether the nodes also receive: each node hears the other nodes' advertisements, and `test/` holds those
+    /// sightings, their device `node:<id>` naming the node heard and their node the one that heard it (how ESPresense
+    /// reports another node), so that an engine can calibrate itself from them (`NodeLinkCalibration`). The venue's
+    /// nodes then carry no calibration (nobody measured their power). Default `false`.
+    public var nodeLinks = false
+    /// Standard deviation of each node's fixed gain offset as a receiver, dB (with ``nodeLinks``).
+    public var nodeOffsetSigma: Double = 3
+
     /// The defaults: a realistic one-floor office with four walkers for five minutes.
     public init() {}
 
@@ -100,7 +109,7 @@ public struct SimulatorOptions: Hashable, Sendable {
         for (name, value) in [
             ("wall loss", wallLoss), ("floor loss", floorLoss), ("device offset sigma", deviceOffsetSigma),
             ("beacon power sigma", beaconPowerSigma), ("survey dwell", surveyDwell),
-            ("slow shadowing sigma", slowShadowingSigma),
+            ("slow shadowing sigma", slowShadowingSigma), ("node offset sigma", nodeOffsetSigma),
         ] where !(value >= 0 && value.isFinite) {
             problems.append("\(name) must be a finite number ≥ 0")
         }

@@ -86,7 +86,11 @@ extension NodeLinkCalibration {
         let count = used.count
         let reporter = used.map { Int($0.key >> 32) }
         let heard = used.map { Int($0.key & 0xFFFF_FFFF) }
-        let x = used.map { -10 * $0.value.log10Distance }  // rssi = L + D + n·x
+        // rssi = L + D + n·x with x = −10·log10(d), centred on its mean so that a node's level (at the links' mean
+        // distance) and the exponent are nearly independent: L = level − n·centre.
+        let raw = used.map { -10 * $0.value.log10Distance }
+        let centre = raw.reduce(0, +) / Double(count)
+        let x = raw.map { $0 - centre }
         let y = used.map { $0.value.level }
         let base = used.map { Double($0.value.samples.count) / (Double($0.value.samples.count) + 4) }
         var weight = base
@@ -94,7 +98,8 @@ extension NodeLinkCalibration {
         let levelPrior = variance / (configuration.levelPriorSigma * configuration.levelPriorSigma)
         let gainPrior = variance / (configuration.gainPriorSigma * configuration.gainPriorSigma)
         let exponentPrior = variance / (configuration.exponentPriorSigma * configuration.exponentPriorSigma)
-        var level = [Double](repeating: prior.rssiAtOneMeter, count: nodes.count)
+        let levelCentre = prior.rssiAtOneMeter + prior.pathLossExponent * centre
+        var level = [Double](repeating: levelCentre, count: nodes.count)
         var gain = [Double](repeating: 0, count: nodes.count)
         var exponent = [Double](repeating: prior.pathLossExponent, count: nodes.count)
         var byReporter = [[Int]](repeating: [], count: nodes.count)
@@ -111,7 +116,7 @@ extension NodeLinkCalibration {
                     var sw = levelPrior
                     var swx = 0.0
                     var swxx = exponentPrior
-                    var swz = levelPrior * prior.rssiAtOneMeter
+                    var swz = levelPrior * levelCentre
                     var swxz = exponentPrior * prior.pathLossExponent
                     for link in byReporter[node] {
                         let w = weight[link]
@@ -141,6 +146,12 @@ extension NodeLinkCalibration {
                     }
                     gain[node] = swz / sw
                 }
+                // The gauge: the nodes' gains as devices average 0 (a typical device), the common level is in the
+                // nodes' levels. Moving a constant from every gain to every level leaves each link's sum as it was.
+                let heardNodes = nodes.indices.filter { !byHeard[$0].isEmpty }
+                let mean = heardNodes.map { gain[$0] }.reduce(0, +) / Double(max(1, heardNodes.count))
+                for node in heardNodes { gain[node] -= mean }
+                for node in nodes.indices where !byReporter[node].isEmpty { level[node] += mean }
                 if !configuration.perNodeExponent {
                     var sxx = exponentPrior
                     var sxz = exponentPrior * prior.pathLossExponent
@@ -170,7 +181,8 @@ extension NodeLinkCalibration {
             fits.append(
                 Fit.NodeFit(
                     id: nodes[node].id, links: reported, heardBy: byHeard[node].count,
-                    rssiAtOneMeter: reported >= configuration.minimumLinks ? level[node] : nil,
+                    rssiAtOneMeter: reported >= configuration.minimumLinks
+                        ? level[node] - exponent[node] * centre : nil,
                     pathLossExponent: exponent[node], gain: byHeard[node].isEmpty ? nil : gain[node]))
         }
         fits.sort { $0.id < $1.id }

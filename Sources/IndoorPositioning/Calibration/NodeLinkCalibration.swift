@@ -47,7 +47,8 @@ public struct NodeLinkCalibration: Hashable, Sendable {
         public var linkSigma: Double
         /// Prior standard deviation of a node's level about the pooled RSSI at 1 m, dB (default 10).
         public var levelPriorSigma: Double
-        /// Prior standard deviation of a node's gain as the device of a link about 0, dB (default 3).
+        /// Prior standard deviation of a node's gain as the device of a link about 0, dB (default 10); the gains'
+        /// mean is held at 0 (the venue's common level is in the nodes' levels).
         public var gainPriorSigma: Double
         /// Prior standard deviation of the exponent about the pooled one (default 0.5).
         public var exponentPriorSigma: Double
@@ -56,7 +57,7 @@ public struct NodeLinkCalibration: Hashable, Sendable {
         public init(
             window: Double = 600, samplesPerLink: Int = 32, maximumLinks: Int = 4096, refitInterval: Double = 10,
             minimumSamples: Int = 3, minimumLinks: Int = 2, perNodeExponent: Bool = false, linkSigma: Double = 5,
-            levelPriorSigma: Double = 10, gainPriorSigma: Double = 3, exponentPriorSigma: Double = 0.5
+            levelPriorSigma: Double = 10, gainPriorSigma: Double = 10, exponentPriorSigma: Double = 0.5
         ) {
             func positive(_ value: Double, _ fallback: Double) -> Double {
                 value.isFinite && value > 0 ? value : fallback
@@ -70,7 +71,7 @@ public struct NodeLinkCalibration: Hashable, Sendable {
             self.perNodeExponent = perNodeExponent
             self.linkSigma = positive(linkSigma, 5)
             self.levelPriorSigma = positive(levelPriorSigma, 10)
-            self.gainPriorSigma = positive(gainPriorSigma, 3)
+            self.gainPriorSigma = positive(gainPriorSigma, 10)
             self.exponentPriorSigma = positive(exponentPriorSigma, 0.5)
         }
     }

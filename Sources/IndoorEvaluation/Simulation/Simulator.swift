@@ -108,8 +108,9 @@ public struct Simulator: Sendable {
     ) throws -> SimulatedDataset {
         let venue = try venue()
         let floors = venue.floors
-        let nodes = venue.nodes
         let layout = OfficeLayout(options: options)
+        // The radios as they are, each with its power (the venue's nodes may not say it).
+        let nodes = makeNodes(layout: layout)
         let planner = WalkPlanner(layout: layout, options: options)
         var walkers: [(id: String, path: Trajectory, offset: Double)] = []
         var receiverRandom = random(.receivers)
@@ -139,7 +140,7 @@ public struct Simulator: Sendable {
         try truthRows([("survey", surveyPath)], until: surveyEnd, emit: { try truth(.train, $0) })
 
         let empty = Recording(sightings: [], truth: [])
-        let dataset = Dataset(name: "sim-office-seed\(options.seed)", nodes: nodes, train: empty, test: empty)
+        let dataset = Dataset(name: "sim-office-seed\(options.seed)", nodes: venue.nodes, train: empty, test: empty)
         return SimulatedDataset(
             venue: venue, dataset: dataset,
             trajectories: Dictionary(uniqueKeysWithValues: walkers.map { ($0.id, $0.path) }),
@@ -167,7 +168,12 @@ public struct Simulator: Sendable {
         }
         return Venue(
             id: "sim-office", name: "Simulated office (seed \(options.seed))", floors: floors,
-            nodes: makeNodes(layout: layout), zones: (0..<options.floors).flatMap { layout.zones(level: $0) },
+            // With node links nobody measured the nodes' power: the venue does not say it (the radio still has it).
+            nodes: makeNodes(layout: layout).map { node in
+                var node = node
+                if options.nodeLinks { node.calibration = nil }
+                return node
+            }, zones: (0..<options.floors).flatMap { layout.zones(level: $0) },
             anchor: Self.anchor,
             connections: options.floors > 1
                 ? [
@@ -193,8 +199,6 @@ public struct Simulator: Sendable {
                         floor: options.floors > 1 ? level : nil,
                         calibration: NodeCalibration(
                             rssiAtOneMeter: Self.round(power, 1), pathLossExponent: options.pathLossExponent)))
-                // Drawn either way, so that every beacon's power is the same with node links or without.
-                if options.nodeLinks { nodes[nodes.count - 1].calibration = nil }
             }
         }
         return nodes

@@ -71,9 +71,9 @@ public struct SimulatorOptions: Hashable, Sendable {
 
     // Node-to-node links
     /// Whether the nodes also receive: each node hears the other nodes' advertisements, and `test/` holds those
-    /// sightings, their device `node:<id>` naming the node heard and their node the one that heard it (how ESPresense
-    /// reports another node), so that an engine can calibrate itself from them (`NodeLinkCalibration`). The venue's
-    /// nodes then carry no calibration (nobody measured their power). Default `false`.
+    /// sightings as a walker's are written, their device `node:<id>` naming the node that heard and their node the
+    /// node heard, so that an engine can calibrate itself from them (`NodeLinkCalibration`). The venue's nodes then
+    /// carry no calibration (nobody measured their power; the radio still has it). Default `false`.
     public var nodeLinks = false
     /// Standard deviation of each node's fixed gain offset as a receiver, dB (with ``nodeLinks``).
     public var nodeOffsetSigma: Double = 3

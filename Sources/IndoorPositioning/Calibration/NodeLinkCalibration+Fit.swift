@@ -111,12 +111,16 @@ extension NodeLinkCalibration {
         var scale = configuration.linkSigma
         for _ in 0..<5 {
             for _ in 0..<200 {
-                for node in nodes.indices where !byReporter[node].isEmpty {
+                // The levels' prior is centred on their own mean (they differ from one another by the prior's
+                // spread), which the first sweep starts from the prior's level.
+                let reporters = nodes.indices.filter { !byReporter[$0].isEmpty }
+                let levelMean = reporters.map { level[$0] }.reduce(0, +) / Double(max(1, reporters.count))
+                for node in reporters {
                     // Level and (own) exponent of the node: a 2×2 system with the priors; the level alone otherwise.
                     var sw = levelPrior
                     var swx = 0.0
                     var swxx = exponentPrior
-                    var swz = levelPrior * levelCentre
+                    var swz = levelPrior * levelMean
                     var swxz = exponentPrior * prior.pathLossExponent
                     for link in byReporter[node] {
                         let w = weight[link]

@@ -6,13 +6,14 @@ import IndoorModel
 /// Where gateways hear each other (ESPresense nodes advertise; many beacons also receive), each such sighting is a
 /// link between two nodes a known distance apart. A **link sighting** is a ``Sighting`` whose device is a node of the
 /// venue, named `node:<node id>` (the id ESPresense gives another node's advertisement) or by the node's beacon
-/// identity (`UUID/major/minor`, ``BeaconID/text``); its source is the node that reported it. Such a sighting never
-/// makes a device: the engine hands it here.
+/// identity (`UUID/major/minor`, ``BeaconID/text``): the venue's own kind of sighting with a node in the device's
+/// place (a gateway's report of another node's advertisement; a beacon that also receives reporting a beacon it
+/// hears). Such a sighting never makes a device: the engine hands it here.
 ///
 /// The model is the engine's own log-distance model with a term for each end of the link:
 /// `rssi = L(node) + D(device node) − 10 · n · log10(d)` dB, `d` the 3-D distance between the two nodes in metres.
 /// `L` is what positioning uses as the node's RSSI at 1 m (``NodeCalibration/rssiAtOneMeter``); `D` is the other
-/// node's gain as the heard (or hearing) device, with a zero-mean prior, so the venue's common level sits in `L`
+/// node's gain in the device's role, held at mean 0, so the venue's common level sits in `L`
 /// (the located devices' own gains are each fix's receiver offset, as without self-calibration). The exponent `n` is
 /// shared by the venue's nodes, or fitted per node with ``Configuration/perNodeExponent``.
 ///
@@ -45,7 +46,7 @@ public struct NodeLinkCalibration: Hashable, Sendable {
         public var perNodeExponent: Bool
         /// Standard deviation of a link's level about the model, dB: the scale of the priors below (default 5).
         public var linkSigma: Double
-        /// Prior standard deviation of a node's level about the pooled RSSI at 1 m, dB (default 10).
+        /// Prior standard deviation of a node's level about the mean of the nodes' levels, dB (default 10).
         public var levelPriorSigma: Double
         /// Prior standard deviation of a node's gain as the device of a link about 0, dB (default 10); the gains'
         /// mean is held at 0 (the venue's common level is in the nodes' levels).

@@ -74,7 +74,7 @@ public struct EngineFactory {
                 method.make(
                     MethodCatalog.Context(
                         nodes: nodes, survey: nil, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
-                        learned: Learned()))
+                        learned: Learned(), fromLinks: true))
             }
         }
         return engine

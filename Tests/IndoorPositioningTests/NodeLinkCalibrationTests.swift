@@ -83,7 +83,8 @@ import Testing
 
     @Test func linksBeyondTheWindowAndTheCapAreForgotten() throws {
         var calibrator = NodeLinkCalibration(
-            nodes: nodes, configuration: NodeLinkCalibration.Configuration(window: 60, samplesPerLink: 4, maximumLinks: 2))
+            nodes: nodes,
+            configuration: NodeLinkCalibration.Configuration(window: 60, samplesPerLink: 4, maximumLinks: 2))
         calibrator.add(Sighting(time: 0, device: "node:n1", node: "n0", rssi: -70))
         calibrator.add(Sighting(time: 50, device: "node:n2", node: "n0", rssi: -75))
         #expect(calibrator.linkCount == 2)

@@ -136,7 +136,8 @@ public struct Simulator: Sendable {
         let surveyEnd = surveyPath.endTime
         try sightings(
             nodes: nodes, receivers: [("survey", surveyPath, 0)], until: surveyEnd, radio: radio,
-            random: &surveyRandom, links: [], linkRandom: &linkRandom, progress: { progress("train", $0, $1) }, emit: { try sighting(.train, $0) })
+            random: &surveyRandom, links: [], linkRandom: &linkRandom, progress: { progress("train", $0, $1) },
+            emit: { try sighting(.train, $0) })
         try truthRows([("survey", surveyPath)], until: surveyEnd, emit: { try truth(.train, $0) })
 
         let empty = Recording(sightings: [], truth: [])

@@ -75,9 +75,10 @@ extension NodeLinkCalibration {
     /// ``Configuration/minimumSamples`` samples.
     ///
     /// Least squares over the links' median levels, each weighed by `k / (k + 4)` for `k` samples, with Huber weights
-    /// (1.345 robust standard deviations) recomputed five times, and priors: each node's level about the prior's RSSI
-    /// at 1 m (``Configuration/levelPriorSigma``), each node's gain about 0 (``Configuration/gainPriorSigma``), the
-    /// exponent about the prior's (``Configuration/exponentPriorSigma``), all relative to ``Configuration/linkSigma``.
+    /// (1.345 robust standard deviations) recomputed five times, and priors: each node's level about the levels' mean
+    /// (``Configuration/levelPriorSigma``), each node's gain about 0 (``Configuration/gainPriorSigma``; the gains' mean
+    /// is held at 0), the exponent about the prior's (``Configuration/exponentPriorSigma``), all relative to
+    /// ``Configuration/linkSigma``.
     /// Levels and gains are solved by coordinate descent, a node's level and exponent together when each node has its
     /// own; the links are visited in the order of their node indices, so the fit does not depend on hashing.
     public func fit() -> Fit? {

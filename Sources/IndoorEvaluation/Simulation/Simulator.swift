@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorPositioning
 
 /// Simulates beacons in an office and phones walking through it: a dataset with exact ground truth.
 ///
@@ -38,6 +39,8 @@ public struct Simulator: Sendable {
         case radioTest = 3
         case radioSurvey = 4
         case receivers = 5
+        case nodeReceivers = 6
+        case radioLinks = 7
     }
 
     private func random(_ stream: Stream, _ index: UInt64 = 0) -> SplitMix64 {
@@ -105,8 +108,9 @@ public struct Simulator: Sendable {
     ) throws -> SimulatedDataset {
         let venue = try venue()
         let floors = venue.floors
-        let nodes = venue.nodes
         let layout = OfficeLayout(options: options)
+        // The radios as they are, each with its power (the venue's nodes may not say it).
+        let nodes = makeNodes(layout: layout)
         let planner = WalkPlanner(layout: layout, options: options)
         var walkers: [(id: String, path: Trajectory, offset: Double)] = []
         var receiverRandom = random(.receivers)
@@ -121,20 +125,23 @@ public struct Simulator: Sendable {
             options: options, wallsByLevel: Dictionary(uniqueKeysWithValues: floors.map { ($0.level, $0.walls) }))
 
         var testRandom = random(.radioTest)
+        // Nodes that hear each other draw from their own streams: the walkers' sightings stay those of a run without.
+        var linkRandom = random(.radioLinks)
         try sightings(
             nodes: nodes, receivers: walkers.map { ($0.id, $0.path, $0.offset) }, until: options.duration,
-            radio: radio, random: &testRandom, progress: { progress("test", $0, $1) },
-            emit: { try sighting(.test, $0) })
+            radio: radio, random: &testRandom, links: options.nodeLinks ? nodeReceivers(nodes) : [],
+            linkRandom: &linkRandom, progress: { progress("test", $0, $1) }, emit: { try sighting(.test, $0) })
         try truthRows(walkers.map { ($0.id, $0.path) }, until: options.duration, emit: { try truth(.test, $0) })
         var surveyRandom = random(.radioSurvey)
         let surveyEnd = surveyPath.endTime
         try sightings(
             nodes: nodes, receivers: [("survey", surveyPath, 0)], until: surveyEnd, radio: radio,
-            random: &surveyRandom, progress: { progress("train", $0, $1) }, emit: { try sighting(.train, $0) })
+            random: &surveyRandom, links: [], linkRandom: &linkRandom, progress: { progress("train", $0, $1) },
+            emit: { try sighting(.train, $0) })
         try truthRows([("survey", surveyPath)], until: surveyEnd, emit: { try truth(.train, $0) })
 
         let empty = Recording(sightings: [], truth: [])
-        let dataset = Dataset(name: "sim-office-seed\(options.seed)", nodes: nodes, train: empty, test: empty)
+        let dataset = Dataset(name: "sim-office-seed\(options.seed)", nodes: venue.nodes, train: empty, test: empty)
         return SimulatedDataset(
             venue: venue, dataset: dataset,
             trajectories: Dictionary(uniqueKeysWithValues: walkers.map { ($0.id, $0.path) }),
@@ -162,7 +169,12 @@ public struct Simulator: Sendable {
         }
         return Venue(
             id: "sim-office", name: "Simulated office (seed \(options.seed))", floors: floors,
-            nodes: makeNodes(layout: layout), zones: (0..<options.floors).flatMap { layout.zones(level: $0) },
+            // With node links nobody measured the nodes' power: the venue does not say it (the radio still has it).
+            nodes: makeNodes(layout: layout).map { node in
+                var node = node
+                if options.nodeLinks { node.calibration = nil }
+                return node
+            }, zones: (0..<options.floors).flatMap { layout.zones(level: $0) },
             anchor: Self.anchor,
             connections: options.floors > 1
                 ? [
@@ -193,16 +205,36 @@ public struct Simulator: Sendable {
         return nodes
     }
 
+    /// The nodes as receivers of each other's packets (``SimulatorOptions/nodeLinks``): standing where they are
+    /// mounted, named `node:<id>`, each with a gain offset of ``SimulatorOptions/nodeOffsetSigma``.
+    private func nodeReceivers(_ nodes: [Node]) -> [(id: String, path: Trajectory, offset: Double)] {
+        var offsets = random(.nodeReceivers)
+        return nodes.map { node in
+            var path = Trajectory()
+            let level = node.floor ?? 0
+            path.append(
+                time: 0, point: node.position.horizontal,
+                height: Double(level) * options.floorHeight + node.position.z, level: level)
+            return (
+                NodeLinkCalibration.nodeDevicePrefix + node.id, path,
+                offsets.gaussian(deviation: options.nodeOffsetSigma)
+            )
+        }
+    }
+
     /// Every received packet from every node to every receiver between 0 and `end` seconds, in time order,
-    /// handed to `emit` one at a time.
+    /// handed to `emit` one at a time: the `receivers` drawing from `random`, then the nodes as receivers (`links`,
+    /// in node order, a node never hearing itself) drawing from `linkRandom`.
     private func sightings(
-        nodes: [Node], receivers: [(id: String, path: Trajectory, offset: Double)], until end: Double,
-        radio: RadioModel, random: inout SplitMix64, progress: (_ done: Int, _ total: Int) -> Void,
-        emit: (Sighting) throws -> Void
+        nodes: [Node], receivers walkers: [(id: String, path: Trajectory, offset: Double)], until end: Double,
+        radio: RadioModel, random walkerRandom: inout SplitMix64,
+        links: [(id: String, path: Trajectory, offset: Double)], linkRandom: inout SplitMix64,
+        progress: (_ done: Int, _ total: Int) -> Void, emit: (Sighting) throws -> Void
     ) throws {
+        let receivers = walkers + links
         // Advertising events of every node: a random phase, then the interval plus 0…10 ms of advDelay.
         var events = AdvertisingSchedule(
-            nodes: nodes.count, interval: options.advertisingInterval, until: end, random: &random)
+            nodes: nodes.count, interval: options.advertisingInterval, until: end, random: &walkerRandom)
         let total = events.count
         // Slow shadowing per (node, receiver) link in range (key node × receivers + receiver): its value, and
         // where and when it was last drawn. Links out of range hold nothing.
@@ -216,6 +248,8 @@ public struct Simulator: Sendable {
             let beaconHeight = Double(level) * options.floorHeight + node.position.z
             let power = node.calibration?.rssiAtOneMeter ?? options.rssiAtOneMeter
             for (index, receiver) in receivers.enumerated() {
+                let isLink = index >= walkers.count
+                if isLink, index - walkers.count == event.node { continue }
                 let state = receiver.path.state(at: event.time)
                 // Links that cannot reach the sensitivity even 5σ above their mean without walls (far away, or
                 // floors apart) are skipped: this keeps large buildings fast.
@@ -230,9 +264,8 @@ public struct Simulator: Sendable {
                     continue
                 }
                 // Draw every number for every packet so that the stream does not depend on the outcome.
-                let lost = random.unit() < options.packetLoss
-                let fast = random.gaussian(deviation: options.shadowingSigma)
-                let innovation = random.gaussian(deviation: options.slowShadowingSigma)
+                let (lost, fast, innovation) =
+                    isLink ? draws(&linkRandom) : draws(&walkerRandom)
                 // Gudmundson: correlation exp(−moved / distance − elapsed / time), stationary variance kept.
                 var slowValue = innovation
                 if let last = slow[link] {
@@ -256,6 +289,13 @@ public struct Simulator: Sendable {
             }
         }
         progress(total, total)
+    }
+
+    /// One packet's random numbers: whether it is lost, its fast shadowing and its slow shadowing's innovation (dB).
+    private func draws(_ random: inout SplitMix64) -> (lost: Bool, fast: Double, innovation: Double) {
+        let lost = random.unit() < options.packetLoss
+        let fast = random.gaussian(deviation: options.shadowingSigma)
+        return (lost, fast, random.gaussian(deviation: options.slowShadowingSigma))
     }
 
     /// Truth rows every ``SimulatorOptions/truthInterval`` seconds from 0 to `end`, by time then device, handed to

@@ -43,7 +43,7 @@ public struct SimulatorOptions: Hashable, Sendable {
     /// Mean received power at 1 m, dBm (the beacons' measured power).
     public var rssiAtOneMeter: Double = -59
     /// Standard deviation of each beacon's power around ``rssiAtOneMeter``, dB.
-    var beaconPowerSigma: Double = 1.5
+    public var beaconPowerSigma: Double = 1.5
     /// Path-loss exponent n of the log-distance model.
     public var pathLossExponent: Double = 2.0
     /// Standard deviation σ of the log-normal shadowing, dB, drawn afresh for every packet.
@@ -68,6 +68,15 @@ public struct SimulatorOptions: Hashable, Sendable {
     public var packetLoss: Double = 0.1
     /// Weakest signal a device still receives, dBm.
     var sensitivity: Double = -100
+
+    // Node-to-node links
+    /// Whether the nodes also receive: each node hears the other nodes' advertisements, and `test/` holds those
+    /// sightings as a walker's are written, their device `node:<id>` naming the node that heard and their node the
+    /// node heard, so that an engine can calibrate itself from them (`NodeLinkCalibration`). The venue's nodes then
+    /// carry no calibration (nobody measured their power; the radio still has it). Default `false`.
+    public var nodeLinks = false
+    /// Standard deviation of each node's fixed gain offset as a receiver, dB (with ``nodeLinks``).
+    public var nodeOffsetSigma: Double = 3
 
     /// The defaults: a realistic one-floor office with four walkers for five minutes.
     public init() {}
@@ -100,7 +109,7 @@ public struct SimulatorOptions: Hashable, Sendable {
         for (name, value) in [
             ("wall loss", wallLoss), ("floor loss", floorLoss), ("device offset sigma", deviceOffsetSigma),
             ("beacon power sigma", beaconPowerSigma), ("survey dwell", surveyDwell),
-            ("slow shadowing sigma", slowShadowingSigma),
+            ("slow shadowing sigma", slowShadowingSigma), ("node offset sigma", nodeOffsetSigma),
         ] where !(value >= 0 && value.isFinite) {
             problems.append("\(name) must be a finite number ≥ 0")
         }

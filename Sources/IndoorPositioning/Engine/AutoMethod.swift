@@ -84,11 +84,16 @@ public struct AutoMethod: PositioningMethod {
     ///   - maximumMapEntries: The most (grid point, node) entries of the radio map (default
     ///     ``maximumMapEntries``): the grid gets coarser to stay within it.
     ///   - progress: Told how far the cross-validation on the survey has got.
+    ///   - levelKnown: Whether the calibration knows the located devices' level, not only each node's against the
+    ///     others: ``calibratedConfiguration`` and nonlinear least squares for few nodes when it does, the generic
+    ///     weighting and ``AgreeingRanges`` when not. `nil` (default): ``Calibration/knowsPathLoss``. A fit from
+    ///     node-to-node links (``NodeLinkCalibration``) knows the nodes' levels as heard by nodes, not by phones.
     public init(
         nodes: [Node], survey: Recording?, calibration: Calibration,
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
         validation: RadioMapCrossValidation = RadioMapCrossValidation(), name: String = "auto",
-        maximumMapEntries: Int = AutoMethod.maximumMapEntries, progress: LearningProgress? = nil
+        maximumMapEntries: Int = AutoMethod.maximumMapEntries, progress: LearningProgress? = nil,
+        levelKnown: Bool? = nil
     ) {
         self.name = name
         let extra = survey?.truth.map(\.point) ?? []
@@ -121,16 +126,17 @@ public struct AutoMethod: PositioningMethod {
         let coarse = Self.grid(
             nodes: nodes, extra: extra, height: calibration.deviceHeight, spacing: Self.pathLossSpacing,
             entries: maximumMapEntries)
+        let known = levelKnown ?? calibration.knowsPathLoss
         let posterior = PosteriorGrid(
             map: RadioMap.pathLoss(nodes: nodes, calibration: calibration, grid: coarse),
-            configuration: calibration.knowsPathLoss ? Self.calibratedConfiguration : Self.genericConfiguration,
+            configuration: known ? Self.calibratedConfiguration : Self.genericConfiguration,
             name: name)
         self.posterior = posterior
         // Its mean weighed on a lattice 1 m apart: within millimetres of every grid point's, ten times faster.
         self.inner = PosteriorLattice(posterior: posterior)
         self.selection = nil
         self.sparse =
-            calibration.knowsPathLoss
+            known
             ? NonlinearLeastSquares(deviceHeight: calibration.deviceHeight)
             : AgreeingRanges(deviceHeight: calibration.deviceHeight)
     }

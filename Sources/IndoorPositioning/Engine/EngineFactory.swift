@@ -64,6 +64,19 @@ public struct EngineFactory {
         if selection.method == .auto, survey != nil, let filter = engine.method as? ParticleFilter {
             engine.answer = context.surveyedAnswer(of: filter)
         }
+        // Without a survey or a fitted calibration, the nodes' path loss is fitted from their links to each other.
+        if survey == nil, !calibration.knowsPathLoss, tuned.selfCalibration != nil {
+            let method = selection.method
+            let nodes = nodes
+            let floorPlan = floorPlan
+            let tuned = tuned
+            engine.calibrateFromLinks { calibration in
+                method.make(
+                    MethodCatalog.Context(
+                        nodes: nodes, survey: nil, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
+                        learned: Learned(), fromLinks: true))
+            }
+        }
         return engine
     }
 

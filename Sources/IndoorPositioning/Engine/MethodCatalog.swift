@@ -116,6 +116,9 @@ public enum MethodCatalog {
         var learned: EngineFactory.Learned
         /// Told how far long learning has got (``EngineFactory/progress``).
         var progress: LearningProgress? = nil
+        /// Whether ``calibration`` is a fit from node-to-node links (``NodeLinkCalibration``): it knows each node's
+        /// level against the others, not the located devices' (``AutoMethod``'s `levelKnown`).
+        var fromLinks = false
         /// The calibrated device height, metres (`nil` when the survey gave no heights).
         var height: Double? { calibration.deviceHeight }
 
@@ -141,7 +144,7 @@ public enum MethodCatalog {
             if let known = learned.autos[key] { return known }
             let auto = AutoMethod(
                 nodes: nodes, survey: survey, calibration: calibration, configuration: configuration,
-                progress: progress)
+                progress: progress, levelKnown: fromLinks ? false : nil)
             learned.autos[key] = auto
             return auto
         }

@@ -58,6 +58,12 @@ public struct PositioningEngine: Sendable {
         /// Other values for the default's parameters chosen on data (``DefaultTuning``; every default unless set): for
         /// experiments that choose them again.
         public var defaultTuning = DefaultTuning()
+        /// Self-calibration from node-to-node links (``NodeLinkCalibration``): without a survey and without a
+        /// calibration that knows the path loss, an engine built by ``MethodCatalog`` or ``EngineFactory`` fits each
+        /// node's path loss from sightings of one node by another and rebuilds its method over the fit; `nil` turns it
+        /// off (links are still recognised, counted and kept from making devices). Default on
+        /// (docs/notes/self-calibration.md).
+        public var selfCalibration: NodeLinkCalibration.Configuration? = NodeLinkCalibration.Configuration()
 
         /// - Parameters:
         ///   - window: Seconds after which a node's readings are stale (default 5).
@@ -100,10 +106,10 @@ public struct PositioningEngine: Sendable {
         }
     }
 
-    /// The method fixes are made with.
-    public let method: any PositioningMethod
+    /// The method fixes are made with (rebuilt over the fitted path loss by self-calibration: ``linkCalibration``).
+    public private(set) var method: any PositioningMethod
     /// ``method`` when it keeps a belief per device (a ``SequentialPositioningMethod``), else `nil`.
-    private let sequential: (any SequentialPositioningMethod)?
+    private var sequential: (any SequentialPositioningMethod)?
     /// The name each ``Fix/method`` carries: the method's name (or the estimator it handed the readings to,
     /// ``Estimate/method``), followed by `+track` when the engine tracks.
     package let methodName: String
@@ -119,14 +125,21 @@ public struct PositioningEngine: Sendable {
     private let tracking: PositionTrack.Configuration?
     /// The engine's tuning.
     public let configuration: Configuration
-    /// Path loss per node and receiver offsets per device.
-    public let calibration: Calibration
+    /// Path loss per node and receiver offsets per device (with self-calibration, the fit from node-to-node links
+    /// over the calibration the engine was made with).
+    public private(set) var calibration: Calibration
     private let nodes: [Node]
     private let nodeIndex: [String: Int]
     private let beaconIndex: [BeaconID: Int]
     /// Each node's own calibration (from ``calibration`` or the node), `nil` when it has none.
-    private let ownCalibrations: [NodeCalibration?]
-    private let logRangeVariances: [Double]
+    private var ownCalibrations: [NodeCalibration?]
+    private var logRangeVariances: [Double]
+    /// Sightings of one node by another (``NodeLinkCalibration``): never a device's; fitted when
+    /// ``selfCalibration`` is set.
+    public internal(set) var linkCalibration: NodeLinkCalibration
+    /// How the method is rebuilt over a fitted calibration, and what was last applied; `nil`: links are recognised and
+    /// counted but not fitted.
+    var selfCalibration: SelfCalibration?
     private let emptyFilter: RSSIFilter
     private let hasOffsets: Bool
     /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
@@ -245,14 +258,33 @@ public struct PositioningEngine: Sendable {
         self.beaconIndex = byBeacon
         let own = unique.map { calibration.nodes[$0.id] ?? $0.calibration }
         self.ownCalibrations = own
-        // An advertised power keeps the pooled exponent, so each node's exponent is known here.
-        self.logRangeVariances = own.map {
-            LogDistance.logRangeVariance(
-                sigma: calibration.shadowingSigma, exponent: ($0 ?? calibration.pooled).pathLossExponent)
-        }
+        self.logRangeVariances = Self.logRangeVariances(own, calibration: calibration)
+        self.linkCalibration = NodeLinkCalibration(
+            nodes: unique, prior: calibration.pooled,
+            configuration: configuration.selfCalibration ?? NodeLinkCalibration.Configuration())
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
         self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
         self.clock = DataClock(horizon: configuration.horizon)
+    }
+
+    /// Each node's log-range variance: log-normal shadowing of the calibration's σ with the node's exponent (an
+    /// advertised power keeps the pooled exponent, so each node's exponent is known here).
+    private static func logRangeVariances(_ own: [NodeCalibration?], calibration: Calibration) -> [Double] {
+        own.map {
+            LogDistance.logRangeVariance(
+                sigma: calibration.shadowingSigma, exponent: ($0 ?? calibration.pooled).pathLossExponent)
+        }
+    }
+
+    /// Makes fixes with `method` over `calibration` from now on (self-calibration's fit): the nodes' ranges follow the
+    /// new path loss at once, the devices' filters and beliefs are kept. Device offsets are not changed.
+    mutating func replace(calibration: Calibration, method: any PositioningMethod) {
+        self.calibration = calibration
+        self.method = method
+        self.sequential = method as? any SequentialPositioningMethod
+        let own = nodes.map { calibration.nodes[$0.id] ?? $0.calibration }
+        ownCalibrations = own
+        logRangeVariances = Self.logRangeVariances(own, calibration: calibration)
     }
 
     /// An engine over the nodes of `venue`; its fixes carry WGS84 coordinates when the venue has an anchor.
@@ -290,8 +322,13 @@ public struct PositioningEngine: Sendable {
     /// ``DataClock/outliers``) is used for its own device but does not move the present, unless a second device
     /// confirms the new time; then devices stamped on the old time line are forgotten.
     /// - Returns: whether the sighting was used.
+    ///
+    /// A sighting of one node by another (its device `node:<node id>` or a node's beacon identity: a link,
+    /// ``NodeLinkCalibration``) makes no device: it goes to ``linkCalibration`` (and, with self-calibration, to the
+    /// next fit), and counts as used when the link was usable.
     @discardableResult
     public mutating func ingest(_ sighting: Sighting) -> Bool {
+        if linkCalibration.isNodeDevice(sighting.device) { return ingestLink(sighting) }
         guard sighting.rssi.isFinite, sighting.time.isFinite, let node = index(of: sighting.source) else {
             return false
         }

@@ -144,6 +144,19 @@ public struct LocationSession: Sendable {
         rooms[device]?.answer
     }
 
+    /// What the session's positioning learned from node-to-node links: each node's fitted path loss and the links it
+    /// used (``IndoorPositioning/NodeLinkCalibration/Fit``); `nil` before the first fit, and always with a survey, a
+    /// calibration that knows the path loss, or ``IndoorPositioning/PositioningEngine/Configuration/selfCalibration``
+    /// off.
+    public var selfCalibration: NodeLinkCalibration.Fit? { locator.linkFit }
+
+    /// Whether the session's positioning calibrates itself from node-to-node links (no survey, no path-loss
+    /// calibration, ``IndoorPositioning/PositioningEngine/Configuration/selfCalibration`` on).
+    public var isSelfCalibrating: Bool { locator.isSelfCalibrating }
+
+    /// What the session's positioning did with sightings of one node by another: used, ignored and why.
+    public var nodeLinkCounts: NodeLinkCalibration.Counts { locator.linkCounts }
+
     /// The name of the fallback method, when the session has one.
     public var fallbackMethod: String? { locator.fallbackName }
 
@@ -179,6 +192,11 @@ public struct LocationSession: Sendable {
         }
         // First fixes of other devices that fell due before this sighting, made at their time.
         var events = firstFixesDue(by: sighting.time, except: sighting.device)
+        // One node heard by another: a link for self-calibration, never a device, a fix or a zone event.
+        if locator.isNodeLink(sighting.device) {
+            if locator.ingest(sighting) { statistics.nodeLinks += 1 } else { statistics.ignoredNodeLinks += 1 }
+            return finish(events)
+        }
         let ranging = ranger.range(sighting)
         events += zones.update(with: ranging).map(SessionEvent.zone)
         // Monitors and peers move on to the present, which one device's far-off clock cannot move.

@@ -47,6 +47,21 @@ struct SessionLocator: Sendable {
         return primary.ingest(sighting)
     }
 
+    /// Whether `device` names a node of the venue (`node:<id>`, or a node's beacon identity): its sightings are links
+    /// between nodes (``IndoorPositioning/NodeLinkCalibration``), never a located device's.
+    func isNodeLink(_ device: String) -> Bool {
+        primary.linkCalibration.isNodeDevice(device)
+    }
+
+    /// The method's fit from node-to-node links, `nil` before the first or without self-calibration.
+    var linkFit: NodeLinkCalibration.Fit? { primary.linkFit }
+
+    /// What the method's self-calibration did with link sightings.
+    var linkCounts: NodeLinkCalibration.Counts { primary.linkCalibration.counts }
+
+    /// Whether the method calibrates itself from node-to-node links.
+    var isSelfCalibrating: Bool { primary.isSelfCalibrating }
+
     /// The readings of `device` at `time` seconds that the session's method makes a fix from, strongest first.
     func readings(device: String, at time: Double) -> [NodeReading] {
         primary.fixReadings(device: device, at: time)

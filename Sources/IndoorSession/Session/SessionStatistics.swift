@@ -20,6 +20,12 @@ public struct SessionStatistics: Hashable, Sendable {
     package var monitorEvents = 0
     /// Peer events reported.
     var peerEvents = 0
+    /// Sightings of one node by another (``IndoorPositioning/NodeLinkCalibration``) that positioning took: links for
+    /// self-calibration, never a device, a fix or a zone event.
+    public var nodeLinks = 0
+    /// Sightings of one node by another that could not be used (an unknown node at either end, a node hearing
+    /// itself, two floors); they make no device either.
+    public var ignoredNodeLinks = 0
     /// Inputs whose time was further than the horizon (1 h by default) from the session's present: they did not
     /// move it (``IndoorModel/DataClock``), so one device's far-off clock cannot check everyone out.
     public var clockOutliers = 0

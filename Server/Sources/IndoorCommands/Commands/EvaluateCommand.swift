@@ -71,6 +71,16 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Ignore train/: methods get no survey to calibrate or learn from.")
     var noSurvey = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Do not calibrate the nodes from their sightings of each other (node-to-node links).",
+            discussion: """
+                Without a survey or --calibration, methods fit each node's path loss from sightings whose device \
+                is another node (`node:<id>`, or a node's beacon identity) and use the fit (docs/POSITIONING.md). \
+                Such sightings never make a device, with or without this flag.
+                """))
+    var noSelfCalibration = false
+
     @Option(
         help: ArgumentHelp(
             "Particles per device of the particle filter (auto with a survey, particle-filter; 10 to 100000).",
@@ -109,6 +119,7 @@ struct EvaluateCommand: ParsableCommand {
             var configuration = PositioningEngine.Configuration()
             configuration.particles = particles
             configuration.particleSeed = filterSeed
+            if noSelfCalibration { configuration.selfCalibration = nil }
             for item in tuning {
                 let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let value = Double(parts[1]) else {

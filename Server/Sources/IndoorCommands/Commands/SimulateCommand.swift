@@ -3,6 +3,7 @@ import Foundation
 import IndoorAdvertising
 import IndoorEvaluation
 import IndoorModel
+import IndoorPositioning
 
 /// `indoor simulate -o DIR`: writes a simulated office dataset in the shared layout, plus `venue.json`.
 struct SimulateCommand: ParsableCommand {
@@ -57,6 +58,21 @@ struct SimulateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Random seed.")
     var seed: UInt64 = SimulatorOptions().seed
 
+    @Option(parsing: .unconditional, help: "Standard deviation of the beacons' power at 1 m about -59 dBm, dB.")
+    var beaconPowerSigma: Double = SimulatorOptions().beaconPowerSigma
+
+    @Flag(
+        help: ArgumentHelp(
+            "The nodes also hear each other: test/ gets their sightings of one another (device node:<id>).",
+            discussion: """
+                Each node then has a receiver gain offset of its own (--node-offset-sigma), and venue.json gives \
+                no node a calibration, so an engine without a survey calibrates itself from these links.
+                """))
+    var nodeLinks = false
+
+    @Option(parsing: .unconditional, help: "Standard deviation of each node's receiver gain offset, dB (--node-links).")
+    var nodeOffsetSigma: Double = SimulatorOptions().nodeOffsetSigma
+
     @Option(
         help: ArgumentHelp(
             "Also write the walkers' packets (test/) as a btsnoop capture (Linux monitor format), for `indoor decode`.",
@@ -79,6 +95,9 @@ struct SimulateCommand: ParsableCommand {
         options.floorLoss = floorLoss
         options.advertisingInterval = interval
         options.packetLoss = packetLoss
+        options.beaconPowerSigma = beaconPowerSigma
+        options.nodeLinks = nodeLinks
+        options.nodeOffsetSigma = nodeOffsetSigma
         return options
     }
 
@@ -190,7 +209,10 @@ struct SimulateCommand: ParsableCommand {
                 sighting: { split, sighting in
                     counts.add(sightingOf: split)
                     try splits[split]?.append(sighting)
-                    if split == .test, capture != nil {
+                    // The capture is the walkers' phones; the nodes' sightings of each other are not in it.
+                    if split == .test, capture != nil,
+                        !sighting.device.hasPrefix(NodeLinkCalibration.nodeDevicePrefix)
+                    {
                         try capture?.append(sighting)
                         if let pending = capture?.pendingByteCount, pending >= 1 << 20 { try writeCapture() }
                     }

@@ -50,6 +50,7 @@ public struct ReplayStream {
         }
         var summary = ReplaySummary(session.statistics, fallbackMethod: session.fallbackMethod)
         summary.method = session.configuration.method.name
+        summary.selfCalibration = session.selfCalibration
         summary.late = window.late
         summary.reorderWindow = window.seconds
         if let end {

@@ -31,6 +31,12 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public var late = 0
     /// The re-order window of the replay, seconds.
     public var reorderWindow = ReplayRun.defaultReorderWindow
+    /// Sightings of one node by another that positioning took as links (never a device).
+    public var nodeLinks = 0
+    /// Sightings of one node by another that could not be used (an unknown node, a node hearing itself, two floors).
+    public var ignoredNodeLinks = 0
+    /// The last fit of self-calibration from those links, `nil` without one.
+    public var selfCalibration: NodeLinkCalibration.Fit?
 
     public init() {}
 
@@ -43,6 +49,8 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
         fallbacks = statistics.fallbacks
         zoneEvents = statistics.zoneEvents
         refused = statistics.refused
+        nodeLinks = statistics.nodeLinks
+        ignoredNodeLinks = statistics.ignoredNodeLinks
         if let fallbackMethod { self.fallbackMethod = fallbackMethod }
     }
 
@@ -71,10 +79,26 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
                 + " (replayed as they came)"
         }
         if unknownNodes > 0 { text += "; \(unknownNodes) sightings of nodes not in the venue" }
+        if nodeLinks + ignoredNodeLinks > 0 { text += "; " + linksText }
         if refused > 0 {
             text +=
                 "; \(refused) sightings refused (RSSI outside \(Int(Sighting.physicalRSSIRange.lowerBound))…"
                 + "\(Int(Sighting.physicalRSSIRange.upperBound)) dBm, or a time that is not a number)"
+        }
+        return text
+    }
+
+    /// For example `1200 node-to-node sightings (3 ignored); self-calibration: 10 nodes fitted on 90 links, path-loss
+    /// exponent 2.54, levels -68.8…-62.1 dBm at 1 m`.
+    private var linksText: String {
+        var text = "\(nodeLinks) node-to-node sightings"
+        if ignoredNodeLinks > 0 { text += " (\(ignoredNodeLinks) ignored)" }
+        guard let fit = selfCalibration else { return text + "; no self-calibration" }
+        let levels = fit.nodes.compactMap(\.rssiAtOneMeter)
+        text += "; self-calibration: \(levels.count) nodes fitted on \(fit.linksUsed) links, path-loss exponent "
+        text += String(format: "%.2f", fit.pathLossExponent)
+        if let low = levels.min(), let high = levels.max() {
+            text += String(format: ", levels %.1f…%.1f dBm at 1 m", low, high)
         }
         return text
     }

@@ -1,3 +1,4 @@
+import IndoorGateways
 import IndoorModel
 
 /// Reads the body of `POST /v1/sightings` (`{"venue": "hq", "sightings": [ … ]}`) in one pass over its UTF-8 bytes,

@@ -605,7 +605,8 @@ public final class VenueHub: Sendable {
         metrics.fixes.increment(by: fixes)
     }
 
-    static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
+    /// The session's events that the server stores and streams: its fixes and zone events, in order.
+    package static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
         events.compactMap { event in
             switch event {
             case .fix(let fix): .fix(fix)

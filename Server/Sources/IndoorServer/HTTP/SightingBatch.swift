@@ -58,18 +58,31 @@ func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
 }
 
 /// The answer to `POST /v1/sightings`.
-struct IngestResponse: Encodable {
-    var venue: String
+package struct IngestResponse: Encodable {
+    package var venue: String
     /// Sightings accepted and stored.
-    var accepted: Int
+    package var accepted: Int
     /// Sightings refused (see `errors`).
-    var rejected: Int
+    package var rejected: Int
     /// The fixes the batch caused.
-    var fixes: [Fix]
+    package var fixes: [Fix]
     /// The zone events the batch caused.
-    var events: [ZoneEvent]
+    package var events: [ZoneEvent]
     /// The id of the last stored event, for `Last-Event-ID`.
-    var lastEventId: Int64?
+    package var lastEventId: Int64?
     /// One entry per refused sighting.
-    var errors: [ItemError]
+    package var errors: [ItemError]
+
+    package init(
+        venue: String, accepted: Int, rejected: Int, fixes: [Fix], events: [ZoneEvent], lastEventId: Int64?,
+        errors: [ItemError]
+    ) {
+        self.venue = venue
+        self.accepted = accepted
+        self.rejected = rejected
+        self.fixes = fixes
+        self.events = events
+        self.lastEventId = lastEventId
+        self.errors = errors
+    }
 }

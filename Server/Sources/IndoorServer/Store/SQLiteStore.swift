@@ -176,13 +176,7 @@ public final class SQLiteStore: LocationStore {
     }
 
     public func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
-        let encoder = JSONFormat.encoder()
-        let encoded = try batch.events.map { event -> Data in
-            switch event {
-            case .fix(let fix): try encoder.encode(fix)
-            case .zone(let zone): try encoder.encode(zone)
-            }
-        }
+        let encoded = try batch.encodedEvents()
         return try await pool.write { db in
             var offset = 0
             while offset < batch.sightings.count {

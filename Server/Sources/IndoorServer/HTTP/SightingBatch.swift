@@ -16,6 +16,21 @@ package struct SightingBatch: Decodable {
     package struct Item: Decodable {
         package var result: Result<Sighting, ItemError>
 
+        /// An item read otherwise (``SightingBatchReader``).
+        package init(result: Result<Sighting, ItemError>) {
+            self.result = result
+        }
+
+        /// The items of an array ``SightingBatchReader`` read, in the array's order.
+        static func items(
+            _ read: (sightings: [Sighting], indices: [Int], errors: [ItemError], count: Int)
+        ) -> [Item] {
+            var items: [Item?] = Array(repeating: nil, count: read.count)
+            for (sighting, index) in zip(read.sightings, read.indices) { items[index] = Item(result: .success(sighting)) }
+            for error in read.errors { items[error.index] = Item(result: .failure(error)) }
+            return items.compactMap { $0 }
+        }
+
         package init(from decoder: any Decoder) throws {
             do {
                 result = .success(try Sighting(from: decoder))

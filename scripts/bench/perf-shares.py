@@ -11,13 +11,14 @@ import re
 import sys
 
 # (part, pattern on a frame's symbol). Earlier parts win: the session's work is the session's even where it
-# allocates, and the store's statement building is the store's even where it hashes.
+# allocates, the store's statement building is the store's even where it hashes, and encoding events is counted
+# as such wherever it runs (in the store's commit, or before it).
 PARTS = [
     ("session (LocationSession.ingest)", r"LocationSession\.ingest"),
-    ("store: statement arguments (GRDB StatementArguments)", r"StatementArguments|Statement\.setArguments|sqlite3_bind"),
+    ("JSON of the events, for the store and the answer (JSONEncoder)", r"JSONEncoder|JSONWriter|\.encode\(to:\)|LocationServer\.json|IngestResponse\.json"),
+    ("store: binding values (GRDB StatementArguments, then SQLiteBindings)", r"StatementArguments|Statement\.setArguments|sqlite3_bind|SQLiteBindings\.bind|bind\(to:at:\)"),
     ("store: SQL text and statement preparation", r"makeStatement|cachedStatement|sqlite3_prepare|sqlite3LockAndPrepare|Database\.makeStatement"),
     ("store: SQLite execution and file writes", r"SQLiteStore|Statement\.execute|sqlite3|DatabaseWriter|SerializedDatabase|inTransaction"),
-    ("answer JSON (JSONEncoder)", r"JSONEncoder|JSONWriter|\.encode\(to:\)|LocationServer\.json"),
     ("body reader (SightingBatchReader)", r"SightingBatchReader|JSONByteScanner"),
     ("admission (VenueHub.admit outside the session and store)", r"VenueHub\.admit|SightingTimeWindow|VenueRuntime\.problem"),
     ("live events and observers", r"VenueRuntime\.live|VenueRuntime\.publish|notifyObservers|LiveEvent|AsyncStream"),

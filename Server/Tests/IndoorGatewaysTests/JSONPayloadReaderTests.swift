@@ -27,8 +27,8 @@ struct JSONPayloadReaderTests {
         #"{"uptime":3600,"adverts":12,"seen":4,"reported":3,"firstFree":2e5,"maxHeap":1E+2}"#,
         #"{"a":[1,{"b":null}],"c":true,"d":false,"e":[],"f":{}}"#,
         #" {"a" : -0 , "b":0.1e-5,"c":123456789012345678901234567890} "#,
-        #"{"a":"\u00e9\/\n\t\"\\","b":"\uD83D\uDE00","c":"d\u{E9}v"}"#,
-        #"{"a\u0000b":1,"a":1,"a":2}"#, "{\"a\":1}\n\r\t", #"{"a":4.9e-324,"b":1e308,"c":2e-308}"#,
+        #"{"a":"\u00e9\/\n\t\"\\","b":"\uD83D\uDE00","c":"d\#u{E9}v"}"#,
+        #"{"ab":1,"a":1,"a":2}"#, "{\"a\":1}\n\r\t", #"{"a":4.9e-324,"b":1e308,"c":2e-308}"#,
     ])
     func goodPayloadsAreReadAsJSONDecoderReadsThem(payload: String) throws {
         let bytes = Array(payload.utf8)
@@ -40,7 +40,7 @@ struct JSONPayloadReaderTests {
     /// What `JSONDecoder` takes though it is not strict JSON, what it refuses, and strings with U+0000: left to
     /// `JSONDecoder`, which answers as before.
     @Test(arguments: [
-        #"{"a":1,}"#, "[1,2,]", #"{"a":{"b":1,},}"#, "\u{FEFF}{\"a\":1}", #"{"a":"x\u0000"}"#, #"{"a":01}"#,
+        #"{"a":1,}"#, "[1,2,]", #"{"a\u0000b":1}"#, #"{"a":{"b":1,},}"#, "\u{FEFF}{\"a\":1}", #"{"a":"x\u0000"}"#, #"{"a":01}"#,
         #"{"a":1.}"#, #"{"a":-}"#, #"{"a":"\u00"}"#, #"{"a":1e400}"#, #"{"a":1e-400}"#, #"{"a":"\ud800"}"#,
         #"{"a":tru}"#, #"{"a":1} x"#, #"{"a":.5}"#, #"{"a":+5}"#, #"{"a":NaN}"#, "{a:1}", #"{"a":1 "b":2}"#,
         #"{"a":1,,"b":2}"#, #"{"a":[,1]}"#, "", "  ", "\u{FEFF}", #"{"a":"abc"#, "{\"a\":1}\u{0B}",

@@ -15,7 +15,7 @@ extension IngestResponse {
         venue: String, accepted: Int, rejected: Int, stored: [StoredEvent], eventJSON: [Data], errors: [ItemError]
     ) throws -> Data {
         let encoder = JSONFormat.encoder()
-        let eventJSON = eventJSON.count == stored.count ? eventJSON : try stored.map { try $0.event.json(encoder) }
+        let eventJSON = try eventJSON.count == stored.count ? eventJSON : stored.map { try $0.event.json(encoder) }
         var zones: [Data] = []
         var fixes: [Data] = []
         for (event, json) in zip(stored, eventJSON) {

@@ -30,7 +30,8 @@ package enum ScanRequestReader {
         var seen: Set<String> = []
         scanner.skipWhitespace()
         guard scanner.current == UInt8(ascii: "{") else { return nil }
-        let members = try Self.members(&scanner) { key, scanner throws(JSONBodySyntaxError) in
+        let members = try Self.members(&scanner) {
+            (key: String, scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Bool in
             guard seen.insert(key).inserted else { return false }
             switch key {
             case "geofence":
@@ -131,7 +132,8 @@ package enum ScanRequestReader {
         var floor: Int??
         var timestamp: Double??
         var seen: Set<String> = []
-        let members = try Self.members(&scanner) { key, scanner throws(JSONBodySyntaxError) in
+        let members = try Self.members(&scanner) {
+            (key: String, scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Bool in
             guard seen.insert(key).inserted else { return false }
             switch key {
             case "latitude": latitude = try number(&scanner)

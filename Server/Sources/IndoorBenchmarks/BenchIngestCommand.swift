@@ -90,7 +90,8 @@ struct BenchIngestCommand: ParsableCommand {
                     format: "\n  in-process (LocationSession, 1 core): %.0f sightings/s (%d in %.1f CPU s)",
                     result.sessionSightingsPerSecond, result.sessionSightings, result.sessionSeconds)
                 + String(
-                    format: "\n  in-process with the store (LocationSession + SQLiteStore commit, 1 core): %.0f sightings/s (%d in %.1f CPU s)",
+                    format:
+                        "\n  in-process with the store (LocationSession + SQLiteStore commit, 1 core): %.0f sightings/s (%d in %.1f CPU s)",
                     result.storedSightingsPerSecond, result.storedSightings, result.storedSeconds))
         for decoder in result.decoders {
             print(

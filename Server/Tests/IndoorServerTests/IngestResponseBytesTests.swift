@@ -64,10 +64,12 @@ struct IngestResponseBytesTests {
                                 x: .random(in: -100...100, using: &random), y: .random(in: -1...1, using: &random),
                                 z: 0),
                             floor: Bool.random(using: &random) ? Int.random(in: -2...9, using: &random) : nil,
-                            accuracy: .random(in: 0...30, using: &random), confidence: .random(in: 0...1, using: &random),
+                            accuracy: .random(in: 0...30, using: &random),
+                            confidence: .random(in: 0...1, using: &random),
                             method: ["auto", "nonlinear", "knn"].randomElement(using: &random) ?? "auto",
                             coordinate: Bool.random(using: &random)
-                                ? GeoCoordinate(latitude: 51.5 + .random(in: 0...0.01, using: &random), longitude: -0.12)
+                                ? GeoCoordinate(
+                                    latitude: 51.5 + .random(in: 0...0.01, using: &random), longitude: -0.12)
                                 : nil))
                 } else {
                     let kind = [ZoneEvent.Kind.checkIn, .checkOut, .dwell].randomElement(using: &random) ?? .checkIn

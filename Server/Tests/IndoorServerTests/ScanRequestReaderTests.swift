@@ -76,16 +76,27 @@ struct ScanRequestReaderTests {
             var members: [String] = []
             if random.chance(0.97) { members.append(random.member("geofence", random.field(random.string("hq")))) }
             let items = (0..<Int.random(in: 0...6, using: &random.random)).map { _ in random.item() }
-            if random.chance(0.97) { members.append(random.member("sightings", "[" + items.joined(separator: ",") + "]")) }
+            if random.chance(0.97) {
+                members.append(random.member("sightings", "[" + items.joined(separator: ",") + "]"))
+            }
             if random.chance(0.4) { members.append(random.member("duration", random.field(random.number(10)))) }
             if random.chance(0.4) { members.append(random.member("device", random.field(random.string("phone-1")))) }
             if random.chance(0.4) {
-                var location = [random.member("latitude", random.number(51.5)), random.member("longitude", random.number(-0.12))]
-                if random.chance(0.5) { location.append(random.member("floor", random.pick(["2", "-1", "0", "2.0", "null", "1e0"]))) }
-                if random.chance(0.3) { location.append(random.member("horizontalAccuracy", random.field(random.number(5)))) }
-                if random.chance(0.2) { location.append(random.member("timestamp", random.field(random.number(1.7e9)))) }
+                var location = [
+                    random.member("latitude", random.number(51.5)), random.member("longitude", random.number(-0.12)),
+                ]
+                if random.chance(0.5) {
+                    location.append(random.member("floor", random.pick(["2", "-1", "0", "2.0", "null", "1e0"])))
+                }
+                if random.chance(0.3) {
+                    location.append(random.member("horizontalAccuracy", random.field(random.number(5))))
+                }
+                if random.chance(0.2) {
+                    location.append(random.member("timestamp", random.field(random.number(1.7e9))))
+                }
                 location.shuffle(using: &random.random)
-                members.append(random.member("knownLocation", random.field("{" + location.joined(separator: ",") + "}")))
+                members.append(
+                    random.member("knownLocation", random.field("{" + location.joined(separator: ",") + "}")))
             }
             if random.chance(0.2) { members.append(random.member("other", random.wrong())) }
             members.shuffle(using: &random.random)
@@ -98,7 +109,8 @@ struct ScanRequestReaderTests {
             if let read, read != reference {
                 differences += 1
                 if differences <= 3 {
-                    Issue.record("\(String(decoding: body, as: UTF8.self))\nreader: \(read)\nreference: \(reference as Any)")
+                    Issue.record(
+                        "\(String(decoding: body, as: UTF8.self))\nreader: \(read)\nreference: \(reference as Any)")
                 }
             }
         }

@@ -375,7 +375,8 @@ public struct LocationServer: Sendable {
     /// with the provider's result JSON (docs/SCAN.md). Nothing is stored: a scan is a question, not an ingest.
     private func scan(_ request: Request) async throws -> Response {
         let body = try await self.body(of: request)
-        let scan = try body.withUnsafeReadableBytes { ScanRequestReader.read($0) } ?? ScanRequest.decode(Data(buffer: body))
+        let scan =
+            try body.withUnsafeReadableBytes { ScanRequestReader.read($0) } ?? ScanRequest.decode(Data(buffer: body))
         guard scan.items.count <= configuration.maxBatch else {
             throw APIError.tooLarge(
                 field: "sightings",

@@ -26,7 +26,9 @@ package struct SightingBatch: Decodable {
             _ read: (sightings: [Sighting], indices: [Int], errors: [ItemError], count: Int)
         ) -> [Item] {
             var items: [Item?] = Array(repeating: nil, count: read.count)
-            for (sighting, index) in zip(read.sightings, read.indices) { items[index] = Item(result: .success(sighting)) }
+            for (sighting, index) in zip(read.sightings, read.indices) {
+                items[index] = Item(result: .success(sighting))
+            }
             for error in read.errors { items[error.index] = Item(result: .failure(error)) }
             return items.compactMap { $0 }
         }

@@ -40,7 +40,8 @@ struct JSONPayloadReaderTests {
     /// What `JSONDecoder` takes though it is not strict JSON, what it refuses, and strings with U+0000: left to
     /// `JSONDecoder`, which answers as before.
     @Test(arguments: [
-        #"{"a":1,}"#, "[1,2,]", #"{"a\u0000b":1}"#, #"{"a":{"b":1,},}"#, "\u{FEFF}{\"a\":1}", #"{"a":"x\u0000"}"#,
+        #"{"a":1,}"#, "[1,2,]", #"{"a":0e4}"#, #"{"a":-0E-1}"#, #"{"a\u0000b":1}"#, #"{"a":{"b":1,},}"#,
+        "\u{FEFF}{\"a\":1}", #"{"a":"x\u0000"}"#,
         #"{"a":01}"#,
         #"{"a":1.}"#, #"{"a":-}"#, #"{"a":"\u00"}"#, #"{"a":1e400}"#, #"{"a":1e-400}"#, #"{"a":"\ud800"}"#,
         #"{"a":tru}"#, #"{"a":1} x"#, #"{"a":.5}"#, #"{"a":+5}"#, #"{"a":NaN}"#, "{a:1}", #"{"a":1 "b":2}"#,
@@ -64,7 +65,7 @@ struct JSONPayloadReaderTests {
 
     /// Seeded random payloads of the gateways' kind (flat and nested objects, every number form, escapes,
     /// whitespace anywhere, repeated keys) and random byte edits of them: the reader never disagrees with
-    /// `JSONDecoder`, and reads nearly all of the well-formed ones itself.
+    /// `JSONDecoder`, and reads most of the well-formed ones itself (not those with numbers no `Double` holds).
     @Test(arguments: 0..<8)
     func randomPayloadsAgreeWithJSONDecoder(stream: UInt64) {
         var random = RandomPayload(seed: 0x6A50_4E00 &+ stream)
@@ -86,7 +87,7 @@ struct JSONPayloadReaderTests {
             }
         }
         #expect(differences == 0)
-        #expect(Double(readHere) >= 0.9 * Double(wellFormed), "\(readHere) of \(wellFormed) read in one pass")
+        #expect(Double(readHere) >= 0.75 * Double(wellFormed), "\(readHere) of \(wellFormed) read in one pass")
     }
 }
 

@@ -301,6 +301,14 @@ package struct JSONByteScanner {
         return NumberToken(value: value, start: start, end: end, nonzero: mantissa != 0)
     }
 
+    /// Whether the number is a zero with an exponent right after it (`0e4`, `-0E-1`): JSON, but Foundation's
+    /// `JSONDecoder` refuses it (measured), so the readers that answer as it does leave such a number to it.
+    package func isZeroWithExponent(_ token: NumberToken) -> Bool {
+        let digit = byte(at: token.start) == UInt8(ascii: "-") ? token.start + 1 : token.start
+        let next = byte(at: digit + 1)
+        return byte(at: digit) == UInt8(ascii: "0") && (next == UInt8(ascii: "e") || next == UInt8(ascii: "E"))
+    }
+
     /// The text of a number token, as written.
     package func text(_ token: NumberToken) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)

@@ -2,7 +2,8 @@
 /// payloads `JSONDecoder` would read the same way: the MQTT path's hot case.
 ///
 /// It answers only where it is sure to answer as `JSONDecoder` does with ``JSONValue/init(from:)``: well-formed
-/// RFC 8259 JSON in UTF-8, numbers a `Double` holds, strings without U+0000. For anything else (a syntax error,
+/// RFC 8259 JSON in UTF-8, numbers a `Double` holds (but not a zero with an exponent, `0e4`, which `JSONDecoder`
+/// refuses), strings without U+0000. For anything else (a syntax error,
 /// and also what `JSONDecoder` reads though it is not strict JSON: a trailing comma, a byte order mark, UTF-16) it
 /// answers `nil` and the caller asks `JSONDecoder`, so a payload is accepted or refused, and read, exactly as
 /// before. Of a key given twice the first value counts, as with `JSONDecoder`.
@@ -32,7 +33,7 @@ package enum JSONPayloadReader {
             return readString(&scanner).map { .string($0) }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number = try scanner.scanNumber()
-            return number.isRepresentable ? .number(number.value) : nil
+            return number.isRepresentable && !scanner.isZeroWithExponent(number) ? .number(number.value) : nil
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             let first = scanner.current
             try scanner.scanLiteral()

@@ -104,7 +104,7 @@ package enum ScanRequestReader {
         switch scanner.current {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number = try scanner.scanNumber()
-            return number.isRepresentable ? number.value : nil
+            return number.isRepresentable && !scanner.isZeroWithExponent(number) ? number.value : nil
         default: return nil
         }
     }

@@ -1,7 +1,10 @@
-// libFuzzer entry point for the one-pass reader of `POST /v1/sightings` bodies
+// libFuzzer entry point for the one-pass readers of JSON bytes. The reader of `POST /v1/sightings` bodies
 // (Server/Sources/IndoorServer/HTTP/SightingBatchReader.swift): any bytes give a batch or a refusal, never a crash,
-// and what is read is consistent (an index for each sighting, every index once, in order).
-// Built by Fuzz/run-sightings.sh (not a SwiftPM target), from the reader's files alone.
+// and what is read is consistent (an index for each sighting, every index once, in order). The reader of gateways'
+// payloads (Server/Sources/IndoorGateways/Support/JSONPayloadReader.swift): what it reads, JSONDecoder reads as the
+// same value.
+// Built by Fuzz/run-sightings.sh (not a SwiftPM target), from the readers' files alone.
+import IndoorGateways
 import IndoorServer
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -16,6 +19,13 @@ public func fuzzSightingBatch(_ start: UnsafeRawPointer?, _ count: Int) -> CInt 
         for sighting in batch.sightings { precondition(sighting.problem == nil, "a sighting that should be refused") }
     } catch {
         _ = String(describing: error)
+    }
+    if let read = JSONPayloadReader.value(body) {
+        let bytes = Array(body)
+        guard let reference = try? JSONValue.decodedByFoundation(bytes) else {
+            preconditionFailure("the payload reader read \(read); JSONDecoder refuses it")
+        }
+        precondition(read.isSame(as: reference), "the payload reader read \(read); JSONDecoder \(reference)")
     }
     return 0
 }

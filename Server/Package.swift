@@ -48,6 +48,8 @@ let package = Package(
                 "IndoorMQTT", "IndoorGateways", "IndoorArchive",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C functions, for the store's hot inserts (`SQLiteBindings`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

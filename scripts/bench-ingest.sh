@@ -6,7 +6,8 @@
 #
 # Builds nothing: run `swift build --package-path Server -c release --product indoor --product indoor-bench` first.
 # (1) `indoor-bench ingest`: the simulated office of `indoor simulate --devices N` replayed in batches through one
-# LocationSession on one core, and the request bodies decoded by the JSONDecoder-based and the one-pass decoders.
+# LocationSession on one core, alone and with each batch then committed to a fresh SQLite store (what the server
+# does before it answers), and the request bodies decoded by the JSONDecoder-based and the one-pass decoders.
 # (2) scripts/bench-serve.sh: the same sightings POSTed by wrk to `indoor serve` with a fresh database; the server's
 # CPU time over the run gives the cores it used (wrk's own core is not counted).
 set -euo pipefail
@@ -39,10 +40,11 @@ http=$(scripts/bench-serve.sh --seconds "$seconds" --connections "$connections" 
     --durability "$durability" --binary "$bin/indoor")
 echo "$http"
 session=$(sed -n 's/.*in-process (LocationSession, 1 core): \([0-9.]*\) sightings\/s.*/\1/p' <<< "$inprocess")
+stored=$(sed -n 's/.*in-process with the store ([^)]*): \([0-9.]*\) sightings\/s.*/\1/p' <<< "$inprocess")
 served=$(sed -n 's/^result:.* sightings_per_s=\([0-9.]*\).*/\1/p' <<< "$http")
 cores=$(sed -n 's/^server: cpu .*(\([0-9.]*\) cores)/\1/p' <<< "$http")
-awk -v s="$session" -v h="$served" -v c="$cores" 'BEGIN {
+awk -v s="$session" -v t="$stored" -v h="$served" -v c="$cores" 'BEGIN {
     per = (c > 0) ? h / c : 0
-    printf "in-process: %.0f sightings/s per core; HTTP: %.0f sightings/s on %.2f server cores = %.0f per core\n", s, h, c, per
-    if (per > 0) printf "ratio in-process / HTTP per core: %.2f\n", s / per
+    printf "in-process: %.0f sightings/s per core, %.0f with the store; HTTP: %.0f sightings/s on %.2f server cores = %.0f per core\n", s, t, h, c, per
+    if (per > 0) printf "ratio in-process / HTTP per core: %.2f (session alone), %.2f (session and store)\n", s / per, t / per
 }'

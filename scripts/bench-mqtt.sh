@@ -2,9 +2,10 @@
 # MQTT ingest beside HTTP ingest, side by side in one run, against one `indoor serve --mqtt` on loopback.
 #
 #   scripts/bench-mqtt.sh [--seconds 10] [--connections 8] [--batch 100] [--devices 50] [--publishers 2]
-#                         [--in-flight 200] [--durability normal] [--no-build]
+#                         [--in-flight 200] [--durability normal] [--no-build] [--bin DIR]
 #
-# Builds the release products (`swift build -c release --package-path Server`) unless --no-build, starts mosquitto
+# Builds the release products (`swift build -c release --package-path Server`) unless --no-build or --bin DIR (the
+# products of another build, to compare builds), starts mosquitto
 # on a free loopback port (no persistence, no in-flight limit towards subscribers, a queue of 1 M messages per
 # client) and `indoor serve --mqtt` on a fresh database in a temporary folder it makes (and removes), and puts the
 # simulated venue of `indoor simulate` (DEVICES walkers). Then, against that one server:
@@ -26,6 +27,7 @@ publishers=2
 in_flight=200
 durability=normal
 build=1
+bin=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
         --in-flight) in_flight="$2"; shift 2 ;;
         --durability) durability="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
+        --bin) bin="$2"; build=0; shift 2 ;;
         *) echo "bench-mqtt: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -47,7 +50,7 @@ if [ "$build" = 1 ]; then
     echo "bench-mqtt: building the release products (swift build -c release --package-path Server)"
     swift build -c release --package-path Server > /dev/null
 fi
-bin=$(swift build -c release --package-path Server --show-bin-path)
+[ -n "$bin" ] || bin=$(swift build -c release --package-path Server --show-bin-path)
 for product in indoor indoor-bench; do
     [ -x "$bin/$product" ] || { echo "bench-mqtt: '$bin/$product' not found; run without --no-build" >&2; exit 2; }
 done

@@ -2,13 +2,15 @@
 # Load benchmark of `indoor serve` on loopback: batches of simulated sightings POSTed by wrk.
 #
 #   scripts/bench-serve.sh [--seconds 20] [--connections 8] [--batch 100] [--devices 50] [--durability normal]
-#                          [--binary Server/.build/release/indoor]
+#                          [--binary Server/.build/release/indoor] [--perf FILE]
 #
 # Builds nothing: run `swift build --package-path Server -c release --product indoor` first (or pass --binary). Starts the server on a
 # free port with a fresh database in a temporary folder it makes (and removes), creates the simulated venue of
 # `indoor simulate`, runs wrk (one thread, N connections, each posting a batch, waiting for the answer, posting
 # the next) for a bounded time, then checks that the server counted every acknowledged sighting, stops the
 # server by its pid and prints sightings/s and latency percentiles. Needs wrk and curl (Debian: wrk, curl).
+# --perf FILE records the server's call graphs during the wrk run (`perf record -g -p PID -o FILE`; Debian:
+# linux-perf); read them with `perf report -i FILE --no-children` (self) or `--children` (inclusive).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +20,7 @@ batch=100
 devices=50
 durability=normal
 binary=Server/.build/release/indoor
+perf_output=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
@@ -26,17 +29,25 @@ while [ $# -gt 0 ]; do
         --devices) devices="$2"; shift 2 ;;
         --durability) durability="$2"; shift 2 ;;
         --binary) binary="$2"; shift 2 ;;
+        --perf) perf_output="$2"; shift 2 ;;
         *) echo "bench-serve: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
-for tool in wrk curl; do
+tools="wrk curl"
+[ -n "$perf_output" ] && tools="$tools perf"
+for tool in $tools; do
     command -v "$tool" > /dev/null || { echo "bench-serve: '$tool' is not installed (apt-get install $tool)" >&2; exit 2; }
 done
 [ -x "$binary" ] || { echo "bench-serve: '$binary' not found: swift build --package-path Server -c release --product indoor" >&2; exit 2; }
 
 work=$(mktemp -d)
 server=""
+recorder=""
 cleanup() {
+    if [ -n "$recorder" ] && kill -0 "$recorder" 2> /dev/null; then
+        kill -INT "$recorder" 2> /dev/null || true
+        wait "$recorder" 2> /dev/null || true
+    fi
     if [ -n "$server" ] && kill -0 "$server" 2> /dev/null; then
         kill -TERM "$server" 2> /dev/null || true
         wait "$server" 2> /dev/null || true
@@ -68,12 +79,23 @@ echo "wrk: $connections connections, batches of $batch sightings, $seconds s"
 # The server's CPU time (user + system, clock ticks; fields 14 and 15 of /proc/PID/stat) around the run: how many
 # cores it used.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server/stat" 2> /dev/null || echo 0; }
+if [ -n "$perf_output" ]; then
+    perf record -g -p "$server" -o "$perf_output" > "$work/perf.out" 2>&1 &
+    recorder=$!
+    sleep 0.5
+fi
 cpu_before=$(cpu_ticks)
 wall_before=$(date +%s.%N)
 wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s scripts/bench/post-batches.lua "$address" \
     -- "$work/venue/test/sightings.csv" "$venue" "$batch" "$ingest" > "$work/wrk.out"
 cpu_after=$(cpu_ticks)
 wall_after=$(date +%s.%N)
+if [ -n "$recorder" ]; then
+    kill -INT "$recorder" 2> /dev/null || true
+    wait "$recorder" 2> /dev/null || true
+    recorder=""
+    echo "perf: the server's call graphs during the run in $perf_output"
+fi
 cat "$work/wrk.out"
 awk -v a="$cpu_before" -v b="$cpu_after" -v s="$wall_before" -v e="$wall_after" -v hz="$(getconf CLK_TCK)" \
     'BEGIN { cpu = (b - a) / hz; printf "server: cpu %.2f s over %.2f s of wall time (%.2f cores)\n", cpu, e - s, cpu / (e - s) }'

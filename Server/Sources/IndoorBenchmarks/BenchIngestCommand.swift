@@ -29,7 +29,7 @@ struct BenchIngestCommand: ParsableCommand {
     @Option(help: "Sightings per batch (per request body).")
     var batch = 100
 
-    @Option(help: "Seconds of in-process ingest.")
+    @Option(help: "CPU seconds of in-process ingest (each way).")
     var seconds = 10.0
 
     @Option(parsing: .unconditional, help: "Timed decoding passes over all the bodies; the best is reported.")
@@ -57,6 +57,11 @@ struct BenchIngestCommand: ParsableCommand {
         var sessionSeconds: Double
         /// Fixes and zone events the session gave.
         var sessionEvents: Int
+        /// In-process with the store: sightings/s through one LocationSession, each batch then committed with its
+        /// events to a fresh SQLiteStore (one core at a time: the commit runs while the loop waits for it).
+        var storedSightingsPerSecond: Double
+        var storedSightings: Int
+        var storedSeconds: Double
         var decoders: [Decoder]
         /// SQLite commits of the same batches (sightings only), best of --repeat, by rows per `INSERT`.
         var sqlite: [SQLiteWrite]
@@ -82,8 +87,12 @@ struct BenchIngestCommand: ParsableCommand {
         print(
             "ingest: \(devices) walkers, \(result.sightings) sightings a lap, batches of \(batch)"
                 + String(
-                    format: "\n  in-process (LocationSession, 1 core): %.0f sightings/s (%d in %.1f s)",
-                    result.sessionSightingsPerSecond, result.sessionSightings, result.sessionSeconds))
+                    format: "\n  in-process (LocationSession, 1 core): %.0f sightings/s (%d in %.1f CPU s)",
+                    result.sessionSightingsPerSecond, result.sessionSightings, result.sessionSeconds)
+                + String(
+                    format:
+                        "\n  in-process with the store (LocationSession + SQLiteStore commit, 1 core): %.0f sightings/s (%d in %.1f CPU s)",
+                    result.storedSightingsPerSecond, result.storedSightings, result.storedSeconds))
         for decoder in result.decoders {
             print(
                 "  decode \(decoder.name): "
@@ -110,33 +119,18 @@ struct BenchIngestCommand: ParsableCommand {
         guard let last = rows.last else { throw CommandFailure("the simulation gave no sightings") }
         let span = (last.time).rounded(.up) + 1
 
-        // (1) In-process, one core: batches into one session, laps shifted by the span.
+        // (1) In-process, one core: batches into one session, laps shifted by the span; then the same with each
+        // batch's sightings and events committed to a fresh SQLite store, as the server does before it answers.
         var session = try LocationSession(SessionConfiguration(venue: venue))
-        var done = 0
-        var events = 0
-        var lap = 0.0
-        let clock = ContinuousClock()
-        let start = clock.now
-        var elapsed = 0.0
-        var index = 0
-        var pending: [Sighting] = []
-        pending.reserveCapacity(batch)
-        repeat {
-            pending.removeAll(keepingCapacity: true)
-            while pending.count < batch {
-                var sighting = rows[index]
-                sighting.time += lap * span
-                pending.append(sighting)
-                index += 1
-                if index == rows.count {
-                    index = 0
-                    lap += 1
-                }
-            }
-            events += session.ingest(pending).count
-            done += pending.count
-            elapsed = BenchStopwatch.seconds(clock.now - start)
-        } while elapsed < seconds
+        let alone = try replay(rows, span: span) { session.ingest($0).count }
+        session = try LocationSession(SessionConfiguration(venue: venue))
+        let (store, folder) = try SQLiteCommitBench.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stored = try replay(rows, span: span) { pending in
+            let events = VenueHub.serverEvents(session.ingest(pending))
+            return try SQLiteCommitBench.commit(
+                IngestBatch(venue: venue.id, sightings: pending, events: events, receivedAt: 0), to: store)
+        }
 
         // (2) The decoders over the bodies of one lap.
         var bodies: [[UInt8]] = []
@@ -189,8 +183,57 @@ struct BenchIngestCommand: ParsableCommand {
         }
         let result = Result(
             devices: devices, batch: batch, sightings: rows.count, bodyBytes: bytes,
-            sessionSightingsPerSecond: Double(done) / elapsed, sessionSightings: done, sessionSeconds: elapsed,
-            sessionEvents: events, decoders: decoders, sqlite: sqlite)
+            sessionSightingsPerSecond: Double(alone.sightings) / alone.seconds, sessionSightings: alone.sightings,
+            sessionSeconds: alone.seconds, sessionEvents: alone.events,
+            storedSightingsPerSecond: Double(stored.sightings) / stored.seconds, storedSightings: stored.sightings,
+            storedSeconds: stored.seconds, decoders: decoders, sqlite: sqlite)
         return result
+    }
+
+    /// What one replay did: sightings, the events of `ingest`, seconds.
+    struct Replay {
+        var sightings = 0
+        var events = 0
+        var seconds = 0.0
+    }
+
+    /// Feeds `rows` to `ingest` in batches of `batch` until the process has spent `seconds` of CPU time, in order,
+    /// each lap over the rows shifted by `span` seconds so that data time only moves forward (as
+    /// `scripts/bench/post-batches.lua` does).
+    ///
+    /// Timed by the process's CPU time (`CLOCK_PROCESS_CPUTIME_ID`), as `scripts/bench-serve.sh` times the server:
+    /// so the in-process and the HTTP figures are both per core second, whatever else the machine runs, and the
+    /// store's commits count though they run on GRDB's writer thread.
+    func replay(_ rows: [Sighting], span: Double, _ ingest: ([Sighting]) throws -> Int) throws -> Replay {
+        var done = Replay()
+        var lap = 0.0
+        let start = Self.processCPUSeconds()
+        var index = 0
+        var pending: [Sighting] = []
+        pending.reserveCapacity(batch)
+        repeat {
+            pending.removeAll(keepingCapacity: true)
+            while pending.count < batch {
+                var sighting = rows[index]
+                sighting.time += lap * span
+                pending.append(sighting)
+                index += 1
+                if index == rows.count {
+                    index = 0
+                    lap += 1
+                }
+            }
+            done.events += try ingest(pending)
+            done.sightings += pending.count
+            done.seconds = Self.processCPUSeconds() - start
+        } while done.seconds < seconds
+        return done
+    }
+
+    /// The CPU time the process has used, in seconds (all its threads).
+    static func processCPUSeconds() -> Double {
+        var now = timespec()
+        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now) == 0 else { return 0 }
+        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
     }
 }

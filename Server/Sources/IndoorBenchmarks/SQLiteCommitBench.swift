@@ -35,4 +35,32 @@ enum SQLiteCommitBench {
         done.wait()
         return try outcome.withLock { $0 }?.get() ?? 0
     }
+
+    /// Commits `batch` to `store` and waits for it: the store's work of one `POST /v1/sightings`, from a loop
+    /// that is not async (`indoor-bench ingest`'s in-process run with the store).
+    /// - Returns: The events stored.
+    /// - Throws: What the store throws.
+    static func commit(_ batch: IngestBatch, to store: SQLiteStore) throws -> Int {
+        let outcome = Mutex<Result<Int, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let stored = try await store.commit(batch)
+                outcome.withLock { $0 = .success(stored.count) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0 }?.get() ?? 0
+    }
+
+    /// A new store in a new temporary folder, and the folder to remove after.
+    static func temporaryStore() throws -> (store: SQLiteStore, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("indoor-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: folder.appendingPathComponent("bench.sqlite").path, durability: .normal)
+        return (store, folder)
+    }
 }

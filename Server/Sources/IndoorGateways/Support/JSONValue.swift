@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value as a gateway sent it, kept only long enough to read a few fields.
-enum JSONValue: Decodable, Sendable {
+package enum JSONValue: Decodable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,9 +11,9 @@ enum JSONValue: Decodable, Sendable {
 
     /// The deepest nesting of arrays and objects read; deeper payloads are refused before decoding, so that
     /// decoding never recurses far.
-    static let maximumDepth = 16
+    package static let maximumDepth = 16
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -31,7 +31,7 @@ enum JSONValue: Decodable, Sendable {
     }
 
     /// What a payload holds at its top level.
-    enum TopLevel {
+    package enum TopLevel {
         case object([String: JSONValue])
         /// JSON, but not an object.
         case notObject
@@ -39,21 +39,33 @@ enum JSONValue: Decodable, Sendable {
         case notJSON
     }
 
-    /// The object in `payload`, or why there is none.
-    static func object(_ payload: [UInt8]) -> TopLevel {
+    /// The object in `payload`, or why there is none: read in one pass (``JSONPayloadReader``), or by
+    /// `JSONDecoder` where that reader leaves the answer to it, so that both give the same answers.
+    package static func object(_ payload: [UInt8]) -> TopLevel {
         guard depth(payload) <= maximumDepth else { return .notJSON }
         let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(payload))
-        } catch {
-            return .notJSON
+        if let read = payload.withUnsafeBytes({ JSONPayloadReader.value($0) }) {
+            value = read
+        } else {
+            do {
+                value = try decodedByFoundation(payload)
+            } catch {
+                return .notJSON
+            }
         }
         guard case .object(let object) = value else { return .notObject }
         return .object(object)
     }
 
+    /// `payload` decoded by Foundation's `JSONDecoder`: the reference ``JSONPayloadReader`` answers as, and the
+    /// reader of what it leaves (text that is not strict JSON, or not JSON at all).
+    /// - Throws: `JSONDecoder`'s error for a payload it cannot read.
+    package static func decodedByFoundation(_ payload: [UInt8]) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(payload))
+    }
+
     /// The deepest nesting of `[` and `{` outside strings; a rough scan, only to bound recursion.
-    static func depth(_ bytes: [UInt8]) -> Int {
+    package static func depth(_ bytes: [UInt8]) -> Int {
         var depth = 0
         var deepest = 0
         var inString = false
@@ -81,8 +93,26 @@ enum JSONValue: Decodable, Sendable {
         return deepest
     }
 
+    /// Whether `other` is the same value: numbers bit for bit (so -0 is not 0), strings byte for byte, an object's
+    /// members whatever their order. How the tests and the fuzz target compare ``JSONPayloadReader`` with
+    /// `JSONDecoder`.
+    package func isSame(as other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let left), .bool(let right)): return left == right
+        case (.number(let left), .number(let right)): return left.bitPattern == right.bitPattern
+        case (.string(let left), .string(let right)): return left.utf8.elementsEqual(right.utf8)
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { $0.isSame(as: $1) }
+        case (.object(let left), .object(let right)):
+            return left.count == right.count
+                && left.allSatisfy { key, value in right[key].map { value.isSame(as: $0) } ?? false }
+        default: return false
+        }
+    }
+
     /// A short name of the value's JSON type, for messages: `null`, `a boolean`, `a number`, `a string`, …
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

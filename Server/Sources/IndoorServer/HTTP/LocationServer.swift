@@ -365,27 +365,18 @@ public struct LocationServer: Sendable {
         if admission.refused.count == sightings.count, let first = errors.first {
             throw APIError.badRequest(field: first.field, first.message + errorsSuffix(errors.count - 1))
         }
-        let stored = admission.stored
-        var fixes: [Fix] = []
-        var events: [ZoneEvent] = []
-        for event in stored {
-            switch event.event {
-            case .fix(let fix): fixes.append(fix)
-            case .zone(let zone): events.append(zone)
-            }
-        }
-        return try Self.json(
-            IngestResponse(
-                venue: batch.venue, accepted: sightings.count - admission.refused.count, rejected: errors.count,
-                fixes: fixes, events: events,
-                lastEventId: stored.last?.id, errors: errors))
+        let answer = try IngestResponse.json(
+            venue: batch.venue, accepted: sightings.count - admission.refused.count, rejected: errors.count,
+            stored: admission.stored, eventJSON: admission.eventJSON, errors: errors)
+        return Self.raw(answer, type: "application/json")
     }
 
     /// `POST /v1/scans`: the indoor provider's scan over the sightings of the request (``ScanRequest``), answered
     /// with the provider's result JSON (docs/SCAN.md). Nothing is stored: a scan is a question, not an ingest.
     private func scan(_ request: Request) async throws -> Response {
         let body = try await self.body(of: request)
-        let scan = try ScanRequest.decode(Data(buffer: body))
+        let scan =
+            try body.withUnsafeReadableBytes { ScanRequestReader.read($0) } ?? ScanRequest.decode(Data(buffer: body))
         guard scan.items.count <= configuration.maxBatch else {
             throw APIError.tooLarge(
                 field: "sightings",

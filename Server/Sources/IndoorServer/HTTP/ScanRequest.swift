@@ -6,25 +6,26 @@ import IndoorSession
 /// `{"geofence": "hq", "sightings": [ … ], "duration": 10, "knownLocation": {"latitude": …, "longitude": …},
 /// "device": "phone-1"}`. Only `geofence` and `sightings` are required; each sighting is in the JSON Lines object
 /// form of docs/FORMATS.md.
-struct ScanRequest: Decodable {
+package struct ScanRequest: Decodable {
     /// The geofence to scan: a venue that lists it in `geofences` answers.
-    var geofence: String
+    package var geofence: String
     /// The sightings heard during the scan, from a phone or a gateway.
-    var items: [SightingBatch.Item]
+    package var items: [SightingBatch.Item]
     /// Seconds of data time the scan lasts from its first sighting; `nil` for all the sightings given.
-    var duration: Double?
+    package var duration: Double?
     /// Where the device was at the start of the scan: chooses the venue and seeds the position.
-    var knownLocation: DeviceLocation?
+    package var knownLocation: DeviceLocation?
     /// The device to locate; `nil` for the one heard most often.
-    var device: String?
+    package var device: String?
 
     enum CodingKeys: String, CodingKey {
         case geofence, duration, knownLocation, device
         case items = "sightings"
     }
 
-    /// Reads a request, answering 400 naming the field for a body that is not such an object.
-    static func decode(_ data: Data) throws -> ScanRequest {
+    /// Reads a request with `JSONDecoder`, answering 400 naming the field for a body that is not such an object:
+    /// the reference ``ScanRequestReader`` answers as, and the reader of what it leaves.
+    package static func decode(_ data: Data) throws -> ScanRequest {
         try decodeBody(ScanRequest.self, from: data)
     }
 

@@ -16,6 +16,23 @@ package struct SightingBatch: Decodable {
     package struct Item: Decodable {
         package var result: Result<Sighting, ItemError>
 
+        /// An item read otherwise (``SightingBatchReader``).
+        package init(result: Result<Sighting, ItemError>) {
+            self.result = result
+        }
+
+        /// The items of an array ``SightingBatchReader`` read, in the array's order.
+        static func items(
+            _ read: (sightings: [Sighting], indices: [Int], errors: [ItemError], count: Int)
+        ) -> [Item] {
+            var items: [Item?] = Array(repeating: nil, count: read.count)
+            for (sighting, index) in zip(read.sightings, read.indices) {
+                items[index] = Item(result: .success(sighting))
+            }
+            for error in read.errors { items[error.index] = Item(result: .failure(error)) }
+            return items.compactMap { $0 }
+        }
+
         package init(from decoder: any Decoder) throws {
             do {
                 result = .success(try Sighting(from: decoder))
@@ -58,18 +75,31 @@ func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
 }
 
 /// The answer to `POST /v1/sightings`.
-struct IngestResponse: Encodable {
-    var venue: String
+package struct IngestResponse: Encodable {
+    package var venue: String
     /// Sightings accepted and stored.
-    var accepted: Int
+    package var accepted: Int
     /// Sightings refused (see `errors`).
-    var rejected: Int
+    package var rejected: Int
     /// The fixes the batch caused.
-    var fixes: [Fix]
+    package var fixes: [Fix]
     /// The zone events the batch caused.
-    var events: [ZoneEvent]
+    package var events: [ZoneEvent]
     /// The id of the last stored event, for `Last-Event-ID`.
-    var lastEventId: Int64?
+    package var lastEventId: Int64?
     /// One entry per refused sighting.
-    var errors: [ItemError]
+    package var errors: [ItemError]
+
+    package init(
+        venue: String, accepted: Int, rejected: Int, fixes: [Fix], events: [ZoneEvent], lastEventId: Int64?,
+        errors: [ItemError]
+    ) {
+        self.venue = venue
+        self.accepted = accepted
+        self.rejected = rejected
+        self.fixes = fixes
+        self.events = events
+        self.lastEventId = lastEventId
+        self.errors = errors
+    }
 }

@@ -1,3 +1,4 @@
+import IndoorGateways
 import IndoorModel
 
 /// Reads the body of `POST /v1/sightings` (`{"venue": "hq", "sightings": [ … ]}`) in one pass over its UTF-8 bytes,
@@ -155,7 +156,7 @@ package enum SightingBatchReader {
     }
 
     /// Reads the `sightings` array (the current byte is its `[`), each item on its own.
-    private static func readItems(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> (
+    static func readItems(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> (
         sightings: [Sighting], indices: [Int], errors: [ItemError], count: Int
     ) {
         scanner.position += 1

@@ -127,16 +127,29 @@ public struct IngestBatch: Sendable {
     /// In a cluster, the lease the batch was made under: a ``ClusterStore`` commits it only while that lease is still
     /// the venue's (throwing ``LeaseLostError`` otherwise); `nil` for one server alone.
     public var lease: VenueLease?
+    /// Each event's JSON (``ServerEvent/json(_:)``), in the order of `events`, when the caller has it already (the
+    /// server answers with the same bytes); `nil`: the store encodes the events.
+    public var eventJSON: [Data]?
 
     /// A batch for `venue`.
     public init(
-        venue: String, sightings: [Sighting], events: [ServerEvent], receivedAt: Double, lease: VenueLease? = nil
+        venue: String, sightings: [Sighting], events: [ServerEvent], receivedAt: Double, lease: VenueLease? = nil,
+        eventJSON: [Data]? = nil
     ) {
         self.venue = venue
         self.sightings = sightings
         self.events = events
         self.receivedAt = receivedAt
         self.lease = lease
+        self.eventJSON = eventJSON
+    }
+
+    /// Each event's JSON: ``eventJSON``, or the events encoded now.
+    /// - Throws: The encoder's error.
+    package func encodedEvents() throws -> [Data] {
+        if let eventJSON, eventJSON.count == events.count { return eventJSON }
+        let encoder = JSONFormat.encoder()
+        return try events.map { try $0.json(encoder) }
     }
 }
 
@@ -168,6 +181,14 @@ public enum ServerEvent: Hashable, Sendable {
         switch self {
         case .fix(let fix): fix.device
         case .zone(let event): event.device
+        }
+    }
+    /// The event's JSON, as the stores keep it and the API answers it (`encoder` is ``JSONFormat/encoder(pretty:)``).
+    /// - Throws: The encoder's error (a number that is not finite).
+    package func json(_ encoder: JSONEncoder) throws -> Data {
+        switch self {
+        case .fix(let fix): try encoder.encode(fix)
+        case .zone(let event): try encoder.encode(event)
         }
     }
 }

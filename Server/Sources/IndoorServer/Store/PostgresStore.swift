@@ -193,15 +193,7 @@ package final class PostgresStore: LocationStore {
     // MARK: Commit
 
     package func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
-        let encoder = JSONFormat.encoder()
-        let encoded = try batch.events.map { event -> String in
-            let data =
-                switch event {
-                case .fix(let fix): try encoder.encode(fix)
-                case .zone(let zone): try encoder.encode(zone)
-                }
-            return String(decoding: data, as: UTF8.self)
-        }
+        let encoded = try batch.encodedEvents().map { String(decoding: $0, as: UTF8.self) }
         let logger = logger
         return try await mapped {
             try await client.withTransaction(logger: logger) { connection in

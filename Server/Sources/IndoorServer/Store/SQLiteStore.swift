@@ -176,33 +176,29 @@ public final class SQLiteStore: LocationStore {
     }
 
     public func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
-        let encoder = JSONFormat.encoder()
-        let encoded = try batch.events.map { event -> Data in
-            switch event {
-            case .fix(let fix): try encoder.encode(fix)
-            case .zone(let zone): try encoder.encode(zone)
-            }
-        }
+        let encoded = try batch.encodedEvents()
         return try await pool.write { db in
             var offset = 0
             while offset < batch.sightings.count {
                 let rows = min(sightingRowsPerInsert, batch.sightings.count - offset)
-                let statement = try db.cachedStatement(sql: Self.sightingInserts[rows - 1])
-                var values: [(any DatabaseValueConvertible)?] = []
-                values.reserveCapacity(rows * 8)
+                var insert = try SQLiteBindings(db.cachedStatement(sql: Self.sightingInserts[rows - 1]))
                 for sighting in batch.sightings[offset..<offset + rows] {
-                    var node: String?
-                    var beacon: String?
+                    try insert.bind(batch.venue)
+                    try insert.bind(sighting.time)
+                    try insert.bind(sighting.device)
                     switch sighting.source {
-                    case .node(let id): node = id
-                    case .beacon(let id): beacon = id.description
+                    case .node(let id):
+                        try insert.bind(id)
+                        try insert.bindNull()
+                    case .beacon(let id):
+                        try insert.bindNull()
+                        try insert.bind(id.description)
                     }
-                    values += [
-                        batch.venue, sighting.time, sighting.device, node, beacon, sighting.rssi, sighting.txPower,
-                        batch.receivedAt,
-                    ]
+                    try insert.bind(sighting.rssi)
+                    try insert.bind(sighting.txPower)
+                    try insert.bind(batch.receivedAt)
                 }
-                try statement.execute(arguments: StatementArguments(values))
+                try insert.execute()
                 offset += rows
             }
             let eventInsert = try db.cachedStatement(
@@ -211,9 +207,14 @@ public final class SQLiteStore: LocationStore {
             stored.reserveCapacity(batch.events.count)
             var latest: [String: (Fix, Data)] = [:]
             for (event, json) in zip(batch.events, encoded) {
-                try eventInsert.execute(arguments: [
-                    batch.venue, event.type, event.time, event.device, json, batch.receivedAt,
-                ])
+                var insert = try SQLiteBindings(eventInsert)
+                try insert.bind(batch.venue)
+                try insert.bind(event.type)
+                try insert.bind(event.time)
+                try insert.bind(event.device)
+                try insert.bind(json)
+                try insert.bind(batch.receivedAt)
+                try insert.execute()
                 stored.append(StoredEvent(id: db.lastInsertedRowID, venue: batch.venue, event: event))
                 switch event {
                 case .fix(let fix):
@@ -230,7 +231,12 @@ public final class SQLiteStore: LocationStore {
                     WHERE excluded.t >= device.t
                     """)
             for (device, (fix, json)) in latest {
-                try deviceUpsert.execute(arguments: [batch.venue, device, fix.time, json])
+                var upsert = try SQLiteBindings(deviceUpsert)
+                try upsert.bind(batch.venue)
+                try upsert.bind(device)
+                try upsert.bind(fix.time)
+                try upsert.bind(json)
+                try upsert.execute()
             }
             return stored
         }

@@ -380,6 +380,8 @@ public final class VenueHub: Sendable {
         /// The sightings refused: their index in the batch given, the field that was wrong (`t`, `node`, `device`)
         /// and why.
         public var refused: [(index: Int, field: String, message: String)]
+        /// Each stored event's JSON as the store keeps it (``ServerEvent/json(_:)``), in the order of `stored`.
+        public var eventJSON: [Data] = []
     }
 
     /// Ingests the sightings of `sightings` that the venue can take: the session, then the store, then the
@@ -440,10 +442,13 @@ public final class VenueHub: Sendable {
         guard let prepared else { return nil }
         let refused = prepared.refused.map { (index: $0.0, field: $0.1, message: $0.2) }
         guard !prepared.taken.isEmpty else { return Admission(stored: [], refused: refused) }
+        // Encoded once, here: the store keeps these bytes and the ingest route answers with them.
+        let encoder = JSONFormat.encoder()
+        let eventJSON = try prepared.events.map { try $0.json(encoder) }
         let stored = try await commitOwned(
             IngestBatch(
                 venue: runtime.venue.id, sightings: prepared.taken, events: prepared.events, receivedAt: now,
-                lease: runtime.lease), runtime: runtime)
+                lease: runtime.lease, eventJSON: eventJSON), runtime: runtime)
         let live = runtime.locked { state in runtime.live(stored, session: state.session) }
         runtime.publish(live)
         notifyObservers(venue: runtime.venue.id, live)
@@ -455,7 +460,7 @@ public final class VenueHub: Sendable {
         metrics.sightingsIngested.increment(by: prepared.taken.count)
         metrics.devicesTracked.record(runtimes.withLock { $0.values.reduce(0) { $0 + $1.deviceCount } })
         record(stored)
-        return Admission(stored: stored, refused: refused)
+        return Admission(stored: stored, refused: refused, eventJSON: eventJSON)
     }
 
     /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
@@ -608,7 +613,8 @@ public final class VenueHub: Sendable {
         metrics.fixes.increment(by: fixes)
     }
 
-    static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
+    /// The session's events that the server stores and streams: its fixes and zone events, in order.
+    package static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
         events.compactMap { event in
             switch event {
             case .fix(let fix): .fix(fix)

@@ -18,7 +18,7 @@ package struct JSONBodySyntaxError: Error, Hashable, Sendable {
     }
 
     /// The error at `offset` of `bytes`, its line and column counted from the bytes before it.
-    static func at(_ offset: Int, in bytes: UnsafeRawBufferPointer, _ problem: String) -> JSONBodySyntaxError {
+    package static func at(_ offset: Int, in bytes: UnsafeRawBufferPointer, _ problem: String) -> JSONBodySyntaxError {
         var line = 1
         var lineStart = 0
         let end = min(offset, bytes.count)

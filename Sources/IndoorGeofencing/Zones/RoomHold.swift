@@ -24,14 +24,14 @@ public struct RoomHold: Hashable, Sendable {
     /// Tuning of the hold.
     public struct Configuration: Hashable, Sendable {
         /// Metres outside the held room within which a fix still supports it. Default 0.25.
-        package var margin: Double
+        public var margin: Double
         /// Seconds a new room must be every fix's room before the answer changes to it. Default 2.
-        var settleTime: Double
+        public var settleTime: Double
         /// Metres inside a new room beyond which one fix changes the answer at once. Default 0.5.
         public var depth: Double
         /// Seconds without a supporting fix after which the answer is unknown while no new room has settled.
         /// Default 8.
-        var unknownAfter: Double
+        public var unknownAfter: Double
 
         /// - Parameters:
         ///   - margin: Metres outside the held room that still support it (default 0.25; at least 0).
@@ -70,14 +70,14 @@ public struct RoomHold: Hashable, Sendable {
     private var candidate: Int??
     private var candidateSince = 0.0
     /// The time of the last fix taken, seconds (−infinity before the first).
-    package private(set) var lastTime = -Double.infinity
+    public private(set) var lastTime = -Double.infinity
     private var lastAnswer = Answer.unknown
 
     /// The answer to the last fix taken (``Answer/unknown`` before the first).
     public var answer: Answer { lastAnswer }
 
     /// A hold with nothing held yet.
-    package init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 

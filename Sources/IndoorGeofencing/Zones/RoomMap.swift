@@ -20,7 +20,7 @@ public struct RoomMap: Sendable {
     private let fences: [Fence]
 
     /// The rooms of `zones`; `nil` when no zone has a polygon fence (the venue has no rooms to score).
-    package init?(zones: [Zone]) {
+    public init?(zones: [Zone]) {
         var fences: [Fence] = []
         for (index, zone) in zones.enumerated() {
             for fence in zone.fences {

@@ -22,9 +22,9 @@ public struct RegionBudget: Hashable, Sendable {
     /// What to monitor.
     public struct Plan: Hashable, Sendable {
         /// The conditions to monitor, at most ``RegionBudget/limit``.
-        package var monitored: [BeaconCondition]
+        public var monitored: [BeaconCondition]
         /// Whether some conditions were widened to fit.
-        package var widened: Bool
+        public var widened: Bool
         /// Conditions that could not be fitted even as whole UUIDs.
         public var dropped: [BeaconCondition]
 

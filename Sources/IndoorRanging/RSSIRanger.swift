@@ -11,13 +11,13 @@ public struct RSSIRanger: Sendable {
     /// The per-(device, radio) filter.
     public let filter: RSSIFilter.Kind
     /// Seconds of silence after which the ARMA and Kalman filters restart.
-    package let expiry: Double
+    public let expiry: Double
     /// How a filtered RSSI becomes a distance.
-    package let distanceModel: DistanceModel
+    public let distanceModel: DistanceModel
     /// The calibration of radios with neither a calibration of their own nor a valid advertised power.
     public let fallback: NodeCalibration
     /// Distances (metres) between proximity classes.
-    package let thresholds: Proximity.Thresholds
+    public let thresholds: Proximity.Thresholds
 
     private let calibrations: [SightingSource: NodeCalibration]
     private var filters: [Key: RSSIFilter] = [:]

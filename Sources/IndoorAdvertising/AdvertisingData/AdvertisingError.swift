@@ -12,19 +12,19 @@ public struct AdvertisingError: Error, Hashable, Sendable {
         public var description: String { name }
 
         /// An AD structure runs past the end of the advertising data.
-        static let malformedAdvertisingData = Code("malformedAdvertisingData")
+        public static let malformedAdvertisingData = Code("malformedAdvertisingData")
         /// An HCI event's lengths do not fit its bytes.
-        static let malformedEvent = Code("malformedEvent")
+        public static let malformedEvent = Code("malformedEvent")
         /// The file does not start with a btsnoop header, or its version is unknown.
-        static let notBtsnoop = Code("notBtsnoop")
+        public static let notBtsnoop = Code("notBtsnoop")
         /// The btsnoop datalink is not one this decoder reads.
-        static let unsupportedDatalink = Code("unsupportedDatalink")
+        public static let unsupportedDatalink = Code("unsupportedDatalink")
         /// A record header is implausible (lengths, flags); bytes were skipped to the next plausible record.
-        static let corruptRecord = Code("corruptRecord")
+        public static let corruptRecord = Code("corruptRecord")
         /// The capture ends inside a record.
-        static let truncatedRecord = Code("truncatedRecord")
+        public static let truncatedRecord = Code("truncatedRecord")
         /// Fragments of an extended advertisement could not be put back together.
-        static let reassembly = Code("reassembly")
+        public static let reassembly = Code("reassembly")
         /// A value cannot be encoded (too long, out of range).
         public static let encoding = Code("encoding")
     }

@@ -12,7 +12,7 @@ public struct AdvertisingReport: Hashable, Sendable {
     public var format: Format
     /// The event type: legacy `0` ADV_IND … `4` SCAN_RSP; extended, a bit field whose bits 5–6 are the
     /// data status (0 complete, 1 more to come, 2 truncated).
-    var eventType: UInt16
+    public var eventType: UInt16
     /// `0` public, `1` random (see the Core Specification for the others).
     public var addressType: UInt8
     /// The advertiser's device address.
@@ -22,7 +22,7 @@ public struct AdvertisingReport: Hashable, Sendable {
     /// The transmit power the advertiser stated (extended reports), dBm; nil when not available.
     public var txPower: Int8?
     /// The advertising set id (extended reports); nil when absent (0xFF) or for legacy reports.
-    var sid: UInt8?
+    public var sid: UInt8?
     /// The advertising data (AD structures), complete after reassembly of extended fragments.
     public var data: [UInt8]
 

@@ -34,7 +34,7 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable {
     }
 
     /// The six bytes in HCI (little-endian) order.
-    var littleEndianBytes: [UInt8] {
+    public var littleEndianBytes: [UInt8] {
         (0..<6).map { UInt8(truncatingIfNeeded: rawValue >> (8 * UInt64($0))) }
     }
 

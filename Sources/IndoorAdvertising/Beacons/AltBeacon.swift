@@ -16,7 +16,7 @@ public struct AltBeacon: Hashable, Sendable {
     /// Bytes 18–19 of the beacon id.
     public var id3: UInt16
     /// The average received power at 1 m, dBm.
-    var referenceRSSI: Int8
+    public var referenceRSSI: Int8
     /// The manufacturer's reserved byte.
     public var reserved: UInt8
 
@@ -31,7 +31,7 @@ public struct AltBeacon: Hashable, Sendable {
     }
 
     /// The beacon id read as `UUID/id2/id3`, the same shape as an iBeacon identity.
-    var beaconID: BeaconID { BeaconID(uuid: id1, major: id2, minor: id3) }
+    public var beaconID: BeaconID { BeaconID(uuid: id1, major: id2, minor: id3) }
 
     /// Decodes manufacturer data (company id first); nil when it is not an AltBeacon.
     public init?(manufacturerData: [UInt8]) {

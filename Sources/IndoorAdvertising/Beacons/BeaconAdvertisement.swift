@@ -18,11 +18,11 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     /// Received signal strength, dBm; nil when the controller reported it as not available.
     public var rssi: Int?
     /// The transmit power stated in an extended report, dBm, when available.
-    var reportedTxPower: Int?
+    public var reportedTxPower: Int?
     /// For an Eddystone identity frame, the latest TLM frame heard from the same address.
     public var telemetry: EddystoneTLM?
     /// For a TLM frame, the identity frame last heard from the same address.
-    var telemetryOwner: BeaconFrame?
+    public var telemetryOwner: BeaconFrame?
 
     /// An advertisement heard at `time` (Unix seconds) with `rssiDBm` (dBm, nil when not available).
     init(

@@ -3,9 +3,9 @@
 /// Layout after the service UUID: frame type `30`, tx power (int8 dBm at 0 m), the 8-byte EID.
 public struct EddystoneEID: Hashable, Sendable {
     /// The ephemeral id, big-endian.
-    var eid: UInt64
+    public var eid: UInt64
     /// The calibrated transmit power at 0 m, dBm.
-    var txPowerAtZeroMeters: Int8
+    public var txPowerAtZeroMeters: Int8
 
     /// An EID frame; `txPowerAtZeroMetersDBm` is the calibrated power at 0 m, dBm.
     init(eid: UInt64, txPowerAtZeroMetersDBm: Int8) {

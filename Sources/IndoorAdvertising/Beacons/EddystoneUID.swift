@@ -43,7 +43,7 @@ public struct EddystoneUID: Hashable, Sendable {
     /// The 6-byte instance id, as a number (big-endian; only the low 48 bits are used).
     public var instance: UInt64
     /// The calibrated transmit power at 0 m, dBm.
-    var txPowerAtZeroMeters: Int8
+    public var txPowerAtZeroMeters: Int8
 
     /// A UID frame; `instance` keeps its low 48 bits; `txPowerAtZeroMetersDBm` is the calibrated power at 0 m, dBm.
     public init(namespace: Namespace, instance: UInt64, txPowerAtZeroMetersDBm: Int8) {
@@ -56,7 +56,7 @@ public struct EddystoneUID: Hashable, Sendable {
     public var powerAtOneMeter: Int { Int(txPowerAtZeroMeters) - Eddystone.lossAtOneMeter }
 
     /// 12 lower-case hex digits of the instance.
-    var instanceHex: String { hexString(instanceBytes) }
+    public var instanceHex: String { hexString(instanceBytes) }
 
     var instanceBytes: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: instance >> (8 * UInt64(5 - $0))) } }
 

@@ -16,7 +16,7 @@ public struct EddystoneURL: Hashable, Sendable {
     var word1: UInt64 = 0
     var byte16: UInt8 = 0
     /// The calibrated transmit power at 0 m, dBm.
-    var txPowerAtZeroMeters: Int8
+    public var txPowerAtZeroMeters: Int8
 
     /// The longest encoded URL, bytes.
     static let maxEncodedLength = 17
@@ -73,7 +73,7 @@ public struct EddystoneURL: Hashable, Sendable {
     }
 
     /// The encoded URL bytes (after the scheme code).
-    var encodedURL: [UInt8] {
+    public var encodedURL: [UInt8] {
         (0..<Int(count)).map { index in
             if index < 8 { return UInt8(truncatingIfNeeded: word0 >> (8 * UInt64(index))) }
             if index < 16 { return UInt8(truncatingIfNeeded: word1 >> (8 * UInt64(index - 8))) }

@@ -12,7 +12,7 @@ public struct IBeacon: Hashable, Sendable {
     /// The advertised identity.
     public var id: BeaconID
     /// The received power at 1 m the beacon was calibrated to, dBm.
-    var measuredPower: Int8
+    public var measuredPower: Int8
 
     /// An iBeacon frame; `measuredPowerDBm` is the received power at 1 m the beacon was calibrated to, dBm.
     public init(id: BeaconID, measuredPowerDBm: Int8) {

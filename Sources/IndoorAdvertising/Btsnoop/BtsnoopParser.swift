@@ -12,11 +12,11 @@ public struct BtsnoopParser: Sendable {
         /// Byte offset of the record header from the start of the file.
         public var offset: Int64
         /// The packet's length before the capture truncated it, bytes.
-        var originalLength: UInt32
+        public var originalLength: UInt32
         /// HCI and H4: bit 0 received (1) or sent (0), bit 1 command/event; Linux monitor: adapter index << 16 | opcode.
         public var flags: UInt32
         /// Packets dropped by the capture so far.
-        var cumulativeDrops: UInt32
+        public var cumulativeDrops: UInt32
         /// Microseconds since year 0 AD (see ``Btsnoop/unixTime(timestamp:)``).
         public var timestamp: Int64
         /// The included packet bytes.

@@ -22,7 +22,7 @@ public struct CaptureDecoder: Sendable {
     /// Counts of what was decoded so far.
     public private(set) var statistics = Statistics()
     /// Adapter names announced by Linux monitor "new index" records (`hci0`), by index.
-    private(set) var adapterNames: [UInt16: String] = [:]
+    public private(set) var adapterNames: [UInt16: String] = [:]
     /// Adapter names by index, for the first 256 indexes (the hot path's copy of `adapterNames`).
     var namesByIndex: [String?] = []
     var assembler = ExtendedAdvertisingAssembler()

@@ -16,7 +16,7 @@ public struct ExtendedAdvertisingAssembler: Sendable {
     public init() {}
 
     /// How many advertisements are waiting for more fragments.
-    var pendingCount: Int { pending.count }
+    public var pendingCount: Int { pending.count }
 
     /// Takes one report's fragment; calls `body` with the whole data when the advertisement is complete.
     ///

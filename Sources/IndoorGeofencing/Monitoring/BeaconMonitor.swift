@@ -47,13 +47,13 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
     }
 
     /// Whether an observation is in progress.
-    var isObserving: Bool { watched != nil }
+    public var isObserving: Bool { watched != nil }
 
     /// The conditions observed, in the order given to ``start(_:at:capabilities:)``.
     public var conditions: [BeaconCondition] { watched?.map(\.condition) ?? [] }
 
     /// The conditions currently satisfied.
-    var satisfiedConditions: [BeaconCondition] {
+    public var satisfiedConditions: [BeaconCondition] {
         watched?.filter(\.satisfied).map(\.condition) ?? []
     }
 

@@ -53,7 +53,7 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
     }
 
     /// Whether an observation is in progress.
-    var isObserving: Bool { monitor.isObserving }
+    public var isObserving: Bool { monitor.isObserving }
 
     /// Starts observing `conditions`. See ``BeaconMonitor/start(_:at:capabilities:)``.
     /// - Throws: ``MonitorError`` (empty list, observation in progress, a missing capability).

@@ -1,13 +1,13 @@
 /// What the platform allows, as an adapter reports it when observation starts.
 public struct MonitorCapabilities: Hashable, Sendable {
     /// Location services are switched on.
-    var locationServicesEnabled: Bool
+    public var locationServicesEnabled: Bool
     /// The user authorised the app to use location.
     public var authorized: Bool
     /// The device can monitor beacon regions.
-    var monitoringAvailable: Bool
+    public var monitoringAvailable: Bool
     /// The device can range beacons.
-    var rangingAvailable: Bool
+    public var rangingAvailable: Bool
 
     /// Everything available: the case of a gateway or a replay.
     public static let all = MonitorCapabilities(

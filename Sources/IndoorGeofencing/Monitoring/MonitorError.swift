@@ -7,17 +7,17 @@ public struct MonitorError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String { name }
 
         /// `start` was given no beacon conditions.
-        static let emptyBeaconList = Code("emptyBeaconList")
+        public static let emptyBeaconList = Code("emptyBeaconList")
         /// `start` was called while an observation is in progress; stop it first.
-        static let observationInProgress = Code("observationInProgress")
+        public static let observationInProgress = Code("observationInProgress")
         /// Location services are switched off on the device (adapters).
-        static let locationServicesDisabled = Code("locationServicesDisabled")
+        public static let locationServicesDisabled = Code("locationServicesDisabled")
         /// The app is not authorised to use location (adapters).
         public static let notAuthorized = Code("notAuthorized")
         /// The device cannot monitor beacon regions (adapters).
-        static let monitoringUnsupported = Code("monitoringUnsupported")
+        public static let monitoringUnsupported = Code("monitoringUnsupported")
         /// The device cannot range beacons (adapters).
-        static let rangingUnsupported = Code("rangingUnsupported")
+        public static let rangingUnsupported = Code("rangingUnsupported")
     }
 
     public var code: Code

@@ -16,13 +16,13 @@ public struct SmoothingRanger: BeaconRanger {
     /// Weight of a new sample, 0 < smoothing ≤ 1 (1 means no smoothing).
     public let smoothing: Double
     /// Seconds of silence after which the filter restarts from the next raw value.
-    package let resetAfter: Double
+    public let resetAfter: Double
     /// RSSI at 1 m, dBm, when neither a calibration nor the sighting says.
-    var defaultRSSIAtOneMeter: Double { ranger.fallback.rssiAtOneMeter }
+    public var defaultRSSIAtOneMeter: Double { ranger.fallback.rssiAtOneMeter }
     /// Path-loss exponent when no calibration says.
     public var pathLossExponent: Double { ranger.fallback.pathLossExponent }
     /// Distances (metres) between proximity classes.
-    package var thresholds: Proximity.Thresholds { ranger.thresholds }
+    public var thresholds: Proximity.Thresholds { ranger.thresholds }
 
     /// - Parameters:
     ///   - nodes: Radios whose surveyed calibration should be used; each is known by its node id and,

@@ -12,10 +12,10 @@ public struct Peer: Hashable, Sendable {
     /// From the session: the name the peer shows.
     public var displayName: String?
     /// From the session: the peer's picture, encoded bytes (for example JPEG).
-    package var picture: Data?
+    public var picture: Data?
     /// Whether session data about the peer arrived (and it has not left the session since): a member keeps its
     /// identity when its beacon goes silent.
-    var isSessionMember: Bool
+    public var isSessionMember: Bool
     /// From ranging: estimated distance, metres; `nil` before the beacon is heard, when its distance could not
     /// be estimated, and after it has been silent for the directory's timeout.
     public var distance: Double?
@@ -25,7 +25,7 @@ public struct Peer: Hashable, Sendable {
     /// When the peer was last heard as a beacon, seconds; `nil` before it is heard.
     public var lastHeard: Double?
     /// When anything about the peer last arrived (a sighting or session data), seconds.
-    var lastUpdate: Double
+    public var lastUpdate: Double
 
     /// A peer: `distance` in metres, times in seconds.
     public init(

@@ -37,7 +37,7 @@ public struct PeerDirectory: Sendable {
     public package(set) var clock: DataClock
     /// The most peers kept; beyond it the least recently updated peer (ties: the smallest key) is evicted.
     /// Default 1000.
-    var maximumPeers: Int
+    public var maximumPeers: Int
     private var byKey: [PeerKey: Peer] = [:]
     /// Per peer, the time of the newest session data, so that late session data never replaces newer.
     private var sessionTimes: [PeerKey: Double] = [:]

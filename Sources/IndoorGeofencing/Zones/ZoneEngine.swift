@@ -50,13 +50,13 @@ public struct ZoneEngine: Sendable {
         /// Seconds: a fix up to this much older than the same device's last fix is *late* and ignored; an even
         /// older one means the device's clock was set back (or its last fix was stamped ahead), and the device
         /// goes on from it (no geoline crossing from the old fix). Default 60.
-        var lateFixLimit: Double
+        public var lateFixLimit: Double
         /// Seconds without a fix after which a device's last fix is forgotten (a later fix then crosses no
         /// geoline from it). Default 3600.
-        var idleTime: Double
+        public var idleTime: Double
         /// The most devices whose last fix is kept; beyond it the one fixed longest ago is forgotten first.
         /// Default 100 000.
-        package var maximumDevices: Int
+        public var maximumDevices: Int
 
         /// - Parameters:
         ///   - horizon: Seconds (default 3600); a non-finite or non-positive value takes the default.

@@ -51,7 +51,7 @@ public struct DataClock: Hashable, Sendable {
     /// The present, seconds: the latest accepted time (−∞ before the first).
     public private(set) var present = -Double.infinity
     /// How many times were outliers (too far from the present, or not finite) or refused advances.
-    package private(set) var outliers = 0
+    public private(set) var outliers = 0
     /// The only source seen so far, until a second one appears.
     private var soleSource: String?
     private var severalSources = false

@@ -16,9 +16,9 @@ public struct FormatError: Error, Hashable, Sendable {
         /// A file or folder that should be there is not.
         public static let missingFile = Code("missingFile")
         /// A header row lacks a required column.
-        package static let missingColumn = Code("missingColumn")
+        public static let missingColumn = Code("missingColumn")
         /// A row has the wrong number of fields.
-        static let wrongFieldCount = Code("wrongFieldCount")
+        public static let wrongFieldCount = Code("wrongFieldCount")
         /// A field's value cannot be read (not a number, out of range, unknown id).
         public static let invalidValue = Code("invalidValue")
         /// A JSON document is malformed or lacks a field.

@@ -4,7 +4,7 @@ import Foundation
 public struct IMDFReport: Hashable, Sendable {
     /// Features of the archive that have no place in a venue (amenities, fixtures, kiosks, …): how many of each
     /// feature type.
-    var unusedFeatures: [String: Int]
+    public var unusedFeatures: [String: Int]
     /// Files of the archive that were not read (not GeoJSON, nor the manifest), by their path in the archive.
     public var unusedFiles: [String]
     /// Choices made on the way, one sentence each: the largest polygon of a MultiPolygon level taken, holes of a

@@ -45,7 +45,7 @@ public struct Calibration: Hashable, Sendable, Codable {
 
     /// Whether this calibration knows the venue's path loss: per-node fits, or a pooled fit other than the typical
     /// one (what `indoor calibrate` or a survey gives, and ``uncalibrated`` has not).
-    var knowsPathLoss: Bool { !nodes.isEmpty || pooled != .typical }
+    public var knowsPathLoss: Bool { !nodes.isEmpty || pooled != .typical }
 
     /// The path loss of `node`: this calibration's fit, else the node's own, else ``pooled``.
     public func calibration(for node: Node) -> NodeCalibration {

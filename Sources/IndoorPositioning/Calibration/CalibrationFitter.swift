@@ -13,20 +13,20 @@ public struct CalibrationFitter: Sendable {
     /// Bounds and thresholds of the fit.
     public struct Configuration: Hashable, Sendable {
         /// Allowed RSSI at 1 m, dBm.
-        package var rssiRange: ClosedRange<Double>
+        public var rssiRange: ClosedRange<Double>
         /// Allowed path-loss exponent.
-        var exponentRange: ClosedRange<Double>
+        public var exponentRange: ClosedRange<Double>
         /// Fewer sightings than this and a node takes the pooled exponent.
-        var minimumSamples: Int
+        public var minimumSamples: Int
         /// Devices with at least this many sightings get a receiver offset (when there are several devices).
-        var minimumDeviceSamples: Int
+        public var minimumDeviceSamples: Int
         /// Largest receiver offset, dB.
-        var maximumOffset: Double
+        public var maximumOffset: Double
         /// Distances under this many metres count as this (the model has no meaning inside the near field).
-        var minimumDistance: Double
+        public var minimumDistance: Double
         /// Survey sightings with an RSSI outside this range, dBm, are not measurements and are skipped (a single
         /// ±1e308 dBm sample would overflow the sums and leave NaN in the fit and the JSON).
-        var sampleRange: ClosedRange<Double>
+        public var sampleRange: ClosedRange<Double>
 
         /// The defaults: P₁ in −110…−20 dBm, exponent 1…6, 30 samples per node, 60 per device for an offset,
         /// offsets within ±20 dB, distances under 0.5 m counted as 0.5 m, samples outside −200…50 dBm skipped.

@@ -14,7 +14,7 @@ public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s.
     public var offsetDrift: Double?
     /// ``EstimatorValidation/significance``, standard errors.
-    var estimatorSignificance: Double?
+    public var estimatorSignificance: Double?
 
     /// Every parameter's defaults.
     init() {}

@@ -39,7 +39,7 @@ public enum MethodCatalog {
         public var needsSurvey: Bool { entry.needsSurvey }
 
         /// Whether ``MethodCatalog/names`` lists the method's `+track` variant too (it was measured to help).
-        var listsTracking: Bool { entry.listsTracking }
+        public var listsTracking: Bool { entry.listsTracking }
 
         /// The catalogue's row of the method.
         private var entry: Entry {

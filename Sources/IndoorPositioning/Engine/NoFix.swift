@@ -13,11 +13,11 @@ public struct NoFix: Error, Hashable, Sendable, CustomStringConvertible {
         /// Too few nodes for this method.
         public static let tooFewNodes = Code("tooFewNodes")
         /// The nodes' geometry cannot fix a position (for example, all on one line).
-        package static let degenerateGeometry = Code("degenerateGeometry")
+        public static let degenerateGeometry = Code("degenerateGeometry")
         /// The solver did not reach a finite answer.
-        package static let noSolution = Code("noSolution")
+        public static let noSolution = Code("noSolution")
         /// A reading had a non-finite or negative RSSI, distance or node position.
-        static let invalidInput = Code("invalidInput")
+        public static let invalidInput = Code("invalidInput")
     }
 
     /// What kind of failure.

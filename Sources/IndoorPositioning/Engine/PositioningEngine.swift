@@ -22,24 +22,24 @@ public struct PositioningEngine: Sendable {
         /// The per-(device, node) RSSI filter.
         public var filter: RSSIFilter.Kind
         /// How filtered RSSI becomes distance.
-        package var distanceModel: DistanceModel
+        public var distanceModel: DistanceModel
         /// Distance models for particular devices (by device id), for example a phone model's own curve fit.
-        var deviceModels: [String: DistanceModel]
+        public var deviceModels: [String: DistanceModel]
         /// Thresholds of ``Proximity`` classes, metres.
         public var proximity: Proximity.Thresholds
         /// A device not heard for this many seconds is forgotten.
-        var deviceExpiry: Double
+        public var deviceExpiry: Double
         /// The most devices kept; beyond it the least recently heard half is forgotten.
-        package var maximumDevices: Int
+        public var maximumDevices: Int
         /// The most bytes the beliefs of a ``SequentialPositioningMethod`` may hold (a particle filter's clouds: about
         /// 48 bytes per particle per device): the engine keeps at most this over the method's
         /// ``SequentialPositioningMethod/bytesPerBelief`` devices when that is fewer than ``maximumDevices``
         /// (``PositioningEngine/deviceLimit``). Default 1 GiB: 22 369 devices of 1000 particles.
-        var maximumBeliefBytes: Int
+        public var maximumBeliefBytes: Int
         /// The most nodes tracked per device; a new node replaces the one heard longest ago.
-        var maximumNodesPerDevice: Int
+        public var maximumNodesPerDevice: Int
         /// Positions this far outside the heard nodes' area are refused (``PlausibleArea/unlimited`` to keep all).
-        var plausibleArea: PlausibleArea
+        public var plausibleArea: PlausibleArea
         /// When set, each device's fixes are smoothed by a ``PositionTrack`` with this tuning, and every ``Fix/method``
         /// is the method's name followed by `+track` (``MethodCatalog/trackSuffix``); `nil` (default): no tracking.
         public var tracking: PositionTrack.Configuration?
@@ -112,7 +112,7 @@ public struct PositioningEngine: Sendable {
     private var sequential: (any SequentialPositioningMethod)?
     /// The name each ``Fix/method`` carries: the method's name (or the estimator it handed the readings to,
     /// ``Estimate/method``), followed by `+track` when the engine tracks.
-    package let methodName: String
+    public let methodName: String
     /// What becomes of the method's answer before it is a fix: k-NN mixed in and the weighted centroid where the
     /// method gives no plausible position (``SurveyedAnswer``; `auto` with a survey); `nil`: the method's answer as
     /// it is.
@@ -120,7 +120,7 @@ public struct PositioningEngine: Sendable {
     /// The most devices the engine keeps: ``Configuration/maximumDevices``, or fewer for a sequential method whose
     /// beliefs would otherwise hold more than ``Configuration/maximumBeliefBytes``. Beyond it the least recently heard
     /// half is forgotten.
-    let deviceLimit: Int
+    public let deviceLimit: Int
     /// The tracker's tuning (``Configuration/tracking``), `nil` without tracking.
     private let tracking: PositionTrack.Configuration?
     /// The engine's tuning.

@@ -13,7 +13,7 @@ public struct SurveyedAnswer: Sendable {
     /// The fingerprints mixed in, `nil` for none.
     public var knn: FingerprintKNN?
     /// The share (0…1) of ``knn``'s position in the answer.
-    var knnShare: Double
+    public var knnShare: Double
     /// What answers where the method gives no plausible position (the weighted centroid of the readings).
     public var fallback: WeightedCentroid
 

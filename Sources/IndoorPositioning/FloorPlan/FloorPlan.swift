@@ -36,7 +36,7 @@ public struct FloorPlan: Hashable, Sendable {
     public var hasWalls: Bool { !wallsByLevel.isEmpty }
 
     /// Whether the plan says where floors connect: then a walker changes floor only inside a connection.
-    var hasConnections: Bool { !connections.isEmpty }
+    public var hasConnections: Bool { !connections.isEmpty }
 
     /// The walls of floor `level` (metres, local frame); for `nil`, those of the plan's only floor.
     public func walls(onLevel level: Int?) -> [Segment] { index(level)?.walls ?? [] }

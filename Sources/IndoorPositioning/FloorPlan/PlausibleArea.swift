@@ -8,9 +8,9 @@ import IndoorModel
 /// a wrong position is worse than none.
 public struct PlausibleArea: Hashable, Sendable {
     /// The smallest allowed distance beyond the box, metres.
-    package var margin: Double
+    public var margin: Double
     /// The allowed distance beyond the box as a fraction of its diagonal (used when larger than ``margin``).
-    package var fraction: Double
+    public var fraction: Double
 
     /// - Parameters:
     ///   - margin: Metres beyond the heard nodes' box always allowed (default 10).

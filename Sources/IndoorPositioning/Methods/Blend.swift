@@ -33,7 +33,7 @@ public struct Blend: PositioningMethod {
     }
 
     /// The normalised trusts, in member order (sum 1; equal when all trusts are zero or invalid).
-    var normalizedTrusts: [Double] {
+    public var normalizedTrusts: [Double] {
         var trusts = members.map { $0.trust.isFinite ? max($0.trust, 0) : 0 }
         // Scaled by the largest first, so that huge trusts (1e308 each) cannot overflow the sum.
         if let largest = trusts.max(), largest > 0 { trusts = trusts.map { $0 / largest } }

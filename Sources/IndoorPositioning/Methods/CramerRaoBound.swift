@@ -11,7 +11,7 @@ public struct CramerRaoBound: Hashable, Sendable {
     public var xx: Double, xy: Double, yy: Double
 
     /// Root of the trace: the bound on the root-mean-square horizontal error, metres.
-    var rms: Double { (xx + yy).squareRoot() }
+    public var rms: Double { (xx + yy).squareRoot() }
 
     /// The bound for a device at `device` hearing `nodes`, or `nil` when the information matrix is singular
     /// (fewer than two nodes, or all on one line through the device).

@@ -11,16 +11,16 @@ public struct EPTA: PositioningMethod {
     /// to `init` counts as `nil`).
     public var deviceHeight: Double?
     /// Relative slack for "inside a circle" (0.05 = 5% of its radius; negative or NaN at `init`: 0.05).
-    var relativeTolerance: Double
+    public var relativeTolerance: Double
     /// Absolute slack for "inside a circle", metres (negative or NaN at `init`: 0.1).
-    package var absoluteTolerance: Double
+    public var absoluteTolerance: Double
     /// Factor by which radii grow each retry (0.1 = 10%; not positive or not finite at `init`: 0.1).
-    var inflation: Double
+    public var inflation: Double
     /// The most retries.
-    var maximumInflations: Int
+    public var maximumInflations: Int
     /// The most nodes used, strongest first: the search is cubic in the number of circles, so a device heard by
     /// hundreds of nodes is answered from its strongest ``maximumNodes`` (default 32, the engine's per-device bound).
-    var maximumNodes: Int
+    public var maximumNodes: Int
 
     public init(
         deviceHeight meters: Double? = nil, relativeTolerance: Double = 0.05, absoluteTolerance: Double = 0.1,

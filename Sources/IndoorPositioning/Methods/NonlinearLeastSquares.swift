@@ -15,7 +15,7 @@ public struct NonlinearLeastSquares: PositioningMethod {
     /// to `init` counts as `nil`).
     public var deviceHeight: Double?
     /// Normalised residual beyond which Huber's loss turns linear.
-    var huberThreshold: Double
+    public var huberThreshold: Double
     /// The most Levenberg–Marquardt iterations.
     public var maximumIterations: Int
     /// A step shorter than this many metres ends the search.

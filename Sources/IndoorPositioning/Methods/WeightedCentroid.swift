@@ -11,7 +11,7 @@ public struct WeightedCentroid: PositioningMethod {
     /// How many of the strongest nodes to use.
     public var count: Int
     /// Distances below this many metres weigh as this (not positive or not finite at `init`: 0.5 m).
-    var minimumDistance: Double
+    public var minimumDistance: Double
 
     public init(count: Int = 3, minimumDistance: Double = 0.5) {
         self.count = max(1, count)

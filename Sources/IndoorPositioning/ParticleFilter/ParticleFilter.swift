@@ -48,15 +48,15 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public var maximumSpeed: Double
         /// The chance per second that a particle moves to a neighbouring floor, without a ``FloorPlan`` that lists
         /// floor connections (anywhere: the filter cannot tell stairs from a slab).
-        var floorChangeRate: Double
+        public var floorChangeRate: Double
         /// With a ``FloorPlan`` that lists floor connections, the chance per second that a particle inside a
         /// connection joining two floors moves to the other (a walker on the stairs is between floors).
-        var connectionChangeRate: Double
+        public var connectionChangeRate: Double
         /// With a ``FloorPlan`` that lists floor connections, the chance per second that a particle outside any
         /// connection (or in one that does not join the two floors) moves to a neighbouring floor.
-        var floorChangeRateElsewhere: Double
+        public var floorChangeRateElsewhere: Double
         /// The share (0.5…1) of the weight another floor needs before the reported floor changes to it.
-        var floorHold: Double
+        public var floorHold: Double
         /// The factor on the grid's temperature at each update (updates come every ``step`` seconds from filtered,
         /// correlated readings, so each counts for less than a snapshot). `auto` chooses it per venue on the survey's
         /// walks when it can (``TrackingValidation``).
@@ -64,12 +64,12 @@ public struct ParticleFilter: SequentialPositioningMethod {
         /// The share (0…1) of fixes whose truth the accuracy radius should hold.
         public var coverage: Double
         /// The factor on the cloud's radius of ``coverage``.
-        var radiusScale: Double
+        public var radiusScale: Double
         /// The factor on the radius of ``coverage`` of the fixes answered from readings alone, before the device has a
         /// cloud (its first second; every fix of a device heard in one scan): the grid posterior's mean and spread,
         /// which sell that posterior's errors short or long by a venue's own amount. `auto` sets it from the survey's
         /// held-out fingerprints (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``).
-        var snapshotRadiusScale: Double
+        public var snapshotRadiusScale: Double
         /// Resample when the effective sample size falls below this share of ``particles``.
         public var resampleBelow: Double
         /// The seed of every device's generator (mixed with the device id).
@@ -90,7 +90,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         /// cloud's mean velocity covers in this time as spread the cloud does not show (a causal estimate from
         /// readings heard over the last second lags behind a walker; the particles' own spread knows nothing of it).
         /// The default, 0.5 s, is the mean age of a 1 s reading mean: docs/notes/particle-filter-lag-radius.md.
-        var lagTime: Double
+        public var lagTime: Double
         /// Seconds the answer is moved on from the cloud's weighted mean along the cloud's mean velocity: part of the
         /// lag of ``lagTime`` taken out of the estimate itself (the belief is not moved). The default was chosen by
         /// measurement: docs/notes/particle-filter-lead-time.md.
@@ -178,7 +178,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         public var count: Int { x.count }
 
         /// The effective sample size, 1…``count``.
-        var effectiveSize: Double {
+        public var effectiveSize: Double {
             var sum = 0.0
             for w in weight { sum += w * w }
             return sum > 0 ? 1 / sum : 0
@@ -197,13 +197,13 @@ public struct ParticleFilter: SequentialPositioningMethod {
     public let configuration: Configuration
     /// What ``RadioMapCrossValidation`` chose the map and weighting of ``posterior`` on (`auto` with a survey); `nil`
     /// otherwise.
-    var mapSelection: RadioMapCrossValidation.Outcome?
+    public var mapSelection: RadioMapCrossValidation.Outcome?
     /// What ``TrackingValidation`` chose this filter's evidence weight on, when it did (`auto` with a survey that has
     /// walks); `nil` otherwise.
     var validation: TrackingValidation.Outcome?
     /// Why ``validation`` is `nil` although the map was learned from a survey (a survey without enough walks), in a
     /// sentence for reports (``TrackingValidation/unchosenNote(survey:standard:)``); `nil` otherwise.
-    var unvalidated: String?
+    public var unvalidated: String?
     /// What ``EstimatorValidation`` chose on the survey's walks: the share of k-NN in `auto`'s answer; `nil` without
     /// enough walks (the filter answers alone).
     var estimators: EstimatorValidation.Outcome?
@@ -221,7 +221,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
 
     /// Bytes of one device's cloud: per particle its position, velocity and weight (five `Double`s) and its floor,
     /// plus the belief's own fields.
-    var bytesPerBelief: Int {
+    public var bytesPerBelief: Int {
         configuration.particles * (5 * MemoryLayout<Double>.stride + MemoryLayout<Int>.stride)
             + MemoryLayout<Belief>.stride
     }

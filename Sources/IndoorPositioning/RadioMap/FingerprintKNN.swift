@@ -14,9 +14,9 @@ public struct FingerprintKNN: PositioningMethod {
     public var k: Int
     /// Whether matching ignores a constant dB offset between device and survey (over the nodes both heard):
     /// robust to receivers that read stronger or weaker than the survey's.
-    var offsetInvariant: Bool
+    public var offsetInvariant: Bool
     /// The RSSI (dBm) that stands for "not heard".
-    let missingDBm: Double
+    public let missingDBm: Double
     private let nodeIndex: [String: Int]
     private let table: [Double]
     private let heard: [Bool]

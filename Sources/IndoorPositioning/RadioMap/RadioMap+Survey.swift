@@ -5,14 +5,14 @@ extension RadioMap {
     /// How a survey corrects the path-loss model.
     public struct SurveyConfiguration: Hashable, Sendable {
         /// The Gaussian kernel's length, metres: how far a surveyed residual carries.
-        var lengthScale: Double
+        public var lengthScale: Double
         /// Fingerprints within a square of this side (metres) are pooled into one surveyed point.
-        var binSize: Double
+        public var binSize: Double
         /// How much kernel weight a grid point needs before the survey outweighs the model (the prior's strength).
-        var priorWeight: Double
+        public var priorWeight: Double
         /// Variance added everywhere, dB²: how much live readings (a moving, turning carrier) stray from the survey's
         /// static means beyond the survey's own noise.
-        var modelVariance: Double
+        public var modelVariance: Double
 
         /// - Parameters:
         ///   - lengthScale: Metres a residual carries (default 2; non-positive or non-finite: 2).

@@ -27,13 +27,13 @@ public struct RadioMapCrossValidation: Sendable {
     /// The candidates compared, in order.
     public var candidates: [Candidate]
     /// The shares of k-NN fingerprinting blended into each candidate's answer compared (0: the posterior alone).
-    var knnShares: [Double]
+    public var knnShares: [Double]
     /// How many folds.
-    var folds: Int
+    public var folds: Int
     /// Side of the blocks dealt into folds, metres.
-    var blockSize: Double
+    public var blockSize: Double
     /// Held-out fingerprints located per fold, at most.
-    var samplesPerFold: Int
+    public var samplesPerFold: Int
     /// Grid spacing of the maps learned in the folds, metres (coarser than the final map's, for speed).
     public var spacing: Double
     /// The seed of the shuffle of blocks.
@@ -89,15 +89,15 @@ public struct RadioMapCrossValidation: Sendable {
         /// The winning candidate.
         public var best: Candidate
         /// The winning share of k-NN blended in (0…1).
-        var knnShare: Double
+        public var knnShare: Double
         /// The median held-out error of each (candidate, share), metres, candidate-major (`nil`: nothing located).
-        var medians: [Double?]
+        public var medians: [Double?]
         /// Fingerprints located per candidate.
         public var located: Int
         /// The winning candidate's held-out errors, each divided by the root-mean-square radius its posterior stated
         /// (the estimate's accuracy), in ascending order: how far the posterior's own spread undersells or oversells
         /// its errors on this survey (the posterior's mean, without the k-NN share).
-        var spreadRatios: [Double]
+        public var spreadRatios: [Double]
 
         /// What was chosen and on what, in a sentence: "radio map kernel 2 m, model variance 4 dB², temperature 0.5,
         /// receiver offset prior 6 dB, unheard nodes counted, chosen by cross-validation on the survey (held-out

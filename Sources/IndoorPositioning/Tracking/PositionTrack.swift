@@ -12,15 +12,15 @@ public struct PositionTrack: Hashable, Sendable {
     /// Tuning of the tracker.
     public struct Configuration: Hashable, Sendable {
         /// Spectral density of the white-noise acceleration, m²/s³ (about a walking person's).
-        var acceleration: Double
+        public var acceleration: Double
         /// Standard deviation of the speed of a new track, m/s.
-        var initialSpeed: Double
+        public var initialSpeed: Double
         /// Seconds of silence after which the track restarts.
-        var maximumGap: Double
+        public var maximumGap: Double
         /// Innovations beyond this many standard deviations are outliers.
         public var gate: Double
         /// Consecutive outliers after which the track restarts at the latest fix.
-        var outliersBeforeReset: Int
+        public var outliersBeforeReset: Int
         /// Seconds between the fixes the engine feeds the track as sightings arrive.
         public var step: Double
 
@@ -52,9 +52,9 @@ public struct PositionTrack: Hashable, Sendable {
     public private(set) var vx: Double
     public private(set) var vy: Double
     /// Per-axis covariance: position variance (m²), position–velocity (m²/s), velocity variance (m²/s²).
-    private(set) var pp: Double
-    private(set) var pv: Double
-    private(set) var vv: Double
+    public private(set) var pp: Double
+    public private(set) var pv: Double
+    public private(set) var vv: Double
     /// The time of the state, seconds.
     public private(set) var time: Double
     /// The floor of the track's fixes, `nil` without floors (a fix on another floor restarts the track).

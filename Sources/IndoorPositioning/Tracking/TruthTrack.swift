@@ -7,7 +7,7 @@ public struct TruthTrack: Hashable, Sendable {
     /// Truth rows in time order.
     public let points: [TruthPoint]
     /// Largest gap in seconds between rows (or beyond the first and last) that may be bridged.
-    var maximumGap: Double
+    public var maximumGap: Double
 
     init(points: [TruthPoint], maximumGap seconds: Double = 5) {
         self.points = points.sorted { $0.time < $1.time }

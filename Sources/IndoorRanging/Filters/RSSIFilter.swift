@@ -89,7 +89,7 @@ public struct RSSIFilter: Hashable, Sendable {
     }
 
     /// The time of the newest sample, seconds.
-    package var lastTime: Double? {
+    public var lastTime: Double? {
         switch state {
         case .kalman(let filter): filter.lastTime
         case .arma(let filter): filter.lastTime

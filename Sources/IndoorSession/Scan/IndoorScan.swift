@@ -33,7 +33,7 @@ public struct IndoorScan: Sendable {
         /// A calibration, or `nil` for the venue nodes' own.
         public var calibration: Calibration?
         /// The accuracy assumed for a known location that does not state one, metres (default 20).
-        var defaultSeedAccuracy: Double
+        public var defaultSeedAccuracy: Double
         /// Site surveys (sightings with truth) by venue id: a scan of a venue that has one runs the method over what
         /// it learns from the survey (the default: a particle filter over a radio map). Empty by default.
         public var surveys: [String: Recording]
@@ -70,7 +70,7 @@ public struct IndoorScan: Sendable {
     /// The data time of the latest sighting used, seconds.
     public private(set) var latest: Double?
     /// Whether the duration has passed on the sightings' clock.
-    package private(set) var isComplete = false
+    public private(set) var isComplete = false
     /// Whether a sighting at or after ``end`` arrived (the duration passed on the sightings' clock).
     private var reachedEnd = false
 

@@ -73,10 +73,10 @@ public actor IndoorScanner {
     public func isPrepared(venue id: String) -> Bool { sessions[id] != nil }
 
     /// How many times the source has been opened (one opening serves all the scans that overlap).
-    package var sourceOpenings: Int { get async { await fanOut.openings } }
+    public var sourceOpenings: Int { get async { await fanOut.openings } }
 
     /// How many scans are listening now.
-    package var activeScans: Int { running.count }
+    public var activeScans: Int { running.count }
 
     /// Scans `geofence` for `duration` and answers with the best estimate at the end.
     ///

@@ -40,7 +40,7 @@ public struct ScanResult: Hashable, Sendable {
     public var seeded: Bool
     /// The device's location at the start of the scan: the known location it was started with, else the first
     /// position of the scan (not part of the JSON).
-    package var startLocation: DeviceLocation?
+    public var startLocation: DeviceLocation?
 
     /// The name every result carries in `provider`.
     public static let providerName = "indoor"

@@ -16,7 +16,7 @@ public struct ScanTarget: Hashable, Sendable {
     /// The known location in the venue's frame (metres), when it is inside the venue.
     public var seed: Point2D?
     /// The known location's accuracy in metres, when it seeds the scan and its accuracy is known.
-    package var seedAccuracy: Double?
+    public var seedAccuracy: Double?
 
     /// Metres around the box of a venue's nodes that still count as inside a venue without floor outlines.
     package static let margin = 10.0

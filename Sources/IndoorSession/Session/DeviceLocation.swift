@@ -32,7 +32,7 @@ public struct DeviceLocation: Hashable, Sendable, Codable {
     public var coordinate: GeoCoordinate { GeoCoordinate(latitude: latitude, longitude: longitude) }
 
     /// Whether the numbers can be a place on the Earth: finite, latitude in −90…90, longitude in −180…180.
-    package var isValid: Bool {
+    public var isValid: Bool {
         latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude)
     }
 

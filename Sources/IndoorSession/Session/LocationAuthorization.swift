@@ -13,8 +13,8 @@ public enum LocationAuthorization: String, Hashable, Sendable, CaseIterable {
     case always
 
     /// Whether beacons may be ranged (and so a scan may run): `whenInUse` and `always`.
-    package var allowsScanning: Bool { self == .whenInUse || self == .always }
+    public var allowsScanning: Bool { self == .whenInUse || self == .always }
 
     /// Whether beacon regions may be monitored in the background: `always` only.
-    var allowsBackgroundMonitoring: Bool { self == .always }
+    public var allowsBackgroundMonitoring: Bool { self == .always }
 }

@@ -171,7 +171,7 @@ public struct LocationSession: Sendable {
     public mutating func drainActivity() -> [ZoneVisit] { zones.drainActivity() }
 
     /// The peers known now, by key; empty without ``SessionConfiguration/peers``.
-    package var knownPeers: [Peer] { peers?.peers ?? [] }
+    public var knownPeers: [Peer] { peers?.peers ?? [] }
 
     /// Takes one sighting.
     ///

@@ -17,9 +17,9 @@ public struct SessionStatistics: Hashable, Sendable {
     /// Zone events reported (check-ins, check-outs, dwells).
     public var zoneEvents = 0
     /// Monitoring events reported.
-    package var monitorEvents = 0
+    public var monitorEvents = 0
     /// Peer events reported.
-    var peerEvents = 0
+    public var peerEvents = 0
     /// Sightings of one node by another (``IndoorPositioning/NodeLinkCalibration``) that positioning took: links for
     /// self-calibration, never a device, a fix or a zone event.
     public var nodeLinks = 0

@@ -310,10 +310,11 @@ best() {
     echo "What the default chose on each survey (\`auto\`'s \`estimator\` and \`validated_median_m\` in \`--json\`:"
     echo "the share of k-NN in its answer, chosen on the survey's walks; POSITIONING.md) and what it scored on \`test/\`"
     echo "beside the best simple baseline (weighted centroid, k-NN k = 3, linear least squares, the best median of the"
-    echo "three among those missing at most 5% of the rows):"
+    echo "three among those missing at most 5% of the rows) and beside ESPresense-companion's default locator"
+    echo "(\`nadaraya-watson\`: the nodes heard weighted by 1/d², over the same ranges; its misses in brackets):"
     echo
-    echo "| dataset | estimator chosen | validated median m | test median m | misses | best simple baseline | its median m |"
-    echo "|---|---|---:|---:|---:|---|---:|"
+    echo "| dataset | estimator chosen | validated median m | test median m | misses | best simple baseline | its median m | ESPresense-companion's locator m |"
+    echo "|---|---|---:|---:|---:|---|---:|---:|"
     for name in "${names[@]}"; do
         estimator=$(grep '^{"method":"auto",' "$work/$name.jsonl" | sed -E 's/^.*"estimator":(null|"([^"]*)").*$/\2/')
         read -r baseline baseline_median _ <<< "$(grep -e '^{"method":"weighted-centroid",' -e '^{"method":"knn",' \
@@ -321,7 +322,8 @@ best() {
             sed -E 's/^\{"method":"([^"]*)","count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \4 \3 \2/' |
             awk '$2 != "null" && $3 * 20 <= $4 { print $1, $2, $3 }' | sort -k2,2g | head -1)"
         echo "| $name | ${estimator:--} | $(field "$name" auto validated_median_m | sed 's/null/-/') |" \
-            "$(field "$name" auto median_m) | $(field "$name" auto misses) | ${baseline:--} | ${baseline_median:--} |"
+            "$(field "$name" auto median_m) | $(field "$name" auto misses) | ${baseline:--} | ${baseline_median:--} |" \
+            "$(field "$name" nadaraya-watson median_m) ($(field "$name" nadaraya-watson misses)) |"
     done
     echo
     cat "$work/leave-one-venue-out.md"

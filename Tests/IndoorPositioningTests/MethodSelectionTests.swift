@@ -12,8 +12,9 @@ import Testing
     @Test func theMethodsAreNamedAsOnTheCommandLine() {
         #expect(
             MethodCatalog.Method.allCases.map(\.rawValue) == [
-                "weighted-centroid", "power-center", "epta", "sphere-intersection", "linear-least-squares", "nonlinear",
-                "knn", "blend", "posterior", "radio-map", "auto", "particle-filter",
+                "weighted-centroid", "nadaraya-watson", "power-center", "epta", "sphere-intersection",
+                "linear-least-squares", "nonlinear", "knn", "blend", "posterior", "radio-map", "auto",
+                "particle-filter",
             ])
         #expect(
             MethodCatalog.names

@@ -11,6 +11,8 @@ public enum MethodCatalog {
     public enum Method: String, CaseIterable, Sendable, Codable {
         /// ``WeightedCentroid``.
         case weightedCentroid = "weighted-centroid"
+        /// ``NadarayaWatson``: ESPresense-companion's default locator, a comparator.
+        case nadarayaWatson = "nadaraya-watson"
         /// ``PowerCenter``.
         case powerCenter = "power-center"
         /// ``EPTA``.
@@ -45,6 +47,7 @@ public enum MethodCatalog {
         private var entry: Entry {
             switch self {
             case .weightedCentroid: Entry(needsSurvey: false, listsTracking: false) { _ in WeightedCentroid() }
+            case .nadarayaWatson: Entry(needsSurvey: false, listsTracking: false) { _ in NadarayaWatson() }
             case .powerCenter: Entry(needsSurvey: false, listsTracking: false) { PowerCenter(deviceHeight: $0.height) }
             case .epta: Entry(needsSurvey: false, listsTracking: false) { EPTA(deviceHeight: $0.height) }
             case .sphereIntersection:

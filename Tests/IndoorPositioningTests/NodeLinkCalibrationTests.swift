@@ -162,4 +162,74 @@ import Testing
         #expect(off.calibration == .uncalibrated && calibrated.calibration == known)
         #expect(off.deviceCount == 0 && calibrated.deviceCount == 0)
     }
+
+    /// A phone walking along the office's middle at 1 m/s for `seconds`, heard by every node four times a second with
+    /// the links' model (its own gain 0) and 3 dB of noise, the links of ``linkSightings(exponents:sigma:samples:seed:)``
+    /// interleaved by time.
+    func walkWithLinks(seconds: Int) -> [Sighting] {
+        var random = SplitMix64(seed: 5)
+        var sightings = linkSightings(exponents: Array(repeating: 2.6, count: 8), sigma: 3, samples: seconds)
+        for step in 0..<(seconds * 4) {
+            let time = Double(step) / 4 + 0.1
+            let phone = Point3D(x: 2 + time, y: 10, z: 1.2)
+            for (index, node) in nodes.enumerated() {
+                let rssi = levels[index] - 26 * log10(phone.distance(to: node.position)) + 3 * random.standardNormal()
+                sightings.append(Sighting(time: time, device: "phone", node: node.id, rssi: rssi))
+            }
+        }
+        return sightings.sorted { $0.time < $1.time }
+    }
+
+    @Test func anEngineThatAdoptsAnothersLinkFitAnswersAsOneThatFittedTheLinks() throws {
+        let factory = EngineFactory(nodes: nodes)
+        var primary = try factory.engine(method: "auto")
+        // The fallback as a session had it before: every sighting, links too, fitted by itself.
+        var fitting = try factory.engine(method: "nonlinear")
+        // The fallback as a session has it now: devices' sightings only, the primary's fits adopted.
+        var adopting = fitting
+        var blind = fitting
+        var differs = false
+        var fixes = 0
+        for sighting in walkWithLinks(seconds: 40) {
+            fitting.ingest(sighting)
+            if primary.linkCalibration.isNodeDevice(sighting.device) {
+                let revision = primary.linkFitRevision
+                primary.ingest(sighting)
+                if primary.linkFitRevision != revision, let fit = primary.linkFit, let time = primary.linkFitTime {
+                    adopting.adoptLinkFit(fit, at: time)
+                }
+                continue
+            }
+            primary.ingest(sighting)
+            adopting.ingest(sighting)
+            blind.ingest(sighting)
+            let answer = adopting.locate(device: sighting.device, at: sighting.time)
+            #expect(answer == fitting.locate(device: sighting.device, at: sighting.time), "t = \(sighting.time)")
+            if case .success = answer { fixes += 1 }
+            if answer != blind.locate(device: sighting.device, at: sighting.time) { differs = true }
+        }
+        #expect(fixes > 100)
+        // The fit matters to this method's answers, so the comparison above could fail.
+        #expect(differs)
+        #expect(adopting.linkFitRevision == fitting.linkFitRevision && adopting.linkFitRevision >= 1)
+        #expect(adopting.linkFit == fitting.linkFit && adopting.linkFitTime == fitting.linkFitTime)
+        #expect(adopting.calibration == fitting.calibration)
+        #expect(adopting.linkCalibration.linkCount == 0 && adopting.linkCalibration.counts.used == 0)
+        #expect(fitting.linkCalibration.linkCount == 56)
+    }
+
+    @Test func anEngineWithoutSelfCalibrationAdoptsNoFit() throws {
+        var primary = try MethodCatalog.engine(method: "auto", nodes: nodes)
+        for sighting in linkSightings(exponents: Array(repeating: 2.6, count: 8), sigma: 2, samples: 12) {
+            primary.ingest(sighting)
+        }
+        let fit = try #require(primary.linkFit)
+        #expect(primary.linkFitTime == 10 && primary.linkFitRevision == 1)
+        var configuration = PositioningEngine.Configuration()
+        configuration.selfCalibration = nil
+        var off = try MethodCatalog.engine(method: "nonlinear", nodes: nodes, configuration: configuration)
+        off.adoptLinkFit(fit, at: 10)
+        #expect(off.linkFit == nil && off.linkFitTime == nil && off.linkFitRevision == 0)
+        #expect(off.calibration == .uncalibrated)
+    }
 }

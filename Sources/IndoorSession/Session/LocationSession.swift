@@ -150,6 +150,12 @@ public struct LocationSession: Sendable {
     /// off.
     public var selfCalibration: NodeLinkCalibration.Fit? { locator.linkFit }
 
+    /// The data time, seconds (the sightings' own time, as a fix's), of the link sighting at which
+    /// ``selfCalibration`` was made and positioning rebuilt over it; `nil` when there is no fit. A later fit that
+    /// moved no level by more than 0.25 dB nor the exponent by more than 0.02
+    /// (``IndoorPositioning/NodeLinkCalibration/Fit/isClose(to:dB:exponent:)``) leaves both as they are.
+    public var selfCalibrationTime: Double? { locator.linkFitTime }
+
     /// Whether the session's positioning calibrates itself from node-to-node links (no survey, no path-loss
     /// calibration, ``IndoorPositioning/PositioningEngine/Configuration/selfCalibration`` on).
     public var isSelfCalibrating: Bool { locator.isSelfCalibrating }

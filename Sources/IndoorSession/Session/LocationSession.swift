@@ -28,7 +28,7 @@ public struct LocationSession: Sendable {
     /// What the session has done so far.
     public private(set) var statistics = SessionStatistics()
 
-    private var locator: SessionLocator
+    private(set) var locator: SessionLocator
     private var ranger: any BeaconRanger
     private var zones: ZoneEngine
     private var monitors: [String: BeaconMonitor<RSSIRanger>] = [:]
@@ -159,6 +159,10 @@ public struct LocationSession: Sendable {
     /// Whether the session's positioning calibrates itself from node-to-node links (no survey, no path-loss
     /// calibration, ``IndoorPositioning/PositioningEngine/Configuration/selfCalibration`` on).
     public var isSelfCalibrating: Bool { locator.isSelfCalibrating }
+
+    /// Whether `device` names a node of the venue (`node:<id>`, or a node's beacon identity): its sightings are links
+    /// between nodes for self-calibration (``IndoorPositioning/NodeLinkCalibration``), never a located device's.
+    public func isNodeLink(_ device: String) -> Bool { locator.isNodeLink(device) }
 
     /// What the session's positioning did with sightings of one node by another: used, ignored and why.
     public var nodeLinkCounts: NodeLinkCalibration.Counts { locator.linkCounts }

@@ -9,27 +9,30 @@ import Testing
 /// `GET /v1/venues/{id}/nodes` shows what self-calibration fitted from the nodes' sightings of each other (device
 /// `node:<id>`), as the OpenAPI document describes it; absent while there is no fit.
 @Suite struct SelfCalibrationRouteTests {
-    /// Seven nodes on a line, at 0 to 32 m from the first, so that the links span distances from 1 to 32 m.
-    static let offsets: [Double] = [0, 1, 3, 6, 11, 19, 32]
+    /// Nine nodes spread over a 40 × 8 m floor, so that each hears others from 1 m to 40 m away.
+    static let positions: [(x: Double, y: Double)] = [
+        (0, 0), (1, 0), (3, 2), (7, 1), (12, 4), (18, 0), (25, 6), (33, 2), (40, 8),
+    ]
     /// Each node's true RSSI at 1 m, dBm (spread about −61), and the exponent the links are made with.
-    static let levels: [Double] = [-58, -63, -60, -65, -57, -62, -61]
+    static let levels: [Double] = [-58, -63, -60, -65, -57, -62, -61, -59, -64]
     static let exponent = 2.7
 
-    static let venueJSON = """
-        {"id": "lab", "name": "Lab",
-         "nodes": [\(offsets.enumerated().map { #"{"id": "n\#($0.offset)", "x": \#($0.element), "y": 0}"# }
-            .joined(separator: ", "))]}
-        """
+    static var venueJSON: String {
+        let nodes = positions.enumerated().map { index, at in #"{"id": "n\#(index)", "x": \#(at.x), "y": \#(at.y)}"# }
+        return #"{"id": "lab", "name": "Lab", "nodes": [\#(nodes.joined(separator: ", "))]}"#
+    }
 
     /// Every node heard by every other once a second for `seconds` s: `rssi = L(hearing node) − 10 · n · log10(d)`
-    /// with 1.5 dB of seeded noise, in time order.
+    /// with 1.5 dB of seeded noise, in time order (each node's reports a tenth of a second after the previous node's).
     static func links(seconds: Int) -> [Row] {
         var random = SplitMix64(seed: 7)
         var sightings: [Row] = []
         for second in 0..<seconds {
-            for (a, at) in offsets.enumerated() {
-                for (b, other) in offsets.enumerated() where a != b {
-                    let rssi = levels[a] - 10 * exponent * log10(abs(at - other)) + 1.5 * random.standardNormal()
+            for (a, at) in positions.enumerated() {
+                for (b, other) in positions.enumerated() where a != b {
+                    let meters = ((at.x - other.x) * (at.x - other.x) + (at.y - other.y) * (at.y - other.y))
+                        .squareRoot()
+                    let rssi = levels[a] - 10 * exponent * log10(meters) + 1.5 * random.standardNormal()
                     sightings.append(
                         Row(
                             time: Double(second) + Double(a) / 10, device: "node:n\(b)", node: "n\(a)",
@@ -76,18 +79,20 @@ import Testing
             #expect(list["nodeLinks"] == .object(["used": .number(Double(links.count)), "ignored": .number(0)]))
             let fit = try #require(list["selfCalibration"])
             let exponent = try #require(fit["pathLossExponent"]?.number)
-            // The typical model's exponent (2) is the prior: the links pull the fit most of the way to theirs.
+            // The typical model's exponent (2) is the fit's prior: the links pull it most of the way to theirs.
             #expect(abs(exponent - Self.exponent) < 0.15, "exponent \(exponent)")
-            #expect(fit["linksUsed"]?.number == 42 && fit["nodesFitted"]?.number == 7)
-            #expect(fit["fittedAt"]?.number.map { $0 >= 10 && $0 <= 30.6 } == true, "\(String(describing: fit["fittedAt"]))")
+            #expect(fit["linksUsed"]?.number == 72 && fit["nodesFitted"]?.number == 9)
+            #expect(
+                fit["fittedAt"]?.number.map { $0 >= 10 && $0 <= 30.6 } == true, "\(String(describing: fit["fittedAt"]))"
+            )
             let sigma = try #require(fit["residualSigma"]?.number)
             #expect(sigma >= 1 && sigma < 3)
             let nodes = try #require(list["nodes"]?.array)
-            #expect(nodes.count == 7)
+            #expect(nodes.count == 9)
             var errors: [Double] = []
             for (index, node) in nodes.enumerated() {
                 let own = try #require(node["selfCalibration"])
-                #expect(own["links"]?.number == 6 && own["heardBy"]?.number == 6)
+                #expect(own["links"]?.number == 8 && own["heardBy"]?.number == 8)
                 #expect(own["pathLossExponent"]?.number == exponent)
                 #expect(own["gain"]?.number != nil)
                 errors.append(try #require(own["rssiAtOneMeter"]?.number) - Self.levels[index])
@@ -129,7 +134,7 @@ import Testing
             #expect(try await client.post(Self.body(few)).status == .ok)
             list = try await Self.nodes(client)
             #expect(list["selfCalibration"] == nil)
-            #expect(list["nodeLinks"] == .object(["used": .number(84), "ignored": .number(1)]))
+            #expect(list["nodeLinks"] == .object(["used": .number(144), "ignored": .number(1)]))
             #expect(try #require(list["nodes"]?.array).allSatisfy { $0["selfCalibration"] == nil })
             let metrics = try await client.get("/metrics", key: nil).text
             #expect(metrics.contains(#"indoor_node_links_total{venue="lab",result="ignored"} 1"#))

@@ -105,6 +105,23 @@ import Testing
         #expect(link.level == -61.5)
     }
 
+    @Test func aLinkNotKeptIsJudgedAndCountedAlike() {
+        var kept = NodeLinkCalibration(nodes: nodes)
+        var counted = NodeLinkCalibration(nodes: nodes)
+        let sightings = [
+            Sighting(time: 0, device: "node:n1", node: "n0", rssi: -70),
+            Sighting(time: 1, device: "node:n1", node: "n0", rssi: -71),
+            Sighting(time: 1, device: "node:n0", node: "n0", rssi: -40),
+            Sighting(time: 1, device: "node:nowhere", node: "n0", rssi: -70),
+            Sighting(time: 1, device: "phone", node: "n0", rssi: -70),
+        ]
+        for sighting in sightings {
+            #expect(kept.add(sighting) == counted.add(sighting, keep: false))
+        }
+        #expect(kept.counts == counted.counts && kept.counts.used == 2)
+        #expect(kept.linkCount == 1 && counted.linkCount == 0 && counted.fit() == nil)
+    }
+
     @Test func badLinksAreIgnoredAndCounted() {
         var calibrator = NodeLinkCalibration(nodes: nodes)
         #expect(calibrator.add(Sighting(time: 0, device: "phone", node: "n0", rssi: -70)) == .notALink)
@@ -159,6 +176,9 @@ import Testing
             calibrated.ingest(sighting)
         }
         #expect(off.linkFit == nil && calibrated.linkFit == nil)
+        // Judged and counted, not kept: nothing would fit them.
+        #expect(off.linkCalibration.counts.used == 12 * 56 && calibrated.linkCalibration.counts.used == 12 * 56)
+        #expect(off.linkCalibration.linkCount == 0 && calibrated.linkCalibration.linkCount == 0)
         #expect(off.calibration == .uncalibrated && calibrated.calibration == known)
         #expect(off.deviceCount == 0 && calibrated.deviceCount == 0)
     }

@@ -42,10 +42,11 @@ extension PositioningEngine {
     /// says that ``linkFit`` is new.
     package var linkFitRevision: Int { selfCalibration?.revision ?? 0 }
 
-    /// A link sighting: kept by ``linkCalibration``, and fitted when a fit is due.
+    /// A link sighting: kept by ``linkCalibration`` and fitted when a fit is due; without self-calibration only judged
+    /// and counted.
     /// - Returns: Whether the link was usable.
     mutating func ingestLink(_ sighting: Sighting) -> Bool {
-        guard linkCalibration.add(sighting) == .used else { return false }
+        guard linkCalibration.add(sighting, keep: selfCalibration != nil) == .used else { return false }
         guard var state = selfCalibration,
             abs(sighting.time - state.lastFit) >= linkCalibration.configuration.refitInterval
         else { return true }

@@ -105,6 +105,23 @@ import Testing
         #expect(link.level == -61.5)
     }
 
+    @Test func aLinkNotKeptIsJudgedAndCountedAlike() {
+        var kept = NodeLinkCalibration(nodes: nodes)
+        var counted = NodeLinkCalibration(nodes: nodes)
+        let sightings = [
+            Sighting(time: 0, device: "node:n1", node: "n0", rssi: -70),
+            Sighting(time: 1, device: "node:n1", node: "n0", rssi: -71),
+            Sighting(time: 1, device: "node:n0", node: "n0", rssi: -40),
+            Sighting(time: 1, device: "node:nowhere", node: "n0", rssi: -70),
+            Sighting(time: 1, device: "phone", node: "n0", rssi: -70),
+        ]
+        for sighting in sightings {
+            #expect(kept.add(sighting) == counted.add(sighting, keep: false))
+        }
+        #expect(kept.counts == counted.counts && kept.counts.used == 2)
+        #expect(kept.linkCount == 1 && counted.linkCount == 0 && counted.fit() == nil)
+    }
+
     @Test func badLinksAreIgnoredAndCounted() {
         var calibrator = NodeLinkCalibration(nodes: nodes)
         #expect(calibrator.add(Sighting(time: 0, device: "phone", node: "n0", rssi: -70)) == .notALink)
@@ -159,7 +176,80 @@ import Testing
             calibrated.ingest(sighting)
         }
         #expect(off.linkFit == nil && calibrated.linkFit == nil)
+        // Judged and counted, not kept: nothing would fit them.
+        #expect(off.linkCalibration.counts.used == 12 * 56 && calibrated.linkCalibration.counts.used == 12 * 56)
+        #expect(off.linkCalibration.linkCount == 0 && calibrated.linkCalibration.linkCount == 0)
         #expect(off.calibration == .uncalibrated && calibrated.calibration == known)
         #expect(off.deviceCount == 0 && calibrated.deviceCount == 0)
+    }
+
+    /// A phone walking along the office's middle at 1 m/s for `seconds`, heard by every node four times a second with
+    /// the links' model (its own gain 0) and 3 dB of noise, the links of ``linkSightings(exponents:sigma:samples:seed:)``
+    /// interleaved by time.
+    func walkWithLinks(seconds: Int) -> [Sighting] {
+        var random = SplitMix64(seed: 5)
+        var sightings = linkSightings(exponents: Array(repeating: 2.6, count: 8), sigma: 3, samples: seconds)
+        for step in 0..<(seconds * 4) {
+            let time = Double(step) / 4 + 0.1
+            let phone = Point3D(x: 2 + time, y: 10, z: 1.2)
+            for (index, node) in nodes.enumerated() {
+                let rssi = levels[index] - 26 * log10(phone.distance(to: node.position)) + 3 * random.standardNormal()
+                sightings.append(Sighting(time: time, device: "phone", node: node.id, rssi: rssi))
+            }
+        }
+        return sightings.sorted { $0.time < $1.time }
+    }
+
+    @Test func anEngineThatAdoptsAnothersLinkFitAnswersAsOneThatFittedTheLinks() throws {
+        let factory = EngineFactory(nodes: nodes)
+        var primary = try factory.engine(method: "auto")
+        // The fallback as a session had it before: every sighting, links too, fitted by itself.
+        var fitting = try factory.engine(method: "nonlinear")
+        // The fallback as a session has it now: devices' sightings only, the primary's fits adopted.
+        var adopting = fitting
+        var blind = fitting
+        var differs = false
+        var fixes = 0
+        for sighting in walkWithLinks(seconds: 40) {
+            fitting.ingest(sighting)
+            if primary.linkCalibration.isNodeDevice(sighting.device) {
+                let revision = primary.linkFitRevision
+                primary.ingest(sighting)
+                if primary.linkFitRevision != revision, let fit = primary.linkFit, let time = primary.linkFitTime {
+                    adopting.adoptLinkFit(fit, at: time)
+                }
+                continue
+            }
+            primary.ingest(sighting)
+            adopting.ingest(sighting)
+            blind.ingest(sighting)
+            let answer = adopting.locate(device: sighting.device, at: sighting.time)
+            #expect(answer == fitting.locate(device: sighting.device, at: sighting.time), "t = \(sighting.time)")
+            if case .success = answer { fixes += 1 }
+            if answer != blind.locate(device: sighting.device, at: sighting.time) { differs = true }
+        }
+        #expect(fixes > 100)
+        // The fit matters to this method's answers, so the comparison above could fail.
+        #expect(differs)
+        #expect(adopting.linkFitRevision == fitting.linkFitRevision && adopting.linkFitRevision >= 1)
+        #expect(adopting.linkFit == fitting.linkFit && adopting.linkFitTime == fitting.linkFitTime)
+        #expect(adopting.calibration == fitting.calibration)
+        #expect(adopting.linkCalibration.linkCount == 0 && adopting.linkCalibration.counts.used == 0)
+        #expect(fitting.linkCalibration.linkCount == 56)
+    }
+
+    @Test func anEngineWithoutSelfCalibrationAdoptsNoFit() throws {
+        var primary = try MethodCatalog.engine(method: "auto", nodes: nodes)
+        for sighting in linkSightings(exponents: Array(repeating: 2.6, count: 8), sigma: 2, samples: 12) {
+            primary.ingest(sighting)
+        }
+        let fit = try #require(primary.linkFit)
+        #expect(primary.linkFitTime == 10 && primary.linkFitRevision == 1)
+        var configuration = PositioningEngine.Configuration()
+        configuration.selfCalibration = nil
+        var off = try MethodCatalog.engine(method: "nonlinear", nodes: nodes, configuration: configuration)
+        off.adoptLinkFit(fit, at: 10)
+        #expect(off.linkFit == nil && off.linkFitTime == nil && off.linkFitRevision == 0)
+        #expect(off.calibration == .uncalibrated)
     }
 }

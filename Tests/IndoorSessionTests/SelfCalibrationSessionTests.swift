@@ -73,6 +73,27 @@ import Testing
         #expect(session.locate(device: "node:b0-1", at: 61).isFailure)
     }
 
+    @Test func linksGoToThePrimaryAloneAndTheFallbackAdoptsItsFit() throws {
+        let dataset = try Self.simulated(walkers: false)
+        let links = dataset.dataset.test.sightings
+        var session = try LocationSession(SessionConfiguration(venue: dataset.venue))
+        _ = session.ingest(links)
+        let fallback = try #require(session.locator.fallbackEngine)
+        #expect(session.fallbackMethod == "weighted-centroid" && fallback.isSelfCalibrating)
+        // The fallback kept no link and fitted none, yet works over the primary's fit, made at the time it says.
+        #expect(fallback.linkCalibration.linkCount == 0 && fallback.linkCalibration.counts.used == 0)
+        let fit = try #require(session.selfCalibration)
+        #expect(fallback.linkFit == fit)
+        let time = try #require(session.selfCalibrationTime)
+        #expect(fallback.linkFitTime == time && time > 0 && time <= 60)
+        #expect(session.nodeLinkCounts.used == links.count)
+        var off = SessionConfiguration(venue: dataset.venue)
+        off.positioning.selfCalibration = nil
+        var without = try LocationSession(off)
+        _ = without.ingest(links)
+        #expect(without.selfCalibration == nil && without.selfCalibrationTime == nil)
+    }
+
     @Test(.releaseBuild) func aSessionWithLinksAnswersCloserThanOneWithout() throws {
         let dataset = try Self.simulated()
         let sightings = dataset.dataset.test.sightings

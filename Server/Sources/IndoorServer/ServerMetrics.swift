@@ -99,6 +99,16 @@ public struct ServerMetrics: Sendable {
         ).recordNanoseconds(nanoseconds)
     }
 
+    /// Counts the sightings of one node by another that `venue`'s session took in one batch:
+    /// `indoor_node_links_total{venue, result="used"|"ignored"}`.
+    func recordNodeLinks(venue: String, used: Int, ignored: Int) {
+        for (result, count) in [("used", used), ("ignored", ignored)] where count > 0 {
+            CoreMetrics.Counter(
+                label: "indoor_node_links_total", dimensions: [("venue", venue), ("result", result)], factory: factory
+            ).increment(by: count)
+        }
+    }
+
     /// The Prometheus text of every metric.
     public func text() -> String { registry.emitToString() }
 }

@@ -174,8 +174,11 @@ public struct NodeLinkCalibration: Hashable, Sendable {
     }
 
     /// Takes one sighting: a link sighting is kept (or ignored and counted), any other is left alone.
+    ///
+    /// - Parameter keep: Whether a usable link's RSSI goes into its ring for ``fit()``; `false` only judges and counts
+    ///   it (an engine that does not calibrate itself needs the counts, not the rings).
     @discardableResult
-    public mutating func add(_ sighting: Sighting) -> Outcome {
+    public mutating func add(_ sighting: Sighting, keep: Bool = true) -> Outcome {
         guard isNodeDevice(sighting.device) else { return .notALink }
         guard let device = deviceNode(sighting.device), let node = sourceNode(sighting.source) else {
             counts.unknownNode += 1
@@ -197,10 +200,14 @@ public struct NodeLinkCalibration: Hashable, Sendable {
                 counts.unusable += 1
                 return .ignored
             }
-            if links.count >= configuration.maximumLinks { dropOldestLink() }
-            links[key] = Link(log10Distance: log10(distance), lastTime: sighting.time)
+            if keep {
+                if links.count >= configuration.maximumLinks { dropOldestLink() }
+                links[key] = Link(log10Distance: log10(distance), lastTime: sighting.time)
+            }
         }
-        links[key]?.record(Float(sighting.rssi), at: sighting.time, capacity: configuration.samplesPerLink)
+        if keep {
+            links[key]?.record(Float(sighting.rssi), at: sighting.time, capacity: configuration.samplesPerLink)
+        }
         counts.used += 1
         return .used
     }

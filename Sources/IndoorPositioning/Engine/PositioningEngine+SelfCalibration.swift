@@ -12,6 +12,10 @@ extension PositioningEngine {
         var lastFit = -Double.infinity
         /// The fit the method was last rebuilt over.
         var applied: NodeLinkCalibration.Fit?
+        /// The data time of the link sighting at which ``applied`` was made, seconds.
+        var appliedAt: Double?
+        /// How many fits the method has been rebuilt over.
+        var revision = 0
     }
 
     /// Turns self-calibration on: from now on, every ``NodeLinkCalibration/Configuration/refitInterval`` seconds of
@@ -30,23 +34,47 @@ extension PositioningEngine {
     /// self-calibration).
     public var linkFit: NodeLinkCalibration.Fit? { selfCalibration?.applied }
 
-    /// A link sighting: kept by ``linkCalibration``, and fitted when a fit is due.
+    /// The data time, seconds (the sightings' own time), of the link sighting at which ``linkFit`` was made and the
+    /// method rebuilt over it; `nil` when there is no fit.
+    public var linkFitTime: Double? { selfCalibration?.appliedAt }
+
+    /// How many fits the method has been rebuilt over (0 before the first, and without self-calibration): a change
+    /// says that ``linkFit`` is new.
+    package var linkFitRevision: Int { selfCalibration?.revision ?? 0 }
+
+    /// A link sighting: kept by ``linkCalibration`` and fitted when a fit is due; without self-calibration only judged
+    /// and counted.
     /// - Returns: Whether the link was usable.
     mutating func ingestLink(_ sighting: Sighting) -> Bool {
-        guard linkCalibration.add(sighting) == .used else { return false }
+        guard linkCalibration.add(sighting, keep: selfCalibration != nil) == .used else { return false }
         guard var state = selfCalibration,
             abs(sighting.time - state.lastFit) >= linkCalibration.configuration.refitInterval
         else { return true }
         state.lastFit = sighting.time
+        selfCalibration = state
         // Forgotten by the engine's present, which one lying clock cannot move far.
         if clock.present.isFinite { linkCalibration.forget(before: clock.present) }
-        if let fit = linkCalibration.fit(), !(state.applied.map { fit.isClose(to: $0) } ?? false),
-            let fitted = fit.calibration(over: state.base, nodes: linkCalibration.nodes)
-        {
-            state.applied = fit
-            replace(calibration: fitted, method: state.rebuild(fitted))
+        if let fit = linkCalibration.fit(), !(state.applied.map { fit.isClose(to: $0) } ?? false) {
+            adoptLinkFit(fit, at: sighting.time)
         }
-        selfCalibration = state
         return true
+    }
+
+    /// Rebuilds the method over `fit`, a fit that another engine over the same nodes and calibration made from the
+    /// same link sightings (a session's primary engine, for its fallback), as if this engine had fitted them itself:
+    /// the links are then fitted once, and this engine need not be given them.
+    ///
+    /// Does nothing without self-calibration (``calibrateFromLinks(rebuild:)``), or when no node of `fit` has a
+    /// fitted level.
+    /// - Parameter time: The data time of the link sighting at which `fit` was made, seconds.
+    package mutating func adoptLinkFit(_ fit: NodeLinkCalibration.Fit, at time: Double) {
+        guard var state = selfCalibration,
+            let fitted = fit.calibration(over: state.base, nodes: linkCalibration.nodes)
+        else { return }
+        state.applied = fit
+        state.appliedAt = time
+        state.revision += 1
+        selfCalibration = state
+        replace(calibration: fitted, method: state.rebuild(fitted))
     }
 }

@@ -28,7 +28,7 @@ public struct LocationSession: Sendable {
     /// What the session has done so far.
     public private(set) var statistics = SessionStatistics()
 
-    private var locator: SessionLocator
+    private(set) var locator: SessionLocator
     private var ranger: any BeaconRanger
     private var zones: ZoneEngine
     private var monitors: [String: BeaconMonitor<RSSIRanger>] = [:]
@@ -150,9 +150,19 @@ public struct LocationSession: Sendable {
     /// off.
     public var selfCalibration: NodeLinkCalibration.Fit? { locator.linkFit }
 
+    /// The data time, seconds (the sightings' own time, as a fix's), of the link sighting at which
+    /// ``selfCalibration`` was made and positioning rebuilt over it; `nil` when there is no fit. A later fit that
+    /// moved no level by more than 0.25 dB nor the exponent by more than 0.02
+    /// (``IndoorPositioning/NodeLinkCalibration/Fit/isClose(to:dB:exponent:)``) leaves both as they are.
+    public var selfCalibrationTime: Double? { locator.linkFitTime }
+
     /// Whether the session's positioning calibrates itself from node-to-node links (no survey, no path-loss
     /// calibration, ``IndoorPositioning/PositioningEngine/Configuration/selfCalibration`` on).
     public var isSelfCalibrating: Bool { locator.isSelfCalibrating }
+
+    /// Whether `device` names a node of the venue (`node:<id>`, or a node's beacon identity): its sightings are links
+    /// between nodes for self-calibration (``IndoorPositioning/NodeLinkCalibration``), never a located device's.
+    public func isNodeLink(_ device: String) -> Bool { locator.isNodeLink(device) }
 
     /// What the session's positioning did with sightings of one node by another: used, ignored and why.
     public var nodeLinkCounts: NodeLinkCalibration.Counts { locator.linkCounts }

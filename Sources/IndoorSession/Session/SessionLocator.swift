@@ -4,8 +4,11 @@ import IndoorPositioning
 /// The positioning of a session: the configured method, and the fallback method for the locates it cannot
 /// answer (``FallbackPolicy``).
 ///
-/// Both engines ingest every sighting, so the fallback has the same history; a fix says in its `method` field
-/// which method gave it.
+/// Both engines ingest every device's sighting, so the fallback has the same history; a fix says in its `method` field
+/// which method gave it. A sighting of one node by another (a link, ``IndoorPositioning/NodeLinkCalibration``) goes to
+/// the primary engine alone: when its self-calibration rebuilds its method over a new fit, the fallback is rebuilt
+/// over the same fit (``IndoorPositioning/PositioningEngine/adoptLinkFit(_:at:)``), which is what it would have fitted
+/// from the same links, so the links are kept and fitted once.
 struct SessionLocator: Sendable {
     private var primary: PositioningEngine
     private var fallback: PositioningEngine?
@@ -41,11 +44,25 @@ struct SessionLocator: Sendable {
     /// The name of the fallback method, if there is one.
     var fallbackName: String? { fallback?.methodName }
 
-    /// Takes one sighting. - Returns: whether its node is one of the venue's.
+    /// Takes one sighting. - Returns: whether its node is one of the venue's (for a link: whether it was usable).
     mutating func ingest(_ sighting: Sighting) -> Bool {
+        if primary.linkCalibration.isNodeDevice(sighting.device) { return ingestLink(sighting) }
         _ = fallback?.ingest(sighting)
         return primary.ingest(sighting)
     }
+
+    /// A link: fitted by the primary engine, whose new fit the fallback adopts.
+    private mutating func ingestLink(_ sighting: Sighting) -> Bool {
+        let revision = primary.linkFitRevision
+        let used = primary.ingest(sighting)
+        if primary.linkFitRevision != revision, let fit = primary.linkFit, let time = primary.linkFitTime {
+            fallback?.adoptLinkFit(fit, at: time)
+        }
+        return used
+    }
+
+    /// The fallback engine, when there is one.
+    var fallbackEngine: PositioningEngine? { fallback }
 
     /// Whether `device` names a node of the venue (`node:<id>`, or a node's beacon identity): its sightings are links
     /// between nodes (``IndoorPositioning/NodeLinkCalibration``), never a located device's.
@@ -55,6 +72,9 @@ struct SessionLocator: Sendable {
 
     /// The method's fit from node-to-node links, `nil` before the first or without self-calibration.
     var linkFit: NodeLinkCalibration.Fit? { primary.linkFit }
+
+    /// The data time, seconds, at which ``linkFit`` was made; `nil` without one.
+    var linkFitTime: Double? { primary.linkFitTime }
 
     /// What the method's self-calibration did with link sightings.
     var linkCounts: NodeLinkCalibration.Counts { primary.linkCalibration.counts }

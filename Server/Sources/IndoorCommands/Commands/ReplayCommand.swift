@@ -76,6 +76,16 @@ struct ReplayCommand: ParsableCommand {
                 """))
     var reorderWindow: Double = ReplayRun.defaultReorderWindow
 
+    @Flag(
+        help: ArgumentHelp(
+            "Do not calibrate the nodes from their sightings of each other (node-to-node links).",
+            discussion: """
+                Without --survey or --calibration, positioning fits each node's path loss from sightings whose \
+                device is another node (`node:<id>`, or a node's beacon identity) and uses the fit \
+                (docs/POSITIONING.md). Such sightings never make a device, with or without this flag.
+                """))
+    var noSelfCalibration = false
+
     func validate() throws {
         guard interval.isFinite, interval >= 0 else {
             throw ValidationError("--interval must be a number of seconds ≥ 0")
@@ -106,7 +116,7 @@ struct ReplayCommand: ParsableCommand {
             read: { [sightings] in try InputFile.chunk(of: handle, path: sightings) },
             options: Options(
                 method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,
-                reorderWindow: reorderWindow, survey: survey),
+                reorderWindow: reorderWindow, survey: survey, selfCalibration: !noSelfCalibration),
             problem: { problem in
                 problems += 1
                 progress.finish()
@@ -137,6 +147,9 @@ struct ReplayCommand: ParsableCommand {
         var reorderWindow: Double = ReplayRun.defaultReorderWindow
         /// A site survey of the venue.
         var survey: Recording?
+        /// Whether positioning calibrates the nodes from their sightings of each other, where it has no survey and
+        /// no calibration that knows the path loss (`--no-self-calibration` clears it).
+        var selfCalibration = true
     }
 
     /// The whole command without files: reads the venue and the sightings, replays, and writes the lines.
@@ -197,7 +210,8 @@ struct ReplayCommand: ParsableCommand {
         let venue = try Venue.decodeJSON(venue, file: venueFile)
         var stream = try ReplayRun(
             venue: venue, method: options.method, interval: options.interval, rssiFilter: options.rssiFilter,
-            calibration: options.calibration, reorderWindow: options.reorderWindow, survey: options.survey
+            calibration: options.calibration, reorderWindow: options.reorderWindow, survey: options.survey,
+            selfCalibration: options.selfCalibration
         ).start()
         var reader = try ReplaySightingsReader(
             file: sightingsFile, format: ReplaySightingsReader.Format(fileName: sightingsFile), read: read)

@@ -29,6 +29,11 @@ public struct ReplayRun {
     /// A site survey of the venue (sightings with truth): the default method then tracks over a radio map learned
     /// from it, and methods that need one (`knn`) can run; `nil` for none.
     public var survey: Recording?
+    /// Whether positioning calibrates the nodes from their sightings of each other (node-to-node links) where it has
+    /// no survey and no calibration that knows the path loss
+    /// (``IndoorPositioning/PositioningEngine/Configuration/selfCalibration``); `false` leaves the links unfitted
+    /// (they still make no device).
+    public var selfCalibration: Bool
 
     /// The default ``reorderWindow``, seconds.
     public static let defaultReorderWindow = 10.0
@@ -42,7 +47,7 @@ public struct ReplayRun {
     public init(
         venue: Venue, method: String? = nil, interval seconds: Double = 1,
         rssiFilter: ReplayRSSIFilter = .ema, calibration: Calibration? = nil,
-        reorderWindow: Double = ReplayRun.defaultReorderWindow, survey: Recording? = nil
+        reorderWindow: Double = ReplayRun.defaultReorderWindow, survey: Recording? = nil, selfCalibration: Bool = true
     ) {
         self.venue = venue
         self.method = method
@@ -51,6 +56,7 @@ public struct ReplayRun {
         self.calibration = calibration
         self.reorderWindow = reorderWindow
         self.survey = survey
+        self.selfCalibration = selfCalibration
     }
 
     /// The session configuration of this replay: an explicit method runs alone, the default has its fallback.
@@ -62,12 +68,14 @@ public struct ReplayRun {
             }
             return selection
         }
-        return SessionConfiguration(
+        var configuration = SessionConfiguration(
             venue: venue,
             method: selection,
             fallback: method == nil ? .weightedCentroid : .none, calibration: calibration, survey: survey,
             fixInterval: interval,
             ranger: rssiFilter.ranger(nodes: venue.nodes))
+        if !selfCalibration { configuration.positioning.selfCalibration = nil }
+        return configuration
     }
 
     /// A replay of sightings that arrive one by one (``ReplayStream``), through a session of this configuration.

@@ -51,6 +51,7 @@ public struct ReplayStream {
         var summary = ReplaySummary(session.statistics, fallbackMethod: session.fallbackMethod)
         summary.method = session.configuration.method.name
         summary.selfCalibration = session.selfCalibration
+        summary.isSelfCalibrating = session.isSelfCalibrating
         summary.late = window.late
         summary.reorderWindow = window.seconds
         if let end {

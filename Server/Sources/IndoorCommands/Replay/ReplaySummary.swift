@@ -37,6 +37,9 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     public var ignoredNodeLinks = 0
     /// The last fit of self-calibration from those links, `nil` without one.
     public var selfCalibration: NodeLinkCalibration.Fit?
+    /// Whether positioning calibrated the nodes from those links (off with a survey, a calibration that knows the
+    /// path loss, or `--no-self-calibration`).
+    public var isSelfCalibrating = false
 
     public init() {}
 
@@ -93,6 +96,7 @@ public struct ReplaySummary: Hashable, Sendable, CustomStringConvertible {
     private var linksText: String {
         var text = "\(nodeLinks) node-to-node sightings"
         if ignoredNodeLinks > 0 { text += " (\(ignoredNodeLinks) ignored)" }
+        guard isSelfCalibrating else { return text + "; self-calibration off" }
         guard let fit = selfCalibration else { return text + "; no self-calibration" }
         let levels = fit.nodes.compactMap(\.rssiAtOneMeter)
         text += "; self-calibration: \(levels.count) nodes fitted on \(fit.linksUsed) links, path-loss exponent "

@@ -103,6 +103,9 @@ public struct NodeHealth: Hashable, Sendable, Encodable {
     public var reported: String?
     /// The gateway's latest telemetry, when it sends any.
     public var telemetry: NodeTelemetry?
+    /// What the venue's self-calibration fitted for the node, when positioning takes its level from a fit
+    /// (``NodeSelfCalibration``); filled by ``VenueHub/nodeList(venue:)``.
+    public var selfCalibration: NodeSelfCalibration?
 }
 
 /// What a gateway tells of itself (ESPresense's `…/telemetry`).

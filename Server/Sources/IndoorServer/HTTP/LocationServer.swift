@@ -116,8 +116,8 @@ public struct LocationServer: Sendable {
         read.get("/v1/venues/{venue}/nodes") { request, context in
             let venue = try context.parameters.require("venue")
             if let elsewhere = try await self.elsewhere(request, venue: venue) { return elsewhere }
-            guard let nodes = self.hub.nodes(venue: venue) else { throw Self.unknownVenue(venue) }
-            return try Self.json(NodeList(venue: venue, silentAfter: self.hub.nodeHealth.silentAfter, nodes: nodes))
+            guard let nodes = self.hub.nodeList(venue: venue) else { throw Self.unknownVenue(venue) }
+            return try Self.json(nodes)
         }
         read.get("/v1/activity") { request, _ in
             try await self.activity(request)
@@ -298,14 +298,6 @@ public struct LocationServer: Sendable {
             id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
             zones: venue.zones.count, survey: hub.surveyState(venue: venue.id),
             owner: hub.cluster == nil ? nil : hub.owner(of: venue.id)?.id)
-    }
-
-    /// `GET /v1/venues/{venue}/nodes`: each node's health.
-    struct NodeList: Encodable {
-        var venue: String
-        /// Seconds without a sighting after which a node is `silent`.
-        var silentAfter: Double
-        var nodes: [NodeHealth]
     }
 
     struct DeviceList: Encodable {

@@ -20,7 +20,11 @@ extension VenueHub {
             venue: runtime.venue.id, seconds: seconds, limit: Self.resumeLimit)
         guard let last = recent.last else { return }
         var unfixed: Set<String> = []
-        for device in Set(recent.map(\.sighting.device))
+        // A node heard by another is no device: it has no fix to look up.
+        let devices = runtime.locked { state in
+            Set(recent.map(\.sighting.device)).filter { !state.session.isNodeLink($0) }
+        }
+        for device in devices.sorted()
         where try await store.latestFix(venue: runtime.venue.id, device: device) == nil {
             unfixed.insert(device)
         }
@@ -30,7 +34,9 @@ extension VenueHub {
             state.lastDataTime = last.sighting.time
             state.lastArrival = last.receivedAt
             state.recent?.append(contentsOf: sightings)
-            for sighting in sightings { state.devices.insert(sighting.device) }
+            for sighting in sightings where !state.session.isNodeLink(sighting.device) {
+                state.devices.insert(sighting.device)
+            }
             return Self.serverEvents(state.session.ingest(sightings)).filter { unfixed.contains($0.device) }
         }
         guard !events.isEmpty else { return }

@@ -406,6 +406,8 @@ public final class VenueHub: Sendable {
     private func admit(_ sightings: [Sighting], runtime: VenueRuntime) async throws -> Admission? {
         let now = wallClock()
         let window = timeWindow
+        // Node-to-node sightings the session took in this batch: used, ignored.
+        var links = (0, 0)
         let prepared = runtime.locked {
             state -> (taken: [Sighting], events: [ServerEvent], refused: [(Int, String, String)])? in
             guard !state.retired else { return nil }
@@ -430,13 +432,21 @@ public final class VenueHub: Sendable {
             }
             guard !taken.isEmpty else { return ([], [], refused) }
             state.timeBase = base
+            let linksBefore = (state.session.statistics.nodeLinks, state.session.statistics.ignoredNodeLinks)
             let events = state.session.ingest(taken)
+            links = (
+                state.session.statistics.nodeLinks - linksBefore.0,
+                state.session.statistics.ignoredNodeLinks - linksBefore.1
+            )
             state.recent?.append(contentsOf: taken)
             if let last = taken.map(\.time).max() {
                 state.lastDataTime = max(state.lastDataTime ?? last, last)
                 state.lastArrival = now
             }
-            for sighting in taken { state.devices.insert(sighting.device) }
+            // A node heard by another is no device.
+            for sighting in taken where !state.session.isNodeLink(sighting.device) {
+                state.devices.insert(sighting.device)
+            }
             return (taken, Self.serverEvents(events), refused)
         }
         guard let prepared else { return nil }
@@ -458,6 +468,7 @@ public final class VenueHub: Sendable {
         }
         for (node, count) in heard { nodeHealth.heard(venue: runtime.venue.id, node: node, count: count, at: now) }
         metrics.sightingsIngested.increment(by: prepared.taken.count)
+        metrics.recordNodeLinks(venue: runtime.venue.id, used: links.0, ignored: links.1)
         metrics.devicesTracked.record(runtimes.withLock { $0.values.reduce(0) { $0 + $1.deviceCount } })
         record(stored)
         return Admission(stored: stored, refused: refused, eventJSON: eventJSON)
@@ -594,11 +605,35 @@ public final class VenueHub: Sendable {
     /// The wall clock the hub stamps arrivals with, Unix seconds.
     public var now: Double { wallClock() }
 
-    /// The health of each node of `venue` (``NodeHealthBook/health(venue:nodes:at:)``), in the venue's order; `nil`
-    /// for an unknown venue.
+    /// The health of each node of `venue` (``NodeHealthBook/health(venue:nodes:at:)``), in the venue's order, with
+    /// what the venue's self-calibration fitted for it; `nil` for an unknown venue.
     public func nodes(venue: String) -> [NodeHealth]? {
+        nodeList(venue: venue)?.nodes
+    }
+
+    /// `GET /v1/venues/{id}/nodes` of `venue`: each node's health (``NodeHealthBook/health(venue:nodes:at:)``) and
+    /// what the session's self-calibration fitted, read from the session at one moment (`LocationSession.selfCalibration`,
+    /// `selfCalibrationTime` and its node-link counts); `nil` for an unknown venue.
+    public func nodeList(venue: String) -> NodeList? {
         guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
-        return nodeHealth.health(venue: venue, nodes: runtime.venue.nodes.map(\.id), at: wallClock())
+        let (fit, time, statistics) = runtime.locked { state in
+            (state.session.selfCalibration, state.session.selfCalibrationTime, state.session.statistics)
+        }
+        var nodes = nodeHealth.health(venue: venue, nodes: runtime.venue.nodes.map(\.id), at: wallClock())
+        let venueFit = fit.flatMap { fit in time.flatMap { VenueSelfCalibration(fit, at: $0) } }
+        if let fit, venueFit != nil {
+            // A node with a calibration of its own in the venue keeps it: the fit is not its level.
+            let own = Set(runtime.venue.nodes.filter { $0.calibration != nil }.map(\.id))
+            let fitted = Dictionary(
+                fit.nodes.filter { !own.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for index in nodes.indices {
+                nodes[index].selfCalibration = fitted[nodes[index].id].flatMap(NodeSelfCalibration.init)
+            }
+        }
+        return NodeList(
+            venue: venue, silentAfter: nodeHealth.silentAfter, nodes: nodes,
+            nodeLinks: NodeList.NodeLinks(used: statistics.nodeLinks, ignored: statistics.ignoredNodeLinks),
+            selfCalibration: venueFit)
     }
 
     func record(_ stored: [StoredEvent]) {

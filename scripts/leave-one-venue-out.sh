@@ -8,7 +8,8 @@
 #
 # INDOOR is the `indoor` binary (default: Server/.build/release/indoor, built first); DATASETS the folder of datasets
 # (default: $DATASETS, else datasets/). WORK=FOLDER keeps every score in FOLDER and reuses those already there (an
-# interrupted run goes on where it stopped; remove the folder after a change to the engine).
+# interrupted run goes on where it stopped; remove the folder after a change to the engine); JOBS=N runs N
+# evaluations of the development sets at a time (default 1).
 #
 # Choosing on train/ alone: each dataset's train/ is split by device (its devices in sorted order, alternately) into
 # a development set, the even ones its survey and the odd ones its test; `indoor evaluate DEV --method auto --tuning
@@ -123,16 +124,26 @@ dev() {
     fi
 }
 
-# Every parameter value's median on every development set.
+# Every parameter value's median on every development set, JOBS (default 1) evaluations at a time.
+jobs=()
 for line in "${parameters[@]}"; do
     read -r mode parameter values <<< "$line"
     standard=${values%% *}
     for value in $values; do
         for name in "${names[@]}"; do
-            dev "$name" "$mode" "$parameter" "$value" "$standard" > /dev/null
+            if [ "$value" = "$standard" ]; then
+                jobs+=("$work/$name.$mode.default.dev|$work/dev/$name|$mode|")
+            else
+                jobs+=("$work/$name.$parameter.$value.dev|$work/dev/$name|$mode|$parameter=$value")
+            fi
         done
     done
 done
+export indoor
+export -f score options
+printf '%s\n' "${jobs[@]}" | sort -u | xargs -P "${JOBS:-1}" -I{} bash -c '
+    IFS="|" read -r file folder mode setting <<< "$1"
+    score "$file" "$folder" "$mode" ${setting:+"$setting"} > /dev/null' _ {}
 
 # The development sets usable in MODE (the default answers more than half their rows), but HELD: usable MODE [HELD].
 usable() {

@@ -66,13 +66,16 @@ import Testing
         func auto(_ settings: [(String, Double)]) throws -> AutoMethod {
             var configuration = PositioningEngine.Configuration()
             for (name, value) in settings { try configuration.defaultTuning.set(name, to: value) }
-            return AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: calibration, configuration: configuration)
+            return AutoMethod(
+                nodes: SeededVenue.nodes, survey: nil, calibration: calibration, configuration: configuration)
         }
         // Four readings whose ranges disagree: the weighted centroid by default, the posterior with a dense minimum
         // of 4, trilateration with a bar no residual exceeds.
         #expect(try auto([]).estimate(from: few).get().method == "weighted-centroid")
         let dense = try auto([("dense-minimum", 4)])
-        #expect(try dense.estimate(from: few).get() == PosteriorLattice(posterior: dense.posterior).estimate(from: few).get())
+        #expect(
+            try dense.estimate(from: few).get()
+                == PosteriorLattice(posterior: dense.posterior).estimate(from: few).get())
         #expect(try auto([("ranges-bar", 1000)]).estimate(from: few).get().method == "nonlinear")
         #expect(try auto([("generic-temperature", 2)]).posterior.configuration.temperature == 2)
     }

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# The leave-one-venue-out table of docs/ACCURACY.md: the default's parameters that were chosen on data, chosen again
+# The leave-one-venue-out section of docs/ACCURACY.md: the default's parameters that were chosen on data, chosen again
 # with each real dataset held out in turn, on the other datasets' train/ splits alone, and scored on the held-out
-# one's test split. scripts/accuracy.sh runs it; alone:
+# one's test split; then each chosen on every dataset's train/ (the rule for a default), with the test medians those
+# choices give. scripts/accuracy.sh runs it; alone:
 #
 #     scripts/leave-one-venue-out.sh [INDOOR [DATASETS]]    # prints the markdown section
 #
 # INDOOR is the `indoor` binary (default: Server/.build/release/indoor, built first); DATASETS the folder of datasets
-# (default: $DATASETS, else datasets/).
+# (default: $DATASETS, else datasets/). WORK=FOLDER keeps every score in FOLDER and reuses those already there (an
+# interrupted run goes on where it stopped; remove the folder after a change to the engine); JOBS=N runs N
+# evaluations of the development sets at a time (default 1).
 #
 # Choosing on train/ alone: each dataset's train/ is split by device (its devices in sorted order, alternately) into
 # a development set, the even ones its survey and the odd ones its test; `indoor evaluate DEV --method auto --tuning
-# NAME=VALUE` scores each value there. A development set whose default misses half its rows or more (a survey whose
-# packets are stale at the truth row's time) cannot score anything and is left out of every choice. For a held-out
-# dataset, each parameter takes the value with the lowest sum of medians over the other datasets' usable development
-# sets (ties to the default), and the held-out test/ is scored with it. No test/ split is looked at when choosing.
+# NAME=VALUE` scores each value there (with `--no-survey` for the parameters of the default without a survey). A
+# development set whose default misses half its rows or more (a survey whose packets are stale at the truth row's
+# time) cannot score anything and is left out of that mode's choices. For a held-out dataset, each parameter takes
+# the value with the lowest sum of medians over the other datasets' usable development sets (ties to the default; a
+# value that misses half the rows of one of them is not taken), and the held-out test/ is scored with it. The final
+# choice is made the same way on every usable development set. No test/ split is looked at when choosing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -23,24 +28,71 @@ if [ -z "$indoor" ]; then
     swift build --package-path Server -c release --product indoor >&2
     indoor="$root/Server/.build/release/indoor"
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${WORK:-}" ]; then
+    work=$WORK
+    mkdir -p "$work"
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
 
-# The parameters compared: NAME and its values, the default's first.
+# The parameters compared: the mode they are scored in (`survey`: `auto` learning from train/; `no-survey`: `auto`
+# with --no-survey), NAME and its values, the default's first. The grids were set before any of them was scored:
+# the default and a value on either side (about ×½ and ×2, or the values the parameter's note compared), and for the
+# bars 0 (take the best on the walks) and 10⁹ (never leave the standard). `particles` is `--particles`, the others
+# `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(
-    "lead-time 0.25 0 0.5"
-    "turn-time 6 2 10"
-    "estimator-bar 2 0 1000000000"
+    "survey lead-time 0.25 0 0.5"
+    "survey turn-time 6 2 10"
+    "survey offset-drift 0.2 0.1 0.4"
+    "survey speed 1 0.7 1.4"
+    "survey particles 1000 500 2000"
+    "survey evidence-weight 0.5 0.35 0.7"
+    "survey evidence-bar 2 0 1000000000"
+    "survey estimator-bar 2 0 1000000000"
+    "survey map-knn-share 0.3333333333333333 0 0.5"
+    "survey map-kernel-scale 1 0.5 2"
+    "no-survey generic-temperature 1 0.5 2"
+    "no-survey generic-offset-prior 15 10 20"
+    "no-survey dense-minimum 5 4 7"
+    "no-survey ranges-bar 0.1 0.05 0.2"
 )
+modes=(survey no-survey)
 
-# The default's median (or "miss" when it misses half the rows or more) on dataset folder $1 with `--tuning` $2
-# (none when empty): median FOLDER [NAME=VALUE].
-median() {
-    local tuning=()
-    [ -n "${2:-}" ] && tuning=(--tuning "$2")
-    "$indoor" evaluate "$1" --json --method auto "${tuning[@]}" 2> /dev/null |
-        sed -E 's/^.*"count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \2 \3/' |
-        awk '{ print ($3 == "null" || $2 * 2 >= $1) ? "miss" : $3 }'
+# A value as the tables show it.
+shown() { awk -v v="$1" 'BEGIN { printf "%g", v }'; }
+
+# The evaluate options of NAME=VALUE settings.
+options() {
+    local setting
+    for setting in "$@"; do
+        case $setting in
+            particles=*) printf '%s\n' --particles "${setting#particles=}" ;;
+            *) printf '%s\n' --tuning "$setting" ;;
+        esac
+    done
+}
+
+# The default's median (or "miss" when it misses half the rows or more) on dataset folder FOLDER in MODE with the
+# settings NAME=VALUE…, kept in FILE (and read from it when it is already there): score FILE FOLDER MODE [NAME=VALUE…].
+score() {
+    local file=$1 folder=$2 mode=$3
+    shift 3
+    if [ ! -s "$file" ]; then
+        local extra=()
+        [ "$mode" = no-survey ] && extra+=(--no-survey)
+        mapfile -t -O ${#extra[@]} extra < <(options "$@")
+        if ! "$indoor" evaluate "$folder" --json --method auto "${extra[@]}" > "$file.json" 2> "$file.log"; then
+            echo "leave-one-venue-out: indoor evaluate $folder ${extra[*]} failed:" >&2
+            tail -n 3 "$file.log" >&2
+            exit 1
+        fi
+        sed -E 's/^.*"count":([0-9]+),"misses":([0-9]+),.*"median_m":([^,]*),.*$/\1 \2 \3/' "$file.json" |
+            awk '{ print ($3 == "null" || $2 * 2 >= $1) ? "miss" : $3 }' > "$file.part"
+        mv "$file.part" "$file"
+        rm -f "$file.json" "$file.log"
+    fi
+    cat "$file"
 }
 
 # The development set of each real dataset with a survey: train/ split by device.
@@ -49,79 +101,184 @@ for folder in "$datasets"/*/; do
     [ -f "$folder/nodes.csv" ] && [ -d "$folder/train" ] || continue
     name=$(basename "$folder")
     names+=("$name")
-    dev="$work/dev/$name"
-    mkdir -p "$dev/train" "$dev/test"
-    cp "$folder/nodes.csv" "$dev/"
+    devset="$work/dev/$name"
+    [ -f "$devset/test/truth.csv" ] && continue
+    mkdir -p "$devset/train" "$devset/test"
+    cp "$folder/nodes.csv" "$devset/"
     tail -n +2 "$folder/train/truth.csv" | cut -d, -f2 | sort -u | awk 'NR % 2 == 0' > "$work/$name.odd"
     for file in sightings truth; do
-        awk -F, -v odd="$work/$name.odd" -v train="$dev/train/$file.csv" -v test="$dev/test/$file.csv" '
+        awk -F, -v odd="$work/$name.odd" -v train="$devset/train/$file.csv" -v test="$devset/test/$file.csv" '
             BEGIN { while ((getline line < odd) > 0) held[line] = 1 }
             NR == 1 { print > train; print > test; next }
             { print > ($2 in held ? test : train) }' "$folder/train/$file.csv"
     done
 done
 
-# Every parameter value's median on every development set: $work/NAME.VALUE.dev.
+# The median of development set NAME in MODE with NAME=VALUE (the default's own run for the default's value):
+# dev NAME MODE PARAMETER VALUE DEFAULT.
+dev() {
+    if [ "$4" = "$5" ]; then
+        score "$work/$1.$2.default.dev" "$work/dev/$1" "$2"
+    else
+        score "$work/$1.$3.$4.dev" "$work/dev/$1" "$2" "$3=$4"
+    fi
+}
+
+# Every parameter value's median on every development set, JOBS (default 1) evaluations at a time.
+jobs=()
 for line in "${parameters[@]}"; do
-    read -r parameter values <<< "$line"
+    read -r mode parameter values <<< "$line"
+    standard=${values%% *}
     for value in $values; do
         for name in "${names[@]}"; do
-            median "$work/dev/$name" "$parameter=$value" > "$work/$name.$parameter.$value.dev"
+            if [ "$value" = "$standard" ]; then
+                jobs+=("$work/$name.$mode.default.dev|$work/dev/$name|$mode|")
+            else
+                jobs+=("$work/$name.$parameter.$value.dev|$work/dev/$name|$mode|$parameter=$value")
+            fi
+        done
+    done
+done
+export indoor
+export -f score options
+printf '%s\n' "${jobs[@]}" | sort -u | xargs -P "${JOBS:-1}" -I{} bash -c '
+    IFS="|" read -r file folder mode setting <<< "$1"
+    score "$file" "$folder" "$mode" ${setting:+"$setting"} > /dev/null' _ {}
+
+# The development sets usable in MODE (the default answers more than half their rows), but HELD: usable MODE [HELD].
+usable() {
+    local name
+    for name in "${names[@]}"; do
+        [ "$name" = "${2:-}" ] && continue
+        [ "$(dev "$name" "$1" - - -)" = miss ] && continue
+        printf '%s\n' "$name"
+    done
+}
+
+# The value of the parameter on LINE with the lowest sum of medians over the usable development sets but HELD, and
+# that sum and the default's: choose LINE [HELD] → "VALUE SUM DEFAULT-SUM".
+choose() {
+    local mode parameter values standard value name m sum best best_sum="" standard_sum=-
+    read -r mode parameter values <<< "$1"
+    standard=${values%% *}
+    best=$standard
+    mapfile -t sets < <(usable "$mode" "${2:-}")
+    for value in $values; do
+        sum=0
+        for name in "${sets[@]}"; do
+            m=$(dev "$name" "$mode" "$parameter" "$value" "$standard")
+            if [ "$m" = miss ]; then
+                sum=miss
+                break
+            fi
+            sum=$(awk -v a="$sum" -v b="$m" 'BEGIN { print a + b }')
+        done
+        [ "$value" = "$standard" ] && standard_sum=$sum
+        [ "$sum" = miss ] && continue
+        if [ -z "$best_sum" ] || awk -v a="$sum" -v b="$best_sum" 'BEGIN { exit !(a < b) }'; then
+            best=$value
+            best_sum=$sum
+        fi
+    done
+    echo "$best ${best_sum:--} $standard_sum"
+}
+
+# The held-out dataset's test median in MODE with the settings NAME=VALUE… (none: the default's): held NAME MODE ….
+held() {
+    local name=$1 mode=$2
+    shift 2
+    local key=default
+    [ $# -gt 0 ] && key=$(printf '%s+' "$@")
+    score "$work/$name.$mode.$key.test" "$datasets/$name" "$mode" "$@"
+}
+
+# The scores in each mode, and the held-out table of each.
+echo "## Leave one venue out"
+echo
+echo "Each parameter of the default that was chosen on data, chosen again with each real dataset held out: on"
+echo "the other datasets' \`train/\` alone (each \`train/\` split by device, alternately, into a survey and a test;"
+echo "the value with the lowest sum of medians over them, ties to the default), then scored on the held-out"
+echo "dataset's \`test/\` (\`indoor evaluate DATASET --json --method auto --tuning NAME=VALUE\`; \`--particles N\` for"
+echo "the particle count; \`--no-survey\` for the parameters of the default without a survey). Produced by"
+echo "\`scripts/leave-one-venue-out.sh\`; what each parameter is and where it was first chosen: POSITIONING.md and"
+echo "\`indoor evaluate --help\`; the grids: docs/notes/leave-one-venue-out-parameters.md. Of these, the lead time"
+echo "was also compared on the test splits when it was first chosen (above); the bars and the grids they choose"
+echo "among were set before any score and never compared on a test split."
+for mode in "${modes[@]}"; do
+    mapfile -t sets < <(usable "$mode")
+    left=()
+    for name in "${names[@]}"; do
+        [[ " ${sets[*]} " == *" $name "* ]] || left+=("$name")
+    done
+    echo
+    if [ "$mode" = survey ]; then
+        echo "### With a survey (\`auto\` learning from \`train/\`)"
+    else
+        echo "### Without a survey (\`auto --no-survey\`)"
+    fi
+    echo
+    if [ ${#left[@]} -gt 0 ]; then
+        echo "Development sets that could not score (the default misses half their rows or more: their survey's"
+        echo "packets are stale at the truth rows' times), so left out of every choice: ${left[*]}."
+        echo
+    fi
+    echo "| held out | parameter | default | its test median m | chosen on the others | its test median m | chosen on |"
+    echo "|---|---|---:|---:|---:|---:|---|"
+    for name in "${names[@]}"; do
+        base=$(held "$name" "$mode")
+        for line in "${parameters[@]}"; do
+            read -r line_mode parameter values <<< "$line"
+            [ "$line_mode" = "$mode" ] || continue
+            standard=${values%% *}
+            read -r best _ <<< "$(choose "$line" "$name")"
+            if [ "$best" = "$standard" ]; then
+                chosen=$base
+            else
+                chosen=$(held "$name" "$mode" "$parameter=$best")
+            fi
+            others=$(usable "$mode" "$name" | tr '\n' ' ')
+            echo "| $name | $parameter | $(shown "$standard") | $base | $(shown "$best") | $chosen | ${others% } |"
         done
     done
 done
 
-echo "## Leave one venue out"
+# The rule for a default: each parameter chosen the same way on every usable development set.
 echo
-echo "Each parameter of the default that was chosen on data, chosen again with each real dataset held out:"
-echo "on the other datasets' \`train/\` alone (each \`train/\` split by device, alternately, into a survey and a"
-echo "test; the value with the lowest sum of medians over them, ties to the default), then scored on the held-out"
-echo "dataset's \`test/\` (\`indoor evaluate DATASET --method auto --tuning NAME=VALUE\`). Produced by"
-echo "\`scripts/leave-one-venue-out.sh\`; what each parameter is and where it was first chosen: POSITIONING.md."
-echo "Of these, the lead time was also compared on the test splits when it was first chosen (above); the estimator"
-echo "bar and the k-NN shares it chooses among were set before any score and never compared on a test split."
-unusable=()
-for name in "${names[@]}"; do
-    [ "$(cat "$work/$name.lead-time.0.25.dev")" = miss ] && unusable+=("$name")
-done
-if [ ${#unusable[@]} -gt 0 ]; then
-    echo "Development sets that could not score (the default misses half their rows or more: their survey's packets"
-    echo "are stale at the truth rows' times), so left out of every choice: ${unusable[*]}."
-fi
+echo "### Chosen on all datasets' \`train/\`"
 echo
-echo "| held out | parameter | default | its test median m | chosen on the others | its test median m | chosen on |"
+echo "The rule for a default: each parameter takes the value the same procedure chooses on every real dataset's"
+echo "development set (from \`train/\` alone; sums of their medians, metres). Where the choice is not today's default,"
+echo "the default is not changed here: the engine's defaults and the tests that pin their figures move together."
+echo
+echo "| mode | parameter | default | its sum m | chosen on all datasets' train/ | its sum m | development sets |"
 echo "|---|---|---:|---:|---:|---:|---|"
-for held in "${names[@]}"; do
-    base=$(median "$datasets/$held")
-    for line in "${parameters[@]}"; do
-        read -r parameter values <<< "$line"
-        standard=${values%% *}
-        best=$standard
-        best_sum=""
-        used=()
-        for value in $values; do
-            sum=0
-            count=0
-            for name in "${names[@]}"; do
-                [ "$name" = "$held" ] && continue
-                [ "$(cat "$work/$name.lead-time.0.25.dev")" = miss ] && continue
-                m=$(cat "$work/$name.$parameter.$value.dev")
-                [ "$m" = miss ] && continue
-                sum=$(awk -v a="$sum" -v b="$m" 'BEGIN { print a + b }')
-                count=$((count + 1))
-                [ "$value" = "$standard" ] && used+=("$name")
-            done
-            [ "$count" -gt 0 ] || continue
-            if [ -z "$best_sum" ] || awk -v a="$sum" -v b="$best_sum" 'BEGIN { exit !(a < b) }'; then
-                best=$value
-                best_sum=$sum
-            fi
-        done
-        if [ "$best" = "$standard" ]; then
-            chosen=$base
+declare -A chosen_settings
+for line in "${parameters[@]}"; do
+    read -r mode parameter values <<< "$line"
+    standard=${values%% *}
+    read -r best best_sum standard_sum <<< "$(choose "$line")"
+    [ "$best" = "$standard" ] || chosen_settings[$mode]+="$parameter=$best "
+    sets=$(usable "$mode" | tr '\n' ' ')
+    echo "| $mode | $parameter | $(shown "$standard") | $standard_sum | $(shown "$best") | $best_sum | ${sets% } |"
+done
+echo
+echo "Scored on test after choosing (each dataset's \`test/\` with every value chosen above that differs from the"
+echo "default, together: \`indoor evaluate DATASET --json --method auto\` with those \`--tuning\` and \`--particles\`"
+echo "options, and \`--no-survey\` for the parameters without a survey; nothing was chosen on these figures):"
+for mode in "${modes[@]}"; do
+    read -r -a settings <<< "${chosen_settings[$mode]:-}"
+    echo
+    echo "- $mode: ${settings[*]:-every default kept}"
+    echo
+    echo "| dataset | default's test median m | with the values chosen on all train/ m |"
+    echo "|---|---:|---:|"
+    for name in "${names[@]}"; do
+        base=$(held "$name" "$mode")
+        if [ ${#settings[@]} -gt 0 ]; then
+            chosen=$(held "$name" "$mode" "${settings[@]}")
         else
-            chosen=$(median "$datasets/$held" "$parameter=$best")
+            chosen=$base
         fi
-        echo "| $held | $parameter | $standard | $base | $best | $chosen | ${used[*]:-none} |"
+        echo "| $name | $base | $chosen |"
     done
 done

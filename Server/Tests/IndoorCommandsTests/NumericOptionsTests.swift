@@ -1,4 +1,5 @@
 import ArgumentParser
+import IndoorPositioning
 import Testing
 
 @testable import IndoorBenchmarks
@@ -16,6 +17,12 @@ struct NumericOptionsTests {
         (["bench", "decode", "--count", "-5"], "--count must be 1...100000000"),
         (["bench", "decode", "--repeat", "-1"], "--repeat must be positive"),
         (["evaluate", "/tmp/x", "--limit", "-3"], "--limit must be at least 1"),
+        (["evaluate", "/tmp/x", "--tuning", "speed=0"], "--tuning: speed must be more than 0 (got 0.0)"),
+        (
+            ["evaluate", "/tmp/x", "--tuning", "dense-minimum=4.5"],
+            "--tuning: dense-minimum must be a whole number 1 to 1000 (got 4.5)"
+        ),
+        (["evaluate", "/tmp/x", "--tuning", "speed"], "--tuning takes name=value, a number after '=' (got 'speed')"),
     ])
     func outOfRange(arguments: [String], message: String) throws {
         let error = try #require(throws: (any Error).self) {
@@ -35,6 +42,11 @@ struct NumericOptionsTests {
             try BenchCommand.parseAsRoot(["decode", "--count", "2e6"]) as? BenchDecodeCommand)
         #expect(command.count == 2_000_000)
         #expect(throws: (any Error).self) { try BenchCommand.parseAsRoot(["decode", "--count", "2.5"]) }
+    }
+
+    @Test func evaluateHelpNamesEveryTuningParameter() {
+        let help = IndoorCommand.helpMessage(for: EvaluateCommand.self, columns: 400)
+        for name in DefaultTuning.names { #expect(help.contains("\(name):"), "\(name)") }
     }
 
     @Test func forceIsExplainedInEachCommandsHelp() {

@@ -27,6 +27,9 @@ public struct AutoMethod: PositioningMethod {
     /// (trilateration where the ranges agree, the weighted centroid elsewhere). `nil` with a survey (the learned map
     /// answers everywhere). Its fixes carry the name of the estimator that answered.
     public let sparse: (any PositioningMethod)?
+    /// Without a survey, the fewest mapped nodes heard for the posterior to answer rather than ``sparse``
+    /// (``denseMinimum`` unless the configuration's ``DefaultTuning`` sets another).
+    let sparseBelow: Int
 
     /// Grid spacing of the posterior without a survey, metres (0.5; with a survey the map's grid is 0.25 m).
     ///
@@ -120,6 +123,7 @@ public struct AutoMethod: PositioningMethod {
                 }
                 self.selection = outcome
                 self.sparse = nil
+                self.sparseBelow = Self.denseMinimum
                 return
             }
         }
@@ -129,16 +133,16 @@ public struct AutoMethod: PositioningMethod {
         let known = levelKnown ?? calibration.knowsPathLoss
         let posterior = PosteriorGrid(
             map: RadioMap.pathLoss(nodes: nodes, calibration: calibration, grid: coarse),
-            configuration: known ? Self.calibratedConfiguration : Self.genericConfiguration,
+            configuration: known ? Self.calibratedConfiguration : configuration.defaultTuning.genericConfiguration,
             name: name)
         self.posterior = posterior
         // Its mean weighed on a lattice 1 m apart: within millimetres of every grid point's, ten times faster.
         self.inner = PosteriorLattice(posterior: posterior)
         self.selection = nil
-        self.sparse =
-            known
-            ? NonlinearLeastSquares(deviceHeight: calibration.deviceHeight)
-            : AgreeingRanges(deviceHeight: calibration.deviceHeight)
+        var ranges = AgreeingRanges(deviceHeight: calibration.deviceHeight)
+        if let tolerance = configuration.defaultTuning.rangesBar { ranges.tolerance = tolerance }
+        self.sparse = known ? NonlinearLeastSquares(deviceHeight: calibration.deviceHeight) : ranges
+        self.sparseBelow = configuration.defaultTuning.denseMinimum ?? Self.denseMinimum
     }
 
     /// The grid around `nodes` and `extra` at `spacing` metres (at most 12 000 points per floor), coarser where a map
@@ -158,7 +162,7 @@ public struct AutoMethod: PositioningMethod {
     }
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-        if let sparse, posterior.map.heard(readings).columns.count < Self.denseMinimum,
+        if let sparse, posterior.map.heard(readings).columns.count < sparseBelow,
             case .success(var estimate) = sparse.estimate(from: readings)
         {
             estimate.method = estimate.method ?? sparse.name

@@ -1,57 +1,176 @@
 import Foundation
 
 /// Other values for the default's parameters that were chosen on data, for the experiments that choose them again
-/// (each real dataset held out in turn: scripts/leave-one-venue-out.sh); `nil` keeps the default's value.
+/// (each real dataset held out in turn: scripts/leave-one-venue-out.sh); `nil` keeps the default's value, and an
+/// engine with none set gives the default's answers.
 ///
-/// They apply to `auto` with a survey and to `particle-filter` (the same filter): the filter's ``leadTime``,
-/// ``turnTime`` and ``offsetDrift`` (``ParticleFilter/Configuration``), and ``estimatorSignificance``, the bar the
-/// k-NN share must clear on the survey's walks (``EstimatorValidation/significance``).
+/// With a survey (`auto`, and `particle-filter`, the same filter): the filter's ``leadTime``, ``turnTime``,
+/// ``offsetDrift``, ``speed`` and standard ``evidenceWeight`` (``ParticleFilter/Configuration``); the bars by which
+/// another evidence weight (``evidenceSignificance``, ``TrackingValidation/significance``) and a k-NN share of the
+/// answer (``estimatorSignificance``, ``EstimatorValidation/significance``) must beat the standard on the survey's
+/// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``: ``RadioMapCrossValidation``).
+/// Without a survey (`auto`): the generic weighting's temperature and receiver offset prior
+/// (``genericTemperature``, ``genericOffsetPrior``: ``AutoMethod/genericConfiguration``), the fewest nodes heard for
+/// the posterior to answer (``denseMinimum``) and ``AgreeingRanges``' residual bar (``rangesBar``). The particle
+/// count has its own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
-    /// ``ParticleFilter/Configuration/leadTime``, seconds.
+    /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
     public var leadTime: Double?
-    /// ``ParticleFilter/Configuration/turnTime``, seconds.
+    /// ``ParticleFilter/Configuration/turnTime``, seconds (default 6).
     public var turnTime: Double?
-    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s.
+    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default 0.2).
     public var offsetDrift: Double?
-    /// ``EstimatorValidation/significance``, standard errors.
+    /// ``ParticleFilter/Configuration/speed``, the typical speed along each axis, m/s (default 1).
+    public var speed: Double?
+    /// ``ParticleFilter/Configuration/evidenceWeight``, the standard weight: the filter's where the survey's walks
+    /// cannot choose, and the one another weight must beat (default 0.5). Compared on the walks beside
+    /// ``TrackingValidation``'s grid (added to it when it is not one of its weights).
+    public var evidenceWeight: Double?
+    /// ``TrackingValidation/significance``, standard errors (default 2).
+    public var evidenceSignificance: Double?
+    /// ``EstimatorValidation/significance``, standard errors (default 2).
     public var estimatorSignificance: Double?
+    /// The largest share of k-NN the radio map's cross-validation compares (``RadioMapCrossValidation/knnShares``:
+    /// 0, ¾ of it and it; default ⅓, giving 0, ¼ and ⅓; 0 compares the posterior alone).
+    public var mapKNNShare: Double?
+    /// The factor on the kernel lengths the radio map's cross-validation compares (1, 2 and 4 m times it; default 1).
+    public var mapKernelScale: Double?
+    /// Without a survey, the temperature of the generic weighting (``AutoMethod/genericConfiguration``; default 1).
+    public var genericTemperature: Double?
+    /// Without a survey, the generic weighting's receiver offset prior, dB (default 15).
+    public var genericOffsetPrior: Double?
+    /// Without a survey, the fewest mapped nodes heard for the posterior to answer (``AutoMethod/denseMinimum``;
+    /// default 5).
+    public var denseMinimum: Int?
+    /// Without a survey, ``AgreeingRanges/tolerance``: the largest root mean square log-range residual taken as
+    /// agreement (default 0.1).
+    public var rangesBar: Double?
 
     /// Every parameter's defaults.
     init() {}
 
+    /// A parameter: its name, what it is (with its unit), the values it takes and where it goes.
+    private struct Parameter: Sendable {
+        var name: String
+        var meaning: String
+        /// The values taken, in words for the error.
+        var accepted: String
+        var accepts: @Sendable (Double) -> Bool
+        var store: @Sendable (inout DefaultTuning, Double) -> Void
+    }
+
+    private static let parameters: [Parameter] = [
+        Parameter(
+            name: "lead-time", meaning: "the particle filter's lead time, s", accepted: "0 or more",
+            accepts: { $0 >= 0 }, store: { $0.leadTime = $1 }),
+        Parameter(
+            name: "turn-time", meaning: "its heading time, s", accepted: "more than 0",
+            accepts: { $0 > 0 }, store: { $0.turnTime = $1 }),
+        Parameter(
+            name: "offset-drift", meaning: "its receiver offset drift, dB/√s", accepted: "0 or more",
+            accepts: { $0 >= 0 }, store: { $0.offsetDrift = $1 }),
+        Parameter(
+            name: "speed", meaning: "its typical speed per axis, m/s", accepted: "more than 0",
+            accepts: { $0 > 0 }, store: { $0.speed = $1 }),
+        Parameter(
+            name: "evidence-weight", meaning: "its standard evidence weight", accepted: "more than 0",
+            accepts: { $0 > 0 }, store: { $0.evidenceWeight = $1 }),
+        Parameter(
+            name: "evidence-bar",
+            meaning: "the standard errors by which another evidence weight must beat it on the survey's walks",
+            accepted: "0 or more", accepts: { $0 >= 0 }, store: { $0.evidenceSignificance = $1 }),
+        Parameter(
+            name: "estimator-bar",
+            meaning: "the standard errors by which a k-NN share must beat the filter on the survey's walks",
+            accepted: "0 or more", accepts: { $0 >= 0 }, store: { $0.estimatorSignificance = $1 }),
+        Parameter(
+            name: "map-knn-share", meaning: "the largest k-NN share the radio map's cross-validation compares",
+            accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.mapKNNShare = $1 }),
+        Parameter(
+            name: "map-kernel-scale", meaning: "the factor on the kernel lengths it compares (1, 2, 4 m)",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.mapKernelScale = $1 }),
+        Parameter(
+            name: "generic-temperature", meaning: "without a survey, the posterior's temperature",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.genericTemperature = $1 }),
+        Parameter(
+            name: "generic-offset-prior", meaning: "without a survey, its receiver offset prior, dB",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.genericOffsetPrior = $1 }),
+        Parameter(
+            name: "dense-minimum", meaning: "without a survey, the fewest nodes heard for the posterior to answer",
+            accepted: "a whole number 1 to 1000", accepts: { $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() },
+            store: { $0.denseMinimum = Int($1) }),
+        Parameter(
+            name: "ranges-bar",
+            meaning: "without a survey, the largest RMS log-range residual for which the ranges agree",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.rangesBar = $1 }),
+    ]
+
     /// The names ``set(_:to:)`` takes, in order.
-    public static let names = ["lead-time", "turn-time", "offset-drift", "estimator-bar"]
+    public static let names = parameters.map(\.name)
+
+    /// One line per parameter: its name, what it is and the values it takes (for a command's help).
+    public static var help: String {
+        parameters.map { "\($0.name): \($0.meaning) (\($0.accepted))" }.joined(separator: "; ")
+    }
 
     /// Sets the parameter called `name` (one of ``names``) to `value`.
-    /// - Throws: ``DefaultTuningError`` for another name or a value that is not finite and non-negative.
+    /// - Throws: ``DefaultTuningError`` for another name or a value the parameter does not take (each takes finite
+    ///   values only; ``help`` says which).
     public mutating func set(_ name: String, to value: Double) throws(DefaultTuningError) {
-        guard value.isFinite, value >= 0 else {
-            throw DefaultTuningError(message: "\(name) must be a finite number, 0 or more (got \(value))")
-        }
-        switch name {
-        case "lead-time": leadTime = value
-        case "turn-time": turnTime = value
-        case "offset-drift": offsetDrift = value
-        case "estimator-bar": estimatorSignificance = value
-        default:
+        guard let parameter = Self.parameters.first(where: { $0.name == name }) else {
             throw DefaultTuningError(
                 message: "unknown parameter '\(name)'; known: \(Self.names.joined(separator: ", "))")
         }
+        guard value.isFinite, parameter.accepts(value) else {
+            throw DefaultTuningError(message: "\(name) must be \(parameter.accepted) (got \(value))")
+        }
+        parameter.store(&self, value)
     }
 
     /// `filter` with the parameters set here.
     func applied(to filter: ParticleFilter.Configuration) -> ParticleFilter.Configuration {
         var tuned = filter
         if let leadTime { tuned.leadTime = leadTime }
-        if let turnTime, turnTime > 0 { tuned.turnTime = turnTime }
+        if let turnTime { tuned.turnTime = turnTime }
         if let offsetDrift { tuned.offsetDrift = offsetDrift }
+        if let speed { tuned.speed = speed }
+        if let evidenceWeight { tuned.evidenceWeight = evidenceWeight }
         return tuned
+    }
+
+    /// The evidence weight's validation on the survey's walks, with the bar and the standard weight set here.
+    func trackingValidation() -> TrackingValidation {
+        var validation = TrackingValidation()
+        if let evidenceSignificance { validation.significance = evidenceSignificance }
+        if let evidenceWeight, !validation.evidenceWeights.contains(evidenceWeight) {
+            validation.evidenceWeights = (validation.evidenceWeights + [evidenceWeight]).sorted()
+        }
+        return validation
     }
 
     /// The estimator's validation over `tracking`'s blocks, with the bar set here.
     func estimatorValidation(tracking: TrackingValidation) -> EstimatorValidation {
         guard let estimatorSignificance else { return EstimatorValidation(tracking: tracking) }
         return EstimatorValidation(significance: estimatorSignificance, tracking: tracking)
+    }
+
+    /// The radio map's cross-validation with the grid set here.
+    func radioMapValidation() -> RadioMapCrossValidation {
+        var validation = RadioMapCrossValidation()
+        if let mapKNNShare { validation.knnShares = mapKNNShare > 0 ? [0, 0.75 * mapKNNShare, mapKNNShare] : [0] }
+        if let mapKernelScale {
+            validation.candidates = RadioMapCrossValidation.candidates(
+                lengthScales: RadioMapCrossValidation.standardLengthScales.map { $0 * mapKernelScale })
+        }
+        return validation
+    }
+
+    /// The weighting of the posterior without a survey and without a calibration that knows the path loss.
+    var genericConfiguration: PosteriorGrid.Configuration {
+        var configuration = AutoMethod.genericConfiguration
+        if let genericTemperature { configuration.temperature = genericTemperature }
+        if let genericOffsetPrior { configuration.offsetSigma = genericOffsetPrior }
+        return configuration
     }
 }
 

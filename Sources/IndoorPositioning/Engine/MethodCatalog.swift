@@ -147,7 +147,8 @@ public enum MethodCatalog {
             if let known = learned.autos[key] { return known }
             let auto = AutoMethod(
                 nodes: nodes, survey: survey, calibration: calibration, configuration: configuration,
-                progress: progress, levelKnown: fromLinks ? false : nil)
+                validation: configuration.defaultTuning.radioMapValidation(), progress: progress,
+                levelKnown: fromLinks ? false : nil)
             learned.autos[key] = auto
             return auto
         }
@@ -180,7 +181,7 @@ public enum MethodCatalog {
                 let setup = TrackingValidation.Setup(
                     nodes: nodes, calibration: calibration, configuration: configuration,
                     grid: auto.posterior.map.grid, candidate: selection.best, filter: tuning, floorPlan: floorPlan)
-                let validation = TrackingValidation()
+                let validation = configuration.defaultTuning.trackingValidation()
                 outcome = validation.choose(survey: survey, setup: setup, progress: progress)
                 if let outcome {
                     tuning.evidenceWeight = outcome.evidenceWeight

@@ -62,11 +62,17 @@ public struct RadioMapCrossValidation: Sendable {
         self.seed = seed
     }
 
-    /// Kernel lengths 1, 2 and 4 m × temperatures 0.25, 0.5 and 1 × offset priors 2 and 6 dB × the unheard nodes'
-    /// term on or off.
-    public static let standardCandidates: [Candidate] = {
+    /// Kernel lengths 1, 2 and 4 m × model variances 0, 4 and 16 dB² × temperatures 0.25, 0.5, 1 and 2 × offset
+    /// priors 2 and 6 dB × the unheard nodes' term on or off.
+    public static let standardCandidates = candidates(lengthScales: standardLengthScales)
+
+    /// The kernel lengths of ``standardCandidates``, metres: 1, 2 and 4.
+    static let standardLengthScales = [1.0, 2, 4]
+
+    /// The grid of ``standardCandidates`` with the kernel lengths `lengthScales` (metres) instead of 1, 2 and 4.
+    static func candidates(lengthScales: [Double]) -> [Candidate] {
         var result: [Candidate] = []
-        for length in [1.0, 2, 4] {
+        for length in lengthScales {
             for variance in [0.0, 4, 16] {
                 for temperature in [0.25, 0.5, 1, 2] {
                     for offset in [2.0, 6] {
@@ -82,7 +88,7 @@ public struct RadioMapCrossValidation: Sendable {
             }
         }
         return result
-    }()
+    }
 
     /// What the cross-validation found.
     public struct Outcome: Hashable, Sendable {

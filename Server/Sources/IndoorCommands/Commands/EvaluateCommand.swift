@@ -105,10 +105,9 @@ struct EvaluateCommand: ParsableCommand {
         help: ArgumentHelp(
             "Another value for a parameter of the default chosen on data (repeatable).",
             discussion: """
-                One of \(DefaultTuning.names.joined(separator: ", ")) (the particle filter's lead time and heading \
-                time in seconds, its receiver offset drift in dB/√s, the standard errors by which a k-NN share must \
-                beat the filter on the survey's walks): for choosing them again with each dataset held out in turn \
-                (scripts/leave-one-venue-out.sh).
+                For choosing them again with each dataset held out in turn (scripts/leave-one-venue-out.sh); \
+                unset, each keeps the default's value. The particle count is --particles. \
+                \(DefaultTuning.help).
                 """,
             valueName: "name=value"))
     var tuning: [String] = []

@@ -1,0 +1,98 @@
+import Foundation
+import IndoorModel
+import Testing
+
+@testable import IndoorPositioning
+
+/// ``DefaultTuning``: unset, or set to the default's own values, it leaves every choice as the default makes it; set
+/// otherwise, each value reaches its constant; names and values outside a parameter's range are refused by name.
+@Suite struct DefaultTuningTests {
+    /// The lengths of the radio map's cross-validation candidates, in order of first appearance.
+    func lengths(_ validation: RadioMapCrossValidation) -> [Double] {
+        validation.candidates.map(\.map.lengthScale).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    @Test func unsetOrSetToTheDefaultsValuesItChangesNothing() throws {
+        var same = DefaultTuning()
+        for (name, value) in [
+            ("lead-time", 0.25), ("turn-time", 6), ("offset-drift", 0.2), ("speed", 1), ("evidence-weight", 0.5),
+            ("evidence-bar", 2), ("estimator-bar", 2), ("map-knn-share", 1.0 / 3), ("map-kernel-scale", 1),
+            ("generic-temperature", 1), ("generic-offset-prior", 15), ("dense-minimum", 5), ("ranges-bar", 0.1),
+        ] {
+            try same.set(name, to: value)
+        }
+        #expect(Set(DefaultTuning.names).count == 13)
+        let standard = RadioMapCrossValidation()
+        let filter = ParticleFilter.Configuration()
+        for tuning in [DefaultTuning(), same] {
+            #expect(tuning.applied(to: filter) == filter)
+            #expect(tuning.trackingValidation() == TrackingValidation())
+            #expect(tuning.estimatorValidation(tracking: TrackingValidation()) == EstimatorValidation())
+            let map = tuning.radioMapValidation()
+            #expect(map.knnShares == standard.knnShares && map.knnShares == [0, 0.25, 1.0 / 3])
+            #expect(map.candidates == RadioMapCrossValidation.standardCandidates)
+            #expect(tuning.genericConfiguration == AutoMethod.genericConfiguration)
+        }
+    }
+
+    @Test func eachValueReachesItsConstant() throws {
+        var tuning = DefaultTuning()
+        try tuning.set("evidence-weight", to: 0.6)
+        try tuning.set("evidence-bar", to: 0)
+        try tuning.set("speed", to: 1.4)
+        try tuning.set("map-kernel-scale", to: 2)
+        try tuning.set("map-knn-share", to: 0.5)
+        try tuning.set("generic-temperature", to: 2)
+        try tuning.set("generic-offset-prior", to: 10)
+        let filter = tuning.applied(to: ParticleFilter.Configuration())
+        #expect(filter.evidenceWeight == 0.6 && filter.speed == 1.4)
+        // A standard weight outside the grid is compared beside it.
+        #expect(tuning.trackingValidation().evidenceWeights == [0.18, 0.25, 0.35, 0.5, 0.6, 0.7, 1])
+        #expect(tuning.trackingValidation().significance == 0)
+        let map = tuning.radioMapValidation()
+        #expect(map.knnShares == [0, 0.375, 0.5])
+        #expect(lengths(map) == [2, 4, 8])
+        #expect(map.candidates.count == RadioMapCrossValidation.standardCandidates.count)
+        #expect(tuning.genericConfiguration.temperature == 2 && tuning.genericConfiguration.offsetSigma == 10)
+        try tuning.set("map-knn-share", to: 0)
+        #expect(tuning.radioMapValidation().knnShares == [0])
+    }
+
+    @Test func withoutASurveyTheDenseMinimumAndTheRangesBarReachAuto() throws {
+        var random = SplitMix64(seed: 3)
+        let readings = SeededVenue.readings(at: Point2D(x: 9, y: 7), sigma: 4, random: &random)
+        let few = Array(readings.prefix(AutoMethod.denseMinimum - 1))
+        let calibration = Calibration(deviceHeight: 1.2)
+        func auto(_ settings: [(String, Double)]) throws -> AutoMethod {
+            var configuration = PositioningEngine.Configuration()
+            for (name, value) in settings { try configuration.defaultTuning.set(name, to: value) }
+            return AutoMethod(
+                nodes: SeededVenue.nodes, survey: nil, calibration: calibration, configuration: configuration)
+        }
+        // Four readings whose ranges disagree: the weighted centroid by default, the posterior with a dense minimum
+        // of 4, trilateration with a bar no residual exceeds.
+        #expect(try auto([]).estimate(from: few).get().method == "weighted-centroid")
+        let dense = try auto([("dense-minimum", 4)])
+        #expect(
+            try dense.estimate(from: few).get()
+                == PosteriorLattice(posterior: dense.posterior).estimate(from: few).get())
+        #expect(try auto([("ranges-bar", 1000)]).estimate(from: few).get().method == "nonlinear")
+        #expect(try auto([("generic-temperature", 2)]).posterior.configuration.temperature == 2)
+    }
+
+    @Test(arguments: [
+        ("magic", 1.0, "unknown parameter 'magic'; known: " + DefaultTuning.names.joined(separator: ", ")),
+        ("lead-time", -1, "lead-time must be 0 or more (got -1.0)"),
+        ("lead-time", .nan, "lead-time must be 0 or more (got nan)"),
+        ("turn-time", 0, "turn-time must be more than 0 (got 0.0)"),
+        ("speed", .infinity, "speed must be more than 0 (got inf)"),
+        ("map-knn-share", 1.5, "map-knn-share must be 0 to 1 (got 1.5)"),
+        ("dense-minimum", 4.5, "dense-minimum must be a whole number 1 to 1000 (got 4.5)"),
+        ("dense-minimum", 0, "dense-minimum must be a whole number 1 to 1000 (got 0.0)"),
+    ])
+    func refusesUnknownNamesAndValuesOutsideTheirRange(name: String, value: Double, message: String) {
+        var tuning = DefaultTuning()
+        #expect(throws: DefaultTuningError(message: message)) { try tuning.set(name, to: value) }
+        #expect(tuning == DefaultTuning())
+    }
+}

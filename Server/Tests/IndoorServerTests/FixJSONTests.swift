@@ -34,7 +34,8 @@ struct FixJSONTests {
             ? nil
             : GeoCoordinate(
                 latitude: Double.random(in: -90...90, using: &random),
-                longitude: Bool.random(using: &random) ? number(&random) : Double.random(in: -180...180, using: &random))
+                longitude: Bool.random(using: &random) ? number(&random) : Double.random(in: -180...180, using: &random)
+            )
         return Fix(
             time: number(&random), device: text(),
             position: Point3D(x: number(&random), y: number(&random), z: number(&random)), floor: floor,
@@ -42,7 +43,9 @@ struct FixJSONTests {
     }
 
     /// Texts with nothing to escape, and texts `JSONEncoder` escapes or that are not ASCII.
-    static let plainTexts = ["p", "device-42", "a/b", "weighted-centroid", "auto", "x y", "~!@#$%^&*()_+{}[]|:;'<>,.?", ""]
+    static let plainTexts = [
+        "p", "device-42", "a/b", "weighted-centroid", "auto", "x y", "~!@#$%^&*()_+{}[]|:;'<>,.?", "",
+    ]
     static let otherTexts = ["caf\u{E9}", "\u{1F600}", "quote\"", "back\\slash", "tab\t", "line\n", "\u{0}", "\u{7F}"]
 
     @Test(arguments: 0..<4)
@@ -71,7 +74,8 @@ struct FixJSONTests {
     @Test func aNumberThatIsNotFiniteIsLeftToTheEncoderWhichRefusesIt() throws {
         let encoder = JSONFormat.encoder()
         for bad in [Double.nan, .infinity, -.infinity] {
-            var fix = Fix(time: 1, device: "p", position: Point3D(x: 1, y: 2, z: 0), accuracy: 1, confidence: 0.5, method: "m")
+            var fix = Fix(
+                time: 1, device: "p", position: Point3D(x: 1, y: 2, z: 0), accuracy: 1, confidence: 0.5, method: "m")
             fix.accuracy = bad
             #expect(FixJSON.json(fix) == nil)
             #expect(throws: (any Error).self) { try ServerEvent.fix(fix).json(encoder) }

@@ -11,7 +11,8 @@ import Testing
 /// column by value and by SQLite type.
 @Suite struct SQLiteStoreRowsTests {
     static let texts = [
-        "", "p", "caf\u{E9}", "\u{1F600}", "a\u{0}b", "\u{0}", "quote\"back\\slash/", String(repeating: "d", count: 128),
+        "", "p", "caf\u{E9}", "\u{1F600}", "a\u{0}b", "\u{0}", "quote\"back\\slash/",
+        String(repeating: "d", count: 128),
     ]
 
     /// The columns of `table` whose value or SQLite type differs between the store's rows and `expected`'s (a temporary
@@ -52,7 +53,8 @@ import Testing
                     time: Double(index) + 0.25, device: text, node: other, rssi: -60 - Double(index),
                     txPower: index.isMultiple(of: 2) ? nil : -59))
             sightings.append(
-                Sighting(time: -0.0, device: other, source: .beacon(PostgresStoreTests.beacon), rssi: 1e300, txPower: 4))
+                Sighting(time: -0.0, device: other, source: .beacon(PostgresStoreTests.beacon), rssi: 1e300, txPower: 4)
+            )
             events.append(
                 .fix(
                     Fix(
@@ -100,7 +102,8 @@ import Testing
                     case .zone(let zone): try encoder.encode(zone)
                     }
                 try db.execute(
-                    sql: "INSERT INTO expected (rowid, id, venue, type, t, device, json, storedAt) VALUES (?,?,?,?,?,?,?,?)",
+                    sql:
+                        "INSERT INTO expected (rowid, id, venue, type, t, device, json, storedAt) VALUES (?,?,?,?,?,?,?,?)",
                     arguments: [
                         storedEvent.id, storedEvent.id, venue, event.type, event.time, event.device, json, receivedAt,
                     ])

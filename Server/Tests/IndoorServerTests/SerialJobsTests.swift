@@ -8,8 +8,18 @@ import Testing
     final class Log: Sendable {
         let state = Mutex<(running: Int, most: Int, ended: [Int])>((0, 0, []))
 
-        func start() { state.withLock { $0.running += 1; $0.most = max($0.most, $0.running) } }
-        func end(_ job: Int) { state.withLock { $0.running -= 1; $0.ended.append(job) } }
+        func start() {
+            state.withLock {
+                $0.running += 1
+                $0.most = max($0.most, $0.running)
+            }
+        }
+        func end(_ job: Int) {
+            state.withLock {
+                $0.running -= 1
+                $0.ended.append(job)
+            }
+        }
     }
 
     @Test func jobsGivenAtOnceNeverOverlapThoughTheyWait() async throws {

@@ -113,7 +113,8 @@ struct SQLiteBindings: ~Copyable {
 
     private func check(_ code: CInt) throws {
         guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: Self.message(handle), sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: Self.message(handle), sql: statement.sql)
         }
     }
 

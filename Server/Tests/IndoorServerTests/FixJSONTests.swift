@@ -67,8 +67,9 @@ struct FixJSONTests {
             #expect((direct != nil) == plain, "\(fix)")
             #expect(try ServerEvent.fix(fix).json(encoder) == encoded)
         }
-        // Most fixes have plain texts: the direct writer wrote them.
-        #expect(written > 1000)
+        // Half the texts are plain, so about a quarter of the fixes have a plain device and method: the direct
+        // writer wrote those.
+        #expect(written > 400)
     }
 
     @Test func aNumberThatIsNotFiniteIsLeftToTheEncoderWhichRefusesIt() throws {

@@ -65,6 +65,7 @@ import Testing
         }
         let stored = try await store.commit(
             IngestBatch(venue: venue, sightings: sightings, events: events, receivedAt: receivedAt))
+        let (written, caused) = (sightings, events)
         #expect(stored.count == events.count)
 
         let queue = try DatabaseQueue(path: database.name)
@@ -72,7 +73,7 @@ import Testing
         let encoder = JSONFormat.encoder()
         try await queue.write { db in
             try db.execute(sql: "CREATE TEMP TABLE expected AS SELECT * FROM sighting WHERE 0")
-            for (index, sighting) in sightings.enumerated() {
+            for (index, sighting) in written.enumerated() {
                 var node: String?
                 var beacon: String?
                 switch sighting.source {
@@ -95,7 +96,7 @@ import Testing
                     in: db) == [:])
 
             try db.execute(sql: "DROP TABLE expected; CREATE TEMP TABLE expected AS SELECT * FROM event WHERE 0")
-            for (event, storedEvent) in zip(events, stored) {
+            for (event, storedEvent) in zip(caused, stored) {
                 let json: Data =
                     switch event {
                     case .fix(let fix): try encoder.encode(fix)
@@ -121,7 +122,7 @@ import Testing
                         venue TEXT NOT NULL, device TEXT NOT NULL, t REAL NOT NULL, fix BLOB NOT NULL,
                         PRIMARY KEY (venue, device))
                     """)
-            for event in events {
+            for event in caused {
                 guard case .fix(let fix) = event else { continue }
                 try db.execute(
                     sql: """

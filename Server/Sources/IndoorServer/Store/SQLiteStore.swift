@@ -300,12 +300,7 @@ public final class SQLiteStore: LocationStore {
                         INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn, checkOut, dwell, reason, closedAt)
                         VALUES (?,?,?,?,?,?,?,0,'crossing',?)
                         """))
-            try insert.bind(venue)
-            try insert.bind(zone.zone)
-            try insert.bind(zone.zoneName)
-            try insert.bind(zone.device)
-            try insert.bind(zone.trigger.rawValue)
-            try insert.bind(zone.time)
+            try visitStart(zone, venue: venue, checkIn: zone.time, into: &insert)
             try insert.bind(zone.time)
             try insert.bind(storedAt)
             try insert.execute()
@@ -318,12 +313,7 @@ public final class SQLiteStore: LocationStore {
                         INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn) SELECT ?,?,?,?,?,?
                         WHERE NOT EXISTS (SELECT 1 FROM visit WHERE venue = ? AND zone = ? AND device = ? AND checkOut IS NULL)
                         """))
-            try insert.bind(venue)
-            try insert.bind(zone.zone)
-            try insert.bind(zone.zoneName)
-            try insert.bind(zone.device)
-            try insert.bind(zone.trigger.rawValue)
-            try insert.bind(zone.time)
+            try visitStart(zone, venue: venue, checkIn: zone.time, into: &insert)
             try insert.bind(venue)
             try insert.bind(zone.zone)
             try insert.bind(zone.device)
@@ -355,12 +345,7 @@ public final class SQLiteStore: LocationStore {
                         INSERT INTO visit (venue, zone, zoneName, device, trigger, checkIn, checkOut, departure, dwell,
                         reason, closedAt) VALUES (?,?,?,?,?,?,?,?,?,?,?)
                         """))
-            try insert.bind(venue)
-            try insert.bind(zone.zone)
-            try insert.bind(zone.zoneName)
-            try insert.bind(zone.device)
-            try insert.bind(zone.trigger.rawValue)
-            try insert.bind(zone.checkIn ?? zone.time)
+            try visitStart(zone, venue: venue, checkIn: zone.checkIn ?? zone.time, into: &insert)
             try insert.bind(zone.time)
             try insert.bind(zone.departure)
             try insert.bind(zone.dwell)
@@ -370,6 +355,18 @@ public final class SQLiteStore: LocationStore {
         case .dwell:
             break
         }
+    }
+
+    /// Binds a visit's first six columns: `venue`, `zone`, `zoneName`, `device`, `trigger`, `checkIn`.
+    private static func visitStart(
+        _ zone: ZoneEvent, venue: String, checkIn: Double, into insert: inout SQLiteBindings
+    ) throws {
+        try insert.bind(venue)
+        try insert.bind(zone.zone)
+        try insert.bind(zone.zoneName)
+        try insert.bind(zone.device)
+        try insert.bind(zone.trigger.rawValue)
+        try insert.bind(checkIn)
     }
 
     public func latestFix(venue: String, device: String) async throws -> Fix? {

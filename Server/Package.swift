@@ -142,6 +142,7 @@ let package = Package(
                 "IndoorServer", "IndoorServerTestSupport", "IndoorMQTT", "IndoorArchive",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -43,8 +43,13 @@ session=$(sed -n 's/.*in-process (LocationSession, 1 core): \([0-9.]*\) sighting
 stored=$(sed -n 's/.*in-process with the store ([^)]*): \([0-9.]*\) sightings\/s.*/\1/p' <<< "$inprocess")
 served=$(sed -n 's/^result:.* sightings_per_s=\([0-9.]*\).*/\1/p' <<< "$http")
 cores=$(sed -n 's/^server: cpu .*(\([0-9.]*\) cores)/\1/p' <<< "$http")
+# Per core, each rate is sightings per CPU second; 1e6 / rate is the CPU microseconds a sighting costs.
 awk -v s="$session" -v t="$stored" -v h="$served" -v c="$cores" 'BEGIN {
     per = (c > 0) ? h / c : 0
     printf "in-process: %.0f sightings/s per core, %.0f with the store; HTTP: %.0f sightings/s on %.2f server cores = %.0f per core\n", s, t, h, c, per
-    if (per > 0) printf "ratio in-process / HTTP per core: %.2f (session alone), %.2f (session and store)\n", s / per, t / per
+    if (s > 0 && t > 0 && per > 0) {
+        printf "CPU µs a sighting: session %.2f; session and store %.2f (the store %.2f); served over HTTP %.2f (beyond the session and the store %.2f)\n", 1e6 / s, 1e6 / t, 1e6 / t - 1e6 / s, 1e6 / per, 1e6 / per - 1e6 / t
+        printf "ratio in-process (session alone) / HTTP per core: %.2f (the goal: at most 1.25, HTTP per core at least 0.8 x in-process)\n", s / per
+        printf "ratio in-process (session and SQLite store commit) / HTTP per core: %.2f (what HTTP, admission and the answer add to the same session and store)\n", t / per
+    }
 }'

@@ -183,11 +183,12 @@ public enum ServerEvent: Hashable, Sendable {
         case .zone(let event): event.device
         }
     }
-    /// The event's JSON, as the stores keep it and the API answers it (`encoder` is ``JSONFormat/encoder(pretty:)``).
+    /// The event's JSON, as the stores keep it and the API answers it (`encoder` is ``JSONFormat/encoder(pretty:)``):
+    /// a fix written directly where ``FixJSON`` can (the same bytes), anything else by `encoder`.
     /// - Throws: The encoder's error (a number that is not finite).
     package func json(_ encoder: JSONEncoder) throws -> Data {
         switch self {
-        case .fix(let fix): try encoder.encode(fix)
+        case .fix(let fix): try FixJSON.json(fix) ?? encoder.encode(fix)
         case .zone(let event): try encoder.encode(event)
         }
     }

@@ -5,19 +5,23 @@ import Synchronization
 /// store in one order, and a job that waits for the database suspends instead of blocking a thread.
 ///
 /// A job runs in a task of its own, so it finishes (and its commit is kept) even when the caller is cancelled.
-final class SerialJobs: Sendable {
-    /// The job given last, done when it and every job before it are.
-    private let last = Mutex<Task<Void, Never>?>(nil)
+package final class SerialJobs: Sendable {
+    /// Waits for the job given last, which returns when it and every job before it are done (a closure over that
+    /// job's task, not a task of its own: one task a job).
+    private let last = Mutex<(@Sendable () async -> Void)?>(nil)
+
+    /// No jobs yet.
+    package init() {}
 
     /// Runs `job` after every job given before it.
-    func run<T: Sendable>(_ job: @escaping @Sendable () async throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ job: @escaping @Sendable () async throws -> T) async throws -> T {
         let task = last.withLock { last -> Task<T, any Error> in
             let previous = last
             let task = Task<T, any Error> {
-                await previous?.value
+                await previous?()
                 return try await job()
             }
-            last = Task { _ = try? await task.value }
+            last = { _ = await task.result }
             return task
         }
         return try await task.value

@@ -27,6 +27,8 @@ public struct AutoMethod: PositioningMethod {
     /// (trilateration where the ranges agree, the weighted centroid elsewhere). `nil` with a survey (the learned map
     /// answers everywhere). Its fixes carry the name of the estimator that answered.
     public let sparse: (any PositioningMethod)?
+    /// Without a survey, ``inner`` as its own type: handed the readings' map columns ``estimate(from:)`` has taken.
+    let lattice: PosteriorLattice?
 
     /// Grid spacing of the posterior without a survey, metres (0.5; with a survey the map's grid is 0.25 m).
     ///
@@ -120,6 +122,7 @@ public struct AutoMethod: PositioningMethod {
                 }
                 self.selection = outcome
                 self.sparse = nil
+                self.lattice = nil
                 return
             }
         }
@@ -133,7 +136,9 @@ public struct AutoMethod: PositioningMethod {
             name: name)
         self.posterior = posterior
         // Its mean weighed on a lattice 1 m apart: within millimetres of every grid point's, ten times faster.
-        self.inner = PosteriorLattice(posterior: posterior)
+        let lattice = PosteriorLattice(posterior: posterior)
+        self.lattice = lattice
+        self.inner = lattice
         self.selection = nil
         self.sparse =
             known
@@ -158,12 +163,13 @@ public struct AutoMethod: PositioningMethod {
     }
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-        if let sparse, posterior.map.heard(readings).columns.count < Self.denseMinimum,
-            case .success(var estimate) = sparse.estimate(from: readings)
-        {
+        guard let sparse else { return inner.estimate(from: readings) }
+        let heard = posterior.map.heard(readings)
+        if heard.columns.count < Self.denseMinimum, case .success(var estimate) = sparse.estimate(from: readings) {
             estimate.method = estimate.method ?? sparse.name
             return .success(estimate)
         }
+        if let lattice { return lattice.estimate(heard: heard, readings: readings) }
         return inner.estimate(from: readings)
     }
 }

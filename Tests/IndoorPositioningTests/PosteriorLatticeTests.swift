@@ -86,6 +86,27 @@ struct PosteriorLatticeTests {
         }
     }
 
+    @Test(
+        "any weighting: a power of the Student-t terms that is no whole number of halves, no offset prior",
+        arguments: [
+            PosteriorGrid.Configuration(temperature: 0.7, offsetSigma: 15, missingWeight: 0),
+            PosteriorGrid.Configuration(temperature: 1, offsetSigma: 0, missingWeight: 0, degreesOfFreedom: 3),
+            PosteriorGrid.Configuration(temperature: 2, offsetSigma: 4, missingWeight: 0, degreesOfFreedom: 6),
+        ])
+    func otherWeightings(configuration: PosteriorGrid.Configuration) throws {
+        let (nodes, readings) = Self.workload(devices: 20, seed: 13)
+        var posterior = Self.posterior(nodes)
+        posterior.configuration = configuration
+        let lattice = PosteriorLattice(posterior: posterior, stride: 1)
+        #expect(lattice.applies)
+        for list in readings {
+            let fast = try lattice.estimate(from: list).get()
+            let exhaustive = try posterior.estimate(from: list).get()
+            #expect(fast.position.distance(to: exhaustive.position) < 1e-9)
+            #expect(abs(fast.accuracy - exhaustive.accuracy) < 1e-9)
+        }
+    }
+
     @Test("on three floors it chooses the floor the exhaustive posterior chooses")
     func floorsAsTheExhaustivePosterior() throws {
         let calibration = NodeCalibration(rssiAtOneMeter: -59, pathLossExponent: 2)

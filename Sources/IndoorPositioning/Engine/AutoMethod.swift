@@ -30,6 +30,8 @@ public struct AutoMethod: PositioningMethod {
     /// Without a survey, the fewest mapped nodes heard for the posterior to answer rather than ``sparse``
     /// (``denseMinimum`` unless the configuration's ``DefaultTuning`` sets another).
     let sparseBelow: Int
+    /// Without a survey, ``inner`` as its own type: handed the readings' map columns ``estimate(from:)`` has taken.
+    let lattice: PosteriorLattice?
 
     /// Grid spacing of the posterior without a survey, metres (0.5; with a survey the map's grid is 0.25 m).
     ///
@@ -124,6 +126,7 @@ public struct AutoMethod: PositioningMethod {
                 self.selection = outcome
                 self.sparse = nil
                 self.sparseBelow = Self.denseMinimum
+                self.lattice = nil
                 return
             }
         }
@@ -137,7 +140,9 @@ public struct AutoMethod: PositioningMethod {
             name: name)
         self.posterior = posterior
         // Its mean weighed on a lattice 1 m apart: within millimetres of every grid point's, ten times faster.
-        self.inner = PosteriorLattice(posterior: posterior)
+        let lattice = PosteriorLattice(posterior: posterior)
+        self.lattice = lattice
+        self.inner = lattice
         self.selection = nil
         var ranges = AgreeingRanges(deviceHeight: calibration.deviceHeight)
         if let tolerance = configuration.defaultTuning.rangesBar { ranges.tolerance = tolerance }
@@ -162,12 +167,13 @@ public struct AutoMethod: PositioningMethod {
     }
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-        if let sparse, posterior.map.heard(readings).columns.count < sparseBelow,
-            case .success(var estimate) = sparse.estimate(from: readings)
-        {
+        guard let sparse else { return inner.estimate(from: readings) }
+        let heard = posterior.map.heard(readings)
+        if heard.columns.count < sparseBelow, case .success(var estimate) = sparse.estimate(from: readings) {
             estimate.method = estimate.method ?? sparse.name
             return .success(estimate)
         }
+        if let lattice { return lattice.estimate(heard: heard, readings: readings) }
         return inner.estimate(from: readings)
     }
 }

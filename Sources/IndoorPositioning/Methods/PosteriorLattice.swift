@@ -4,7 +4,7 @@ import IndoorModel
 /// The posterior mean of a ``PosteriorGrid`` over a path-loss map, weighed on a coarser lattice of its grid points:
 /// the same estimate within centimetres at a fraction of the cost.
 ///
-/// The log-posterior is evaluated exactly (``PosteriorGrid``'s terms) only at every ``stride``-th grid column and row
+/// The posterior is evaluated exactly (``PosteriorGrid``'s terms) only at every ``stride``-th grid column and row
 /// (and the last ones); every other grid point's weight is taken as the bilinear interpolation of the weights of the
 /// four lattice points around it. The grid's sums (the weight, its first and second moments) are then linear in the
 /// lattice points' weights, with factors computed once, so a fix costs the lattice points' likelihoods and a few sums
@@ -12,10 +12,16 @@ import IndoorModel
 /// ``PosteriorGrid`` takes it: the floor holding most of the posterior, the weighted mean there, the RMS spread as
 /// accuracy.
 ///
+/// Each lattice point's weight is taken as a product, not through its logarithm: the Student-t terms' product
+/// Π(1 + u) raised to the power −temperature × (ν + 1) / 2 (a square root and a few products where that power is a
+/// whole number of halves, as with ``AutoMethod``'s weightings), times e to the tempered offset prior
+/// (``VectorExponential``). Its constant factors (the map's variance, the peak) are left out; they cancel in the mean.
+///
 /// Applies to maps whose RSSI variance is the same everywhere and weightings that ignore unheard nodes
 /// (``PosteriorGrid/Configuration/missingWeight`` 0): the path-loss model of `auto` without a survey, whose posterior
 /// is broad and smooth. Elsewhere (and where the weights over- or underflow) ``estimate(from:)`` is the exhaustive
-/// ``PosteriorGrid/estimate(from:)``. docs/notes/posterior-lattice.md compares the two and the choice of stride.
+/// ``PosteriorGrid/estimate(from:)``. docs/notes/posterior-lattice.md compares the two and the choice of stride;
+/// docs/notes/auto-no-survey-speed.md how a lattice point's weight is taken.
 struct PosteriorLattice: PositioningMethod {
     /// The posterior whose mean is taken.
     let posterior: PosteriorGrid
@@ -24,16 +30,29 @@ struct PosteriorLattice: PositioningMethod {
     /// Per axis, the lattice's indices into the grid's columns and rows.
     private let columnKnots: [Int]
     private let rowKnots: [Int]
-    /// Per axis and lattice index: the sum over grid indices of the interpolation factor (`mass`), times the grid
+    /// Per row axis lattice index: the sum over grid indices of the interpolation factor (`mass`), times the grid
     /// index (`first`), times its square (`second`), in grid units from the grid's corner.
-    private let columnMoments: Moments
     private let rowMoments: Moments
-    /// The map's mean RSSI on the lattice, node-major: node column `j` at lattice point `p` is at
-    /// `j × latticeCount + p` (dBm); lattice points floor by floor, row by row. Empty when the lattice does not apply.
-    private let means: [Double]
-    /// The map's 1 / variance (1/dB²) and ½ ln variance, the same at every entry.
+    /// The same sums along a row, four lattice columns to a group of lanes (the last group padded with zeros): group
+    /// `g`'s mass at `3g`, first moment at `3g + 1`, second at `3g + 2`.
+    private let columnSums: [SIMD4<Double>]
+    /// Groups of four lattice columns per lattice row.
+    private let rowGroups: Int
+    /// Groups of four lattice points per node: floors × lattice rows × ``rowGroups``.
+    private let groups: Int
+    /// The map's mean RSSI on the lattice in units of ``unit`` dB, four lattice points of a row per group,
+    /// node-major: node column `j`'s group `g` is at `j × groups + g`; groups floor by floor, row by row. A row's last
+    /// group is padded with its last point's means. Empty when the lattice does not apply.
+    private let means: [SIMD4<Double>]
+    /// The map's 1 / variance (1/dB²), the same at every entry.
     private let precision: Double
-    private let halfLogVariance: Double
+    /// The unit of ``means``, dB: the map's standard deviation times √ν, so that a Student-t term's u is the square
+    /// of a residual in this unit.
+    private let unit: Double
+
+    /// The smallest sum of the weights trusted (the weights are at most 1): below it some may have underflowed, and
+    /// the exhaustive posterior (which weighs relative to its peak) answers.
+    static let smallestMass = 1e-200
 
     var name: String { posterior.name }
 
@@ -50,32 +69,54 @@ struct PosteriorLattice: PositioningMethod {
         self.stride = stride
         columnKnots = Self.knots(stride: stride, count: grid.columns)
         rowKnots = Self.knots(stride: stride, count: grid.rows)
-        columnMoments = Moments(knots: columnKnots)
         rowMoments = Moments(knots: rowKnots)
+        let columnMoments = Moments(knots: columnKnots)
+        let mass = Self.lanes(columnMoments.mass)
+        let first = Self.lanes(columnMoments.first)
+        let second = Self.lanes(columnMoments.second)
+        var columnSums: [SIMD4<Double>] = []
+        columnSums.reserveCapacity(3 * mass.count)
+        for group in mass.indices {
+            columnSums.append(mass[group])
+            columnSums.append(first[group])
+            columnSums.append(second[group])
+        }
+        self.columnSums = columnSums
+        let rowGroups = mass.count
+        self.rowGroups = rowGroups
+        groups = grid.floors.count * rowKnots.count * rowGroups
         let uniform =
             posterior.configuration.missingWeight == 0 && !map.cells.isEmpty && map.nodeCount > 0
             && map.cells.count == grid.columns * grid.rows * grid.floors.count
             && map.inverseVariance.allSatisfy { $0 == map.inverseVariance[0] }
-            && map.halfLogVariance.allSatisfy { $0 == map.halfLogVariance[0] }
-        guard uniform else {
+        let precision = map.inverseVariance[0]
+        let unit = (posterior.configuration.degreesOfFreedom / precision).squareRoot()
+        guard uniform, unit.isFinite, unit > 0 else {
             means = []
-            precision = 0
-            halfLogVariance = 0
+            self.precision = 0
+            self.unit = 1
             return
         }
-        precision = map.inverseVariance[0]
-        halfLogVariance = map.halfLogVariance[0]
+        self.precision = precision
+        self.unit = unit
         let nodes = map.nodeCount
-        var cells: [Int] = []
-        for floor in 0..<grid.floors.count {
-            for row in rowKnots {
-                for column in columnKnots { cells.append((floor * grid.rows + row) * grid.columns + column) }
-            }
-        }
-        var means: [Double] = []
-        means.reserveCapacity(cells.count * nodes)
+        let last = columnKnots.count - 1
+        var means: [SIMD4<Double>] = []
+        means.reserveCapacity(groups * nodes)
         for node in 0..<nodes {
-            for cell in cells { means.append(map.mean[cell * nodes + node]) }
+            for floor in 0..<grid.floors.count {
+                for row in rowKnots {
+                    for group in 0..<rowGroups {
+                        var lanes = SIMD4<Double>()
+                        for lane in 0..<4 {
+                            let column = columnKnots[min(group * 4 + lane, last)]
+                            lanes[lane] =
+                                map.mean[((floor * grid.rows + row) * grid.columns + column) * nodes + node] / unit
+                        }
+                        means.append(lanes)
+                    }
+                }
+            }
         }
         self.means = means
     }
@@ -103,133 +144,88 @@ struct PosteriorLattice: PositioningMethod {
         return result
     }
 
+    /// `values` four to a group, the last group padded with zeros.
+    static func lanes(_ values: [Double]) -> [SIMD4<Double>] {
+        Swift.stride(from: 0, to: values.count, by: 4).map { start in
+            var lanes = SIMD4<Double>()
+            for lane in 0..<min(4, values.count - start) { lanes[lane] = values[start + lane] }
+            return lanes
+        }
+    }
+
     func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         guard applies else { return posterior.estimate(from: readings) }
-        let map = posterior.map
-        let (columns, values) = map.heard(readings)
-        guard !columns.isEmpty else {
+        return estimate(heard: posterior.map.heard(readings), readings: readings)
+    }
+
+    /// ``estimate(from:)`` with the map columns and RSSI of `readings` already taken (`RadioMap.heard`).
+    func estimate(heard: (columns: [Int], values: [Double]), readings: [NodeReading]) -> Result<Estimate, NoFix> {
+        guard applies else { return posterior.estimate(from: readings) }
+        guard !heard.columns.isEmpty else {
             return .failure(NoFix(.notHeard, "none of the nodes heard is in the radio map"))
         }
-        let perFloor = columnKnots.count * rowKnots.count
-        let count = perFloor * map.grid.floors.count
-        let answer = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { logs -> Estimate? in
-            let peak = logPosteriors(columns: columns, values: values, into: logs)
-            guard peak.isFinite else { return nil }
-            return mean(logs: logs, peak: peak)
-        }
         // Readings that fit nowhere (absurd RSSI) or weights that over- or underflow: as the exhaustive method.
-        guard let answer else { return posterior.estimate(from: readings) }
+        guard let answer = mean(columns: heard.columns, values: heard.values) else {
+            return posterior.estimate(from: readings)
+        }
         return .success(answer)
     }
 
-    /// The tempered log-posterior (``PosteriorGrid``'s terms) at every lattice point, into `logs`; answers the
-    /// highest.
-    ///
-    /// Four lattice points at a time, one per lane (the same arithmetic as one at a time): the offset is the
-    /// precision-weighted mean of the residuals under the prior, the Student-t terms one ln Π(1 + u) (the sum of
-    /// ln(1 + u) should the product overflow).
-    private func logPosteriors(columns: [Int], values: [Double], into logs: UnsafeMutableBufferPointer<Double>)
-        -> Double
-    {
-        let configuration = posterior.configuration
-        let count = logs.count
-        let heard = columns.count
-        let tau2 = configuration.offsetSigma * configuration.offsetSigma
-        let priorPrecision = tau2 > 0 ? 1 / tau2 : .infinity
-        let offsetFactor = priorPrecision.isFinite ? precision / (priorPrecision + Double(heard) * precision) : 0
-        let scale = precision / configuration.degreesOfFreedom
-        let tail = 0.5 * (configuration.degreesOfFreedom + 1)
-        let temperature = configuration.temperature
-        let halfLogs = Double(heard) * halfLogVariance
-        let starts = columns.map { $0 * count }
-        var peak = -Double.infinity
-        means.withUnsafeBufferPointer { means in
-            starts.withUnsafeBufferPointer { starts in
-                values.withUnsafeBufferPointer { values in
-                    var first = 0
-                    while first < count {
-                        let last = count - 1
-                        let lanes = SIMD4<Int>(first, min(first + 1, last), min(first + 2, last), min(first + 3, last))
-                        @inline(__always)
-                        func mean(_ k: Int) -> SIMD4<Double> {
-                            let plane = starts[k]
-                            return SIMD4(
-                                means[plane &+ lanes[0]], means[plane &+ lanes[1]], means[plane &+ lanes[2]],
-                                means[plane &+ lanes[3]])
-                        }
-                        var sum = SIMD4<Double>.zero
-                        for k in 0..<heard { sum += SIMD4(repeating: values[k]) - mean(k) }
-                        let offset = offsetFactor * sum
-                        var product = SIMD4<Double>(repeating: 1)
-                        for k in 0..<heard {
-                            let e = SIMD4(repeating: values[k]) - mean(k) - offset
-                            product *= 1 + e * e * scale
-                        }
-                        for lane in 0..<min(4, count - first) {
-                            var studentT = Foundation.log(product[lane])
-                            if studentT == .infinity {
-                                studentT = 0
-                                for k in 0..<heard {
-                                    let e = values[k] - means[starts[k] + lanes[lane]] - offset[lane]
-                                    studentT += Foundation.log1p(e * e * scale)
-                                }
-                            }
-                            let prior =
-                                priorPrecision.isFinite ? -0.5 * offset[lane] * offset[lane] * priorPrecision : 0
-                            let log = temperature * (prior - tail * studentT - halfLogs)
-                            logs[first + lane] = log
-                            if log > peak { peak = log }
-                        }
-                        first += 4
-                    }
-                }
-            }
-        }
-        return peak
-    }
-
-    /// The estimate from the lattice's log-posteriors (`peak` the highest), as ``PosteriorGrid`` states it over the
-    /// interpolated grid; `nil` when the weights do not sum to a positive finite number.
-    private func mean(logs: UnsafeMutableBufferPointer<Double>, peak: Double) -> Estimate? {
+    /// The posterior mean over the interpolated grid, as ``PosteriorGrid`` states it, from the lattice points'
+    /// weights; `nil` when the weights may have underflowed or do not sum to a positive finite number.
+    private func mean(columns: [Int], values: [Double]) -> Estimate? {
+        let weighing = Weighing(
+            configuration: posterior.configuration, precision: precision, unit: unit, heard: columns.count,
+            valueSum: values.reduce(0, +) / unit)
         let grid = posterior.map.grid
-        let width = columnKnots.count
         let height = rowKnots.count
-        let perFloor = width * height
-        // Per floor and lattice row: the row's interpolated sums over the grid's columns (mass, first and second
-        // moments), then over the grid's rows.
+        let rowGroups = self.rowGroups
+        let groups = self.groups
+        // The floor holding most of the posterior (the first of equals): its sums.
         var best: (floor: Int, mass: Double, first: SIMD2<Double>, second: Double)?
-        columnMoments.mass.withUnsafeBufferPointer { columnMass in
-            columnMoments.first.withUnsafeBufferPointer { columnFirst in
-                columnMoments.second.withUnsafeBufferPointer { columnSecond in
-                    for floor in 0..<grid.floors.count {
-                        var mass = 0.0
-                        var first = SIMD2<Double>.zero
-                        var second = 0.0
-                        for row in 0..<height {
-                            var rowMass = 0.0
-                            var rowFirst = 0.0
-                            var rowSecond = 0.0
-                            let start = floor * perFloor + row * width
-                            for column in 0..<width {
-                                let w = Foundation.exp(logs[start + column] - peak)
-                                rowMass += w * columnMass[column]
-                                rowFirst += w * columnFirst[column]
-                                rowSecond += w * columnSecond[column]
-                            }
-                            let a = rowMoments.mass[row]
-                            mass += a * rowMass
-                            first += SIMD2(a * rowFirst, rowMoments.first[row] * rowMass)
-                            second += a * rowSecond + rowMoments.second[row] * rowMass
+        means.withUnsafeBufferPointer { means in
+            columnSums.withUnsafeBufferPointer { columnSums in
+                withUnsafeTemporaryAllocation(of: Double.self, capacity: columns.count) { scaled in
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: columns.count) { starts in
+                        // Per reading: its RSSI in the means' unit, and where its node's means start.
+                        for k in columns.indices {
+                            scaled[k] = values[k] / unit
+                            starts[k] = columns[k] &* groups
                         }
-                        // The floor holding most of the posterior (the first of equals).
-                        if mass > best?.mass ?? -1 {
-                            best = (floor, mass, first, second)
+                        let values = UnsafeBufferPointer(scaled)
+                        let starts = UnsafeBufferPointer(starts)
+                        for floor in 0..<grid.floors.count {
+                            var mass = 0.0
+                            var first = SIMD2<Double>.zero
+                            var second = 0.0
+                            for row in 0..<height {
+                                var rowMass = SIMD4<Double>.zero
+                                var rowFirst = SIMD4<Double>.zero
+                                var rowSecond = SIMD4<Double>.zero
+                                let start = (floor &* height &+ row) &* rowGroups
+                                for column in 0..<rowGroups {
+                                    let w = weighing.weights(
+                                        group: start &+ column, means: means, starts: starts, values: values)
+                                    rowMass += w * columnSums[3 &* column]
+                                    rowFirst += w * columnSums[3 &* column &+ 1]
+                                    rowSecond += w * columnSums[3 &* column &+ 2]
+                                }
+                                let a = rowMoments.mass[row]
+                                let sumMass = rowMass.sum()
+                                mass += a * sumMass
+                                first += SIMD2(a * rowFirst.sum(), rowMoments.first[row] * sumMass)
+                                second += a * rowSecond.sum() + rowMoments.second[row] * sumMass
+                            }
+                            if mass > best?.mass ?? -1 {
+                                best = (floor, mass, first, second)
+                            }
                         }
                     }
                 }
             }
         }
-        guard let best, best.mass > 0, best.mass.isFinite, best.second.isFinite else { return nil }
+        // A mass this small may hold weights that underflowed: the exhaustive posterior weighs relative to its peak.
+        guard let best, best.mass >= Self.smallestMass, best.mass.isFinite, best.second.isFinite else { return nil }
         let center = best.first / best.mass
         let spread = max(best.second / best.mass - (center * center).sum(), 0)
         let accuracy = max(grid.spacing / 2, grid.spacing * spread.squareRoot())
@@ -238,6 +234,83 @@ struct PosteriorLattice: PositioningMethod {
                 x: grid.minimum.x + center.x * grid.spacing, y: grid.minimum.y + center.y * grid.spacing,
                 z: grid.height ?? 0),
             floor: grid.floors[best.floor], accuracy: accuracy, confidence: 1 / (1 + accuracy / 2))
+    }
+
+    /// How four lattice points' weights are taken from the means there, for one fix.
+    ///
+    /// The offset is the precision-weighted mean of the residuals under the prior; the weight
+    /// Π(1 + u)^−(temperature × (ν + 1) / 2) × e^(temperature × prior): the exponential of ``PosteriorGrid``'s
+    /// log-posterior without its constant term (the map's variance), at most 1. RSSI, means and offset are in the
+    /// lattice's unit (σ √ν), so that u is a residual's square.
+    struct Weighing {
+        /// The offset's factor on the sum of the residuals.
+        let offsetFactor: Double
+        /// The power of Π(1 + u), negated, and the same in halves when it is a whole number of halves (1 to 64).
+        let power: Double
+        let halves: Int?
+        /// The weight's logarithm per squared offset (0: no prior).
+        let priorFactor: Double
+        /// Nodes heard, and the sum of their RSSI.
+        let heard: Int
+        let valueSum: Double
+
+        /// - Parameters:
+        ///   - configuration: The posterior's weighting.
+        ///   - precision: The map's 1 / variance, 1/dB².
+        ///   - unit: The unit of RSSI, means and offsets, dB.
+        ///   - heard: Nodes heard.
+        ///   - valueSum: The sum of their RSSI, in `unit`.
+        init(configuration: PosteriorGrid.Configuration, precision: Double, unit: Double, heard: Int, valueSum: Double)
+        {
+            let tau2 = configuration.offsetSigma * configuration.offsetSigma
+            let priorPrecision = tau2 > 0 ? 1 / tau2 : .infinity
+            offsetFactor = priorPrecision.isFinite ? precision / (priorPrecision + Double(heard) * precision) : 0
+            power = configuration.temperature * 0.5 * (configuration.degreesOfFreedom + 1)
+            priorFactor = priorPrecision.isFinite ? -0.5 * configuration.temperature * priorPrecision * unit * unit : 0
+            let halves = (2 * power).rounded()
+            self.halves = abs(2 * power - halves) <= 1e-12 && halves >= 1 && halves <= 64 ? Int(halves) : nil
+            self.heard = heard
+            self.valueSum = valueSum
+        }
+
+        /// The weights of the four lattice points of `group`: the `k`-th reading heard, `values[k]`, against its
+        /// node's means at `starts[k] + group`.
+        @inline(__always)
+        func weights(
+            group: Int, means: UnsafeBufferPointer<SIMD4<Double>>, starts: UnsafeBufferPointer<Int>,
+            values: UnsafeBufferPointer<Double>
+        ) -> SIMD4<Double> {
+            var meanSum = SIMD4<Double>.zero
+            for k in 0..<heard { meanSum += means[starts[k] &+ group] }
+            let offset = offsetFactor * (valueSum - meanSum)
+            var product = SIMD4<Double>(repeating: 1)
+            for k in 0..<heard {
+                let e = (values[k] - offset) - means[starts[k] &+ group]
+                product *= 1 + e * e
+            }
+            let prior = priorFactor * offset * offset
+            guard let halves else {
+                let logs = SIMD4(
+                    Foundation.log(product[0]), Foundation.log(product[1]), Foundation.log(product[2]),
+                    Foundation.log(product[3]))
+                return VectorExponential.exp(prior - power * logs)
+            }
+            // Lane by lane: `Double.squareRoot()` is the processor's instruction (`SIMD4`'s goes through the C
+            // library's).
+            var raised =
+                halves & 1 == 1
+                ? SIMD4(
+                    product[0].squareRoot(), product[1].squareRoot(), product[2].squareRoot(),
+                    product[3].squareRoot()) : SIMD4(repeating: 1)
+            var square = product
+            var remaining = halves >> 1
+            while remaining > 0 {
+                if remaining & 1 == 1 { raised *= square }
+                remaining >>= 1
+                if remaining > 0 { square *= square }
+            }
+            return (priorFactor != 0 ? VectorExponential.exp(prior) : SIMD4(repeating: 1)) / raised
+        }
     }
 
     /// One axis's interpolation sums per lattice index.

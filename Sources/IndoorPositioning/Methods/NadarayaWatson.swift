@@ -17,13 +17,7 @@ public struct NadarayaWatson: PositioningMethod {
 
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         guard !readings.isEmpty else { return .failure(NoFix(.notHeard, "no node heard")) }
-        for reading in readings {
-            let p = reading.node.position
-            guard reading.distance.isFinite, reading.distance >= 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else {
-                return .failure(
-                    NoFix(.invalidInput, "node '\(reading.node.id)' has a non-finite or negative distance or position"))
-            }
-        }
+        if let invalid = readings.invalidReading() { return .failure(invalid) }
         guard readings.count >= 2 else {
             return .failure(NoFix(.tooFewNodes, "one node heard; the locator needs two"))
         }
@@ -37,27 +31,23 @@ public struct NadarayaWatson: PositioningMethod {
                     position: middle, floor: FloorSelection.vote(readings),
                     accuracy: max(1, a.horizontal.distance(to: b.horizontal) / 2), confidence: 0.25))
         }
-        var x = 0.0
-        var y = 0.0
-        var z = 0.0
+        let centre = readings.weightedCentre(Self.weight)
+        var misfit = 0.0
         var total = 0.0
         for reading in readings {
-            let weight = 1 / (reading.distance * reading.distance + 1e-6)
-            x += weight * reading.node.position.x
-            y += weight * reading.node.position.y
-            z += weight * reading.node.position.z
-            total += weight
-        }
-        let centre = Point3D(x: x / total, y: y / total, z: z / total)
-        var misfit = 0.0
-        for reading in readings {
-            let weight = 1 / (reading.distance * reading.distance + 1e-6)
+            let weight = Self.weight(reading)
             let difference = centre.distance(to: reading.node.position) - reading.distance
             misfit += weight * difference * difference
+            total += weight
         }
         return .success(
             Estimate(
                 position: centre, floor: FloorSelection.vote(readings), accuracy: max(1, (misfit / total).squareRoot()),
                 confidence: min(1, Double(readings.count) / 6) * 0.5))
+    }
+
+    /// A reading's weight: 1 / (d² + 10⁻⁶), d its range in metres.
+    private static func weight(_ reading: NodeReading) -> Double {
+        1 / (reading.distance * reading.distance + 1e-6)
     }
 }

@@ -21,26 +21,10 @@ public struct WeightedCentroid: PositioningMethod {
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         let used = readings.prefix(count)
         guard !used.isEmpty else { return .failure(NoFix(.notHeard, "no node heard")) }
-        for reading in used {
-            let p = reading.node.position
-            guard reading.distance.isFinite, reading.distance >= 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else {
-                return .failure(
-                    NoFix(.invalidInput, "node '\(reading.node.id)' has a non-finite or negative distance or position"))
-            }
-        }
-        var x = 0.0
-        var y = 0.0
-        var z = 0.0
-        var total = 0.0
-        for reading in used {
-            // At least a micrometre, whatever minimumDistance was set to: a zero distance must not weigh infinity.
-            let weight = 1 / max(reading.distance, minimumDistance > 1e-6 ? minimumDistance : 1e-6)
-            x += weight * reading.node.position.x
-            y += weight * reading.node.position.y
-            z += weight * reading.node.position.z
-            total += weight
-        }
-        let centre = Point3D(x: x / total, y: y / total, z: z / total)
+        if let invalid = used.invalidReading() { return .failure(invalid) }
+        // At least a micrometre, whatever minimumDistance was set to: a zero distance must not weigh infinity.
+        let floor = minimumDistance > 1e-6 ? minimumDistance : 1e-6
+        let centre = used.weightedCentre { 1 / Swift.max($0.distance, floor) }
         // How far off the centroid can be: the spread of the used nodes about it, or the nearest node's range where
         // that is more (one node heard, or nodes bunched together, put the device on a ring around them, not at them).
         var spread = 0.0

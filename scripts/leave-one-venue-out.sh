@@ -44,7 +44,7 @@ fi
 parameters=(
     "survey lead-time 0.25 0 0.5"
     "survey turn-time 6 2 10"
-    "survey offset-drift 0.2 0.1 0.4"
+    "survey offset-drift 0.1 0.05 0.2"
     "survey speed 1 0.7 1.4"
     "survey particles 1000 500 2000"
     "survey evidence-weight 0.5 0.35 0.7"
@@ -54,7 +54,7 @@ parameters=(
     "survey map-kernel-scale 1 0.5 2"
     "no-survey generic-temperature 1 0.5 2"
     "no-survey generic-offset-prior 15 10 20"
-    "no-survey dense-minimum 5 4 7"
+    "no-survey dense-minimum 4 3 5"
     "no-survey ranges-bar 0.1 0.05 0.2"
 )
 modes=(survey no-survey)

@@ -15,9 +15,9 @@ import Testing
     @Test func unsetOrSetToTheDefaultsValuesItChangesNothing() throws {
         var same = DefaultTuning()
         for (name, value) in [
-            ("lead-time", 0.25), ("turn-time", 6), ("offset-drift", 0.2), ("speed", 1), ("evidence-weight", 0.5),
+            ("lead-time", 0.25), ("turn-time", 6), ("offset-drift", 0.1), ("speed", 1), ("evidence-weight", 0.5),
             ("evidence-bar", 2), ("estimator-bar", 2), ("map-knn-share", 1.0 / 3), ("map-kernel-scale", 1),
-            ("generic-temperature", 1), ("generic-offset-prior", 15), ("dense-minimum", 5), ("ranges-bar", 0.1),
+            ("generic-temperature", 1), ("generic-offset-prior", 15), ("dense-minimum", 4), ("ranges-bar", 0.1),
         ] {
             try same.set(name, to: value)
         }
@@ -51,7 +51,7 @@ import Testing
         #expect(tuning.trackingValidation().significance == 0)
         let map = tuning.radioMapValidation()
         #expect(map.knnShares == [0, 0.375, 0.5])
-        #expect(lengths(map) == [2, 4, 8])
+        #expect(lengths(map) == [1, 2, 4])
         #expect(map.candidates.count == RadioMapCrossValidation.standardCandidates.count)
         #expect(tuning.genericConfiguration.temperature == 2 && tuning.genericConfiguration.offsetSigma == 10)
         try tuning.set("map-knn-share", to: 0)
@@ -69,10 +69,11 @@ import Testing
             return AutoMethod(
                 nodes: SeededVenue.nodes, survey: nil, calibration: calibration, configuration: configuration)
         }
-        // Four readings whose ranges disagree: the weighted centroid by default, the posterior with a dense minimum
-        // of 4, trilateration with a bar no residual exceeds.
+        // Three readings whose ranges disagree: the weighted centroid by default, the posterior with a dense minimum
+        // of 3, trilateration with a bar no residual exceeds.
+        #expect(few.count == 3)
         #expect(try auto([]).estimate(from: few).get().method == "weighted-centroid")
-        let dense = try auto([("dense-minimum", 4)])
+        let dense = try auto([("dense-minimum", 3)])
         #expect(
             try dense.estimate(from: few).get()
                 == PosteriorLattice(posterior: dense.posterior).estimate(from: few).get())

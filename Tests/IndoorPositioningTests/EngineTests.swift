@@ -40,14 +40,19 @@ import Testing
         let fix = try engine.locate(device: "p", at: 1).get()
         #expect(fix.position.horizontal.distance(to: Point2D(x: 3, y: 4)) < 0.05, "\(fix.position)")
         #expect(fix.method == "nonlinear")
-        // The same four with ranges that contradict each other (one node 12 dB weaker, one 8 dB stronger): the
-        // weighted centroid answers, and the fix says so.
+        // The same four with ranges that contradict each other (one node 12 dB weaker, one 8 dB stronger): four are
+        // enough for the posterior, which answers; three of them, too few for it: the weighted centroid answers, and
+        // the fix says so.
         var noisy = try MethodCatalog.engine(method: MethodCatalog.defaultName, nodes: nodes)
         var disagreeing = sightings(device: "q", at: Point2D(x: 3, y: 4), time: 1)
         disagreeing[0].rssi -= 12
         disagreeing[3].rssi += 8
         noisy.ingest(disagreeing)
-        #expect(try noisy.locate(device: "q", at: 1).get().method == "weighted-centroid")
+        #expect(try noisy.locate(device: "q", at: 1).get().method == MethodCatalog.defaultName)
+        var three = sightings(device: "r", at: Point2D(x: 3, y: 4), time: 1).prefix(3)
+        three[three.startIndex].rssi -= 12
+        noisy.ingest(Array(three))
+        #expect(try noisy.locate(device: "r", at: 1).get().method == "weighted-centroid")
     }
 
     @Test func fixesCoverEveryDeviceWithAFix() {

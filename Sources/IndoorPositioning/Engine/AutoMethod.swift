@@ -9,7 +9,8 @@ import IndoorModel
 /// ``calibratedConfiguration`` when the calibration knows the path loss), except where fewer than ``denseMinimum``
 /// mapped nodes are heard: there a few readings leave the posterior broad and its mean is pulled towards the middle
 /// of the grid, so ``sparse`` answers (trilateration with a calibration that knows the path loss, else trilateration
-/// where the ranges agree and the weighted centroid where they do not).
+/// where the ranges agree and the weighted centroid where they do not); without a calibration that knows the path
+/// loss, ranges that agree are trilaterated however many nodes are heard (``agreement``).
 /// Without a survey the posterior's mean is weighed on a coarser lattice of the grid (``PosteriorLattice``).
 /// One or two nodes heard still give a fix (the weighted centroid, or the posterior over the rings around them when
 /// trilateration has too few), and floors come from the grid's floors.
@@ -27,6 +28,11 @@ public struct AutoMethod: PositioningMethod {
     /// (trilateration where the ranges agree, the weighted centroid elsewhere). `nil` with a survey (the learned map
     /// answers everywhere). Its fixes carry the name of the estimator that answered.
     public let sparse: (any PositioningMethod)?
+    /// Without a survey or a calibration that knows the path loss, the trilateration that answers ahead of the
+    /// posterior where ``denseMinimum`` or more nodes are heard and their ranges agree (``AgreeingRanges``): the
+    /// generic weighting does not trust the ranges' level, so exact ranges are answered where they meet, not near
+    /// it. `nil` otherwise.
+    let agreement: AgreeingRanges?
     /// Without a survey, the fewest mapped nodes heard for the posterior to answer rather than ``sparse``
     /// (``denseMinimum`` unless the configuration's ``DefaultTuning`` sets another).
     let sparseBelow: Int
@@ -40,16 +46,11 @@ public struct AutoMethod: PositioningMethod {
     /// development sets of ``denseMinimum``, medians moved by −0.04…+0.01 m against 0.25 m (1 m: −0.09…+0.04 m).
     static let pathLossSpacing = 0.5
 
-    /// Without a survey, the fewest mapped nodes heard for the posterior to answer (5).
+    /// Without a survey, the fewest mapped nodes heard for the posterior to answer (4).
     ///
-    /// Chosen without any test split, on the same development sets as ``genericConfiguration`` plus four sparse
-    /// simulated offices (four rooms with four or six beacons, seeds 3 and 7), with and without a calibration
-    /// fitted on their `train/`: with 5, each of them scored within 0.06 m of the better of the posterior alone and
-    /// today's sparse methods alone, except one (six beacons, seed 7, calibrated: 2.05 m against trilateration's
-    /// 1.54; 1.93 m since ``calibratedConfiguration``); with 4 the four-beacon offices kept the posterior's larger
-    /// errors, with 7 kolakowski-flat's `train/` (five or six of its six anchors heard) lost 0.2 m.
-    /// docs/POSITIONING.md lists the figures.
-    static let denseMinimum = 5
+    /// Chosen with each real dataset held out in turn (docs/notes/leave-one-venue-out-parameters.md): against 5, it
+    /// lowered the summed medians of the development sets by 0.13 m. docs/POSITIONING.md lists the figures.
+    static let denseMinimum = 4
 
     /// Generic weighting without a survey: plain Bayes (temperature 1), a broad receiver offset prior of 15 dB (without
     /// a survey the path-loss model's absolute level is a guess, and phones differ by up to 13 dB), and no unheard
@@ -125,6 +126,7 @@ public struct AutoMethod: PositioningMethod {
                 }
                 self.selection = outcome
                 self.sparse = nil
+                self.agreement = nil
                 self.sparseBelow = Self.denseMinimum
                 self.lattice = nil
                 return
@@ -147,6 +149,7 @@ public struct AutoMethod: PositioningMethod {
         var ranges = AgreeingRanges(deviceHeight: calibration.deviceHeight)
         if let tolerance = configuration.defaultTuning.rangesBar { ranges.tolerance = tolerance }
         self.sparse = known ? NonlinearLeastSquares(deviceHeight: calibration.deviceHeight) : ranges
+        self.agreement = known ? nil : ranges
         self.sparseBelow = configuration.defaultTuning.denseMinimum ?? Self.denseMinimum
     }
 
@@ -171,6 +174,9 @@ public struct AutoMethod: PositioningMethod {
         let heard = posterior.map.heard(readings)
         if heard.columns.count < sparseBelow, case .success(var estimate) = sparse.estimate(from: readings) {
             estimate.method = estimate.method ?? sparse.name
+            return .success(estimate)
+        }
+        if let agreement, heard.columns.count >= sparseBelow, let estimate = agreement.agreeing(readings) {
             return .success(estimate)
         }
         if let lattice { return lattice.estimate(heard: heard, readings: readings) }

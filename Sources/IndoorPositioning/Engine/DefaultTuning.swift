@@ -18,7 +18,7 @@ public struct DefaultTuning: Hashable, Sendable {
     public var leadTime: Double?
     /// ``ParticleFilter/Configuration/turnTime``, seconds (default 6).
     public var turnTime: Double?
-    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default 0.2).
+    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default 0.1).
     public var offsetDrift: Double?
     /// ``ParticleFilter/Configuration/speed``, the typical speed along each axis, m/s (default 1).
     public var speed: Double?
@@ -33,14 +33,14 @@ public struct DefaultTuning: Hashable, Sendable {
     /// The largest share of k-NN the radio map's cross-validation compares (``RadioMapCrossValidation/knnShares``:
     /// 0, ¾ of it and it; default ⅓, giving 0, ¼ and ⅓; 0 compares the posterior alone).
     public var mapKNNShare: Double?
-    /// The factor on the kernel lengths the radio map's cross-validation compares (1, 2 and 4 m times it; default 1).
+    /// The factor on the kernel lengths the radio map's cross-validation compares (0.5, 1 and 2 m times it; default 1).
     public var mapKernelScale: Double?
     /// Without a survey, the temperature of the generic weighting (``AutoMethod/genericConfiguration``; default 1).
     public var genericTemperature: Double?
     /// Without a survey, the generic weighting's receiver offset prior, dB (default 15).
     public var genericOffsetPrior: Double?
     /// Without a survey, the fewest mapped nodes heard for the posterior to answer (``AutoMethod/denseMinimum``;
-    /// default 5).
+    /// default 4).
     public var denseMinimum: Int?
     /// Without a survey, ``AgreeingRanges/tolerance``: the largest root mean square log-range residual taken as
     /// agreement (default 0.1).
@@ -87,7 +87,7 @@ public struct DefaultTuning: Hashable, Sendable {
             name: "map-knn-share", meaning: "the largest k-NN share the radio map's cross-validation compares",
             accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.mapKNNShare = $1 }),
         Parameter(
-            name: "map-kernel-scale", meaning: "the factor on the kernel lengths it compares (1, 2, 4 m)",
+            name: "map-kernel-scale", meaning: "the factor on the kernel lengths it compares (0.5, 1, 2 m)",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.mapKernelScale = $1 }),
         Parameter(
             name: "generic-temperature", meaning: "without a survey, the posterior's temperature",

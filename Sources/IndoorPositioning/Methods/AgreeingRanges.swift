@@ -33,18 +33,23 @@ struct AgreeingRanges: PositioningMethod {
     }
 
     func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
-        if case .success(var estimate) = trilateration.estimate(from: readings),
-            let residual = residual(of: estimate.position, readings: readings), residual <= tolerance,
-            area.check(estimate.position, readings: readings) == nil
-        {
-            estimate.method = trilateration.name
-            return .success(estimate)
-        }
+        if let estimate = agreeing(readings) { return .success(estimate) }
         return centroid.estimate(from: readings).map { estimate in
             var estimate = estimate
             estimate.method = centroid.name
             return estimate
         }
+    }
+
+    /// Trilateration's estimate, named so, where the ranges agree (within ``tolerance``, inside ``area``); `nil` where
+    /// they do not or the solver cannot answer.
+    func agreeing(_ readings: [NodeReading]) -> Estimate? {
+        guard case .success(var estimate) = trilateration.estimate(from: readings),
+            let residual = residual(of: estimate.position, readings: readings), residual <= tolerance,
+            area.check(estimate.position, readings: readings) == nil
+        else { return nil }
+        estimate.method = trilateration.name
+        return estimate
     }
 
     /// The root mean square of `ln ‖position − node‖ − ln range` over the readings of the solver's floor; `nil` for

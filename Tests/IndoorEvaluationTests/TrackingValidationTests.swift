@@ -241,24 +241,6 @@ struct TrackingValidationTests {
     }
 
     /// The radius quantile is the share's quantile of error / radius over located rows with a radius.
-    /// The answer's radius is scaled to hold the filter's coverage of the chosen answer's replay errors.
-    @Test func theAnswersRadiusHoldsItsCoverageOfTheReplayErrors() {
-        // Errors 1…10 m against radii of 2 m: 68% of the rows (index 6 of 0…9, rounded) need 3.5 × the radius.
-        let errors: [Double?] = (1...10).map { Double($0) } + [nil, 3]
-        let radii: [Double?] = Array(repeating: 2, count: 10) + [2, nil]
-        let scale = EstimatorValidation.radiusScale(errors: errors, radii: radii, coverage: 0.68)
-        #expect(scale == 3.5)
-        let held = zip(errors, radii).filter { error, radius in
-            guard let error, let radius else { return false }
-            return error <= scale * radius
-        }
-        #expect(held.count == 7)
-        // Clamped to 0.25…4, and 1 when no row has both an error and a positive radius.
-        #expect(EstimatorValidation.radiusScale(errors: [100], radii: [1], coverage: 0.68) == 4)
-        #expect(EstimatorValidation.radiusScale(errors: [0.01], radii: [1], coverage: 0.68) == 0.25)
-        #expect(EstimatorValidation.radiusScale(errors: [nil, 1], radii: [1, 0], coverage: 0.68) == 1)
-    }
-
     @Test func radiusQuantileOfErrorToRadius() {
         let fixes: [(error: Double, radius: Double)?] = [(1, 2), (1, 1), (3, 1), nil, (2, 0), (2, 1)]
         // Ratios 0.5, 1, 2, 3.

@@ -168,8 +168,7 @@ public enum MethodCatalog {
         }
 
         /// The particle filter over `auto`'s posterior with the evidence weight and radius scale ``TrackingValidation``
-        /// chose, when it could (the radius scaled again to hold the coverage of the answer ``EstimatorValidation``
-        /// chose, on the same walks), and the radius of its fixes from readings alone scaled as the survey's
+        /// chose, when it could, and the radius of its fixes from readings alone scaled as the survey's
         /// cross-validation measured (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``); the default
         /// tuning otherwise.
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
@@ -191,8 +190,6 @@ public enum MethodCatalog {
                     tuned.filter = tuning
                     estimators = configuration.defaultTuning.estimatorValidation(tracking: validation).choose(
                         survey: survey, setup: tuned, progress: progress)
-                    // The radius that holds the coverage of the chosen answer's errors on the same replays.
-                    if let estimators { tuning.radiusScale *= estimators.radiusScale }
                 } else {
                     unvalidated = validation.unchosenNote(survey: survey, standard: tuning.evidenceWeight)
                 }

@@ -13,9 +13,7 @@ import IndoorModel
 /// same filtered values. Each replayed row then has the filter's position and k-NN's; every share of ``knnShares``
 /// answers their weighted mean, and the share with the lowest median error is taken when it beats the filter alone by
 /// ``significance`` standard errors over blocks (``TrackingValidation/pairedScore(_:against:blocks:)``); otherwise the
-/// filter answers alone. The same replay sets the answer's accuracy radius: the factor on the filter's radius
-/// that makes it hold the filter's ``ParticleFilter/Configuration/coverage`` of the chosen answer's replay errors
-/// (``Outcome/radiusScale``). Nothing outside the survey is looked at.
+/// filter answers alone. Nothing outside the survey is looked at.
 ///
 /// A survey without enough walks gives no choice (`nil`): the filter answers alone (its map's own cross-validation
 /// still blends in the k-NN share it measured on held-out fingerprints, ``RadioMapCrossValidation``). Deterministic:
@@ -55,10 +53,6 @@ struct EstimatorValidation: Hashable, Sendable {
         var medians: [Double?]
         /// Truth rows replayed (located or not).
         public var rows: Int
-        /// The factor on the filter's accuracy radius (already scaled as ``TrackingValidation`` chose) that makes it
-        /// hold the filter's coverage of the chosen answer's replay errors: the coverage quantile of each replayed
-        /// row's error over the filter's radius there, 0.25…4; 1 when no row had both.
-        var radiusScale: Double = 1
 
         /// The chosen share's median replay error, metres: the default's validated error on this venue.
         public var validatedMedian: Double? {
@@ -88,7 +82,6 @@ struct EstimatorValidation: Hashable, Sendable {
                 parts.append(String(format: "knn alone %.2f m", knn))
             }
             if !parts.isEmpty { text += " (" + parts.joined(separator: "; ") + ")" }
-            if radiusScale != 1 { text += String(format: "; its accuracy radius × %.2f on the same rows", radiusScale) }
             return text
         }
 
@@ -113,12 +106,11 @@ struct EstimatorValidation: Hashable, Sendable {
             defer { progress?.finished() }
             return replay(fold: fold, of: survey, blocks: blocks, walks: walks.blocks, setup: setup)
         }
-        var rows = FoldReplay(blocks: [], truth: [], filter: [], radius: [], knn: [])
+        var rows = FoldReplay(blocks: [], truth: [], filter: [], knn: [])
         for case let fold? in replays {
             rows.blocks += fold.blocks
             rows.truth += fold.truth
             rows.filter += fold.filter
-            rows.radius += fold.radius
             rows.knn += fold.knn
         }
         let errors = knnShares.map { share in rows.errors(knnShare: share) }
@@ -138,30 +130,14 @@ struct EstimatorValidation: Hashable, Sendable {
         {
             best = alone
         }
-        return Outcome(
-            knnShare: knnShares[best], shares: knnShares, medians: medians, rows: rows.blocks.count,
-            radiusScale: Self.radiusScale(errors: errors[best], radii: rows.radius, coverage: setup.filter.coverage))
+        return Outcome(knnShare: knnShares[best], shares: knnShares, medians: medians, rows: rows.blocks.count)
     }
 
-    /// The factor on `radii` (metres) that makes them hold the share `coverage` of `errors` (metres, row by row):
-    /// the `coverage` quantile of error over radius among the rows with both and a positive radius, clamped to
-    /// 0.25…4; 1 without such a row.
-    static func radiusScale(errors: [Double?], radii: [Double?], coverage: Double) -> Double {
-        let rows = zip(errors, radii).map { error, radius -> (error: Double, radius: Double)? in
-            guard let error, let radius else { return nil }
-            return (error, radius)
-        }
-        guard let quantile = TrackingValidation.radiusQuantile(rows, share: coverage) else { return 1 }
-        return min(max(quantile, 0.25), 4)
-    }
-
-    /// One fold's replayed rows: each row's block, truth, the two estimators' positions (`nil`: not located) and the
-    /// filter's accuracy radius, metres.
+    /// One fold's replayed rows: each row's block, truth and the two estimators' positions (`nil`: not located).
     struct FoldReplay: Sendable {
         var blocks: [Int]
         var truth: [Point2D]
         var filter: [Point2D?]
-        var radius: [Double?]
         var knn: [Point2D?]
 
         /// Each row's error with `knnShare` of k-NN's position and the rest of the filter's (either alone where the
@@ -200,21 +176,20 @@ struct EstimatorValidation: Hashable, Sendable {
         let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
         let held = blocks.recording(of: survey, blocks: Set(replayed))
         let methods: [any PositioningMethod] = [filter, knn]
-        let fixes = ParallelWork.map(methods.count) { m in
-            Self.fixes(
+        let positions = ParallelWork.map(methods.count) { m in
+            Self.positions(
                 held.recording,
                 engine: PositioningEngine(
                     nodes: setup.nodes, method: methods[m], configuration: setup.configuration,
                     calibration: setup.calibration))
         }
         return FoldReplay(
-            blocks: held.blocks, truth: held.recording.truth.map(\.point), filter: fixes[0].map { $0?.position },
-            radius: fixes[0].map { $0?.radius }, knn: fixes[1].map { $0?.position })
+            blocks: held.blocks, truth: held.recording.truth.map(\.point), filter: positions[0], knn: positions[1])
     }
 
-    /// The horizontal position and accuracy radius (metres) answered at each of `recording`'s truth rows in time order
-    /// (`nil`: not located), each from the sightings up to its time.
-    static func fixes(_ recording: Recording, engine: PositioningEngine) -> [(position: Point2D, radius: Double)?] {
-        TrackingValidation.replayFixes(recording, engine: engine) { fix, _ in (fix.position.horizontal, fix.accuracy) }
+    /// The horizontal position answered at each of `recording`'s truth rows in time order (`nil`: not located), each
+    /// from the sightings up to its time.
+    static func positions(_ recording: Recording, engine: PositioningEngine) -> [Point2D?] {
+        TrackingValidation.replayFixes(recording, engine: engine) { fix, _ in fix.position.horizontal }
     }
 }

@@ -49,8 +49,9 @@ for folder in "$datasets"/*/ "$work/simulated-office/" "$work/three-floor-office
     done
     # The same venue as if it had never been surveyed: how the survey-free methods degrade.
     if [ -d "$folder/train" ]; then
-        "$indoor" evaluate "$folder" --json --no-survey --method nonlinear --method blend --method posterior \
-            --method auto --method auto+track --method particle-filter > "$work/$name.nosurvey.jsonl"
+        "$indoor" evaluate "$folder" --json --no-survey --method weighted-centroid --method nadaraya-watson \
+            --method nonlinear --method blend --method posterior --method auto --method auto+track \
+            --method particle-filter > "$work/$name.nosurvey.jsonl"
     fi
 done
 
@@ -356,6 +357,25 @@ best() {
     for name in "${names[@]}"; do
         [ -f "$work/$name.nosurvey.jsonl" ] || continue
         table < "$work/$name.nosurvey.jsonl" | tail -n +3 | sed -E "s/^\| ([^ |]*) \|/| $name: \1 |/"
+    done
+    echo
+    echo "The default without a survey beside the survey-free simple baseline (the weighted centroid of the three"
+    echo "strongest) and ESPresense-companion's locator (\`nadaraya-watson\`), from the table above (medians, metres;"
+    echo "misses in brackets):"
+    echo
+    echo "| dataset | auto | weighted-centroid | nadaraya-watson | auto's median against the lower of the two |"
+    echo "|---|---:|---:|---:|---:|"
+    for name in "${names[@]}"; do
+        [ -f "$work/$name.nosurvey.jsonl" ] || continue
+        row="| $name |"
+        for method in auto weighted-centroid nadaraya-watson; do
+            row+=" $(field "$name.nosurvey" "$method" median_m) ($(field "$name.nosurvey" "$method" misses)) |"
+        done
+        auto=$(field "$name.nosurvey" auto median_m)
+        low=$(awk -v a="$(field "$name.nosurvey" weighted-centroid median_m)" \
+            -v b="$(field "$name.nosurvey" nadaraya-watson median_m)" 'BEGIN { print (a < b ? a : b) }')
+        row+=" $(awk -v a="$auto" -v b="$low" 'BEGIN { printf "%+.3f m", a - b }') |"
+        echo "$row"
     done
     for name in "${names[@]}"; do
         echo

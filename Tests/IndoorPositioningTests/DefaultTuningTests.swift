@@ -18,10 +18,11 @@ import Testing
             ("lead-time", 0.25), ("turn-time", 6), ("offset-drift", 0.1), ("speed", 1), ("evidence-weight", 0.5),
             ("evidence-bar", 2), ("estimator-bar", 2), ("map-knn-share", 1.0 / 3), ("map-kernel-scale", 1),
             ("generic-temperature", 1), ("generic-offset-prior", 15), ("dense-minimum", 4), ("ranges-bar", 0.1),
+            ("no-survey-filter", 0),
         ] {
             try same.set(name, to: value)
         }
-        #expect(Set(DefaultTuning.names).count == 13)
+        #expect(Set(DefaultTuning.names).count == 14)
         let standard = RadioMapCrossValidation()
         let filter = ParticleFilter.Configuration()
         for tuning in [DefaultTuning(), same] {
@@ -81,6 +82,20 @@ import Testing
         #expect(try auto([("generic-temperature", 2)]).posterior.configuration.temperature == 2)
     }
 
+    @Test func withoutASurveyTheFilterSettingMakesAutoTrack() throws {
+        func method(_ settings: [(String, Double)]) throws -> any PositioningMethod {
+            var configuration = PositioningEngine.Configuration()
+            for (name, value) in settings { try configuration.defaultTuning.set(name, to: value) }
+            return try MethodCatalog.engine(
+                method: MethodCatalog.defaultName, nodes: SeededVenue.nodes, configuration: configuration
+            ).method
+        }
+        #expect(try method([]) is AutoMethod)
+        #expect(try method([("no-survey-filter", 0)]) is AutoMethod)
+        let filter = try #require(try method([("no-survey-filter", 1)]) as? ParticleFilter)
+        #expect(filter.name == MethodCatalog.defaultName)
+    }
+
     @Test(arguments: [
         ("magic", 1.0, "unknown parameter 'magic'; known: " + DefaultTuning.names.joined(separator: ", ")),
         ("lead-time", -1, "lead-time must be 0 or more (got -1.0)"),
@@ -90,6 +105,7 @@ import Testing
         ("map-knn-share", 1.5, "map-knn-share must be 0 to 1 (got 1.5)"),
         ("dense-minimum", 4.5, "dense-minimum must be a whole number 1 to 1000 (got 4.5)"),
         ("dense-minimum", 0, "dense-minimum must be a whole number 1 to 1000 (got 0.0)"),
+        ("no-survey-filter", 0.5, "no-survey-filter must be 0 or 1 (got 0.5)"),
     ])
     func refusesUnknownNamesAndValuesOutsideTheirRange(name: String, value: Double, message: String) {
         var tuning = DefaultTuning()

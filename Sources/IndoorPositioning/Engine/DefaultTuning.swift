@@ -11,7 +11,8 @@ import Foundation
 /// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``: ``RadioMapCrossValidation``).
 /// Without a survey (`auto`): the generic weighting's temperature and receiver offset prior
 /// (``genericTemperature``, ``genericOffsetPrior``: ``AutoMethod/genericConfiguration``), the fewest nodes heard for
-/// the posterior to answer (``denseMinimum``) and ``AgreeingRanges``' residual bar (``rangesBar``). The particle
+/// the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``) and whether each
+/// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``). The particle
 /// count has its own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
@@ -45,6 +46,9 @@ public struct DefaultTuning: Hashable, Sendable {
     /// Without a survey, ``AgreeingRanges/tolerance``: the largest root mean square log-range residual taken as
     /// agreement (default 0.1).
     public var rangesBar: Double?
+    /// Without a survey, whether `auto` tracks each device with the particle filter over its path-loss posterior (as
+    /// it does over a survey's map) instead of answering fix by fix (default `false`).
+    public var filterWithoutSurvey: Bool?
 
     /// Every parameter's defaults.
     init() {}
@@ -103,6 +107,10 @@ public struct DefaultTuning: Hashable, Sendable {
             name: "ranges-bar",
             meaning: "without a survey, the largest RMS log-range residual for which the ranges agree",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.rangesBar = $1 }),
+        Parameter(
+            name: "no-survey-filter",
+            meaning: "without a survey, 1 tracks each device with the particle filter, 0 answers fix by fix",
+            accepted: "0 or 1", accepts: { $0 == 0 || $0 == 1 }, store: { $0.filterWithoutSurvey = $1 == 1 }),
     ]
 
     /// The names ``set(_:to:)`` takes, in order.

@@ -86,7 +86,8 @@ public enum MethodCatalog {
                     // With a survey, each device is tracked by a particle filter over the learned map; without one,
                     // the snapshot posterior (the filter over the bare path-loss model was measured less accurate,
                     // docs/ACCURACY.md).
-                    guard context.survey != nil else { return auto }
+                    guard context.survey != nil || context.configuration.defaultTuning.filterWithoutSurvey == true
+                    else { return auto }
                     return context.particleFilter(over: auto, name: auto.name)
                 }
             case .particleFilter:

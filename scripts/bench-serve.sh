@@ -107,6 +107,12 @@ failed=$(sed -n 's/.* failed=\([0-9]*\).*/\1/p' <<< "$result")
 echo "server: indoor_sightings_ingested_total ${ingested:-?}; acknowledged by wrk: $(((requests - failed) * batch))" \
     "(the server counts the batches still in flight when wrk stopped too)"
 grep -E '^indoor_(events_emitted_total|devices_tracked|sightings_rejected_total)' "$work/metrics.txt" | sed 's/^/server: /' || true
+# Group commit: how many batches an ingest transaction took on average.
+commits=$(sed -n 's/^indoor_ingest_commits_total \([0-9.e+]*\).*/\1/p' "$work/metrics.txt")
+batches=$(sed -n 's/^indoor_ingest_batches_total \([0-9.e+]*\).*/\1/p' "$work/metrics.txt")
+if [ -n "$commits" ] && [ -n "$batches" ]; then
+    awk -v c="$commits" -v b="$batches" 'BEGIN { if (c > 0) printf "server: %d ingest commits for %d batches (%.2f batches a commit)\n", c, b, b / c }'
+fi
 if [ "$failed" != 0 ]; then
     echo "bench-serve: $failed requests failed" >&2
     exit 1

@@ -11,6 +11,10 @@ public struct ServerMetrics: Sendable {
     let sightingsIngested: CoreMetrics.Counter
     /// Sightings refused at the edge (per-item errors).
     let sightingsRejected: CoreMetrics.Counter
+    /// Ingest transactions: each commits every batch of a venue that was waiting for it.
+    let ingestCommits: CoreMetrics.Counter
+    /// Batches of sightings committed by those transactions.
+    let ingestBatches: CoreMetrics.Counter
     /// Fixes stored and streamed.
     let fixes: CoreMetrics.Counter
     /// Zone events stored and streamed.
@@ -65,6 +69,8 @@ public struct ServerMetrics: Sendable {
         self.factory = factory
         sightingsIngested = CoreMetrics.Counter(label: "indoor_sightings_ingested_total", factory: factory)
         sightingsRejected = CoreMetrics.Counter(label: "indoor_sightings_rejected_total", factory: factory)
+        ingestCommits = CoreMetrics.Counter(label: "indoor_ingest_commits_total", factory: factory)
+        ingestBatches = CoreMetrics.Counter(label: "indoor_ingest_batches_total", factory: factory)
         fixes = CoreMetrics.Counter(
             label: "indoor_events_emitted_total", dimensions: [("type", "fix")], factory: factory)
         zoneEvents = CoreMetrics.Counter(

@@ -180,6 +180,27 @@ struct PostgresStoreTests {
         #expect(try await store.events(venue: "a", after: 0, limit: 10).count == 2)
     }
 
+    @Test func aGroupWithABatchThatFailsLeavesNothingOfAnyOfIts() async throws {
+        let database = try TestDatabase(.postgres)
+        defer { database.remove() }
+        let store = try await database.open()
+        let good = IngestBatch(
+            venue: "a", sightings: [Sighting(time: 1, device: "p", node: "n1", rssi: -60)],
+            events: [Self.fix("p", 1), Self.zone(.checkIn, "p", "z1", 1)], receivedAt: 100)
+        // The second batch's zone event names a device PostgreSQL refuses (text may not hold a NUL).
+        let failing = IngestBatch(
+            venue: "a", sightings: [Sighting(time: 2, device: "q", node: "n1", rssi: -60)],
+            events: [Self.fix("q", 2), Self.zone(.checkIn, "bad\u{0}", "z1", 2)], receivedAt: 100)
+        await #expect(throws: StoreError.self) { try await store.commit(batches: [good, failing]) }
+        #expect(try await store.sightingCount(venue: "a") == 0)
+        #expect(try await store.latestEventID() == 0)
+        #expect(try await store.latestFix(venue: "a", device: "p") == nil)
+        #expect(try await store.visits(VisitQuery(venue: "a")).visits.isEmpty)
+        // The good batch alone commits.
+        #expect(try await store.commit(batches: [good]).first?.count == 2)
+        #expect(try await store.sightingCount(venue: "a") == 1)
+    }
+
     @Test func commitsAtOnceGetConsecutiveIdsPerBatch() async throws {
         let database = try TestDatabase(.postgres)
         defer { database.remove() }

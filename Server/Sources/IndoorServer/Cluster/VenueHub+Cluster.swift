@@ -131,18 +131,26 @@ extension VenueHub {
     /// Commits `batch` of `runtime`'s; when the runtime's lease was taken by another instance meanwhile, stops running
     /// the venue here and throws ``VenueElsewhereError`` (nothing of the batch was stored).
     func commitOwned(_ batch: IngestBatch, runtime: VenueRuntime) async throws -> [StoredEvent] {
+        try await commitOwned([batch], runtime: runtime)[0]
+    }
+
+    /// Commits `batches` of `runtime`'s in one transaction (none when empty), as ``commitOwned(_:runtime:)`` commits
+    /// one.
+    func commitOwned(_ batches: [IngestBatch], runtime: VenueRuntime) async throws -> [[StoredEvent]] {
+        guard !batches.isEmpty else { return [] }
         do {
-            return try await store.commit(batch)
+            return try await store.commit(batches: batches)
         } catch let error as LeaseLostError {
             // Called as one of the runtime's jobs: retired here, not through its queue.
+            let venue = runtime.venue.id
             runtime.locked { $0.retired = true }
             runtimes.withLock { runtimes in
-                if runtimes[batch.venue] === runtime { runtimes.removeValue(forKey: batch.venue) }
+                if runtimes[venue] === runtime { runtimes.removeValue(forKey: venue) }
             }
             runtime.finishSubscribers()
             metrics.leasesLost.increment()
             logger.warning("\(error)")
-            throw VenueElsewhereError(venue: batch.venue)
+            throw VenueElsewhereError(venue: venue)
         }
     }
 

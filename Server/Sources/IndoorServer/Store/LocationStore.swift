@@ -35,6 +35,10 @@ public protocol LocationStore: Sendable {
     /// blocking a thread.
     /// - Returns: The events with the ids they were stored under, in the order given.
     func commit(_ batch: IngestBatch) async throws -> [StoredEvent]
+    /// Stores `batches` in one transaction, in their order, each as ``commit(_:)`` stores it (one fsync and one
+    /// commit lock for all: how a venue's waiting batches are committed together). All are committed or none.
+    /// - Returns: Each batch's events with the ids they were stored under, in the order given.
+    func commit(batches: [IngestBatch]) async throws -> [[StoredEvent]]
 
     /// The latest fix of `device` in `venue`, or `nil`.
     func latestFix(venue: String, device: String) async throws -> Fix?

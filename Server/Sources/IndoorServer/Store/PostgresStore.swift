@@ -193,40 +193,59 @@ package final class PostgresStore: LocationStore {
     // MARK: Commit
 
     package func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
-        let encoded = try batch.encodedEvents().map { String(decoding: $0, as: UTF8.self) }
+        try await commit(batches: [batch])[0]
+    }
+
+    package func commit(batches: [IngestBatch]) async throws -> [[StoredEvent]] {
+        guard !batches.isEmpty else { return [] }
+        let encoded = try batches.map { try $0.encodedEvents().map { String(decoding: $0, as: UTF8.self) } }
         let logger = logger
         return try await mapped {
             try await client.withTransaction(logger: logger) { connection in
-                if let lease = batch.lease { try await Self.checkLease(lease, venue: batch.venue, on: connection) }
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.commitLockKey))", logger: logger)
-                try await Self.insertSightings(batch, on: connection, logger: logger)
-                let ids = try await Self.insertEvents(batch, json: encoded, on: connection, logger: logger)
-                var stored: [StoredEvent] = []
-                stored.reserveCapacity(batch.events.count)
-                var latest: [String: (fix: Fix, json: String)] = [:]
-                var latestOrder: [String] = []
-                for (index, event) in batch.events.enumerated() {
-                    stored.append(StoredEvent(id: ids[index], venue: batch.venue, event: event))
-                    switch event {
-                    case .fix(let fix):
-                        if let known = latest[fix.device], known.fix.time > fix.time { break }
-                        if latest[fix.device] == nil { latestOrder.append(fix.device) }
-                        latest[fix.device] = (fix, encoded[index])
-                    case .zone(let zone):
-                        try await Self.record(
-                            zone, venue: batch.venue, at: batch.receivedAt, on: connection, logger: logger)
-                    }
+                var all: [[StoredEvent]] = []
+                all.reserveCapacity(batches.count)
+                for (batch, encoded) in zip(batches, encoded) {
+                    all.append(try await Self.write(batch, encoded: encoded, on: connection, logger: logger))
                 }
-                try await Self.upsertDevices(
-                    latestOrder.compactMap { latest[$0] }, venue: batch.venue, on: connection, logger: logger)
-                if batch.lease != nil && !stored.isEmpty {
-                    // Delivered at COMMIT, to every instance's event relay.
-                    try await connection.query(
-                        "SELECT pg_notify(\(Self.eventsChannel), \(batch.venue))", logger: logger)
-                }
-                return stored
+                return all
             }
         }
+    }
+
+    /// Writes `batch` (its events' JSON `encoded`) inside the transaction of `connection`, which holds the commit
+    /// lock: checks its lease, stores its sightings, events, visits and latest fixes, and notifies the other
+    /// instances at commit. Returns its events with their ids.
+    private static func write(
+        _ batch: IngestBatch, encoded: [String], on connection: PostgresConnection, logger: Logger
+    ) async throws -> [StoredEvent] {
+        if let lease = batch.lease { try await Self.checkLease(lease, venue: batch.venue, on: connection) }
+        try await Self.insertSightings(batch, on: connection, logger: logger)
+        let ids = try await Self.insertEvents(batch, json: encoded, on: connection, logger: logger)
+        var stored: [StoredEvent] = []
+        stored.reserveCapacity(batch.events.count)
+        var latest: [String: (fix: Fix, json: String)] = [:]
+        var latestOrder: [String] = []
+        for (index, event) in batch.events.enumerated() {
+            stored.append(StoredEvent(id: ids[index], venue: batch.venue, event: event))
+            switch event {
+            case .fix(let fix):
+                if let known = latest[fix.device], known.fix.time > fix.time { break }
+                if latest[fix.device] == nil { latestOrder.append(fix.device) }
+                latest[fix.device] = (fix, encoded[index])
+            case .zone(let zone):
+                try await Self.record(
+                    zone, venue: batch.venue, at: batch.receivedAt, on: connection, logger: logger)
+            }
+        }
+        try await Self.upsertDevices(
+            latestOrder.compactMap { latest[$0] }, venue: batch.venue, on: connection, logger: logger)
+        if batch.lease != nil && !stored.isEmpty {
+            // Delivered at COMMIT, to every instance's event relay.
+            try await connection.query(
+                "SELECT pg_notify(\(Self.eventsChannel), \(batch.venue))", logger: logger)
+        }
+        return stored
     }
 
     private static func insertSightings(

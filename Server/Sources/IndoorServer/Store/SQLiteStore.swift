@@ -206,86 +206,102 @@ public final class SQLiteStore: LocationStore {
     private static let sightingTextBytes = 48
 
     public func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
-        let encoded = try batch.encodedEvents()
+        try await commit(batches: [batch])[0]
+    }
+
+    public func commit(batches: [IngestBatch]) async throws -> [[StoredEvent]] {
+        guard !batches.isEmpty else { return [] }
+        let encoded = try batches.map { try $0.encodedEvents() }
+        let rowsPerInsert = sightingRowsPerInsert
         return try await pool.write { db in
-            var offset = 0
-            while offset < batch.sightings.count {
-                let rows = min(sightingRowsPerInsert, batch.sightings.count - offset)
-                var insert = try SQLiteBindings(
-                    db.cachedStatement(sql: Self.sightingInserts[rows - 1]), textBytes: rows * Self.sightingTextBytes)
-                for sighting in batch.sightings[offset..<offset + rows] {
-                    try insert.bind(batch.venue)
-                    try insert.bind(sighting.time)
-                    try insert.bind(sighting.device)
-                    switch sighting.source {
-                    case .node(let id):
-                        try insert.bind(id)
-                        try insert.bindNull()
-                    case .beacon(let id):
-                        try insert.bindNull()
-                        try insert.bind(id.description)
-                    }
-                    try insert.bind(sighting.rssi)
-                    try insert.bind(sighting.txPower)
-                    try insert.bind(batch.receivedAt)
-                }
-                try insert.execute()
-                offset += rows
+            try zip(batches, encoded).map { batch, encoded in
+                try Self.write(batch, encoded: encoded, sightingRowsPerInsert: rowsPerInsert, in: db)
             }
-            var stored: [StoredEvent] = []
-            stored.reserveCapacity(batch.events.count)
-            var latest: [String: (Fix, Data)] = [:]
-            var first = 0
-            while first < batch.events.count {
-                let exponent = Self.chunkExponent(batch.events.count - first)
-                let rows = 1 << exponent
-                let chunk = first..<first + rows
-                var insert = try SQLiteBindings(
-                    db.cachedStatement(sql: Self.eventInserts[exponent]), textBytes: rows * 32)
-                for index in chunk {
-                    let event = batch.events[index]
-                    try insert.bind(batch.venue)
-                    try insert.bind(event.type)
-                    try insert.bind(event.time)
-                    try insert.bind(event.device)
-                    try insert.bind(encoded[index])
-                    try insert.bind(batch.receivedAt)
-                }
-                try insert.execute()
-                // One statement's rows take consecutive ids in the order of its VALUES (AUTOINCREMENT: each new id is
-                // one more than the largest so far), the last of them the connection's last inserted row id.
-                let firstID = db.lastInsertedRowID - Int64(rows) + 1
-                for index in chunk {
-                    let event = batch.events[index]
-                    stored.append(StoredEvent(id: firstID + Int64(index - first), venue: batch.venue, event: event))
-                    switch event {
-                    case .fix(let fix):
-                        if let known = latest[fix.device], known.0.time > fix.time { break }
-                        latest[fix.device] = (fix, encoded[index])
-                    case .zone(let zone):
-                        try Self.record(zone, venue: batch.venue, at: batch.receivedAt, in: db)
-                    }
-                }
-                first += rows
-            }
-            let devices = Array(latest.values)
-            first = 0
-            while first < devices.count {
-                let exponent = Self.chunkExponent(devices.count - first)
-                let rows = 1 << exponent
-                var upsert = try SQLiteBindings(
-                    db.cachedStatement(sql: Self.deviceUpserts[exponent]), textBytes: rows * 32)
-                for (fix, json) in devices[first..<first + rows] {
-                    try upsert.bind(batch.venue)
-                    try upsert.bind(fix.device)
-                    try upsert.bind(fix.time)
-                    try upsert.bind(json)
-                }
-                try upsert.execute()
-                first += rows
-            }
-            return stored
         }
+    }
+
+    /// Writes `batch` (its events' JSON `encoded`) inside the transaction of `db`: its sightings, events, visits and
+    /// latest fixes. Returns its events with their ids.
+    private static func write(
+        _ batch: IngestBatch, encoded: [Data], sightingRowsPerInsert: Int, in db: Database
+    ) throws -> [StoredEvent] {
+        var offset = 0
+        while offset < batch.sightings.count {
+            let rows = min(sightingRowsPerInsert, batch.sightings.count - offset)
+            var insert = try SQLiteBindings(
+                db.cachedStatement(sql: Self.sightingInserts[rows - 1]), textBytes: rows * Self.sightingTextBytes)
+            for sighting in batch.sightings[offset..<offset + rows] {
+                try insert.bind(batch.venue)
+                try insert.bind(sighting.time)
+                try insert.bind(sighting.device)
+                switch sighting.source {
+                case .node(let id):
+                    try insert.bind(id)
+                    try insert.bindNull()
+                case .beacon(let id):
+                    try insert.bindNull()
+                    try insert.bind(id.description)
+                }
+                try insert.bind(sighting.rssi)
+                try insert.bind(sighting.txPower)
+                try insert.bind(batch.receivedAt)
+            }
+            try insert.execute()
+            offset += rows
+        }
+        var stored: [StoredEvent] = []
+        stored.reserveCapacity(batch.events.count)
+        var latest: [String: (Fix, Data)] = [:]
+        var first = 0
+        while first < batch.events.count {
+            let exponent = Self.chunkExponent(batch.events.count - first)
+            let rows = 1 << exponent
+            let chunk = first..<first + rows
+            var insert = try SQLiteBindings(
+                db.cachedStatement(sql: Self.eventInserts[exponent]), textBytes: rows * 32)
+            for index in chunk {
+                let event = batch.events[index]
+                try insert.bind(batch.venue)
+                try insert.bind(event.type)
+                try insert.bind(event.time)
+                try insert.bind(event.device)
+                try insert.bind(encoded[index])
+                try insert.bind(batch.receivedAt)
+            }
+            try insert.execute()
+            // One statement's rows take consecutive ids in the order of its VALUES (AUTOINCREMENT: each new id is
+            // one more than the largest so far), the last of them the connection's last inserted row id.
+            let firstID = db.lastInsertedRowID - Int64(rows) + 1
+            for index in chunk {
+                let event = batch.events[index]
+                stored.append(StoredEvent(id: firstID + Int64(index - first), venue: batch.venue, event: event))
+                switch event {
+                case .fix(let fix):
+                    if let known = latest[fix.device], known.0.time > fix.time { break }
+                    latest[fix.device] = (fix, encoded[index])
+                case .zone(let zone):
+                    try Self.record(zone, venue: batch.venue, at: batch.receivedAt, in: db)
+                }
+            }
+            first += rows
+        }
+        let devices = Array(latest.values)
+        first = 0
+        while first < devices.count {
+            let exponent = Self.chunkExponent(devices.count - first)
+            let rows = 1 << exponent
+            var upsert = try SQLiteBindings(
+                db.cachedStatement(sql: Self.deviceUpserts[exponent]), textBytes: rows * 32)
+            for (fix, json) in devices[first..<first + rows] {
+                try upsert.bind(batch.venue)
+                try upsert.bind(fix.device)
+                try upsert.bind(fix.time)
+                try upsert.bind(json)
+            }
+            try upsert.execute()
+            first += rows
+        }
+        return stored
     }
 
     /// Keeps the visit log: a check-in opens a visit, a check-out closes the device's open visit of that zone;

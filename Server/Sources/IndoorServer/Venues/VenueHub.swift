@@ -386,9 +386,14 @@ public final class VenueHub: Sendable {
 
     /// Ingests the sightings of `sightings` that the venue can take: the session, then the store, then the
     /// subscribers, one batch of a venue at a time (``SerialJobs``); no lock is held while the store commits.
+    /// Batches that wait for the venue while a commit is under way are taken together by the next job: each through
+    /// the session in turn, then all committed in one transaction (``LocationStore/commit(batches:)``), then each
+    /// answered and streamed in turn. So a venue's throughput is not bounded by one commit's latency per batch, and
+    /// each batch is still answered only once it is committed.
     /// Refused, each with why: a time outside the venue's window (``timeWindow``), a node the venue does not have, a
     /// device id longer than ``maximumIDLength``.
-    /// - Throws: ``APIError`` (404) for an unknown venue; the store's error when the commit fails.
+    /// - Throws: ``APIError`` (404) for an unknown venue; the store's error when the commit fails (for every batch
+    ///   committed with it).
     public func admit(venue: String, sightings: [Sighting]) async throws -> Admission {
         while true {
             guard let runtime = runtimes.withLock({ $0[venue] }) else {
@@ -396,22 +401,87 @@ public final class VenueHub: Sendable {
                 throw APIError.notFound(
                     field: "venue", "venue '\(venue)' does not exist; create it with PUT /v1/venues/\(venue)")
             }
+            let waiting = VenueRuntime.WaitingBatch(sightings)
+            runtime.wait(waiting)
+            // This job, or one given before it, takes every batch waiting by then (this one among them).
+            try await runtime.jobs.run { await self.admitWaiting(runtime: runtime) }
+            guard let answer = waiting.answer else {
+                throw StoreError("the batch was not taken by its venue's ingest job")
+            }
             // nil when the runtime was replaced while this batch waited for it: then the new one takes it.
-            let admission = try await runtime.jobs.run { try await self.admit(sightings, runtime: runtime) }
-            if let admission { return admission }
+            if let admission = try answer.get() { return admission }
         }
     }
 
-    /// One batch, as a job of `runtime`'s: `nil` when the runtime is retired.
-    private func admit(_ sightings: [Sighting], runtime: VenueRuntime) async throws -> Admission? {
+    /// A batch through the session, before its commit.
+    private struct PreparedBatch {
+        var taken: [Sighting]
+        var events: [ServerEvent]
+        var refused: [(index: Int, field: String, message: String)]
+        /// Node-to-node sightings the session took: used, ignored.
+        var links: (used: Int, ignored: Int)
+        /// The room, right after this batch, of each device with a fix in it (``VenueRuntime/room(of:session:)``).
+        var rooms: [String: DeviceRoom]
+    }
+
+    /// As one of `runtime`'s jobs: every batch waiting for it, through the session one after another, committed in one
+    /// transaction, then each answered, counted and streamed in turn.
+    private func admitWaiting(runtime: VenueRuntime) async {
+        let group = runtime.takeWaiting()
+        guard !group.isEmpty else { return }
         let now = wallClock()
+        var prepared: [PreparedBatch] = []
+        prepared.reserveCapacity(group.count)
+        for waiting in group {
+            guard let batch = prepare(waiting.sightings, runtime: runtime, now: now) else {
+                // Retired: every batch of the group looks the venue up again.
+                for waiting in group { waiting.answer = .success(nil) }
+                return
+            }
+            prepared.append(batch)
+        }
+        // Encoded once, here: the store keeps these bytes and the ingest route answers with them.
+        let encoder = JSONFormat.encoder()
+        var eventJSON: [[Data]] = []
+        var batches: [IngestBatch] = []
+        do {
+            for batch in prepared where !batch.taken.isEmpty {
+                let json = try batch.events.map { try $0.json(encoder) }
+                eventJSON.append(json)
+                batches.append(
+                    IngestBatch(
+                        venue: runtime.venue.id, sightings: batch.taken, events: batch.events, receivedAt: now,
+                        lease: runtime.lease, eventJSON: json))
+            }
+            var committed = try await commitOwned(batches, runtime: runtime)[...]
+            if !batches.isEmpty {
+                metrics.ingestCommits.increment()
+                metrics.ingestBatches.increment(by: batches.count)
+            }
+            var json = eventJSON[...]
+            for (waiting, batch) in zip(group, prepared) {
+                guard !batch.taken.isEmpty, let stored = committed.popFirst(), let json = json.popFirst() else {
+                    waiting.answer = .success(Admission(stored: [], refused: batch.refused))
+                    continue
+                }
+                admitted(batch, stored: stored, runtime: runtime, now: now)
+                waiting.answer = .success(Admission(stored: stored, refused: batch.refused, eventJSON: json))
+            }
+        } catch {
+            for (waiting, batch) in zip(group, prepared) {
+                waiting.answer =
+                    batch.taken.isEmpty ? .success(Admission(stored: [], refused: batch.refused)) : .failure(error)
+            }
+        }
+    }
+
+    /// `sightings` through `runtime`'s session: what it took and refused, and the events it made; `nil` when the
+    /// runtime is retired.
+    private func prepare(_ sightings: [Sighting], runtime: VenueRuntime, now: Double) -> PreparedBatch? {
         let window = timeWindow
-        // Node-to-node sightings the session took in this batch: used, ignored.
-        var links = (0, 0)
-        let prepared = runtime.locked {
-            state -> (taken: [Sighting], events: [ServerEvent], refused: [(Int, String, String)])? in
+        return runtime.locked { state -> PreparedBatch? in
             guard !state.retired else { return nil }
-            var refused: [(Int, String, String)] = []
+            var refused: [(index: Int, field: String, message: String)] = []
             let base = state.timeBase ?? SightingTimeWindow.base(of: sightings.first?.time ?? 0)
             // The venue's present in its own time, moved on by each sighting taken.
             var present = state.lastDataTime.map { $0 + max(0, now - (state.lastArrival ?? now)) }
@@ -430,11 +500,13 @@ public final class VenueHub: Sendable {
                     refused.append((index, "t", SightingTimeWindow.refusal(sighting.time, base: base, range: range)))
                 }
             }
-            guard !taken.isEmpty else { return ([], [], refused) }
+            guard !taken.isEmpty else {
+                return PreparedBatch(taken: [], events: [], refused: refused, links: (0, 0), rooms: [:])
+            }
             state.timeBase = base
             let linksBefore = (state.session.statistics.nodeLinks, state.session.statistics.ignoredNodeLinks)
-            let events = state.session.ingest(taken)
-            links = (
+            let events = Self.serverEvents(state.session.ingest(taken))
+            let links = (
                 state.session.statistics.nodeLinks - linksBefore.0,
                 state.session.statistics.ignoredNodeLinks - linksBefore.1
             )
@@ -447,31 +519,31 @@ public final class VenueHub: Sendable {
             for sighting in taken where !state.session.isNodeLink(sighting.device) {
                 state.devices.insert(sighting.device)
             }
-            return (taken, Self.serverEvents(events), refused)
+            var rooms: [String: DeviceRoom] = [:]
+            for event in events {
+                guard case .fix(let fix) = event, rooms[fix.device] == nil,
+                    let room = runtime.room(of: fix.device, session: state.session)
+                else { continue }
+                rooms[fix.device] = room
+            }
+            return PreparedBatch(taken: taken, events: events, refused: refused, links: links, rooms: rooms)
         }
-        guard let prepared else { return nil }
-        let refused = prepared.refused.map { (index: $0.0, field: $0.1, message: $0.2) }
-        guard !prepared.taken.isEmpty else { return Admission(stored: [], refused: refused) }
-        // Encoded once, here: the store keeps these bytes and the ingest route answers with them.
-        let encoder = JSONFormat.encoder()
-        let eventJSON = try prepared.events.map { try $0.json(encoder) }
-        let stored = try await commitOwned(
-            IngestBatch(
-                venue: runtime.venue.id, sightings: prepared.taken, events: prepared.events, receivedAt: now,
-                lease: runtime.lease, eventJSON: eventJSON), runtime: runtime)
-        let live = runtime.locked { state in runtime.live(stored, session: state.session) }
+    }
+
+    /// After `batch` was committed as `stored`: streams it, and counts its sightings, nodes heard and devices.
+    private func admitted(_ batch: PreparedBatch, stored: [StoredEvent], runtime: VenueRuntime, now: Double) {
+        let live = runtime.live(stored, rooms: batch.rooms)
         runtime.publish(live)
         notifyObservers(venue: runtime.venue.id, live)
         var heard: [String: Int] = [:]
-        for sighting in prepared.taken {
+        for sighting in batch.taken {
             if case .node(let node) = sighting.source { heard[node, default: 0] += 1 }
         }
         for (node, count) in heard { nodeHealth.heard(venue: runtime.venue.id, node: node, count: count, at: now) }
-        metrics.sightingsIngested.increment(by: prepared.taken.count)
-        metrics.recordNodeLinks(venue: runtime.venue.id, used: links.0, ignored: links.1)
+        metrics.sightingsIngested.increment(by: batch.taken.count)
+        metrics.recordNodeLinks(venue: runtime.venue.id, used: batch.links.used, ignored: batch.links.ignored)
         metrics.devicesTracked.record(runtimes.withLock { $0.values.reduce(0) { $0 + $1.deviceCount } })
         record(stored)
-        return Admission(stored: stored, refused: refused, eventJSON: eventJSON)
     }
 
     /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
@@ -695,6 +767,37 @@ final class VenueRuntime: Sendable {
     let lease: VenueLease?
     private let state: Mutex<State>
     private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
+    /// Batches given to ``VenueHub/admit(venue:sightings:)`` that no ingest job has taken yet, in the order given.
+    private let waiting = Mutex<[WaitingBatch]>([])
+
+    /// A batch of sightings waiting for the venue's next ingest job, and its answer once a job has taken it.
+    final class WaitingBatch: Sendable {
+        let sightings: [Sighting]
+        private let result = Mutex<Result<VenueHub.Admission?, any Error>?>(nil)
+
+        init(_ sightings: [Sighting]) { self.sightings = sightings }
+
+        /// What the job that took the batch answered (`nil` until one has): the admission, `nil` when the venue's
+        /// runtime was retired, or the commit's error.
+        var answer: Result<VenueHub.Admission?, any Error>? {
+            get { result.withLock { $0 } }
+            set { result.withLock { $0 = newValue } }
+        }
+    }
+
+    /// How many batches wait for the venue's next ingest job.
+    var waitingCount: Int { waiting.withLock { $0.count } }
+
+    /// Puts `batch` in line for the venue's next ingest job.
+    func wait(_ batch: WaitingBatch) { waiting.withLock { $0.append(batch) } }
+
+    /// Every batch waiting, in the order given; none wait after this.
+    func takeWaiting() -> [WaitingBatch] {
+        waiting.withLock { waiting in
+            defer { waiting.removeAll() }
+            return waiting
+        }
+    }
 
     /// A runtime over `venue`, its session without a survey; with `learnsSurvey`, it keeps the recent sightings
     /// until the hub hands it the positioning learned from the venue's survey.
@@ -732,16 +835,21 @@ final class VenueRuntime: Sendable {
         try state.withLock { try body(&$0) }
     }
 
-    /// `stored` as live events: each device's last fix of the batch carries the device's room as `session` holds
-    /// it now, which is the room after that fix (the session's room of a device changes only with its fixes).
-    func live(_ stored: [StoredEvent], session: LocationSession) -> [LiveEvent] {
+    /// The room `device` is in as `session` holds it, in the API's form (`nil`: none, or a venue without rooms).
+    func room(of device: String, session: LocationSession) -> DeviceRoom? {
+        session.room(of: device).flatMap { DeviceRoom($0, zones: venue.zones) }
+    }
+
+    /// `stored` as live events: each device's last fix of the batch carries the device's room from `rooms`, taken
+    /// right after the batch went through the session (the session's room of a device changes only with its fixes,
+    /// so that is the room after that fix).
+    func live(_ stored: [StoredEvent], rooms: [String: DeviceRoom]) -> [LiveEvent] {
         let lastFix = LiveEvent.lastFixIndices(stored)
         return stored.enumerated().map { index, event in
             guard case .fix(let fix) = event.event, lastFix[fix.device] == index else {
                 return LiveEvent(stored: event)
             }
-            let room = session.room(of: fix.device).flatMap { DeviceRoom($0, zones: venue.zones) }
-            return LiveEvent(stored: event, room: room)
+            return LiveEvent(stored: event, room: rooms[fix.device])
         }
     }
 

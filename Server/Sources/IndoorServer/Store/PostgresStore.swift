@@ -202,11 +202,27 @@ package final class PostgresStore: LocationStore {
         let logger = logger
         return try await mapped {
             try await client.withTransaction(logger: logger) { connection in
+                // Each lease checked once, before the commit lock (so the lock is held no longer than the writes),
+                // and each venue with events notified once (at COMMIT, to every instance's event relay), however
+                // many of the batches share them.
+                var checked: Set<VenueLease> = []
+                for batch in batches {
+                    guard let lease = batch.lease, checked.insert(lease).inserted else { continue }
+                    try await Self.checkLease(lease, venue: batch.venue, on: connection)
+                }
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.commitLockKey))", logger: logger)
+                var notified: [String] = []
                 var all: [[StoredEvent]] = []
                 all.reserveCapacity(batches.count)
                 for (batch, encoded) in zip(batches, encoded) {
-                    all.append(try await Self.write(batch, encoded: encoded, on: connection, logger: logger))
+                    let stored = try await Self.write(batch, encoded: encoded, on: connection, logger: logger)
+                    if batch.lease != nil && !stored.isEmpty && !notified.contains(batch.venue) {
+                        notified.append(batch.venue)
+                    }
+                    all.append(stored)
+                }
+                for venue in notified {
+                    try await connection.query("SELECT pg_notify(\(Self.eventsChannel), \(venue))", logger: logger)
                 }
                 return all
             }
@@ -214,12 +230,11 @@ package final class PostgresStore: LocationStore {
     }
 
     /// Writes `batch` (its events' JSON `encoded`) inside the transaction of `connection`, which holds the commit
-    /// lock: checks its lease, stores its sightings, events, visits and latest fixes, and notifies the other
-    /// instances at commit. Returns its events with their ids.
+    /// lock and has checked its lease: its sightings, events, visits and latest fixes. Returns its events with their
+    /// ids.
     private static func write(
         _ batch: IngestBatch, encoded: [String], on connection: PostgresConnection, logger: Logger
     ) async throws -> [StoredEvent] {
-        if let lease = batch.lease { try await Self.checkLease(lease, venue: batch.venue, on: connection) }
         try await Self.insertSightings(batch, on: connection, logger: logger)
         let ids = try await Self.insertEvents(batch, json: encoded, on: connection, logger: logger)
         var stored: [StoredEvent] = []
@@ -240,11 +255,6 @@ package final class PostgresStore: LocationStore {
         }
         try await Self.upsertDevices(
             latestOrder.compactMap { latest[$0] }, venue: batch.venue, on: connection, logger: logger)
-        if batch.lease != nil && !stored.isEmpty {
-            // Delivered at COMMIT, to every instance's event relay.
-            try await connection.query(
-                "SELECT pg_notify(\(Self.eventsChannel), \(batch.venue))", logger: logger)
-        }
         return stored
     }
 

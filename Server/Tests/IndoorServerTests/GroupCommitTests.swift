@@ -57,8 +57,10 @@ import Testing
             }
         }
         // Every batch waiting before the holder lets go (at most 10 s).
-        for _ in 0..<1000 where runtime.waitingCount < devices.count {
+        var polls = 0
+        while runtime.waitingCount < devices.count && polls < 1000 {
             try await Task.sleep(for: .milliseconds(10))
+            polls += 1
         }
         #expect(runtime.waitingCount == devices.count)
         releasing.yield()

@@ -30,13 +30,10 @@ public protocol LocationStore: Sendable {
     /// - Returns: `true` when there was one.
     @discardableResult func deleteFloorImage(venue: String, level: Int) async throws -> Bool
 
-    /// Stores a batch in one transaction: its sightings, the fixes and zone events they caused, the devices'
-    /// latest fixes and the zone visits. Returns after the transaction is committed; waits for the database without
-    /// blocking a thread.
-    /// - Returns: The events with the ids they were stored under, in the order given.
-    func commit(_ batch: IngestBatch) async throws -> [StoredEvent]
-    /// Stores `batches` in one transaction, in their order, each as ``commit(_:)`` stores it (one fsync and one
-    /// commit lock for all: how a venue's waiting batches are committed together). All are committed or none.
+    /// Stores `batches` in one transaction, in their order (one fsync and one commit lock for all: how a venue's
+    /// waiting batches are committed together): each batch's sightings, the fixes and zone events they caused, the
+    /// devices' latest fixes and the zone visits. All are committed or none. Returns after the transaction is
+    /// committed; waits for the database without blocking a thread.
     /// - Returns: Each batch's events with the ids they were stored under, in the order given.
     func commit(batches: [IngestBatch]) async throws -> [[StoredEvent]]
 
@@ -83,6 +80,17 @@ public protocol LocationStore: Sendable {
 
     /// How big the store is and how far back its sightings go.
     func storage() async throws -> StoreStorage
+}
+
+extension LocationStore {
+    /// Stores one batch in one transaction (``commit(batches:)`` of it alone).
+    /// - Returns: The events with the ids they were stored under, in the order given.
+    public func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
+        guard let stored = try await commit(batches: [batch]).first else {
+            throw StoreError("the store answered no events for the batch it committed")
+        }
+        return stored
+    }
 }
 
 /// How big a store is, for `/health` and `/metrics`.

@@ -192,10 +192,6 @@ package final class PostgresStore: LocationStore {
 
     // MARK: Commit
 
-    package func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
-        try await commit(batches: [batch])[0]
-    }
-
     package func commit(batches: [IngestBatch]) async throws -> [[StoredEvent]] {
         guard !batches.isEmpty else { return [] }
         let encoded = try batches.map { try $0.encodedEvents().map { String(decoding: $0, as: UTF8.self) } }

@@ -205,10 +205,6 @@ public final class SQLiteStore: LocationStore {
     /// About how many bytes of text one sighting's row binds (its venue, device and node or beacon ids).
     private static let sightingTextBytes = 48
 
-    public func commit(_ batch: IngestBatch) async throws -> [StoredEvent] {
-        try await commit(batches: [batch])[0]
-    }
-
     public func commit(batches: [IngestBatch]) async throws -> [[StoredEvent]] {
         guard !batches.isEmpty else { return [] }
         let encoded = try batches.map { try $0.encodedEvents() }

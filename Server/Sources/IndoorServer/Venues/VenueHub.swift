@@ -447,30 +447,25 @@ public final class VenueHub: Sendable {
         }
         // Encoded once, here: the store keeps these bytes and the ingest route answers with them.
         let encoder = JSONFormat.encoder()
-        var eventJSON: [[Data]] = []
-        var batches: [IngestBatch] = []
         do {
-            for batch in prepared where !batch.taken.isEmpty {
-                let json = try batch.events.map { try $0.json(encoder) }
-                eventJSON.append(json)
-                batches.append(
-                    IngestBatch(
-                        venue: runtime.venue.id, sightings: batch.taken, events: batch.events, receivedAt: now,
-                        lease: runtime.lease, eventJSON: json))
+            let batches = try prepared.filter { !$0.taken.isEmpty }.map { batch in
+                IngestBatch(
+                    venue: runtime.venue.id, sightings: batch.taken, events: batch.events, receivedAt: now,
+                    lease: runtime.lease, eventJSON: try batch.events.map { try $0.json(encoder) })
             }
-            var committed = try await commitOwned(batches, runtime: runtime)[...]
+            var committed = zip(batches, try await commitOwned(batches, runtime: runtime)).makeIterator()
             if !batches.isEmpty {
                 metrics.ingestCommits.increment()
                 metrics.ingestBatches.increment(by: batches.count)
             }
-            var json = eventJSON[...]
             for (waiting, batch) in zip(group, prepared) {
-                guard !batch.taken.isEmpty, let stored = committed.popFirst(), let json = json.popFirst() else {
+                guard !batch.taken.isEmpty, let (ingest, stored) = committed.next() else {
                     waiting.answer = .success(Admission(stored: [], refused: batch.refused))
                     continue
                 }
                 admitted(batch, stored: stored, runtime: runtime, now: now)
-                waiting.answer = .success(Admission(stored: stored, refused: batch.refused, eventJSON: json))
+                waiting.answer = .success(
+                    Admission(stored: stored, refused: batch.refused, eventJSON: ingest.eventJSON ?? []))
             }
         } catch {
             for (waiting, batch) in zip(group, prepared) {
@@ -584,9 +579,7 @@ public final class VenueHub: Sendable {
     /// has had no fix of in the last hour of data time (or none since the server started or the venue was put).
     public func room(venue: String, device: String) -> DeviceRoom? {
         guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
-        return runtime.locked { state in
-            state.session.room(of: device).flatMap { DeviceRoom($0, zones: runtime.venue.zones) }
-        }
+        return runtime.locked { state in runtime.room(of: device, session: state.session) }
     }
 
     /// A live feed of `venue`'s stored events, from now on, each fix with its device's room when it is the

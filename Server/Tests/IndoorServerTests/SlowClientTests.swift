@@ -137,8 +137,12 @@ import Testing
             close(extra)
         }
         for socket in held { close(socket) }
-        // Places are given back when connections end: /health answers and counts the refused one.
+        // Places are given back when connections end: /health answers and counts the refused one. A /health
+        // asked before the server has seen every close is itself refused and counted (and the HTTP client may
+        // retry it unseen), so the count is at least one.
+        try await Task.sleep(for: .milliseconds(300))
         var json: [String: Any] = [:]
+        var unanswered = 0
         for _ in 0..<50 {
             if let (status, body) = try? await DurabilityTests.request(server.port, "GET", "/health", key: "r-key"),
                 status == 200
@@ -146,10 +150,12 @@ import Testing
                 json = body
                 break
             }
+            unanswered += 1
             try await Task.sleep(for: .milliseconds(200))
         }
         let connections = json["connections"] as? [String: Any]
-        #expect(connections?["refused"] as? Int == 1)
+        let refused = connections?["refused"] as? Int ?? 0
+        #expect(refused >= 1, "refused \(refused), unanswered /health \(unanswered)")
         #expect(connections?["perAddressLimit"] as? Int == 10)
         #expect((connections?["openFilesLimit"] as? Int ?? 0) >= 1024)
     }

@@ -53,6 +53,7 @@ parameters=(
     "survey estimator-bar 2 0 1000000000"
     "survey map-knn-share 0.3333333333333333 0 0.5"
     "survey map-kernel-scale 1 0.5 2"
+    "survey map-variance-weight 2 1 4"
     "no-survey generic-temperature 1 0.5 2"
     "no-survey generic-offset-prior 15 10 20"
     "no-survey dense-minimum 4 3 5"

@@ -17,12 +17,13 @@ import Testing
         for (name, value) in [
             ("lead-time", 0.25), ("turn-time", 6), ("offset-drift", 0.1), ("speed", 1), ("evidence-weight", 0.5),
             ("evidence-bar", 2), ("estimator-bar", 2), ("map-knn-share", 1.0 / 3), ("map-kernel-scale", 1),
-            ("generic-temperature", 1), ("generic-offset-prior", 15), ("dense-minimum", 4), ("ranges-bar", 0.1),
+            ("map-variance-weight", 2), ("generic-temperature", 1), ("generic-offset-prior", 15), ("dense-minimum", 4),
+            ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
         ] {
             try same.set(name, to: value)
         }
-        #expect(Set(DefaultTuning.names).count == 14)
+        #expect(Set(DefaultTuning.names).count == 15)
         let standard = RadioMapCrossValidation()
         let filter = ParticleFilter.Configuration()
         for tuning in [DefaultTuning(), same] {
@@ -55,8 +56,13 @@ import Testing
         #expect(lengths(map) == [1, 2, 4])
         #expect(map.candidates.count == RadioMapCrossValidation.standardCandidates.count)
         #expect(tuning.genericConfiguration.temperature == 2 && tuning.genericConfiguration.offsetSigma == 10)
+        #expect(map.candidates.allSatisfy { $0.map.logVarianceWeight == 2 })
         try tuning.set("map-knn-share", to: 0)
         #expect(tuning.radioMapValidation().knnShares == [0])
+        try tuning.set("map-variance-weight", to: 1)
+        let weighted = tuning.radioMapValidation()
+        #expect(weighted.candidates.allSatisfy { $0.map.logVarianceWeight == 1 })
+        #expect(lengths(weighted) == [1, 2, 4])
     }
 
     @Test func withoutASurveyTheDenseMinimumAndTheRangesBarReachAuto() throws {
@@ -106,6 +112,7 @@ import Testing
         ("dense-minimum", 4.5, "dense-minimum must be a whole number 1 to 1000 (got 4.5)"),
         ("dense-minimum", 0, "dense-minimum must be a whole number 1 to 1000 (got 0.0)"),
         ("no-survey-filter", 0.5, "no-survey-filter must be 0 or 1 (got 0.5)"),
+        ("map-variance-weight", -0.5, "map-variance-weight must be 0 or more (got -0.5)"),
     ])
     func refusesUnknownNamesAndValuesOutsideTheirRange(name: String, value: Double, message: String) {
         var tuning = DefaultTuning()

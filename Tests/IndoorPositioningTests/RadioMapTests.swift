@@ -78,6 +78,47 @@ enum WalledVenue {
         #expect(surveyed < 0.8 * pathLoss, "surveyed \(surveyed) m, path loss \(pathLoss) m")
     }
 
+    /// The weight of the normalising term ½ ln(variance): the map's levels and spreads stay as they are, the term is
+    /// scaled, and the heavier it weighs the nearer the surveyed part a device heard beyond it is answered (the cells
+    /// the survey covers thinly have the larger variances).
+    @Test func aHeavierLogVarianceTermLeansAnswersTowardsTheSurvey() throws {
+        let west = WalledVenue.fingerprints().filter { $0.position.x < 12 }
+        func map(_ weight: Double) -> RadioMap {
+            RadioMap.surveyed(
+                nodes: SeededVenue.nodes, fingerprints: west, calibration: calibration, grid: grid,
+                configuration: RadioMap.SurveyConfiguration(logVarianceWeight: weight))
+        }
+        let plain = map(1)
+        #expect(
+            plain
+                == RadioMap.surveyed(nodes: SeededVenue.nodes, fingerprints: west, calibration: calibration, grid: grid)
+        )
+        let weights = [0.0, 1, 3]
+        let maps = weights.map(map)
+        for (weight, weighted) in zip(weights, maps) {
+            #expect(weighted.mean == plain.mean && weighted.inverseVariance == plain.inverseVariance)
+            #expect(weighted.logVarianceWeight == weight)
+            #expect(
+                zip(weighted.halfLogVariance, plain.halfLogVariance).allSatisfy { abs($0 - weight * $1) < 1e-12 })
+        }
+        // Devices east of the survey: the mean x of their answers, for each weight.
+        let meanX = maps.map { map -> Double in
+            var random = SplitMix64(seed: 3)
+            var sum = 0.0
+            var count = 0
+            for _ in 0..<40 {
+                let device = Point2D(x: random.uniform(15...21), y: random.uniform(3...13))
+                let readings = WalledVenue.readings(at: device, sigma: 3, random: &random)
+                guard case .success(let estimate) = PosteriorGrid(map: map).estimate(from: readings) else { continue }
+                sum += estimate.position.x
+                count += 1
+            }
+            return sum / Double(max(count, 1))
+        }
+        #expect(meanX[0] > meanX[1] && meanX[1] > meanX[2], "mean x for weights \(weights): \(meanX)")
+        #expect(RadioMap.SurveyConfiguration(logVarianceWeight: -1).logVarianceWeight == 1)
+    }
+
     @Test func crossValidationIsDeterministicAndPicksAWorkingCandidate() throws {
         let validation = RadioMapCrossValidation(
             candidates: [
@@ -145,6 +186,9 @@ enum WalledVenue {
                 == "radio map kernel 4 m, model variance 16 dB², temperature 0.25, receiver offset prior 6 dB, unheard "
                 + "nodes not counted, chosen by cross-validation on the survey (held-out median 1.23 m over 80 "
                 + "fingerprints)")
+        var weighted = outcome
+        weighted.best.map.logVarianceWeight = 2
+        #expect(weighted.summary.hasPrefix("radio map kernel 4 m, model variance 16 dB², log-variance weight 2, temp"))
         var counted = outcome
         counted.best.posterior.missingWeight = 1
         counted.medians = []

@@ -8,7 +8,8 @@ import Foundation
 /// ``offsetDrift``, ``speed`` and standard ``evidenceWeight`` (``ParticleFilter/Configuration``); the bars by which
 /// another evidence weight (``evidenceSignificance``, ``TrackingValidation/significance``) and a k-NN share of the
 /// answer (``estimatorSignificance``, ``EstimatorValidation/significance``) must beat the standard on the survey's
-/// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``: ``RadioMapCrossValidation``).
+/// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``, ``mapVarianceWeight``:
+/// ``RadioMapCrossValidation``).
 /// Without a survey (`auto`): the generic weighting's temperature and receiver offset prior
 /// (``genericTemperature``, ``genericOffsetPrior``: ``AutoMethod/genericConfiguration``), the fewest nodes heard for
 /// the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``) and whether each
@@ -36,6 +37,9 @@ public struct DefaultTuning: Hashable, Sendable {
     public var mapKNNShare: Double?
     /// The factor on the kernel lengths the radio map's cross-validation compares (0.5, 1 and 2 m times it; default 1).
     public var mapKernelScale: Double?
+    /// The weight of the normalising term ½ ln(variance) in the likelihood of the maps the radio map's
+    /// cross-validation compares (``RadioMap/logVarianceWeight``; default 2).
+    public var mapVarianceWeight: Double?
     /// Without a survey, the temperature of the generic weighting (``AutoMethod/genericConfiguration``; default 1).
     public var genericTemperature: Double?
     /// Without a survey, the generic weighting's receiver offset prior, dB (default 15).
@@ -93,6 +97,10 @@ public struct DefaultTuning: Hashable, Sendable {
         Parameter(
             name: "map-kernel-scale", meaning: "the factor on the kernel lengths it compares (0.5, 1, 2 m)",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.mapKernelScale = $1 }),
+        Parameter(
+            name: "map-variance-weight",
+            meaning: "the weight of the radio map's normalising term ½ ln(variance) in its likelihood",
+            accepted: "0 or more", accepts: { $0 >= 0 }, store: { $0.mapVarianceWeight = $1 }),
         Parameter(
             name: "generic-temperature", meaning: "without a survey, the posterior's temperature",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.genericTemperature = $1 }),
@@ -166,9 +174,10 @@ public struct DefaultTuning: Hashable, Sendable {
     func radioMapValidation() -> RadioMapCrossValidation {
         var validation = RadioMapCrossValidation()
         if let mapKNNShare { validation.knnShares = mapKNNShare > 0 ? [0, 0.75 * mapKNNShare, mapKNNShare] : [0] }
-        if let mapKernelScale {
+        if mapKernelScale != nil || mapVarianceWeight != nil {
             validation.candidates = RadioMapCrossValidation.candidates(
-                lengthScales: RadioMapCrossValidation.standardLengthScales.map { $0 * mapKernelScale })
+                lengthScales: RadioMapCrossValidation.standardLengthScales.map { $0 * (mapKernelScale ?? 1) },
+                logVarianceWeight: mapVarianceWeight ?? RadioMapCrossValidation.standardLogVarianceWeight)
         }
         return validation
     }

@@ -13,16 +13,23 @@ extension RadioMap {
         /// Variance added everywhere, dB²: how much live readings (a moving, turning carrier) stray from the survey's
         /// static means beyond the survey's own noise.
         public var modelVariance: Double
+        /// The weight of each level's ½ ln(variance) in the likelihood (``RadioMap/logVarianceWeight``): above 1, a
+        /// cell the survey covers thinly (its variance larger) weighs less for the same fit, so answers lean towards
+        /// where the survey measured.
+        public var logVarianceWeight: Double
 
         /// - Parameters:
         ///   - lengthScale: Metres a residual carries (default 2; non-positive or non-finite: 2).
         ///   - binSize: Metres of the squares fingerprints are pooled in (default 0.5).
         ///   - priorWeight: The model's weight against the survey's kernel weights (default 0.25).
         ///   - modelVariance: dB² added to every variance (default 4).
+        ///   - logVarianceWeight: The normalising term's weight (default 1; negative or non-finite: 1).
         public init(
-            lengthScale: Double = 2, binSize: Double = 0.5, priorWeight: Double = 0.25, modelVariance: Double = 4
+            lengthScale: Double = 2, binSize: Double = 0.5, priorWeight: Double = 0.25, modelVariance: Double = 4,
+            logVarianceWeight: Double = 1
         ) {
             self.modelVariance = modelVariance.isFinite && modelVariance >= 0 ? modelVariance : 4
+            self.logVarianceWeight = logVarianceWeight.isFinite && logVarianceWeight >= 0 ? logVarianceWeight : 1
             self.lengthScale = lengthScale.isFinite && lengthScale > 0 ? lengthScale : 2
             self.binSize = binSize.isFinite && binSize > 0 ? binSize : 0.5
             self.priorWeight = priorWeight.isFinite && priorWeight > 0 ? priorWeight : 0.25
@@ -199,6 +206,7 @@ extension RadioMap {
             }
         }
         return RadioMap(
-            nodeIDs: nodes.map(\.id), grid: grid, mean: mean, variance: variance, heardProbability: heardProbability)
+            nodeIDs: nodes.map(\.id), grid: grid, mean: mean, variance: variance, heardProbability: heardProbability,
+            logVarianceWeight: configuration.logVarianceWeight)
     }
 }

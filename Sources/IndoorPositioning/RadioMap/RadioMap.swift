@@ -24,8 +24,12 @@ public struct RadioMap: Hashable, Sendable {
     public let mean: [Double]
     /// 1 / variance of RSSI of each (cell, node), 1/dB².
     public let inverseVariance: [Double]
-    /// ½ ln(variance) of each (cell, node) (the Gaussian's normalising term).
+    /// ½ ln(variance) of each (cell, node), times ``logVarianceWeight``: the likelihood's normalising term, which
+    /// makes a cell where a node's level is less certain less likely for the same fit.
     public let halfLogVariance: [Double]
+    /// The weight of the normalising term ½ ln(variance) in the likelihood: 1 is the Student-t's own; above 1, cells
+    /// whose levels are less certain (in a surveyed map, those the survey covers thinly) weigh less for the same fit.
+    public let logVarianceWeight: Double
     /// ln P(node not heard) at each (cell, node).
     public let missLog: [Double]
     /// Σ over nodes of ``missLog`` per cell: the log chance that nothing is heard there.
@@ -57,9 +61,11 @@ public struct RadioMap: Hashable, Sendable {
         return (columns, values)
     }
 
-    /// A map from its tables (each `cells.count × nodeIDs.count`, cell-major).
+    /// A map from its tables (each `cells.count × nodeIDs.count`, cell-major), its normalising term weighted by
+    /// `logVarianceWeight` (finite, 0 or more).
     init(
-        nodeIDs: [String], grid: Grid, mean: [Double], variance: [Double], heardProbability: [Double]
+        nodeIDs: [String], grid: Grid, mean: [Double], variance: [Double], heardProbability: [Double],
+        logVarianceWeight: Double = 1
     ) {
         let (cells, floors) = grid.points()
         self.nodeIDs = nodeIDs
@@ -69,7 +75,8 @@ public struct RadioMap: Hashable, Sendable {
         self.spacing = grid.spacing
         self.mean = mean
         self.inverseVariance = variance.map { 1 / $0 }
-        self.halfLogVariance = variance.map { 0.5 * log($0) }
+        self.logVarianceWeight = logVarianceWeight
+        self.halfLogVariance = variance.map { logVarianceWeight * 0.5 * log($0) }
         let missLog = heardProbability.map { log(1 - min(max($0, 0.01), 0.95)) }
         self.missLog = missLog
         let n = nodeIDs.count

@@ -63,15 +63,24 @@ public struct RadioMapCrossValidation: Sendable {
     }
 
     /// Kernel lengths 0.5, 1 and 2 m × model variances 0, 4 and 16 dB² × temperatures 0.25, 0.5, 1 and 2 × offset
-    /// priors 2 and 6 dB × the unheard nodes' term on or off.
+    /// priors 2 and 6 dB × the unheard nodes' term on or off, each map's normalising term weighted by
+    /// ``standardLogVarianceWeight``.
     public static let standardCandidates = candidates(lengthScales: standardLengthScales)
 
     /// The kernel lengths of ``standardCandidates``, metres: 0.5, 1 and 2 (chosen with each real dataset held out in
     /// turn: docs/notes/leave-one-venue-out-parameters.md).
     static let standardLengthScales = [0.5, 1, 2]
 
-    /// The grid of ``standardCandidates`` with the kernel lengths `lengthScales` (metres) instead of 0.5, 1 and 2.
-    static func candidates(lengthScales: [Double]) -> [Candidate] {
+    /// The weight of the maps' normalising term ½ ln(variance) in ``standardCandidates`` (``RadioMap/logVarianceWeight``):
+    /// 2, twice the likelihood's own, so a cell the survey covers thinly needs a better fit to win (chosen with each
+    /// real dataset held out in turn: docs/notes/leave-one-venue-out-parameters.md).
+    static let standardLogVarianceWeight = 2.0
+
+    /// The grid of ``standardCandidates`` with the kernel lengths `lengthScales` (metres) instead of 0.5, 1 and 2, and
+    /// the maps' normalising term weighted by `logVarianceWeight`.
+    static func candidates(
+        lengthScales: [Double], logVarianceWeight: Double = standardLogVarianceWeight
+    ) -> [Candidate] {
         var result: [Candidate] = []
         for length in lengthScales {
             for variance in [0.0, 4, 16] {
@@ -80,7 +89,9 @@ public struct RadioMapCrossValidation: Sendable {
                         for missing in [1.0, 0] {
                             result.append(
                                 Candidate(
-                                    map: RadioMap.SurveyConfiguration(lengthScale: length, modelVariance: variance),
+                                    map: RadioMap.SurveyConfiguration(
+                                        lengthScale: length, modelVariance: variance,
+                                        logVarianceWeight: logVarianceWeight),
                                     posterior: PosteriorGrid.Configuration(
                                         temperature: temperature, offsetSigma: offset, missingWeight: missing)))
                         }
@@ -115,6 +126,7 @@ public struct RadioMapCrossValidation: Sendable {
             let weighting = best.posterior
             var text =
                 "radio map kernel \(number(map.lengthScale)) m, model variance \(number(map.modelVariance)) dB², "
+            if map.logVarianceWeight != 1 { text += "log-variance weight \(number(map.logVarianceWeight)), " }
             text +=
                 "temperature \(number(weighting.temperature)), receiver offset prior \(number(weighting.offsetSigma)) dB, "
             text += weighting.missingWeight > 0 ? "unheard nodes counted" : "unheard nodes not counted"

@@ -15,17 +15,23 @@ import Testing
     @Test func unsetOrSetToTheDefaultsValuesItChangesNothing() throws {
         var same = DefaultTuning()
         for (name, value) in [
-            ("lead-time", 0.25), ("turn-time", 6), ("offset-drift", 0.1), ("speed", 1), ("evidence-weight", 0.5),
+            ("lead-time", 0.25), ("turn-time", 2), ("offset-drift", 0.05), ("speed", 0.7), ("evidence-weight", 0.7),
             ("evidence-bar", 2), ("estimator-bar", 2), ("map-knn-share", 1.0 / 3), ("map-kernel-scale", 1),
-            ("map-variance-weight", 2), ("generic-temperature", 1), ("generic-offset-prior", 15), ("dense-minimum", 4),
+            ("map-variance-weight", 2), ("map-prior-weight", 0.25), ("degrees-of-freedom", 8),
+            ("generic-degrees-of-freedom", 4), ("generic-temperature", 1), ("generic-offset-prior", 15),
+            ("dense-minimum", 4),
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
         ] {
             try same.set(name, to: value)
         }
-        #expect(Set(DefaultTuning.names).count == 15)
+        #expect(Set(DefaultTuning.names).count == 18)
         let standard = RadioMapCrossValidation()
-        let filter = ParticleFilter.Configuration()
+        // The filter's parameters are the default's over a survey, where they are compared.
+        let filter = ParticleFilter.Configuration.overSurvey()
+        #expect(filter.speed == 0.7 && filter.turnTime == 2 && filter.evidenceWeight == 0.7 && filter.offsetDrift == 0.05)
+        #expect(ParticleFilter.Configuration.overSurvey(particles: 500, seed: 3).particles == 500)
+        #expect(ParticleFilter.Configuration.overSurvey(particles: 500, seed: 3).seed == 3)
         for tuning in [DefaultTuning(), same] {
             #expect(tuning.applied(to: filter) == filter)
             #expect(tuning.trackingValidation() == TrackingValidation())
@@ -63,6 +69,13 @@ import Testing
         let weighted = tuning.radioMapValidation()
         #expect(weighted.candidates.allSatisfy { $0.map.logVarianceWeight == 1 })
         #expect(lengths(weighted) == [1, 2, 4])
+        try tuning.set("map-prior-weight", to: 0.5)
+        try tuning.set("degrees-of-freedom", to: 16)
+        try tuning.set("generic-degrees-of-freedom", to: 2)
+        let tails = tuning.radioMapValidation()
+        #expect(tails.candidates.allSatisfy { $0.map.priorWeight == 0.5 && $0.posterior.degreesOfFreedom == 16 })
+        #expect(tails.candidates.count == RadioMapCrossValidation.standardCandidates.count)
+        #expect(tuning.genericConfiguration.degreesOfFreedom == 2)
     }
 
     @Test func withoutASurveyTheDenseMinimumAndTheRangesBarReachAuto() throws {

@@ -8,24 +8,24 @@ import Foundation
 /// ``offsetDrift``, ``speed`` and standard ``evidenceWeight`` (``ParticleFilter/Configuration``); the bars by which
 /// another evidence weight (``evidenceSignificance``, ``TrackingValidation/significance``) and a k-NN share of the
 /// answer (``estimatorSignificance``, ``EstimatorValidation/significance``) must beat the standard on the survey's
-/// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``, ``mapVarianceWeight``:
-/// ``RadioMapCrossValidation``).
+/// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``, ``mapVarianceWeight``,
+/// ``mapPriorWeight``: ``RadioMapCrossValidation``) and its likelihood's ``degreesOfFreedom``.
 /// Without a survey (`auto`): the generic weighting's temperature and receiver offset prior
-/// (``genericTemperature``, ``genericOffsetPrior``: ``AutoMethod/genericConfiguration``), the fewest nodes heard for
+/// (``genericTemperature``, ``genericOffsetPrior``, ``genericDegreesOfFreedom``: ``AutoMethod/genericConfiguration``), the fewest nodes heard for
 /// the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``) and whether each
 /// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``). The particle
 /// count has its own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
     public var leadTime: Double?
-    /// ``ParticleFilter/Configuration/turnTime``, seconds (default 6).
+    /// ``ParticleFilter/Configuration/turnTime``, seconds (default over a survey 2: ``ParticleFilter/Configuration/overSurvey(particles:seed:)``).
     public var turnTime: Double?
-    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default 0.1).
+    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default over a survey 0.05).
     public var offsetDrift: Double?
-    /// ``ParticleFilter/Configuration/speed``, the typical speed along each axis, m/s (default 1).
+    /// ``ParticleFilter/Configuration/speed``, the typical speed along each axis, m/s (default over a survey 0.7).
     public var speed: Double?
     /// ``ParticleFilter/Configuration/evidenceWeight``, the standard weight: the filter's where the survey's walks
-    /// cannot choose, and the one another weight must beat (default 0.5). Compared on the walks beside
+    /// cannot choose, and the one another weight must beat (default over a survey 0.7). Compared on the walks beside
     /// ``TrackingValidation``'s grid (added to it when it is not one of its weights).
     public var evidenceWeight: Double?
     /// ``TrackingValidation/significance``, standard errors (default 2).
@@ -40,6 +40,14 @@ public struct DefaultTuning: Hashable, Sendable {
     /// The weight of the normalising term ½ ln(variance) in the likelihood of the maps the radio map's
     /// cross-validation compares (``RadioMap/logVarianceWeight``; default 2).
     public var mapVarianceWeight: Double?
+    /// The kernel weight a grid point needs before the survey outweighs the path-loss model, in the maps the radio
+    /// map's cross-validation compares (``RadioMap/SurveyConfiguration/priorWeight``; default 0.25).
+    public var mapPriorWeight: Double?
+    /// With a survey, the Student-t degrees of freedom of the posterior's and the filter's likelihood
+    /// (``PosteriorGrid/Configuration/degreesOfFreedom`` of every candidate; default 8).
+    public var degreesOfFreedom: Double?
+    /// Without a survey, the generic weighting's Student-t degrees of freedom (default 4).
+    public var genericDegreesOfFreedom: Double?
     /// Without a survey, the temperature of the generic weighting (``AutoMethod/genericConfiguration``; default 1).
     public var genericTemperature: Double?
     /// Without a survey, the generic weighting's receiver offset prior, dB (default 15).
@@ -102,11 +110,21 @@ public struct DefaultTuning: Hashable, Sendable {
             meaning: "the weight of the radio map's normalising term ½ ln(variance) in its likelihood",
             accepted: "0 or more", accepts: { $0 >= 0 }, store: { $0.mapVarianceWeight = $1 }),
         Parameter(
+            name: "map-prior-weight",
+            meaning: "the kernel weight a grid point needs before the survey outweighs the path-loss model",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.mapPriorWeight = $1 }),
+        Parameter(
+            name: "degrees-of-freedom", meaning: "with a survey, the likelihood's Student-t degrees of freedom",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.degreesOfFreedom = $1 }),
+        Parameter(
             name: "generic-temperature", meaning: "without a survey, the posterior's temperature",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.genericTemperature = $1 }),
         Parameter(
             name: "generic-offset-prior", meaning: "without a survey, its receiver offset prior, dB",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.genericOffsetPrior = $1 }),
+        Parameter(
+            name: "generic-degrees-of-freedom", meaning: "without a survey, its Student-t degrees of freedom",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.genericDegreesOfFreedom = $1 }),
         Parameter(
             name: "dense-minimum", meaning: "without a survey, the fewest nodes heard for the posterior to answer",
             accepted: "a whole number 1 to 1000", accepts: { $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() },
@@ -179,6 +197,10 @@ public struct DefaultTuning: Hashable, Sendable {
                 lengthScales: RadioMapCrossValidation.standardLengthScales.map { $0 * (mapKernelScale ?? 1) },
                 logVarianceWeight: mapVarianceWeight ?? RadioMapCrossValidation.standardLogVarianceWeight)
         }
+        for index in validation.candidates.indices {
+            if let mapPriorWeight { validation.candidates[index].map.priorWeight = mapPriorWeight }
+            if let degreesOfFreedom { validation.candidates[index].posterior.degreesOfFreedom = degreesOfFreedom }
+        }
         return validation
     }
 
@@ -187,6 +209,7 @@ public struct DefaultTuning: Hashable, Sendable {
         var configuration = AutoMethod.genericConfiguration
         if let genericTemperature { configuration.temperature = genericTemperature }
         if let genericOffsetPrior { configuration.offsetSigma = genericOffsetPrior }
+        if let genericDegreesOfFreedom { configuration.degreesOfFreedom = genericDegreesOfFreedom }
         return configuration
     }
 }

@@ -173,8 +173,12 @@ public enum MethodCatalog {
         /// cross-validation measured (``RadioMapCrossValidation/Outcome/radiusFactor(coverage:)``); the default
         /// tuning otherwise.
         private func validatedFilter(over auto: AutoMethod) -> ParticleFilter {
-            var tuning = configuration.defaultTuning.applied(
-                to: ParticleFilter.Configuration(particles: configuration.particles, seed: configuration.particleSeed))
+            let standard =
+                survey == nil
+                ? ParticleFilter.Configuration(particles: configuration.particles, seed: configuration.particleSeed)
+                : ParticleFilter.Configuration.overSurvey(
+                    particles: configuration.particles, seed: configuration.particleSeed)
+            var tuning = configuration.defaultTuning.applied(to: standard)
             var outcome: TrackingValidation.Outcome?
             var estimators: EstimatorValidation.Outcome?
             var unvalidated: String?

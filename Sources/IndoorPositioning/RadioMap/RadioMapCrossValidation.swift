@@ -64,7 +64,7 @@ public struct RadioMapCrossValidation: Sendable {
 
     /// Kernel lengths 0.5, 1 and 2 m × model variances 0, 4 and 16 dB² × temperatures 0.25, 0.5, 1 and 2 × offset
     /// priors 2 and 6 dB × the unheard nodes' term on or off, each map's normalising term weighted by
-    /// ``standardLogVarianceWeight``.
+    /// ``standardLogVarianceWeight`` and each posterior's Student-t of ``standardDegreesOfFreedom``.
     public static let standardCandidates = candidates(lengthScales: standardLengthScales)
 
     /// The kernel lengths of ``standardCandidates``, metres: 0.5, 1 and 2 (chosen with each real dataset held out in
@@ -75,6 +75,11 @@ public struct RadioMapCrossValidation: Sendable {
     /// 2, twice the likelihood's own, so a cell the survey covers thinly needs a better fit to win (chosen with each
     /// real dataset held out in turn: docs/notes/leave-one-venue-out-parameters.md).
     static let standardLogVarianceWeight = 2.0
+
+    /// The Student-t degrees of freedom of the posteriors in ``standardCandidates``
+    /// (``PosteriorGrid/Configuration/degreesOfFreedom``): 8, lighter tails than the posterior's own default of 4
+    /// (chosen with each real dataset held out in turn: docs/notes/leave-one-venue-out-parameters.md).
+    static let standardDegreesOfFreedom = 8.0
 
     /// The grid of ``standardCandidates`` with the kernel lengths `lengthScales` (metres) instead of 0.5, 1 and 2, and
     /// the maps' normalising term weighted by `logVarianceWeight`.
@@ -93,7 +98,8 @@ public struct RadioMapCrossValidation: Sendable {
                                         lengthScale: length, modelVariance: variance,
                                         logVarianceWeight: logVarianceWeight),
                                     posterior: PosteriorGrid.Configuration(
-                                        temperature: temperature, offsetSigma: offset, missingWeight: missing)))
+                                        temperature: temperature, offsetSigma: offset, missingWeight: missing,
+                                        degreesOfFreedom: standardDegreesOfFreedom)))
                         }
                     }
                 }

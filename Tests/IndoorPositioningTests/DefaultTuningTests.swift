@@ -29,9 +29,10 @@ import Testing
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
         let filter = ParticleFilter.Configuration.overSurvey()
-        #expect(filter.speed == 0.7 && filter.turnTime == 2 && filter.evidenceWeight == 0.7 && filter.offsetDrift == 0.05)
-        #expect(ParticleFilter.Configuration.overSurvey(particles: 500, seed: 3).particles == 500)
-        #expect(ParticleFilter.Configuration.overSurvey(particles: 500, seed: 3).seed == 3)
+        #expect(filter.speed == 0.7 && filter.turnTime == 2 && filter.evidenceWeight == 0.7)
+        #expect(filter.offsetDrift == 0.05)
+        let sized = ParticleFilter.Configuration.overSurvey(particles: 500, seed: 3)
+        #expect(sized.particles == 500 && sized.seed == 3 && sized.speed == 0.7)
         for tuning in [DefaultTuning(), same] {
             #expect(tuning.applied(to: filter) == filter)
             #expect(tuning.trackingValidation() == TrackingValidation())

@@ -9,16 +9,17 @@ import Foundation
 /// another evidence weight (``evidenceSignificance``, ``TrackingValidation/significance``) and a k-NN share of the
 /// answer (``estimatorSignificance``, ``EstimatorValidation/significance``) must beat the standard on the survey's
 /// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``, ``mapVarianceWeight``,
-/// ``mapPriorWeight``: ``RadioMapCrossValidation``) and its likelihood's ``degreesOfFreedom``.
-/// Without a survey (`auto`): the generic weighting's temperature and receiver offset prior
-/// (``genericTemperature``, ``genericOffsetPrior``, ``genericDegreesOfFreedom``: ``AutoMethod/genericConfiguration``), the fewest nodes heard for
-/// the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``) and whether each
-/// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``). The particle
-/// count has its own setting (``PositioningEngine/Configuration/particles``).
+/// ``mapPriorWeight``: ``RadioMapCrossValidation``) and its likelihood's ``degreesOfFreedom``. Without a survey
+/// (`auto`): the generic weighting's temperature, receiver offset prior and Student-t (``genericTemperature``,
+/// ``genericOffsetPrior``, ``genericDegreesOfFreedom``: ``AutoMethod/genericConfiguration``), the fewest nodes heard
+/// for the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``) and whether each
+/// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``). The particle count has its
+/// own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
     public var leadTime: Double?
-    /// ``ParticleFilter/Configuration/turnTime``, seconds (default over a survey 2: ``ParticleFilter/Configuration/overSurvey(particles:seed:)``).
+    /// ``ParticleFilter/Configuration/turnTime``, seconds (default over a survey 2:
+    /// ``ParticleFilter/Configuration/overSurvey(particles:seed:)``).
     public var turnTime: Double?
     /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default over a survey 0.05).
     public var offsetDrift: Double?

@@ -148,10 +148,9 @@ public struct ParticleFilter: SequentialPositioningMethod {
         }
 
         /// The filter as the default (`auto`) runs it over a survey's radio map: a typical speed of 0.7 m/s per axis,
-        /// headings of 2 s, a receiver offset drifting 0.05 dB/√s and a standard evidence weight of 0.7, the rest as
-        /// ``init(particles:step:speed:turnTime:maximumSpeed:floorChangeRate:floorHold:evidenceWeight:coverage:radiusScale:resampleBelow:seed:floorChangeRateElsewhere:connectionChangeRate:likelihoodSpacing:offsetDrift:snapshotRadiusScale:lagTime:leadTime:)``'s
-        /// defaults. Chosen with each real dataset held out in turn, with the map's normalising term weighed twice
-        /// (docs/notes/leave-one-venue-out-parameters.md).
+        /// headings of 2 s, a receiver offset drifting 0.05 dB/√s and a standard evidence weight of 0.7, the rest as the
+        /// initialiser's defaults. Chosen with each real dataset held out in turn, with the map's normalising term
+        /// weighed twice (docs/notes/leave-one-venue-out-parameters.md).
         public static func overSurvey(particles: Int = 1000, seed: UInt64 = 0) -> Configuration {
             Configuration(
                 particles: particles, speed: 0.7, turnTime: 2, evidenceWeight: 0.7, seed: seed, offsetDrift: 0.05)

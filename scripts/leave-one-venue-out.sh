@@ -44,9 +44,9 @@ fi
 # `particles` is `--particles`, the others `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(
     "survey lead-time 0.25 0 0.5"
-    "survey turn-time 2 1 4"
+    "survey turn-time 6 2 10"
     "survey offset-drift 0.05 0.025 0.1"
-    "survey speed 0.7 0.5 1"
+    "survey speed 1 0.7 1.4"
     "survey particles 1000 500 2000"
     "survey evidence-weight 0.7 0.5 1"
     "survey evidence-bar 2 0 1000000000"

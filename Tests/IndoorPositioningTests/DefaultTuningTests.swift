@@ -15,7 +15,7 @@ import Testing
     @Test func unsetOrSetToTheDefaultsValuesItChangesNothing() throws {
         var same = DefaultTuning()
         for (name, value) in [
-            ("lead-time", 0.25), ("turn-time", 2), ("offset-drift", 0.05), ("speed", 0.7), ("evidence-weight", 0.7),
+            ("lead-time", 0.25), ("turn-time", 6), ("offset-drift", 0.05), ("speed", 1), ("evidence-weight", 0.7),
             ("evidence-bar", 2), ("estimator-bar", 2), ("map-knn-share", 1.0 / 3), ("map-kernel-scale", 1),
             ("map-variance-weight", 2), ("map-prior-weight", 0.25), ("degrees-of-freedom", 8),
             ("generic-degrees-of-freedom", 4), ("generic-temperature", 1), ("generic-offset-prior", 15),
@@ -29,10 +29,11 @@ import Testing
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
         let filter = ParticleFilter.Configuration.overSurvey()
-        #expect(filter.speed == 0.7 && filter.turnTime == 2 && filter.evidenceWeight == 0.7)
-        #expect(filter.offsetDrift == 0.05)
+        #expect(filter.evidenceWeight == 0.7 && filter.offsetDrift == 0.05)
+        // The motion is the plain filter's, chosen for walkers.
+        #expect(filter.speed == 1 && filter.turnTime == 6)
         let sized = ParticleFilter.Configuration.overSurvey(particles: 500, seed: 3)
-        #expect(sized.particles == 500 && sized.seed == 3 && sized.speed == 0.7)
+        #expect(sized.particles == 500 && sized.seed == 3 && sized.offsetDrift == 0.05)
         for tuning in [DefaultTuning(), same] {
             #expect(tuning.applied(to: filter) == filter)
             #expect(tuning.trackingValidation() == TrackingValidation())

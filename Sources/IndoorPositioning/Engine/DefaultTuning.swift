@@ -18,12 +18,12 @@ import Foundation
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
     public var leadTime: Double?
-    /// ``ParticleFilter/Configuration/turnTime``, seconds (default over a survey 2:
-    /// ``ParticleFilter/Configuration/overSurvey(particles:seed:)``).
+    /// ``ParticleFilter/Configuration/turnTime``, seconds (default 6).
     public var turnTime: Double?
-    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default over a survey 0.05).
+    /// ``ParticleFilter/Configuration/offsetDrift``, dB/√s (default over a survey 0.05:
+    /// ``ParticleFilter/Configuration/overSurvey(particles:seed:)``).
     public var offsetDrift: Double?
-    /// ``ParticleFilter/Configuration/speed``, the typical speed along each axis, m/s (default over a survey 0.7).
+    /// ``ParticleFilter/Configuration/speed``, the typical speed along each axis, m/s (default 1).
     public var speed: Double?
     /// ``ParticleFilter/Configuration/evidenceWeight``, the standard weight: the filter's where the survey's walks
     /// cannot choose, and the one another weight must beat (default over a survey 0.7). Compared on the walks beside

@@ -147,13 +147,12 @@ public struct ParticleFilter: SequentialPositioningMethod {
                 floorChangeRateElsewhere.isFinite ? min(max(floorChangeRateElsewhere, 0), self.floorChangeRate) : 0.001
         }
 
-        /// The filter as the default (`auto`) runs it over a survey's radio map: a typical speed of 0.7 m/s per axis,
-        /// headings of 2 s, a receiver offset drifting 0.05 dB/√s and a standard evidence weight of 0.7, the rest as the
-        /// initialiser's defaults. Chosen with each real dataset held out in turn, with the map's normalising term
-        /// weighed twice (docs/notes/leave-one-venue-out-parameters.md).
+        /// The filter as the default (`auto`) runs it over a survey's radio map: a receiver offset drifting 0.05 dB/√s
+        /// and a standard evidence weight of 0.7, the rest (the motion among them) as the initialiser's defaults.
+        /// Chosen with each real dataset held out in turn, with the map's normalising term weighed twice
+        /// (docs/notes/leave-one-venue-out-parameters.md).
         public static func overSurvey(particles: Int = 1000, seed: UInt64 = 0) -> Configuration {
-            Configuration(
-                particles: particles, speed: 0.7, turnTime: 2, evidenceWeight: 0.7, seed: seed, offsetDrift: 0.05)
+            Configuration(particles: particles, evidenceWeight: 0.7, seed: seed, offsetDrift: 0.05)
         }
     }
 

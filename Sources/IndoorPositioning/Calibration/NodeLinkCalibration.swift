@@ -155,7 +155,7 @@ public struct NodeLinkCalibration: Hashable, Sendable {
     /// Whether `device` names a node: `node:<anything>` (a node's advertisement, known or not), or a node's beacon
     /// identity. Such a device's sightings are links, never a located device's.
     public func isNodeDevice(_ device: String) -> Bool {
-        device.hasPrefix(Self.nodeDevicePrefix) || (!byBeacon.isEmpty && byBeacon[device] != nil)
+        device.hasPrefix(Self.nodeDevicePrefix) || byBeacon[device] != nil
     }
 
     /// The node `device` names, when it is one of the venue's.

@@ -515,11 +515,9 @@ public final class VenueHub: Sendable {
                 state.lastDataTime = max(state.lastDataTime ?? last, last)
                 state.lastArrival = now
             }
-            // A node heard by another is no device. A batch often holds runs of one device: each run is looked at once.
-            var previous: String?
-            for sighting in taken where sighting.device != previous {
-                previous = sighting.device
-                if !state.session.isNodeLink(sighting.device) { state.devices.insert(sighting.device) }
+            // A node heard by another is no device.
+            for sighting in taken where !state.session.isNodeLink(sighting.device) {
+                state.devices.insert(sighting.device)
             }
             var rooms: [String: DeviceRoom] = [:]
             for event in events {
@@ -537,19 +535,10 @@ public final class VenueHub: Sendable {
         let live = runtime.live(stored, rooms: batch.rooms)
         runtime.publish(live)
         notifyObservers(venue: runtime.venue.id, live)
-        // Counted per run of one node (a gateway's batch is one run), each run added at once.
         var heard: [String: Int] = [:]
-        var run: (node: String, count: Int)?
         for sighting in batch.taken {
-            guard case .node(let node) = sighting.source else { continue }
-            if let current = run, current.node == node {
-                run?.count += 1
-            } else {
-                if let current = run { heard[current.node, default: 0] += current.count }
-                run = (node, 1)
-            }
+            if case .node(let node) = sighting.source { heard[node, default: 0] += 1 }
         }
-        if let current = run { heard[current.node, default: 0] += current.count }
         for (node, count) in heard { nodeHealth.heard(venue: runtime.venue.id, node: node, count: count, at: now) }
         metrics.sightingsIngested.increment(by: batch.taken.count)
         metrics.recordNodeLinks(venue: runtime.venue.id, used: batch.links.used, ignored: batch.links.ignored)
@@ -826,8 +815,7 @@ final class VenueRuntime: Sendable {
     /// Why the venue cannot take `sighting` whatever its time: a node it does not have, a device id longer than
     /// ``VenueHub/maximumIDLength``; `nil` when it can.
     func problem(with sighting: Sighting) -> (field: String, message: String)? {
-        // A string has at most as many characters as UTF-8 bytes: only a long one needs its characters counted.
-        if sighting.device.utf8.count > VenueHub.maximumIDLength, sighting.device.count > VenueHub.maximumIDLength {
+        if sighting.device.count > VenueHub.maximumIDLength {
             return (
                 "device",
                 "the device id is \(sighting.device.count) characters long; ids have at most \(VenueHub.maximumIDLength)"

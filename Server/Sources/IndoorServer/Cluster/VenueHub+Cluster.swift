@@ -131,7 +131,10 @@ extension VenueHub {
     /// Commits `batch` of `runtime`'s; when the runtime's lease was taken by another instance meanwhile, stops running
     /// the venue here and throws ``VenueElsewhereError`` (nothing of the batch was stored).
     func commitOwned(_ batch: IngestBatch, runtime: VenueRuntime) async throws -> [StoredEvent] {
-        try await commitOwned([batch], runtime: runtime)[0]
+        guard let stored = try await commitOwned([batch], runtime: runtime).first else {
+            throw StoreError("the store answered no events for the batch it committed")
+        }
+        return stored
     }
 
     /// Commits `batches` of `runtime`'s in one transaction (none when empty), as ``commitOwned(_:runtime:)`` commits

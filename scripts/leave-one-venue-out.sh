@@ -14,12 +14,14 @@
 # Choosing on train/ alone: each dataset's train/ is split by device (its devices in sorted order, alternately) into
 # a development set, the even ones its survey and the odd ones its test; `indoor evaluate DEV --method auto --tuning
 # NAME=VALUE` scores each value there (with `--no-survey` for the parameters of the default without a survey). A
-# development set whose default misses half its rows or more (a survey whose packets are stale at the truth row's
-# time) cannot score anything and is left out of that mode's choices. For a held-out dataset, each parameter takes
+# development set that cannot locate (its test rows hear fewer than three of the venue's nodes in the 5 s before each,
+# at the median: a survey recorded node by node leaves one node heard at its truth rows' times) or whose default misses
+# half its rows or more cannot score anything and is left out of that mode's choices. For a held-out dataset, each parameter takes
 # a value other than the default only by the rule of `choose` below, over the other datasets' usable development
 # sets (a lower sum of medians by more than MARGIN metres, default 0.05, and better on at least two sets and on more
 # than it is worse on), and the held-out test/ is scored with it. The final choice is made the same way on every
-# usable development set. No test/ split is looked at when choosing.
+# usable development set, and is stable when the same value is chosen with each dataset held out too (a value that
+# flips with the dataset left out is not one the data agree on). No test/ split is looked at when choosing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -151,11 +153,40 @@ printf '%s\n' "${jobs[@]}" | sort -u | xargs -P "${JOBS:-1}" -I{} bash -c '
     IFS="|" read -r file folder mode setting <<< "$1"
     score "$file" "$folder" "$mode" ${setting:+"$setting"} > /dev/null' _ {}
 
-# The development sets usable in MODE (the default answers more than half their rows), but HELD: usable MODE [HELD].
+# The median, over development set NAME's test rows, of the venue's nodes heard in the 5 s before the row (that device's
+# sightings), kept in a file: heard NAME.
+heard() {
+    local file="$work/$1.heard" folder="$work/dev/$1"
+    if [ ! -s "$file" ]; then
+        { awk -F, 'NR > 1 { print $1 ",s," $2 "," $3 }' "$folder/test/sightings.csv"
+          awk -F, 'NR > 1 { print $1 ",t," $2 }' "$folder/test/truth.csv"; } |
+            sort -t, -k1,1g -k2,2 |
+            awk -F, -v window=5 '
+                $2 == "s" {
+                    key = $3 SUBSEP $4
+                    if (!(key in last)) list[$3] = list[$3] " " $4
+                    last[key] = $1
+                    next
+                }
+                {
+                    n = 0
+                    count = split(list[$3], nodes, " ")
+                    for (i = 1; i <= count; i++) if (last[$3 SUBSEP nodes[i]] >= $1 - window) n++
+                    print n
+                }' |
+            sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }' > "$file.part"
+        mv "$file.part" "$file"
+    fi
+    cat "$file"
+}
+
+# The development sets usable in MODE (their rows hear three nodes or more at the median, and the default answers
+# more than half their rows), but HELD: usable MODE [HELD].
 usable() {
     local name
     for name in "${names[@]}"; do
         [ "$name" = "${2:-}" ] && continue
+        [ "$(heard "$name")" -ge 3 ] || continue
         [ "$(dev "$name" "$1" - - -)" = miss ] && continue
         printf '%s\n' "$name"
     done
@@ -237,8 +268,9 @@ for mode in "${modes[@]}"; do
     fi
     echo
     if [ ${#left[@]} -gt 0 ]; then
-        echo "Development sets that could not score (the default misses half their rows or more: their survey's"
-        echo "packets are stale at the truth rows' times), so left out of every choice: ${left[*]}."
+        echo "Development sets that could not score (at the median, their test rows hear fewer than three of the"
+        echo "venue's nodes in the 5 s before each, as a survey recorded node by node leaves them, or the default misses"
+        echo "half their rows or more), so left out of every choice: ${left[*]}."
         echo
     fi
     echo "| held out | parameter | default | its test median m | chosen on the others | its test median m | chosen on |"
@@ -297,20 +329,30 @@ for line in "${parameters[@]}"; do
     done
 done
 echo
-echo "| mode | parameter | default | its sum m | chosen on all datasets' train/ | its sum m | development sets |"
-echo "|---|---|---:|---:|---:|---:|---|"
+echo "A choice is *stable* when the same value is chosen with each dataset held out (the tables above); one that"
+echo "flips with a dataset left out is not a value the data agree on, and is not taken."
+echo
+echo "| mode | parameter | default | its sum m | chosen on all datasets' train/ | its sum m | stable | development sets |"
+echo "|---|---|---:|---:|---:|---:|---|---|"
 declare -A chosen_settings
 for line in "${parameters[@]}"; do
     read -r mode parameter values <<< "$line"
     standard=${values%% *}
     read -r best best_sum standard_sum <<< "$(choose "$line")"
-    [ "$best" = "$standard" ] || chosen_settings[$mode]+="$parameter=$best "
+    flips=""
+    for name in "${names[@]}"; do
+        read -r other _ <<< "$(choose "$line" "$name")"
+        [ "$other" = "$best" ] || flips+="${flips:+; }$(shown "$other") with $name held out"
+    done
+    stable=${flips:+"no: $flips"}
+    stable=${stable:-yes}
+    [ "$best" = "$standard" ] || [ "$stable" != yes ] || chosen_settings[$mode]+="$parameter=$best "
     sets=$(usable "$mode" | tr '\n' ' ')
-    echo "| $mode | $parameter | $(shown "$standard") | $standard_sum | $(shown "$best") | $best_sum | ${sets% } |"
+    echo "| $mode | $parameter | $(shown "$standard") | $standard_sum | $(shown "$best") | $best_sum | $stable | ${sets% } |"
 done
 echo
-echo "Scored on test after choosing (each dataset's \`test/\` with every value chosen above that differs from the"
-echo "default, together: \`indoor evaluate DATASET --json --method auto\` with those \`--tuning\` and \`--particles\`"
+echo "Scored on test after choosing (each dataset's \`test/\` with every stable value chosen above that differs from"
+echo "the default, together: \`indoor evaluate DATASET --json --method auto\` with those \`--tuning\` and \`--particles\`"
 echo "options, and \`--no-survey\` for the parameters without a survey; nothing was chosen on these figures):"
 for mode in "${modes[@]}"; do
     read -r -a settings <<< "${chosen_settings[$mode]:-}"

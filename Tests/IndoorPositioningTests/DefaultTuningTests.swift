@@ -91,15 +91,22 @@ import Testing
             return AutoMethod(
                 nodes: SeededVenue.nodes, survey: nil, calibration: calibration, configuration: configuration)
         }
-        // Three readings whose ranges disagree: the weighted centroid by default, the posterior with a dense minimum
-        // of 3, trilateration with a bar no residual exceeds.
+        // Three readings: the weighted centroid by default, the posterior with a dense minimum of 3; three ranges are
+        // too few to judge, so a bar no residual exceeds changes nothing. Four whose ranges disagree: the posterior
+        // by default, trilateration with that bar.
         #expect(few.count == 3)
         #expect(try auto([]).estimate(from: few).get().method == "weighted-centroid")
         let dense = try auto([("dense-minimum", 3)])
         #expect(
             try dense.estimate(from: few).get()
                 == PosteriorLattice(posterior: dense.posterior).estimate(from: few).get())
-        #expect(try auto([("ranges-bar", 1000)]).estimate(from: few).get().method == "nonlinear")
+        #expect(try auto([("ranges-bar", 1000)]).estimate(from: few).get().method == "weighted-centroid")
+        let four = Array(readings.prefix(AgreeingRanges.minimumNodes))
+        let standard = try auto([])
+        #expect(
+            try standard.estimate(from: four).get()
+                == PosteriorLattice(posterior: standard.posterior).estimate(from: four).get())
+        #expect(try auto([("ranges-bar", 1000)]).estimate(from: four).get().method == "nonlinear")
         #expect(try auto([("generic-temperature", 2)]).posterior.configuration.temperature == 2)
     }
 

@@ -4,11 +4,11 @@ import IndoorModel
 /// Trilateration where the ranges agree, the weighted centroid where they do not: what ``AutoMethod`` answers without
 /// a survey or a fitted path loss when few nodes are heard.
 ///
-/// ``NonlinearLeastSquares`` answers when at least three nodes are heard on one floor and its position, inside
-/// ``area``, explains every range to within ``tolerance``: the root mean square of the log-range residuals
-/// `ln ‖p − cᵢ‖ − ln dᵢ` (0.1 is about 10 % of each range; ranges from RSSI with 4–6 dB of shadowing scatter by
-/// 0.45–0.7). Elsewhere the ranges contradict each other (a body, a wall, a node's power) and ``WeightedCentroid``,
-/// which leans on them less, answers.
+/// ``NonlinearLeastSquares`` answers when at least ``minimumNodes`` (four) nodes are heard on one floor and its
+/// position, inside ``area``, explains every range to within ``tolerance``: the root mean square of the log-range
+/// residuals `ln ‖p − cᵢ‖ − ln dᵢ` (0.1 is about 10 % of each range; ranges from RSSI with 4–6 dB of shadowing scatter
+/// by 0.45–0.7). Elsewhere the ranges contradict each other (a body, a wall, a node's power), or they are too few to
+/// tell, and ``WeightedCentroid``, which leans on them less, answers.
 /// The estimate names the one that answered (``Estimate/method``).
 struct AgreeingRanges: PositioningMethod {
     let name = "agreeing-ranges"
@@ -18,6 +18,10 @@ struct AgreeingRanges: PositioningMethod {
     var centroid: WeightedCentroid
     /// The largest root mean square log-range residual taken as agreement (default 0.1).
     var tolerance: Double
+    /// The fewest nodes on the solver's floor whose ranges are judged. A position in the plane fitted to three ranges
+    /// leaves one degree of freedom, so three ranges scattered by shadowing often agree within ``tolerance`` by chance;
+    /// four leave two.
+    static let minimumNodes = 4
     /// Where a trilaterated position may lie (the engine's default area): three long ranges can agree on a point far
     /// outside the nodes, which the engine would refuse; the weighted centroid answers there instead.
     var area = PlausibleArea()
@@ -41,9 +45,10 @@ struct AgreeingRanges: PositioningMethod {
         }
     }
 
-    /// Trilateration's estimate, named so, where the ranges agree (within ``tolerance``, inside ``area``); `nil` where
-    /// they do not or the solver cannot answer.
+    /// Trilateration's estimate, named so, where at least ``minimumNodes`` ranges on one floor agree (within
+    /// ``tolerance``, inside ``area``); `nil` where they do not, are fewer, or the solver cannot answer.
     func agreeing(_ readings: [NodeReading]) -> Estimate? {
+        guard FloorSelection.sameFloor(readings).readings.count >= Self.minimumNodes else { return nil }
         guard case .success(var estimate) = trilateration.estimate(from: readings),
             let residual = residual(of: estimate.position, readings: readings), residual <= tolerance,
             area.check(estimate.position, readings: readings) == nil

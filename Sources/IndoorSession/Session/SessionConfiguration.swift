@@ -95,9 +95,9 @@ public struct SessionConfiguration: Sendable {
     /// - With a survey: a particle filter over a radio map learned from the survey, its parameters cross-validated on
     ///   it; best or within 0.05 m of the best on every public dataset (docs/ACCURACY.md). Building it runs the
     ///   cross-validation (seconds for a survey of a few hundred points).
-    /// - Without one: the posterior mean over the calibration's path-loss model where five or more nodes are heard;
-    ///   where fewer are, nonlinear least squares with a calibration (``IndoorPositioning/Calibration/knowsPathLoss``),
-    ///   and without one trilateration where three or more ranges agree and the weighted centroid elsewhere
-    ///   (``IndoorPositioning/AutoMethod/sparse``).
+    /// - Without one: the posterior mean over the calibration's path-loss model where four or more nodes are heard
+    ///   (without a calibration that knows the path loss, trilateration instead where their ranges agree); where fewer
+    ///   are, nonlinear least squares with a calibration (``IndoorPositioning/Calibration/knowsPathLoss``), and the
+    ///   weighted centroid without one (``IndoorPositioning/AutoMethod/sparse``).
     public static let defaultMethod = MethodCatalog.Selection(MethodCatalog.defaultMethod)
 }

@@ -14,12 +14,12 @@
 # Choosing on train/ alone: each dataset's train/ is split by device (its devices in sorted order, alternately) into
 # a development set, the even ones its survey and the odd ones its test; `indoor evaluate DEV --method auto --tuning
 # NAME=VALUE` scores each value there (with `--no-survey` for the parameters of the default without a survey). A
-# development set that cannot locate (its test rows hear fewer than three of the venue's nodes in the 5 s before each,
-# at the median: a survey recorded node by node leaves one node heard at its truth rows' times) or whose default misses
-# half its rows or more cannot score anything and is left out of that mode's choices. For a held-out dataset, each parameter takes
-# a value other than the default only by the rule of `choose` below, over the other datasets' usable development
-# sets (a lower sum of medians by more than MARGIN metres, default 0.05, and better on at least two sets and on more
-# than it is worse on), and the held-out test/ is scored with it. The final choice is made the same way on every
+# development set that cannot locate (its test rows hear fewer than three of the venue's nodes in the 5 s before
+# each, at the median: a survey recorded node by node leaves one node heard at its truth rows' times) or whose
+# default misses half its rows or more cannot score anything and is left out of that mode's choices. For a held-out
+# dataset, each parameter takes a value other than the default only by the rule of `choose` below, over the other
+# datasets' usable development sets (a lower sum of medians by more than MARGIN metres, default 0.05, and better on
+# at least two sets and on more than it is worse on), and the held-out test/ is scored with it. The final choice is made the same way on every
 # usable development set, and is stable when the same value is chosen with each dataset held out too (a value that
 # flips with the dataset left out is not one the data agree on). No test/ split is looked at when choosing.
 set -euo pipefail
@@ -153,8 +153,8 @@ printf '%s\n' "${jobs[@]}" | sort -u | xargs -P "${JOBS:-1}" -I{} bash -c '
     IFS="|" read -r file folder mode setting <<< "$1"
     score "$file" "$folder" "$mode" ${setting:+"$setting"} > /dev/null' _ {}
 
-# The median, over development set NAME's test rows, of the venue's nodes heard in the 5 s before the row (that device's
-# sightings), kept in a file: heard NAME.
+# The median, over development set NAME's test rows, of the venue's nodes heard in the 5 s before the row (that
+# device's sightings), kept in a file: heard NAME.
 heard() {
     local file="$work/$1.heard" folder="$work/dev/$1"
     if [ ! -s "$file" ]; then

@@ -19,9 +19,10 @@
 # default misses half its rows or more cannot score anything and is left out of that mode's choices. For a held-out
 # dataset, each parameter takes a value other than the default only by the rule of `choose` below, over the other
 # datasets' usable development sets (a lower sum of medians by more than MARGIN metres, default 0.05, and better on
-# at least two sets and on more than it is worse on), and the held-out test/ is scored with it. The final choice is made the same way on every
-# usable development set, and is stable when the same value is chosen with each dataset held out too (a value that
-# flips with the dataset left out is not one the data agree on). No test/ split is looked at when choosing.
+# at least two sets and on more than it is worse on), and the held-out test/ is scored with it. The final choice is
+# made the same way on every usable development set, and is stable when the same value is chosen with each dataset
+# held out too (a value that flips with the dataset left out is not one the data agree on). No test/ split is looked
+# at when choosing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

@@ -215,7 +215,7 @@ best() {
     echo "cross-validation on \`train/\` alone (\`RadioMapCrossValidation\`, seeded; every candidate's normalising term"
     echo "weighs twice and its Student-t has 8 degrees of freedom, chosen with each real dataset held out: below); without"
     echo "a survey it takes one generic"
-    echo "configuration on a 0.5 m grid (temperature 1, offset prior 15 dB, no unheard-nodes term) where five or more"
+    echo "configuration on a 0.5 m grid (temperature 1, offset prior 15 dB, no unheard-nodes term) where four or more"
     echo "nodes are heard, and answers fewer by trilateration (with a calibration) or the weighted centroid (without);"
     echo "the threshold and the grid were chosen on the development sets below and four sparse simulated offices"
     echo "(POSITIONING.md). The weighting was chosen without a test split: on"

@@ -48,7 +48,8 @@ struct AgreeingRanges: PositioningMethod {
     /// Trilateration's estimate, named so, where at least ``minimumNodes`` ranges on one floor agree (within
     /// ``tolerance``, inside ``area``); `nil` where they do not, are fewer, or the solver cannot answer.
     func agreeing(_ readings: [NodeReading]) -> Estimate? {
-        guard FloorSelection.sameFloor(readings).readings.count >= Self.minimumNodes else { return nil }
+        // Fewer readings than that cannot hold enough on one floor: no solve. `residual` counts those of the floor.
+        guard readings.count >= Self.minimumNodes else { return nil }
         guard case .success(var estimate) = trilateration.estimate(from: readings),
             let residual = residual(of: estimate.position, readings: readings), residual <= tolerance,
             area.check(estimate.position, readings: readings) == nil
@@ -58,10 +59,10 @@ struct AgreeingRanges: PositioningMethod {
     }
 
     /// The root mean square of `ln ‖position − node‖ − ln range` over the readings of the solver's floor; `nil` for
-    /// fewer than three of them or a range that is not positive.
+    /// fewer than ``minimumNodes`` of them or a range that is not positive.
     func residual(of position: Point3D, readings: [NodeReading]) -> Double? {
         let (used, _) = FloorSelection.sameFloor(readings)
-        guard used.count >= 3 else { return nil }
+        guard used.count >= Self.minimumNodes else { return nil }
         var sum = 0.0
         for reading in used {
             let node = reading.node.position

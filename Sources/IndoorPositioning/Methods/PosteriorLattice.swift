@@ -88,10 +88,11 @@ struct PosteriorLattice: PositioningMethod {
         let uniform =
             posterior.configuration.missingWeight == 0 && !map.cells.isEmpty && map.nodeCount > 0
             && map.cells.count == grid.columns * grid.rows * grid.floors.count
-            && map.inverseVariance.allSatisfy { $0 == map.inverseVariance[0] }
-        let precision = map.inverseVariance[0]
+        // A map without nodes or cells (a venue of phones only) has no variance to weigh by: no lattice, as when
+        // the variances differ.
+        let precision = map.inverseVariance.first ?? 0
         let unit = (posterior.configuration.degreesOfFreedom / precision).squareRoot()
-        guard uniform, unit.isFinite, unit > 0 else {
+        guard uniform, map.inverseVariance.allSatisfy({ $0 == precision }), unit.isFinite, unit > 0 else {
             means = []
             self.precision = 0
             self.unit = 1

@@ -293,6 +293,27 @@ struct ReplayCommandTests {
         #expect(problems.isEmpty)
     }
 
+    @Test(
+        "a venue without nodes, with one node, with its nodes at one point or on an unlisted floor replays with every method",
+        arguments: [
+            #"{"id": "phones", "name": "Phones only", "nodes": []}"#,
+            #"{"id": "z", "zones": [{"id": "r", "fences": [{"polygon": [[0, 0], [4, 0], [4, 4], [0, 4]]}]}]}"#,
+            #"{"id": "one", "nodes": [{"id": "n1", "x": 0, "y": 0}]}"#,
+            #"{"id": "pt", "nodes": [{"id": "n1", "x": 1, "y": 1}, {"id": "n2", "x": 1, "y": 1}, {"id": "n9", "x": 1, "y": 1}]}"#,
+            #"{"id": "fl", "floors": [{"level": 0, "outline": [[0, 0], [9, 0], [9, 9], [0, 9]]}], "nodes": [{"id": "n1", "x": 0, "y": 0, "floor": 4}, {"id": "n2", "x": 9, "y": 0, "floor": 4}]}"#,
+        ])
+    func degenerateVenues(venue: String) throws {
+        for method in MethodCatalog.Method.allCases where !method.needsSurvey {
+            for name in [method.rawValue, "\(method.rawValue)+track"] {
+                let outcome = try ReplayCommand.replay(
+                    venue: Data(venue.utf8), venueFile: "v.json", sightings: sightingsCSV, sightingsFile: "walk.csv",
+                    method: name
+                ) { _ in }
+                #expect(outcome.summary.description.hasPrefix("replay: 10 sightings"), "\(name)")
+            }
+        }
+    }
+
     @Test("the command line parses venue, sightings, method and interval")
     func parsing() throws {
         let command = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "0.5"])

@@ -345,6 +345,67 @@ public struct ZoneEngine: Sendable {
         return closed
     }
 
+    /// Makes the visits open in this engine exactly `stored`, the visits a store holds open, without any event:
+    /// for an engine rebuilt after a restart by replaying recent inputs, whose own idea of which visits are open
+    /// differs from what was recorded before the stop (the replay saw only the last seconds).
+    ///
+    /// - A visit this engine opened that `stored` does not hold is dropped (the store closed it, or never had
+    ///   it): the device's presence stays as the inputs left it, so it checks in again only by a new entry, and
+    ///   the end of that presence checks nothing out.
+    /// - A visit of `stored` that this engine also has open keeps this engine's presence but takes the stored
+    ///   check-in time and opener.
+    /// - A visit of `stored` that this engine does not have open is opened as stored. Its presence is what the
+    ///   inputs left or, where they left none, the presence its trigger implies, last known at
+    ///   `lastSeen[device]` seconds (the device's latest known time; the check-in when absent), so that it checks
+    ///   out under this engine's rules (lost or left) unless the device is seen in the zone again.
+    ///
+    /// Visits of zones this engine does not have, and visits already closed, are ignored. Call it after the
+    /// replay and before any new input.
+    public mutating func resumeVisits(_ stored: [ZoneVisit], lastSeen: [String: Double] = [:]) {
+        var wanted: [Key: ZoneVisit] = [:]
+        // A geoline crossing, or a check-in to a zone without check-out, is never open: nothing of it to resume.
+        for visit in stored where visit.checkOut == nil && visit.checkIn.isFinite && visit.trigger != .geoline {
+            guard let index = zones.firstIndex(where: { $0.id == visit.zone }), zones[index].checkOutEnabled else {
+                continue
+            }
+            wanted[Key(zone: index, device: visit.device)] = visit
+        }
+        for key in states.keys.sorted() where wanted[key] == nil {
+            guard var state = states[key], state.visit != nil else { continue }
+            state.visit = nil
+            store(state, at: key)
+        }
+        for key in wanted.keys.sorted() {
+            guard let visit = wanted[key] else { continue }
+            var state = states[key] ?? Presence()
+            let opener = Opener(
+                trigger: visit.trigger, fence: visit.fence, beacon: visit.beacon, proximity: visit.proximity,
+                geoline: visit.geoline)
+            let seen = max(visit.checkIn, lastSeen[key.device] ?? visit.checkIn)
+            if !state.isPresent {
+                switch visit.trigger {
+                case .fence:
+                    state.fenceInside = true
+                    state.fenceLastFix = seen
+                    // The engine's last fix of the device, when outside the zone, has it on its way out.
+                    if let fix = lastFixes[key.device],
+                        !zones[key.zone].fences.contains(where: { $0.contains(fix.position.horizontal) })
+                    {
+                        state.outsideSince = fix.time
+                    }
+                case .beacon:
+                    state.admitted = [AdmittedBeacon(radio: visit.beacon ?? "", lastHeard: seen)]
+                case .geoline:
+                    break
+                }
+            }
+            // A dwell the evidence before the stop already showed was reported then.
+            let dwellReported = zones[key.zone].dwellThreshold.map { seen - visit.checkIn >= $0 } ?? false
+            state.visit = OpenVisit(checkIn: visit.checkIn, opener: opener, dwellReported: dwellReported)
+            store(state, at: key)
+        }
+    }
+
     /// Enables or disables the zone with id `zone`.
     /// - Returns: whether such a zone exists.
     @discardableResult

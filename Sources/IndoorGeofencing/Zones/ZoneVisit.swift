@@ -30,7 +30,7 @@ public struct ZoneVisit: Hashable, Sendable, Codable {
 
     /// A visit checked in at `checkIn` seconds (and out at `checkOut` seconds, when closed); the dwell is
     /// computed from them.
-    init(
+    public init(
         zone: String, device: String, trigger: ZoneEvent.Trigger, fence: String? = nil, beacon: String? = nil,
         proximity: Proximity? = nil, geoline: String? = nil, checkIn: Double, checkOut: Double? = nil,
         reason: ZoneEvent.Reason? = nil

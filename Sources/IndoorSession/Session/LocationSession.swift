@@ -136,6 +136,17 @@ public struct LocationSession: Sendable {
         return closed.map { .zone($0) }
     }
 
+    /// Makes the session's open zone visits exactly `stored`, the visits a store holds open, without any event: for a
+    /// session rebuilt after a restart by replaying its latest stored sightings, which saw only those last seconds
+    /// (``IndoorGeofencing/ZoneEngine/resumeVisits(_:lastSeen:)``). A visit the replay opened that the store does not
+    /// hold is dropped; a stored visit goes on with its check-in time and checks out under the zone's rules, last
+    /// known at `lastSeen[device]` (seconds of data time) when the replay did not see the device in the zone.
+    ///
+    /// Call it after the replay, before any new sighting or ``advance(to:)``.
+    public mutating func resumeVisits(_ stored: [ZoneVisit], lastSeen: [String: Double] = [:]) {
+        zones.resumeVisits(stored, lastSeen: lastSeen)
+    }
+
     /// The room `device` is in as its fixes so far hold it (``IndoorGeofencing/RoomHold``: held through fixes that
     /// stray over a wall, changed when they settle in another room, unknown when they have left without settling);
     /// `nil` when the venue has no rooms (zones with polygon fences) or the device has had no fix in the last hour

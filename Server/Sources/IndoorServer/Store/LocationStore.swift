@@ -239,11 +239,13 @@ public struct VisitQuery: Hashable, Sendable {
     public var limit: Int
     /// Only visits older than this visit id (from the previous page's cursor).
     public var before: Int64?
+    /// Only visits still open (checked in, not yet checked out): what a restarted server resumes.
+    public var openOnly: Bool
 
     /// A query over `venue`'s visits.
     public init(
         venue: String, zone: String? = nil, device: String? = nil, from: Double? = nil, to: Double? = nil,
-        limit: Int = 100, before: Int64? = nil
+        limit: Int = 100, before: Int64? = nil, openOnly: Bool = false
     ) {
         self.venue = venue
         self.zone = zone
@@ -252,6 +254,7 @@ public struct VisitQuery: Hashable, Sendable {
         self.to = to
         self.limit = limit
         self.before = before
+        self.openOnly = openOnly
     }
 }
 

@@ -454,6 +454,7 @@ package final class PostgresStore: LocationStore {
             binds.append(before)
             sql += " AND id < $\(binds.count)"
         }
+        if query.openOnly { sql += " AND check_out IS NULL" }
         binds.append(Int64(query.limit) + 1)
         sql += " ORDER BY id DESC LIMIT $\(binds.count)"
         let statement = PostgresQuery(unsafeSQL: sql, binds: binds)

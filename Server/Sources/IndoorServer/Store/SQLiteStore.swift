@@ -421,6 +421,7 @@ public final class SQLiteStore: LocationStore {
             sql += " AND id < ?"
             arguments += [before]
         }
+        if query.openOnly { sql += " AND checkOut IS NULL" }
         sql += " ORDER BY id DESC LIMIT ?"
         arguments += [query.limit + 1]
         let (statement, values) = (sql, arguments)

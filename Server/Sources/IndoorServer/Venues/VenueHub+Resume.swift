@@ -1,3 +1,4 @@
+import IndoorGeofencing
 import IndoorModel
 import IndoorSession
 
@@ -10,9 +11,12 @@ extension VenueHub {
     /// carries on where it stopped, even after `kill -9`: each device's readings, track and rooms are as they were,
     /// and a device whose first fix was still waiting when the server stopped gets it (at its time, stored and
     /// streamed like any other). Of what the replay causes, only the events of devices that have no stored fix are
-    /// committed: the others were stored before the stop. The venue's present is its latest sighting's data time
-    /// plus the wall-clock time since that sighting was received, so a server that was down for a while checks out
-    /// (`lost`) the devices it no longer hears at its next tick.
+    /// committed: the others were stored before the stop. The store, not the replay, says which zone visits are open
+    /// (`LocationSession.resumeVisits`): a visit the replay opens that the store closed before the stop stays closed,
+    /// and a stored open visit goes on with its check-in time, so no restart adds, reopens or closes a visit twice.
+    /// The venue's present is its latest sighting's data time plus the wall-clock time since that sighting was
+    /// received, so a server that was down for a while checks out (`lost`) the devices it no longer hears at its
+    /// next tick.
     func resume(_ runtime: VenueRuntime) async throws {
         let configuration = runtime.locked { $0.session.configuration }
         let seconds = configuration.positioning.window + configuration.firstFixDelay + configuration.fixInterval
@@ -28,6 +32,11 @@ extension VenueHub {
         where try await store.latestFix(venue: runtime.venue.id, device: device) == nil {
             unfixed.insert(device)
         }
+        let open = try await openVisits(venue: runtime.venue.id)
+        var lastSeen: [String: Double] = [:]
+        for device in Set(open.map(\.device)).sorted() {
+            lastSeen[device] = try await store.latestFix(venue: runtime.venue.id, device: device)?.time
+        }
         let sightings = recent.map(\.sighting)
         let events = runtime.locked { state -> [ServerEvent] in
             state.timeBase = SightingTimeWindow.base(of: sightings[0].time)
@@ -37,7 +46,19 @@ extension VenueHub {
             for sighting in sightings where !state.session.isNodeLink(sighting.device) {
                 state.devices.insert(sighting.device)
             }
-            return Self.serverEvents(state.session.ingest(sightings)).filter { unfixed.contains($0.device) }
+            let storedKeys = Set(open.map { VisitKey(zone: $0.zone, device: $0.device) })
+            // Only devices without a stored fix had nothing stored before the stop; of their zone events, none about
+            // a visit the store holds open (that one goes on as stored).
+            let events = Self.serverEvents(state.session.ingest(sightings)).filter { event in
+                guard unfixed.contains(event.device) else { return false }
+                guard case .zone(let zone) = event else { return true }
+                return !storedKeys.contains(VisitKey(zone: zone.zone, device: zone.device))
+            }
+            let kept = state.session.openVisits.filter {
+                unfixed.contains($0.device) && !storedKeys.contains(VisitKey(zone: $0.zone, device: $0.device))
+            }
+            state.session.resumeVisits(open + kept, lastSeen: lastSeen)
+            return events
         }
         guard !events.isEmpty else { return }
         let stored = try await store.commit(
@@ -45,4 +66,27 @@ extension VenueHub {
                 venue: runtime.venue.id, sightings: [], events: events, receivedAt: wallClock(), lease: runtime.lease))
         record(stored)
     }
+
+    /// Every visit the store holds open for `venue`, as the session's zone engine takes them; a visit whose trigger
+    /// this version does not know is left out.
+    private func openVisits(venue: String) async throws -> [ZoneVisit] {
+        var visits: [ZoneVisit] = []
+        var before: Int64?
+        repeat {
+            let page = try await store.visits(VisitQuery(venue: venue, limit: 1000, before: before, openOnly: true))
+            for visit in page.visits {
+                guard let trigger = ZoneEvent.Trigger(rawValue: visit.trigger) else { continue }
+                visits.append(
+                    ZoneVisit(zone: visit.zone, device: visit.device, trigger: trigger, checkIn: visit.checkIn))
+            }
+            before = page.nextBefore
+        } while before != nil
+        return visits
+    }
+}
+
+/// A zone and a device: one visit's place in the store's rule of one open visit per device and zone.
+private struct VisitKey: Hashable {
+    var zone: String
+    var device: String
 }

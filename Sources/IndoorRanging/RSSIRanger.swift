@@ -20,12 +20,8 @@ public struct RSSIRanger: Sendable {
     public let thresholds: Proximity.Thresholds
 
     private let calibrations: [SightingSource: NodeCalibration]
-    private var filters: [Key: RSSIFilter] = [:]
-
-    private struct Key: Hashable, Sendable {
-        var device: String
-        var source: SightingSource
-    }
+    /// Per device, its radios' filters: a device's whole state goes at once (``forget(device:)``).
+    private var filters: [String: [SightingSource: RSSIFilter]] = [:]
 
     /// - Parameters:
     ///   - nodes: Radios whose own calibration should be used; each is known by its node id and, when it has one,
@@ -57,15 +53,24 @@ public struct RSSIRanger: Sendable {
             return RangeEstimate(
                 rssi: sighting.rssi, distance: .infinity, proximity: .unknown, calibration: calibration)
         }
-        let key = Key(device: sighting.device, source: sighting.source)
-        var state = filters.removeValue(forKey: key) ?? RSSIFilter(filter, expiry: expiry)
+        var radios = filters.removeValue(forKey: sighting.device) ?? [:]
+        var state = radios.removeValue(forKey: sighting.source) ?? RSSIFilter(filter, expiry: expiry)
         state.add(dBm: sighting.rssi, at: sighting.time)
         let rssi = state.value(at: sighting.time) ?? sighting.rssi
-        filters[key] = state
+        radios[sighting.source] = state
+        filters[sighting.device] = radios
         let distance = distance(rssi: rssi, calibration: calibration)
         return RangeEstimate(
             rssi: rssi, distance: distance, proximity: thresholds.proximity(meters: distance), calibration: calibration)
     }
+
+    /// Lets `device` go: the filters of every radio it heard. One heard again starts afresh.
+    public mutating func forget(device: String) {
+        filters[device] = nil
+    }
+
+    /// How many devices have filters now.
+    public var deviceCount: Int { filters.count }
 
     /// The calibration a sighting of `source` carrying `txPower` (dBm at 1 m, if advertised) is ranged with.
     public func calibration(source: SightingSource, txPower: Double?) -> NodeCalibration {

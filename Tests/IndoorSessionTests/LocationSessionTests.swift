@@ -58,7 +58,7 @@ struct LocationSessionTests {
     /// The session holds each device's room: nothing before its first fix (1 s), none before the east room, the east
     /// room from the fix inside it
     /// (10 s); at 20 s unknown (no fix has been in the room for 9 s, more than 8, and the fixes outside have not
-    /// settled yet); none once they have settled for 2 s (22 s); forgotten an hour after the last fix. A venue
+    /// settled yet); none once they have settled for 2 s (22 s); forgotten with the device after its silence. A venue
     /// without rooms answers `nil`.
     @Test func theSessionHoldsEachDevicesRoom() throws {
         var session = try LocationSession(
@@ -70,11 +70,13 @@ struct LocationSessionTests {
             answers.append(session.room(of: "p"))
         }
         #expect(answers == [nil, .noRoom, .room(0), .room(0), .unknown, .noRoom])
-        // Kept for an hour of data time after the last fix, then forgotten.
-        _ = session.advance(to: 22 + 3599)
+        // Kept while the device is held, then let go with it once it has been silent for the session's device memory
+        // (60 s: the engine's device expiry).
+        _ = session.advance(to: 22 + 59)
         #expect(session.room(of: "p") == .noRoom)
-        _ = session.advance(to: 22 + 3661)
+        _ = session.advance(to: 22 + 62)
         #expect(session.room(of: "p") == nil)
+        #expect(session.heldDevices == 0)
         var bare = tinyVenue
         bare.zones = []
         var plain = try LocationSession(SessionConfiguration(venue: bare))

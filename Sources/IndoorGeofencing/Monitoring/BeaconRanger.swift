@@ -9,4 +9,12 @@ import IndoorModel
 public protocol BeaconRanger: Sendable {
     /// The ranging update for `sighting`, after folding it into the filter state.
     mutating func range(_ sighting: Sighting) -> RangedBeacon
+    /// Lets `device` go: whatever state the ranger keeps for it (a session calls it once the device is gone, so
+    /// that memory does not grow with every device ever heard). The default keeps nothing to forget.
+    mutating func forget(device: String)
+}
+
+extension BeaconRanger {
+    /// A ranger that keeps no per-device state has nothing to forget.
+    public mutating func forget(device: String) {}
 }

@@ -50,6 +50,10 @@ public struct SmoothingRanger: BeaconRanger {
         ranger.range(sighting)
     }
 
+    public mutating func forget(device: String) {
+        ranger.forget(device: device)
+    }
+
     /// The log-distance estimate in metres for `rssi` dBm; `.infinity` for a non-finite RSSI.
     public func distance(rssi dBm: Double, source: SightingSource, txPower: Double?) -> Double {
         ranger.distance(rssi: dBm, source: source, txPower: txPower)

@@ -406,6 +406,52 @@ public struct ZoneEngine: Sendable {
         }
     }
 
+    /// How many devices the engine keeps anything of (a presence, a visit, a re-trigger window or a last fix); counted
+    /// over its state, for tests and occasional reports.
+    public var heldDevices: Int {
+        Set(states.keys.map(\.device)).union(lastFixes.keys).count
+    }
+
+    /// Whether the engine still keeps anything of `device` that a rule may need: a presence in a zone, an open visit
+    /// or a re-trigger window still running. Its last fix alone does not count.
+    public func holds(device: String) -> Bool {
+        zones.indices.contains { states[Key(zone: $0, device: device)] != nil }
+    }
+
+    /// Lets `device` go: its presence in every zone, its open visits and its last fix. A visit still open is checked
+    /// out at once (reason ``ZoneEvent/Reason/lost``, at `time` seconds, with the last time the device was known in
+    /// the zone as its departure), so that forgetting a device a session had to evict early never leaves a visit
+    /// open for good. One heard again afterwards enters anew.
+    /// - Returns: Those check-outs, in zone order.
+    @discardableResult
+    public mutating func forget(device: String, at time: Double) -> [ZoneEvent] {
+        var closed: [ZoneEvent] = []
+        for index in zones.indices {
+            let key = Key(zone: index, device: device)
+            guard let state = states[key] else { continue }
+            if let visit = state.visit {
+                let zone = zones[index]
+                let departure = state.lastKnownIn(since: visit.checkIn, zone: zone, now: nil)
+                var record = visitRecord(zone: zone, device: device, opener: visit.opener, checkIn: visit.checkIn)
+                record.checkOut = departure
+                record.dwell = departure - visit.checkIn
+                record.reason = .lost
+                activity.append(record)
+                var checkOut = event(
+                    .checkOut, zone: zone, device: device, at: max(time, departure), by: visit.opener,
+                    checkIn: visit.checkIn, dwell: departure - visit.checkIn)
+                checkOut.departure = departure
+                checkOut.reason = .lost
+                closed.append(checkOut)
+            }
+            states[key] = nil
+            scheduled[key] = nil
+        }
+        fenceZonesByDevice[device] = nil
+        lastFixes[device] = nil
+        return closed
+    }
+
     /// Enables or disables the zone with id `zone`.
     /// - Returns: whether such a zone exists.
     @discardableResult

@@ -458,6 +458,15 @@ public struct PositioningEngine: Sendable {
         return slot
     }
 
+    /// Lets `device` go at once: its readings, track and belief (what ``Configuration/deviceExpiry`` does for a device
+    /// not heard for that long, for a caller that knows the device is gone). One heard again starts afresh.
+    public mutating func forget(device: String) {
+        guard let slot = slots.removeValue(forKey: device) else { return }
+        states[slot].clear()
+        freeSlots.append(slot)
+        if lastDevice == device { lastDevice = nil }
+    }
+
     private mutating func release(where expired: (DeviceState) -> Bool) {
         var kept: [String: Int] = [:]
         for (device, slot) in slots {

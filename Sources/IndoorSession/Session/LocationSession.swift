@@ -48,8 +48,11 @@ public struct LocationSession: Sendable {
     private var lastSweep = -Double.infinity
     /// The venue's rooms (zones with polygon fences), `nil` when it has none.
     private let roomMap: RoomMap?
-    /// Per device, the room its fixes hold (forgotten ``roomMemory`` seconds after its last fix).
+    /// Per device, the room its fixes hold (forgotten with the device, and ``roomMemory`` seconds after its last fix).
     private var rooms: [String: RoomHold] = [:]
+    /// The devices held, by when each was last heard: a device silent for ``SessionConfiguration/deviceMemory``
+    /// seconds is let go, and beyond ``SessionConfiguration/maximumDevices`` the one silent longest.
+    private var roster = DeviceRoster()
     /// When rooms of devices without a recent fix were last forgotten, seconds.
     private var lastRoomPrune = -Double.infinity
     /// Seconds after a device's last fix that its room is kept.
@@ -130,6 +133,7 @@ public struct LocationSession: Sendable {
         let closed = zones.carryVisits(from: previous.zones)
         clock = previous.clock
         lastFix = previous.lastFix
+        roster = previous.roster
         lastRoomPrune = previous.lastRoomPrune
         if previous.configuration.venue.zones == configuration.venue.zones { rooms = previous.rooms }
         statistics.zoneEvents += closed.count
@@ -145,12 +149,31 @@ public struct LocationSession: Sendable {
     /// Call it after the replay, before any new sighting or ``advance(to:)``.
     public mutating func resumeVisits(_ stored: [ZoneVisit], lastSeen: [String: Double] = [:]) {
         zones.resumeVisits(stored, lastSeen: lastSeen)
+        for visit in stored where visit.checkOut == nil {
+            roster.heard(visit.device, at: lastSeen[visit.device] ?? visit.checkIn)
+        }
+    }
+
+    /// How many devices the session holds now: those heard within ``SessionConfiguration/deviceMemory`` seconds of its
+    /// present, or still needed by a zone rule (at most ``SessionConfiguration/maximumDevices``). It falls as devices
+    /// leave; ``SessionStatistics/forgottenDevices`` and ``SessionStatistics/evictedDevices`` count those let go.
+    public var heldDevices: Int { roster.count }
+
+    /// How many devices each part of the session keeps state for, counted over that state: for tests that check a
+    /// device that is gone is gone everywhere.
+    package var heldDevicesByPart: [String: Int] {
+        [
+            "roster": roster.count, "positioning": locator.deviceCount, "zones": zones.heldDevices,
+            "monitors": monitors.count, "rooms": rooms.count, "lastFixes": lastFix.count,
+            "ranging": (ranger as? RSSIRanger)?.deviceCount ?? 0,
+        ]
     }
 
     /// The room `device` is in as its fixes so far hold it (``IndoorGeofencing/RoomHold``: held through fixes that
     /// stray over a wall, changed when they settle in another room, unknown when they have left without settling);
-    /// `nil` when the venue has no rooms (zones with polygon fences) or the device has had no fix in the last hour
-    /// of data time. The room is an index into the venue's zones.
+    /// `nil` when the venue has no rooms (zones with polygon fences), the device has had no fix in the last hour of
+    /// data time, or it was let go after its silence (``SessionConfiguration/deviceMemory``). The room is an index into
+    /// the venue's zones.
     public func room(of device: String) -> RoomHold.Answer? {
         rooms[device]?.answer
     }
@@ -218,6 +241,7 @@ public struct LocationSession: Sendable {
             if locator.ingest(sighting) { statistics.nodeLinks += 1 } else { statistics.ignoredNodeLinks += 1 }
             return finish(events)
         }
+        events += hold(sighting.device, at: sighting.time)
         let ranging = ranger.range(sighting)
         events += zones.update(with: ranging).map(SessionEvent.zone)
         // Monitors and peers move on to the present, which one device's far-off clock cannot move.
@@ -429,6 +453,7 @@ public struct LocationSession: Sendable {
             events += directory.advance(to: time).map { SessionEvent.peer($0, time: time) }
             peers = directory
         }
+        events += forgetSilentDevices(at: time)
         if time >= lastRoomPrune + 60 {
             lastRoomPrune = time
             for (device, hold) in rooms where hold.lastTime < time - Self.roomMemory {
@@ -436,6 +461,52 @@ public struct LocationSession: Sendable {
             }
         }
         return events
+    }
+
+    /// Holds `device`, heard at `time` seconds; a new device beyond ``SessionConfiguration/maximumDevices`` evicts the
+    /// device silent longest.
+    /// - Returns: The check-outs of the evicted device's open visits.
+    private mutating func hold(_ device: String, at time: Double) -> [SessionEvent] {
+        let isNew = !roster.contains(device)
+        roster.heard(device, at: time)
+        guard isNew, roster.count > configuration.maximumDevices else { return [] }
+        guard let oldest = roster.popOldest() else { return [] }
+        if oldest == device {
+            roster.keep(device, until: time)
+            return []
+        }
+        statistics.evictedDevices += 1
+        return forget(oldest, at: time)
+    }
+
+    /// Lets go of the devices silent for ``SessionConfiguration/deviceMemory`` seconds by `time`; one a zone rule
+    /// still needs (a presence, an open visit, a re-trigger window) or whose first fix still waits is held for another
+    /// such period.
+    private mutating func forgetSilentDevices(at time: Double) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        var kept: [String] = []
+        while let device = roster.popSilent(before: time - configuration.deviceMemory) {
+            if zones.holds(device: device) || firstHeard[device] != nil {
+                kept.append(device)
+                continue
+            }
+            statistics.forgottenDevices += 1
+            events += forget(device, at: time)
+        }
+        for device in kept { roster.keep(device, until: time) }
+        return events
+    }
+
+    /// Lets `device` go everywhere: positioning, ranging, zones (an open visit is checked out, `lost`), monitors,
+    /// its room and its last fix.
+    private mutating func forget(_ device: String, at time: Double) -> [SessionEvent] {
+        locator.forget(device: device)
+        ranger.forget(device: device)
+        monitors[device] = nil
+        rooms[device] = nil
+        lastFix[device] = nil
+        if firstHeard.removeValue(forKey: device) != nil, firstHeard.isEmpty { nextFirstFix = .infinity }
+        return zones.forget(device: device, at: time).map(SessionEvent.zone)
     }
 
     /// Counts `events` and puts them in time order (events of the same time keep their order).

@@ -38,6 +38,18 @@ public struct SessionConfiguration: Sendable {
     public var monitoringExitDelay: Double
     /// Peers: other phones of the same app, advertising as beacons; `nil` for none.
     public var peers: PeerConfiguration?
+    /// The most devices the session holds at once (at least 1). Default 100 000. A new device beyond it evicts the
+    /// device silent longest: its open zone visits are checked out (`lost`) and it is counted in
+    /// ``SessionStatistics/evictedDevices``, so a flood of new ids (rotating private addresses) cannot exhaust memory.
+    public var maximumDevices: Int
+
+    /// Seconds of data time after a device was last heard that the session lets it go (its readings, track, filters,
+    /// monitors, room and last fix), once no zone rule still needs it (its check-outs made and its re-trigger windows
+    /// over): the longest of the positioning engine's device expiry, the monitoring exit delay and the first-fix
+    /// delay plus the fix interval. A device heard again after that starts afresh, as a new one.
+    public var deviceMemory: Double {
+        max(positioning.deviceExpiry, monitoringExitDelay, firstFixDelay + fixInterval, 1)
+    }
 
     /// Peers advertise as iBeacons with the app's UUID; their major and minor name them (``PeerKey``).
     public struct PeerConfiguration: Hashable, Sendable {
@@ -67,13 +79,15 @@ public struct SessionConfiguration: Sendable {
     ///   - monitoring: Beacon conditions to monitor.
     ///   - monitoringExitDelay: Seconds without a matching beacon before a condition is left (default 10).
     ///   - peers: Peer options, or `nil`.
+    ///   - maximumDevices: The most devices held at once (default 100 000; at least 1).
     public init(
         venue: Venue, method: MethodCatalog.Selection? = nil,
         fallback: FallbackPolicy = .weightedCentroid,
         calibration: Calibration? = nil, survey: Recording? = nil,
         positioning: PositioningEngine.Configuration = PositioningEngine.Configuration(),
         fixInterval seconds: Double = 1, firstFixDelay: Double = 0.5, ranger: (any BeaconRanger)? = nil,
-        monitoring: [BeaconCondition] = [], monitoringExitDelay: Double = 10, peers: PeerConfiguration? = nil
+        monitoring: [BeaconCondition] = [], monitoringExitDelay: Double = 10, peers: PeerConfiguration? = nil,
+        maximumDevices: Int = 100_000
     ) {
         self.venue = venue
         self.method = method ?? Self.defaultMethod
@@ -87,6 +101,7 @@ public struct SessionConfiguration: Sendable {
         self.monitoring = monitoring
         self.monitoringExitDelay = monitoringExitDelay
         self.peers = peers
+        self.maximumDevices = max(1, maximumDevices)
     }
 
     /// The method a session uses when none is given, with ``FallbackPolicy/weightedCentroid`` behind it: `auto`

@@ -41,6 +41,15 @@ struct SessionLocator: Sendable {
         }
     }
 
+    /// Lets `device` go in both engines.
+    mutating func forget(device: String) {
+        primary.forget(device: device)
+        fallback?.forget(device: device)
+    }
+
+    /// How many devices the configured method's engine holds.
+    var deviceCount: Int { primary.deviceCount }
+
     /// The name of the fallback method, if there is one.
     var fallbackName: String? { fallback?.methodName }
 

@@ -29,6 +29,10 @@ public struct SessionStatistics: Hashable, Sendable {
     /// Inputs whose time was further than the horizon (1 h by default) from the session's present: they did not
     /// move it (``IndoorModel/DataClock``), so one device's far-off clock cannot check everyone out.
     public var clockOutliers = 0
+    /// Devices let go after ``SessionConfiguration/deviceMemory`` seconds of silence, once no zone rule needed them.
+    public var forgottenDevices = 0
+    /// Devices let go early because ``SessionConfiguration/maximumDevices`` were held (the one silent longest first).
+    public var evictedDevices = 0
 
     /// All zeros.
     init() {}

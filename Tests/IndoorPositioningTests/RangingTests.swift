@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func armaFollowsItsRecurrenceAndExpires() {
-        var filter = ARMAFilter(coefficient: 0.1, expiry: 10)
+        var filter = ExponentialFilter.arma(coefficient: 0.1, expiry: 10)
         filter.add(dBm: -60, at: 0)
         filter.add(dBm: -70, at: 1)
         #expect(filter.value(at: 1).map { abs($0 - (-61)) < 1e-12 } == true)
@@ -103,7 +103,7 @@ import Testing
         kalman.add(dBm: -60, at: 10)
         kalman.add(dBm: -70, at: 5)
         #expect(kalman.lastTime == 10)
-        var arma = ARMAFilter()
+        var arma = ExponentialFilter.arma()
         arma.add(dBm: -60, at: 10)
         arma.add(dBm: -70, at: 5)
         #expect(arma.lastTime == 10)

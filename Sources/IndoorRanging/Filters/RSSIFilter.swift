@@ -8,7 +8,8 @@ public struct RSSIFilter: Hashable, Sendable {
     public enum Kind: Hashable, Sendable, Codable {
         /// ``TrimmedMeanFilter``: mean of the samples of the last `window` seconds without the top and bottom `trim`.
         case trimmedMean(window: Double, trim: Double)
-        /// ``ARMAFilter`` with this coefficient.
+        /// The ARMA filter with this coefficient (``ExponentialFilter/arma(coefficient:expiry:)``: the exponential
+        /// average with the Android Beacon Library's restart after the `expiry` given to ``RSSIFilter/init(_:expiry:)``).
         case arma(coefficient: Double)
         /// ``KalmanRSSIFilter`` with process noise (dB²/s) and measurement noise (dB²).
         case kalman(processNoise: Double, measurementNoise: Double)
@@ -24,7 +25,6 @@ public struct RSSIFilter: Hashable, Sendable {
 
     private enum State: Hashable, Sendable {
         case trimmed(TrimmedMeanFilter)
-        case arma(ARMAFilter)
         case kalman(KalmanRSSIFilter)
         case exponential(ExponentialFilter)
         /// Only while a payload is being mutated, so that it stays uniquely referenced.
@@ -45,7 +45,7 @@ public struct RSSIFilter: Hashable, Sendable {
         case .trimmedMean(let window, let trim):
             state = .trimmed(TrimmedMeanFilter(window: window, trim: trim))
         case .arma(let coefficient):
-            state = .arma(ARMAFilter(coefficient: coefficient, expiry: seconds))
+            state = .exponential(ExponentialFilter.arma(coefficient: coefficient, expiry: seconds))
         case .kalman(let processNoise, let measurementNoise):
             state = .kalman(
                 KalmanRSSIFilter(processNoise: processNoise, measurementNoise: measurementNoise, expiry: seconds))
@@ -61,9 +61,6 @@ public struct RSSIFilter: Hashable, Sendable {
         case .kalman(var filter):
             filter.add(dBm: dBm, at: time)
             state = .kalman(filter)
-        case .arma(var filter):
-            filter.add(dBm: dBm, at: time)
-            state = .arma(filter)
         case .exponential(var filter):
             filter.add(dBm: dBm, at: time)
             state = .exponential(filter)
@@ -81,7 +78,6 @@ public struct RSSIFilter: Hashable, Sendable {
     public func value(at time: Double) -> Double? {
         switch state {
         case .kalman(let filter): filter.value(at: time)
-        case .arma(let filter): filter.value(at: time)
         case .exponential(let filter): filter.value(at: time)
         case .trimmed(let filter): filter.value(at: time)
         case .moving: nil
@@ -92,7 +88,6 @@ public struct RSSIFilter: Hashable, Sendable {
     public var lastTime: Double? {
         switch state {
         case .kalman(let filter): filter.lastTime
-        case .arma(let filter): filter.lastTime
         case .exponential(let filter): filter.lastTime
         case .trimmed(let filter): filter.lastTime
         case .moving: nil
@@ -105,9 +100,6 @@ public struct RSSIFilter: Hashable, Sendable {
         case .kalman(var filter):
             filter.reset()
             state = .kalman(filter)
-        case .arma(var filter):
-            filter.reset()
-            state = .arma(filter)
         case .exponential(var filter):
             filter.reset()
             state = .exponential(filter)

@@ -27,7 +27,7 @@ package struct TrimmedMeanFilter: Hashable, Sendable {
     /// The time of the newest sample, seconds, or `nil` before the first.
     ///
     /// The latest time heard, not the time of the sample added last: a late (out-of-order) sample does not move
-    /// it back, as with ``ARMAFilter`` and ``KalmanRSSIFilter``.
+    /// it back, as with the ARMA (``ExponentialFilter``) and ``KalmanRSSIFilter``.
     package private(set) var lastTime: Double?
 
     /// Adds a sample of `dBm` received at `time` seconds. Non-finite samples are ignored.

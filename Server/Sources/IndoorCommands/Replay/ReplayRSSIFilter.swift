@@ -6,7 +6,7 @@ import IndoorRanging
 public enum ReplayRSSIFilter: String, CaseIterable, Sendable {
     /// The stack's exponential moving average with weight 0.3, reset after 10 s (geofencing's default).
     case ema
-    /// ``ARMAFilter`` (coefficient 0.1, the Android Beacon Library's).
+    /// the ARMA filter (coefficient 0.1, the Android Beacon Library's; `ExponentialFilter.arma`).
     case arma
     /// ``KalmanRSSIFilter`` (process noise 2 dB²/s, measurement noise 16 dB²).
     case kalman

@@ -1,3 +1,3 @@
 import IndoorCommands
 
-IndoorCommand.main()
+await IndoorCommand.main()

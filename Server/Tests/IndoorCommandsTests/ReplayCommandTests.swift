@@ -314,6 +314,34 @@ struct ReplayCommandTests {
         }
     }
 
+    @Test("--first-fix-delay 0 fixes at the first sighting; bad session options are refused")
+    func sessionOptions() throws {
+        var at: [Double] = []
+        for delay in [0.5, 0.0] {
+            var fixes: [String] = []
+            let bytes = Data(sightingsCSV.utf8)
+            var done = false
+            _ = try ReplayCommand.replay(
+                venue: Data(venueJSON.utf8), venueFile: "venue.json", sightingsFile: "walk.csv",
+                read: {
+                    defer { done = true }
+                    return done ? nil : bytes
+                },
+                options: ReplayCommand.Options(method: "weighted-centroid", firstFixDelay: delay), problem: { _ in },
+                write: { line in if line.contains(#""type":"fix""#) { fixes.append(line) } })
+            let first = try #require(fixes.first)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+            at.append(try #require(object["t"] as? Double))
+        }
+        #expect(at == [1, 0])
+        #expect(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--first-fix-delay", "-1"])
+        }
+        #expect(throws: (any Error).self) {
+            try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--maximum-devices", "0"])
+        }
+    }
+
     @Test("the command line parses venue, sightings, method and interval")
     func parsing() throws {
         let command = try IndoorCommand.parseAsRoot(["replay", "--venue", "v.json", "s.csv", "--interval", "0.5"])

@@ -1,7 +1,10 @@
 import ArgumentParser
 
 /// The `indoor` command: the command-line front end of the Indoor engine.
-public struct IndoorCommand: ParsableCommand {
+///
+/// An `AsyncParsableCommand`, so that `indoor serve` and `indoor gateway` run their async work on the Swift runtime's
+/// executor (`await IndoorCommand.main()`); the other subcommands are synchronous.
+public struct IndoorCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "indoor",
         abstract: "Beacon-based indoor positioning: simulate, evaluate, decode, locate.",

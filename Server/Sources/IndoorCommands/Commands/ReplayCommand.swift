@@ -86,6 +86,20 @@ struct ReplayCommand: ParsableCommand {
                 """))
     var noSelfCalibration = false
 
+    @Option(
+        name: .customLong("first-fix-delay"),
+        help: ArgumentHelp(
+            "Seconds of data time a device's first fix waits after its first sighting; 0 fixes at the first sighting.",
+            valueName: "seconds"))
+    var firstFixDelay: Double = 0.5
+
+    @Option(
+        name: .customLong("maximum-devices"),
+        help: ArgumentHelp(
+            "The most devices held at once; beyond it the device silent longest is let go (its open visits checked out).",
+            valueName: "count"))
+    var maximumDevices: Int = 100_000
+
     func validate() throws {
         guard interval.isFinite, interval >= 0 else {
             throw ValidationError("--interval must be a number of seconds ≥ 0")
@@ -93,6 +107,10 @@ struct ReplayCommand: ParsableCommand {
         guard reorderWindow.isFinite, reorderWindow >= 0 else {
             throw ValidationError("--reorder-window must be a number of seconds ≥ 0")
         }
+        guard firstFixDelay.isFinite, firstFixDelay >= 0 else {
+            throw ValidationError("--first-fix-delay must be a number of seconds ≥ 0")
+        }
+        guard maximumDevices >= 1 else { throw ValidationError("--maximum-devices must be at least 1") }
     }
 
     func run() throws {
@@ -116,7 +134,8 @@ struct ReplayCommand: ParsableCommand {
             read: { [sightings] in try InputFile.chunk(of: handle, path: sightings) },
             options: Options(
                 method: method, interval: interval, rssiFilter: rssiFilter, calibration: calibration,
-                reorderWindow: reorderWindow, survey: survey, selfCalibration: !noSelfCalibration),
+                reorderWindow: reorderWindow, survey: survey, selfCalibration: !noSelfCalibration,
+                firstFixDelay: firstFixDelay, maximumDevices: maximumDevices),
             problem: { problem in
                 problems += 1
                 progress.finish()
@@ -150,6 +169,10 @@ struct ReplayCommand: ParsableCommand {
         /// Whether positioning calibrates the nodes from their sightings of each other, where it has no survey and
         /// no calibration that knows the path loss (`--no-self-calibration` clears it).
         var selfCalibration = true
+        /// Seconds a device's first fix waits after its first sighting (`--first-fix-delay`).
+        var firstFixDelay = 0.5
+        /// The most devices held at once (`--maximum-devices`).
+        var maximumDevices = 100_000
     }
 
     /// The whole command without files: reads the venue and the sightings, replays, and writes the lines.
@@ -211,7 +234,8 @@ struct ReplayCommand: ParsableCommand {
         var stream = try ReplayRun(
             venue: venue, method: options.method, interval: options.interval, rssiFilter: options.rssiFilter,
             calibration: options.calibration, reorderWindow: options.reorderWindow, survey: options.survey,
-            selfCalibration: options.selfCalibration
+            selfCalibration: options.selfCalibration, firstFixDelay: options.firstFixDelay,
+            maximumDevices: options.maximumDevices
         ).start()
         var reader = try ReplaySightingsReader(
             file: sightingsFile, format: ReplaySightingsReader.Format(fileName: sightingsFile), read: read)

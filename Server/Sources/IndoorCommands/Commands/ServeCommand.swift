@@ -12,7 +12,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// `indoor serve`: the location server (HTTP API, SQLite or PostgreSQL store, live stream, map).
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the location server: HTTP API, SQLite or PostgreSQL store, live event stream and map.",
@@ -218,9 +218,8 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let command = self
-        try BlockingRun.wait { try await command.serve() }
+    func run() async throws {
+        try await serve()
     }
 
     private func serve() async throws {

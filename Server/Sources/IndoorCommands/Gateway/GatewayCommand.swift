@@ -6,7 +6,7 @@ import IndoorMQTT
 import Synchronization
 
 /// `indoor gateway INPUT`: a Linux gateway agent forwarding the beacons a btsnoop stream hears.
-struct GatewayCommand: ParsableCommand {
+struct GatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "Forward the beacons a live btsnoop stream (btmon -w) hears to a server or an MQTT broker.",
@@ -118,9 +118,8 @@ struct GatewayCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let command = self
-        try BlockingRun.wait { try await command.forward() }
+    func run() async throws {
+        try await forward()
     }
 
     private func forward() async throws {

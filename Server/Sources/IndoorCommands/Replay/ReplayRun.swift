@@ -34,6 +34,11 @@ public struct ReplayRun {
     /// (``IndoorPositioning/PositioningEngine/Configuration/selfCalibration``); `false` leaves the links unfitted
     /// (they still make no device).
     public var selfCalibration: Bool
+    /// Seconds of data time a device's first fix waits after its first sighting
+    /// (``IndoorSession/SessionConfiguration/firstFixDelay``; 0 fixes at the first sighting).
+    public var firstFixDelay: Double
+    /// The most devices the session holds at once (``IndoorSession/SessionConfiguration/maximumDevices``).
+    public var maximumDevices: Int
 
     /// The default ``reorderWindow``, seconds.
     public static let defaultReorderWindow = 10.0
@@ -47,7 +52,8 @@ public struct ReplayRun {
     public init(
         venue: Venue, method: String? = nil, interval seconds: Double = 1,
         rssiFilter: ReplayRSSIFilter = .ema, calibration: Calibration? = nil,
-        reorderWindow: Double = ReplayRun.defaultReorderWindow, survey: Recording? = nil, selfCalibration: Bool = true
+        reorderWindow: Double = ReplayRun.defaultReorderWindow, survey: Recording? = nil, selfCalibration: Bool = true,
+        firstFixDelay: Double = 0.5, maximumDevices: Int = 100_000
     ) {
         self.venue = venue
         self.method = method
@@ -57,6 +63,8 @@ public struct ReplayRun {
         self.reorderWindow = reorderWindow
         self.survey = survey
         self.selfCalibration = selfCalibration
+        self.firstFixDelay = firstFixDelay
+        self.maximumDevices = maximumDevices
     }
 
     /// The session configuration of this replay: an explicit method runs alone, the default has its fallback.
@@ -72,8 +80,8 @@ public struct ReplayRun {
             venue: venue,
             method: selection,
             fallback: method == nil ? .weightedCentroid : .none, calibration: calibration, survey: survey,
-            fixInterval: interval,
-            ranger: rssiFilter.ranger(nodes: venue.nodes))
+            fixInterval: interval, firstFixDelay: firstFixDelay,
+            ranger: rssiFilter.ranger(nodes: venue.nodes), maximumDevices: maximumDevices)
         if !selfCalibration { configuration.positioning.selfCalibration = nil }
         return configuration
     }

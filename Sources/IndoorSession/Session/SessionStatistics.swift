@@ -30,6 +30,6 @@ public struct SessionStatistics: Hashable, Sendable {
     /// move it (``IndoorModel/DataClock``), so one device's far-off clock cannot check everyone out.
     public var clockOutliers = 0
 
-    /// All zeros.
-    init() {}
+    /// All zeros: the statistics of a session that has taken nothing (set the counts for an app's tests).
+    public init() {}
 }

@@ -27,7 +27,7 @@ let package = Package(
                 .product(name: "IndoorSession", package: "Indoor"),
                 .product(name: "IndoorCoreLocation", package: "Indoor"),
             ],
-            swiftSettings: strict + [.define("INDOOR_CORELOCATION_SHIM", .when(platforms: [.linux]))]),
+            swiftSettings: strict + [.define("INDOOR_CORELOCATION_SHIM")]),
         .testTarget(
             name: "AppSideTests",
             dependencies: [

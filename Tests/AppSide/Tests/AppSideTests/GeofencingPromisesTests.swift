@@ -53,7 +53,8 @@ struct GeofencingPromisesTests {
         #expect(events.first == .didEnterArea(condition: condition, beacon: AppSide.beacon(7), time: 1))
         #expect(monitor.satisfiedConditions == [condition])
         let exits = monitor.advance(to: 30)
-        #expect(exits == [.didLeaveArea(AreaExit(condition: condition, beacon: AppSide.beacon(7), lastHeard: 1, time: 11))])
+        #expect(
+            exits == [.didLeaveArea(AreaExit(condition: condition, beacon: AppSide.beacon(7), lastHeard: 1, time: 11))])
     }
 
     @Test("GEOFENCING.md: ranging from the app's own scanner enters a monitored region")
@@ -63,7 +64,8 @@ struct GeofencingPromisesTests {
         let events = monitor.ingest(ranged: Self.ranged(7, at: 2, meters: 0.4, proximity: .immediate))
         #expect(events.first == .didEnterArea(condition: Self.condition, beacon: AppSide.beacon(7), time: 2))
         let found = FoundBeacon(
-            condition: Self.condition, beacon: AppSide.beacon(7), ranging: Self.ranged(7, at: 2, meters: 0.4, proximity: .immediate))
+            condition: Self.condition, beacon: AppSide.beacon(7),
+            ranging: Self.ranged(7, at: 2, meters: 0.4, proximity: .immediate))
         #expect(events.last == .didFindBeacon(found))
     }
 
@@ -191,10 +193,26 @@ struct GeofencingPromisesTests {
             #expect(error.code == .emptyBeaconList && error.code != .observationInProgress)
         }
         let cases: [(MonitorCapabilities, MonitorError.Code)] = [
-            (MonitorCapabilities(locationServicesEnabled: false, authorized: true, monitoringAvailable: true, rangingAvailable: true), .locationServicesDisabled),
-            (MonitorCapabilities(locationServicesEnabled: true, authorized: false, monitoringAvailable: true, rangingAvailable: true), .notAuthorized),
-            (MonitorCapabilities(locationServicesEnabled: true, authorized: true, monitoringAvailable: false, rangingAvailable: true), .monitoringUnsupported),
-            (MonitorCapabilities(locationServicesEnabled: true, authorized: true, monitoringAvailable: true, rangingAvailable: false), .rangingUnsupported),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: false, authorized: true, monitoringAvailable: true, rangingAvailable: true),
+                .locationServicesDisabled
+            ),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: true, authorized: false, monitoringAvailable: true, rangingAvailable: true),
+                .notAuthorized
+            ),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: true, authorized: true, monitoringAvailable: false, rangingAvailable: true),
+                .monitoringUnsupported
+            ),
+            (
+                MonitorCapabilities(
+                    locationServicesEnabled: true, authorized: true, monitoringAvailable: true, rangingAvailable: false),
+                .rangingUnsupported
+            ),
         ]
         for (capabilities, code) in cases {
             #expect(throws: MonitorError(code: code, message: capabilities.problem?.message ?? "")) {
@@ -212,7 +230,8 @@ struct GeofencingPromisesTests {
         _ = try monitor.start([Self.condition], at: 0)
         _ = monitor.ingest(ranged: Self.ranged(7, at: 1))
         let expected = MonitorEvent.didStopObserving(
-            ObservationStop(reason: .authorizationRevoked, conditions: [Self.condition], beacons: [AppSide.beacon(7)], time: 5))
+            ObservationStop(
+                reason: .authorizationRevoked, conditions: [Self.condition], beacons: [AppSide.beacon(7)], time: 5))
         let stopped = monitor.revokeAuthorization(at: 5)
         #expect(stopped == [expected])
         let again = monitor.revokeAuthorization(at: 6)
@@ -286,7 +305,8 @@ struct GeofencingPromisesTests {
         let rooms = try #require(RoomMap(zones: venue.zones))
         #expect(rooms.room(at: Point2D(x: 25, y: 5), floor: nil) == 0)
         #expect(rooms.room(at: Point2D(x: 0, y: 50), floor: nil) == nil)
-        var hold = RoomHold(configuration: RoomHold.Configuration(margin: 0.25, settleTime: 2, depth: 0.5, unknownAfter: 8))
+        var hold = RoomHold(
+            configuration: RoomHold.Configuration(margin: 0.25, settleTime: 2, depth: 0.5, unknownAfter: 8))
         let inside = hold.update(point: Point2D(x: 25, y: 5), floor: nil, at: 0, in: rooms)
         // A fix just outside the wall keeps the room.
         let overTheWall = hold.update(point: Point2D(x: 30.1, y: 5), floor: nil, at: 1, in: rooms)

@@ -36,7 +36,9 @@ struct RadioPromisesTests {
         #expect(try BeaconFrame.decode(advertisingData: url.advertisingData)?.kind == "eddystone-url")
         let eid = EddystoneEID(eid: 0x0102_0304_0506_0708, txPowerAtZeroMetersDBm: -20)
         #expect(eid.hex == "0102030405060708")
-        #expect(try BeaconFrame.decode(advertisingData: eid.advertisingData)?.identity == .node("eddystone-eid:0102030405060708"))
+        #expect(
+            try BeaconFrame.decode(advertisingData: eid.advertisingData)?.identity
+                == .node("eddystone-eid:0102030405060708"))
         #expect(throws: AdvertisingError.self) { try EddystoneURL(url: "ftp://example.com", txPowerAtZeroMetersDBm: 0) }
     }
 
@@ -69,8 +71,14 @@ struct RadioPromisesTests {
 
     @Test("SCAN.md: what to do when the authorisation changes")
     func authorizationPolicyDecides() {
-        #expect(AuthorizationPolicy.actions(from: nil, to: .notDetermined) == [.updateScanner(.notDetermined), .requestWhenInUse])
-        #expect(AuthorizationPolicy.actions(from: .notDetermined, to: .whenInUse) == [.updateScanner(.whenInUse), .startRanging])
+        #expect(
+            AuthorizationPolicy.actions(from: nil, to: .notDetermined) == [
+                .updateScanner(.notDetermined), .requestWhenInUse,
+            ])
+        #expect(
+            AuthorizationPolicy.actions(from: .notDetermined, to: .whenInUse) == [
+                .updateScanner(.whenInUse), .startRanging,
+            ])
         #expect(AuthorizationPolicy.actions(from: .whenInUse, to: .denied) == [.updateScanner(.denied), .stopRanging])
     }
 
@@ -80,15 +88,19 @@ struct RadioPromisesTests {
         let beacons = (1...30).map { BeaconCondition(uuid: AppSide.uuid, major: UInt16($0 % 3), minor: UInt16($0)) }
         let plan = RegionBudget().plan(beacons)
         #expect(plan.widened && plan.dropped.isEmpty && plan.monitored.count == 3)
-        let small = RegionBudget(limit: 2).plan([BeaconCondition(uuid: AppSide.uuid), BeaconCondition(AppSide.beacon(1))])
-        #expect(small == RegionBudget.Plan(monitored: [BeaconCondition(uuid: AppSide.uuid)], widened: false, dropped: []))
+        let small = RegionBudget(limit: 2).plan([
+            BeaconCondition(uuid: AppSide.uuid), BeaconCondition(AppSide.beacon(1)),
+        ])
+        #expect(
+            small == RegionBudget.Plan(monitored: [BeaconCondition(uuid: AppSide.uuid)], widened: false, dropped: []))
     }
 
     @Test("SCAN.md: monitored conditions' identifiers, and CoreLocation's events back")
     func monitoredConditionsRoundTrip() throws {
         let condition = BeaconCondition(uuid: AppSide.uuid, major: 1)
         let identifier = MonitoredCondition.identifier(condition)
-        let event = MonitoredCondition.event(identifier: identifier, satisfied: true, date: Date(timeIntervalSince1970: 5))
+        let event = MonitoredCondition.event(
+            identifier: identifier, satisfied: true, date: Date(timeIntervalSince1970: 5))
         #expect(event == MonitoredCondition.Event(condition: condition, inside: true, time: 5))
         #expect(MonitoredCondition.event(identifier: identifier, satisfied: nil, date: Date()) == nil)
     }
@@ -98,7 +110,9 @@ struct RadioPromisesTests {
         let fix = Fix(
             time: 3, device: "p", position: Point3D(x: 1, y: 2, z: 0), floor: 1, accuracy: 2, confidence: 0.5,
             method: "app", coordinate: GeoCoordinate(latitude: 52.5, longitude: 13.4))
-        #expect(DeviceLocation(fix) == DeviceLocation(latitude: 52.5, longitude: 13.4, horizontalAccuracy: 2, floor: 1, timestamp: 3))
+        #expect(
+            DeviceLocation(fix)
+                == DeviceLocation(latitude: 52.5, longitude: 13.4, horizontalAccuracy: 2, floor: 1, timestamp: 3))
         let known = DeviceLocation(
             coreLocationLatitude: 52.5, longitude: 13.4, horizontalAccuracy: -1, floorLevel: nil,
             timestamp: Date(timeIntervalSince1970: 7))

@@ -72,24 +72,6 @@ struct ScanPromisesTests {
         #expect(await scanner.isPrepared(venue: "tiny"))
     }
 
-    @Test("SCAN.md: the provider's shape: registered once, its handler called once with the JSON")
-    func providerCallsItsHandlerOnce() async throws {
-        let scanner = IndoorScanner(venues: [try AppSide.venue()]) { AppSide.stream(Self.heard) }
-        IndoorScanProvider.register(scanner, callbackQueue: DispatchQueue(label: "app-side-scan"))
-        defer { IndoorScanProvider.unregister() }
-        let provider: any IndoorScanProviding.Type = IndoorScanProvider.self
-        let answer = await withCheckedContinuation { (done: CheckedContinuation<String?, Never>) in
-            provider.startIndoorScan("tiny", forLength: 3, withKnownLocation: nil) { json, _ in done.resume(returning: json) }
-        }
-        #expect(answer?.contains("\"geofenceId\":\"tiny\"") == true)
-        let failed = await withCheckedContinuation { (done: CheckedContinuation<String?, Never>) in
-            IndoorScanProvider.startIndoorScan("nowhere", forLength: 3, withKnownLocation: nil) { json, _ in
-                done.resume(returning: json)
-            }
-        }
-        #expect(failed == nil && IndoorScanProvider.lastError?.code == .unknownGeofence)
-    }
-
     @Test("SCAN.md: the pure scan and its target, as the command runs them")
     func pureScanAndTarget() throws {
         let venue = try AppSide.venue()

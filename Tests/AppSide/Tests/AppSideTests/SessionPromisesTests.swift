@@ -78,9 +78,13 @@ struct SessionPromisesTests {
     func badSettingsThrowTheDocumentedErrors() throws {
         let venue = try AppSide.venue()
         #expect(throws: SessionError.self) { try LocationSession(SessionConfiguration(venue: venue, fixInterval: -1)) }
-        #expect(throws: UnknownMethodError.self) { try MethodCatalog.engine(method: "no-such-method", nodes: venue.nodes) }
+        #expect(throws: UnknownMethodError.self) {
+            try MethodCatalog.engine(method: "no-such-method", nodes: venue.nodes)
+        }
         let knn = try #require(MethodCatalog.Selection("knn"))
-        #expect(throws: MissingSurveyError.self) { try LocationSession(SessionConfiguration(venue: venue, method: knn)) }
+        #expect(throws: MissingSurveyError.self) {
+            try LocationSession(SessionConfiguration(venue: venue, method: knn))
+        }
     }
 
     @Test("SESSION.md: every setting of the table is the app's to set")
@@ -96,7 +100,8 @@ struct SessionPromisesTests {
         var session = try LocationSession(configuration)
         #expect(session.configuration.method.name == "weighted-centroid+track")
         #expect(session.configuration.fallback.codes == [.tooFewNodes])
-        #expect(FallbackPolicy.none.method == nil && FallbackPolicy.weightedCentroid.codes == FallbackPolicy.defaultCodes)
+        #expect(
+            FallbackPolicy.none.method == nil && FallbackPolicy.weightedCentroid.codes == FallbackPolicy.defaultCodes)
         let events = session.ingest(Sighting(time: 0, device: "p", node: "n1", rssi: -59))
         #expect(events.contains { if case .fix = $0 { true } else { false } })  // fixInterval 0, no first-fix delay
     }
@@ -131,11 +136,17 @@ struct SessionPromisesTests {
         #expect(monitor.count == 4)
         guard monitor.count == 4 else { return }
         #expect(monitor[0] == .didStartObserving(conditions: [BeaconCondition(uuid: AppSide.uuid)], time: 1))
-        #expect(monitor[1] == .didEnterArea(condition: BeaconCondition(uuid: AppSide.uuid), beacon: AppSide.beacon(2), time: 1))
-        if case .didFindBeacon(let found) = monitor[2] { #expect(found.beacon == AppSide.beacon(2)) } else {
+        #expect(
+            monitor[1]
+                == .didEnterArea(condition: BeaconCondition(uuid: AppSide.uuid), beacon: AppSide.beacon(2), time: 1))
+        if case .didFindBeacon(let found) = monitor[2] {
+            #expect(found.beacon == AppSide.beacon(2))
+        } else {
             Issue.record("expected didFindBeacon, got \(monitor[2])")
         }
-        if case .didLeaveArea(let exit) = monitor[3] { #expect(exit.time == 11 && exit.lastHeard == 1) } else {
+        if case .didLeaveArea(let exit) = monitor[3] {
+            #expect(exit.time == 11 && exit.lastHeard == 1)
+        } else {
             Issue.record("expected didLeaveArea, got \(monitor[3])")
         }
     }
@@ -189,7 +200,8 @@ struct SessionPromisesTests {
         // Enabled again: no check-in at once, but at the next entry.
         session.setZone("east", enabled: true)
         let back = session.ingest([
-            Sighting(time: 12, device: "p", node: "n2", rssi: -58), Sighting(time: 20, device: "p", node: "n1", rssi: -59),
+            Sighting(time: 12, device: "p", node: "n2", rssi: -58),
+            Sighting(time: 20, device: "p", node: "n1", rssi: -59),
             Sighting(time: 30, device: "p", node: "n2", rssi: -59),
         ])
         let zones = back.compactMap { if case .zone(let zone) = $0 { zone } else { nil } }
@@ -200,7 +212,8 @@ struct SessionPromisesTests {
     func sessionPeersJoinAreHeardAndLeave() async throws {
         let venue = try AppSide.venue()
         var session = try LocationSession(
-            SessionConfiguration(venue: venue, peers: SessionConfiguration.PeerConfiguration(uuid: AppSide.uuid, timeout: 30)))
+            SessionConfiguration(
+                venue: venue, peers: SessionConfiguration.PeerConfiguration(uuid: AppSide.uuid, timeout: 30)))
         let ana = PeerKey(major: 172, minor: 8376)
         var events = session.updatePeer(ana, displayName: "Ana", at: 1)
         events += session.ingest(
@@ -215,7 +228,8 @@ struct SessionPromisesTests {
         #expect(session.knownPeers.isEmpty)
         // The runner's forwarders.
         let runner = LocationSessionRunner(
-            try LocationSession(SessionConfiguration(venue: venue, peers: SessionConfiguration.PeerConfiguration(uuid: AppSide.uuid))))
+            try LocationSession(
+                SessionConfiguration(venue: venue, peers: SessionConfiguration.PeerConfiguration(uuid: AppSide.uuid))))
         await runner.updatePeer(ana, displayName: "Ana", at: 1)
         await runner.peerLeft(ana, at: 2)
         try await runner.run(AppSide.stream([]))
@@ -237,8 +251,10 @@ struct SessionPromisesTests {
         var session = try LocationSession(SessionConfiguration(venue: try AppSide.venue()))
         _ = session.ingest(AppSide.walk)
         _ = session.ingest([
-            Sighting(time: 30, device: "p", node: "n2", rssi: -59), Sighting(time: 34, device: "p", node: "n2", rssi: -59),
-            Sighting(time: 40, device: "p", node: "n1", rssi: -59), Sighting(time: 43, device: "p", node: "n1", rssi: -59),
+            Sighting(time: 30, device: "p", node: "n2", rssi: -59),
+            Sighting(time: 34, device: "p", node: "n2", rssi: -59),
+            Sighting(time: 40, device: "p", node: "n1", rssi: -59),
+            Sighting(time: 43, device: "p", node: "n1", rssi: -59),
         ])
         let log = session.activity
         #expect(log.visits(device: "p").compactMap(\.dwell) == [10, 10])

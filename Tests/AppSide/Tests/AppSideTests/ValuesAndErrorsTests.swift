@@ -32,10 +32,13 @@ struct ValuesAndErrorsTests {
             .didStopObserving(ObservationStop(reason: .requested, conditions: [condition], beacons: [], time: 12)),
         ]
         let peer = Peer(key: PeerKey(major: 1, minor: 7), displayName: "Ana", lastUpdate: 1)
-        let events: [SessionEvent] = [.fix(fix), .zone(zone), .monitor(monitor[1], device: "me"), .peer(.appeared(peer), time: 1)]
+        let events: [SessionEvent] = [
+            .fix(fix), .zone(zone), .monitor(monitor[1], device: "me"), .peer(.appeared(peer), time: 1),
+        ]
         #expect(events.map(\.time) == [1, 1, 1, 1] && monitor.map(\.time) == [0, 1, 1, 11, 12])
         #expect(events.map(\.type) == ["fix", "zone", "monitor", "peer"])
-        let visit = ZoneVisit(zone: "east", device: "me", trigger: .fence, fence: "0", checkIn: 1, checkOut: 11, reason: .left)
+        let visit = ZoneVisit(
+            zone: "east", device: "me", trigger: .fence, fence: "0", checkIn: 1, checkOut: 11, reason: .left)
         #expect(visit.dwell == 10 && ActivityLog(visits: [visit]).totalDwell(device: "me", zone: "east") == 10)
         var statistics = SessionStatistics()
         statistics.fixes = 3
@@ -87,7 +90,8 @@ struct ValuesAndErrorsTests {
         func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
             guard let best = readings.first else { return .failure(NoFix(.notHeard, "no node heard")) }
             return .success(
-                Estimate(position: best.node.position, floor: best.node.floor, accuracy: best.distance, confidence: 0.3))
+                Estimate(position: best.node.position, floor: best.node.floor, accuracy: best.distance, confidence: 0.3)
+            )
         }
     }
 

@@ -7,11 +7,12 @@ For every `public`/`open` declaration in Sources/*, it looks for the declared na
   - its own target (other lines than the declaration),
   - the root's other targets,
   - the root's tests (a test file that `@testable import`s the owning target counts as the target itself),
-  - the Server package's Sources and Tests and Fuzz/ (which see only public API),
+  - the Server package's Sources and Tests, Fuzz/ and Tests/AppSide (the app-side package: each a package of its
+    own, which sees only public API),
   - the app-facing docs: README.md, docs/SESSION.md, docs/SCAN.md, docs/FORMATS.md and the DocC articles
     (code blocks and `backticks`; the catalogs' topic lists are not counted, they follow the code), and the
     Swift code blocks of the other docs/*.md.
-It proposes `public` (server, fuzz or docs), `package` (other root targets or tests without @testable) or
+It proposes `public` (server, fuzz, app side or docs), `package` (other root targets or tests without @testable) or
 `internal`. A member never gets more than its enclosing type. Initialisers count uses of `Type(`; protocol
 witnesses (description, encode(to:), ==, ...) keep their type's level. It is a first pass by name: a common
 member name used anywhere keeps the member public. The compiler and a reading decide the rest.
@@ -75,11 +76,13 @@ for target in targets:
 
 tests = {}  # path -> (text, set of @testable modules)
 for path in swift_files("Tests"):
+    if path.startswith(os.path.join("Tests", "AppSide") + os.sep):
+        continue  # a package of its own, as an app is: below
     text = read(path)
     tests[path] = (strip_comments(text), set(re.findall(r"@testable\s+import\s+(\w+)", text)))
 
 external = {}
-for folder in ["Server/Sources", "Server/Tests", "Fuzz"]:
+for folder in ["Server/Sources", "Server/Tests", "Fuzz", "Tests/AppSide"]:
     for path in swift_files(folder):
         external[path] = strip_comments(read(path))
 

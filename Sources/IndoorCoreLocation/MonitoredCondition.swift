@@ -16,8 +16,8 @@ public enum MonitoredCondition {
         /// When, Unix seconds.
         public var time: Double
 
-        /// An event; see the properties.
-        package init(condition: BeaconCondition, inside: Bool, time: Double) {
+        /// An event of `condition`: `inside` or not, at `time` Unix seconds.
+        public init(condition: BeaconCondition, inside: Bool, time: Double) {
             self.condition = condition
             self.inside = inside
             self.time = time

@@ -18,8 +18,10 @@ public struct RangedBeaconReading: Hashable, Sendable {
     /// When the reading was made, Unix seconds (`CLBeacon.timestamp`).
     public var timestamp: Double
 
-    /// A reading with the fields of a `CLBeacon`.
-    package init(uuid: UUID, major: UInt16, minor: UInt16, rssi: Int, accuracy: Double, timestamp: Double) {
+    /// A reading with the fields of a `CLBeacon`: `rssi` dBm (0: not measured), `accuracy` metres (negative:
+    /// unknown), `timestamp` Unix seconds. An app that handles `CLBeacon`s itself makes one per beacon and asks it
+    /// for ``sighting(device:)``.
+    public init(uuid: UUID, major: UInt16, minor: UInt16, rssi: Int, accuracy: Double, timestamp: Double) {
         self.uuid = uuid
         self.major = major
         self.minor = minor

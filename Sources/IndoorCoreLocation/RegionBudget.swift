@@ -8,14 +8,14 @@ import IndoorModel
 /// if that is still too many, the first ``limit`` are kept and the rest reported as ``Plan/dropped``. Ranging then
 /// tells the beacons apart again, so widening loses no sighting.
 public struct RegionBudget: Hashable, Sendable {
-    /// The limit of the legacy region-monitoring API and of one `CLMonitor`.
-    package static let platformLimit = 20
+    /// The limit of the legacy region-monitoring API and of one `CLMonitor`: 20 conditions.
+    public static let platformLimit = 20
 
     /// At most this many conditions are monitored.
     public var limit: Int
 
-    /// A budget of `limit` conditions (default ``platformLimit``).
-    package init(limit: Int = RegionBudget.platformLimit) {
+    /// A budget of `limit` conditions (default ``platformLimit``; at least 1).
+    public init(limit: Int = RegionBudget.platformLimit) {
         self.limit = max(1, limit)
     }
 
@@ -28,8 +28,8 @@ public struct RegionBudget: Hashable, Sendable {
         /// Conditions that could not be fitted even as whole UUIDs.
         public var dropped: [BeaconCondition]
 
-        /// A plan; see the properties.
-        package init(monitored: [BeaconCondition], widened: Bool, dropped: [BeaconCondition]) {
+        /// A plan: `monitored` conditions, whether some were `widened`, and those `dropped`.
+        public init(monitored: [BeaconCondition], widened: Bool, dropped: [BeaconCondition]) {
             self.monitored = monitored
             self.widened = widened
             self.dropped = dropped

@@ -7,6 +7,12 @@ public struct ADStructure: Hashable, Sendable {
     /// The data bytes, without the length and type bytes.
     public var data: [UInt8]
 
+    /// A structure of `type` (see ``ADType``) holding `data` (at most 254 bytes to be encodable by ``encode(_:)``).
+    public init(type: UInt8, data: [UInt8]) {
+        self.type = type
+        self.data = data
+    }
+
     /// Splits advertising data into its AD structures.
     ///
     /// A length byte of 0 ends the significant part (the rest is padding).

@@ -24,8 +24,10 @@ public struct BeaconAdvertisement: Hashable, Sendable {
     /// For a TLM frame, the identity frame last heard from the same address.
     public var telemetryOwner: BeaconFrame?
 
-    /// An advertisement heard at `time` (Unix seconds) with `rssiDBm` (dBm, nil when not available).
-    init(
+    /// An advertisement heard at `time` (Unix seconds) with `rssiDBm` (dBm, nil when not available): what an app
+    /// that scans with its own Bluetooth code makes from a frame it decoded (``BeaconFrame/decode(advertisingData:)``),
+    /// then turns into a sighting with ``sighting(device:)``.
+    public init(
         time: Double, adapter: UInt16? = nil, adapterName: String? = nil, address: BluetoothAddress,
         addressType: UInt8 = 0, frame: BeaconFrame,
         rssiDBm: Int?, reportedTxPowerDBm: Int? = nil, telemetry: EddystoneTLM? = nil,

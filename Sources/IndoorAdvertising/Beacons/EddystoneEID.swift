@@ -8,7 +8,7 @@ public struct EddystoneEID: Hashable, Sendable {
     public var txPowerAtZeroMeters: Int8
 
     /// An EID frame; `txPowerAtZeroMetersDBm` is the calibrated power at 0 m, dBm.
-    init(eid: UInt64, txPowerAtZeroMetersDBm: Int8) {
+    public init(eid: UInt64, txPowerAtZeroMetersDBm: Int8) {
         self.eid = eid
         self.txPowerAtZeroMeters = txPowerAtZeroMetersDBm
     }

@@ -31,7 +31,7 @@ public struct EddystoneURL: Hashable, Sendable {
     ///
     /// - Throws: ``AdvertisingError`` (`encoding`) when the URL has no http(s) scheme, holds characters outside
     ///   printable ASCII, or encodes to more than 17 bytes.
-    init(url: String, txPowerAtZeroMetersDBm: Int8) throws {
+    public init(url: String, txPowerAtZeroMetersDBm: Int8) throws {
         guard let schemeIndex = Self.schemes.indices.first(where: { url.hasPrefix(Self.schemes[$0]) }) else {
             throw AdvertisingError(code: .encoding, message: "URL '\(url)' does not start with http:// or https://")
         }

@@ -86,9 +86,10 @@ public struct BeaconMonitor<Ranger: BeaconRanger>: Sendable {
         end(.requested, at: time)
     }
 
-    /// The user revoked location authorisation: observation stops, and the stop event names the conditions
-    /// and the beacons that were being ranged.
-    mutating func revokeAuthorization(at time: Double) -> [MonitorEvent] {
+    /// The user revoked location authorisation at `time` seconds: observation stops, and the stop event (reason
+    /// ``ObservationStop/Reason/authorizationRevoked``) names the conditions and the beacons that were being ranged.
+    /// - Returns: ``MonitorEvent/didStopObserving(_:)``, or nothing when not observing.
+    public mutating func revokeAuthorization(at time: Double) -> [MonitorEvent] {
         end(.authorizationRevoked, at: time)
     }
 

@@ -1,17 +1,24 @@
 import IndoorModel
 
-/// Receives the monitor's events one callback at a time; every method has an empty default.
+/// Receives the monitor's events one callback at a time, in order, on the observer's actor; every method has an
+/// empty default, so a delegate implements only those it needs. Times are seconds.
 public protocol BeaconObserverDelegate: AnyObject, Sendable {
+    /// Observation started for `conditions` at `time` seconds.
     func didStartObserving(_ conditions: [BeaconCondition], at time: Double)
+    /// Observation stopped: on request (``ObservationStop/Reason/requested``) or because the user revoked location
+    /// authorisation (``ObservationStop/Reason/authorizationRevoked``).
     func didStopObserving(_ stop: ObservationStop)
+    /// `condition` became satisfied at `time` seconds: `beacon` matched it.
     func didEnterArea(_ condition: BeaconCondition, beacon: BeaconID, at time: Double)
+    /// A ranging update of a beacon under a satisfied condition (never with unknown proximity).
     func didFindBeacon(_ found: FoundBeacon)
+    /// A condition became unsatisfied; one call per beacon that had been heard under it.
     func didLeaveArea(_ exit: AreaExit)
 }
 
 extension BeaconObserverDelegate {
-    func didStartObserving(_ conditions: [BeaconCondition], at time: Double) {}
-    func didStopObserving(_ stop: ObservationStop) {}
+    public func didStartObserving(_ conditions: [BeaconCondition], at time: Double) {}
+    public func didStopObserving(_ stop: ObservationStop) {}
     public func didEnterArea(_ condition: BeaconCondition, beacon: BeaconID, at time: Double) {}
     public func didFindBeacon(_ found: FoundBeacon) {}
     public func didLeaveArea(_ exit: AreaExit) {}
@@ -30,10 +37,11 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
     /// Receives every event too; held weakly.
     public weak var delegate: (any BeaconObserverDelegate)?
 
+    /// An observer driving `monitor`; it observes nothing until ``start(_:at:capabilities:)``.
     /// - Parameters:
-    ///   - monitor: The state machine to drive.
+    ///   - monitor: The state machine to drive (``BeaconMonitor/init(exitDelay:)`` for the default ranger).
     ///   - bufferingPolicy: What the event stream keeps when no one reads it. Default: everything.
-    init(
+    public init(
         monitor: BeaconMonitor<Ranger>,
         bufferingPolicy: AsyncStream<MonitorEvent>.Continuation.BufferingPolicy = .unbounded
     ) {
@@ -47,8 +55,9 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
         continuation.finish()
     }
 
-    /// Sets the delegate (actor-isolated setter for callers outside the actor).
-    func setDelegate(_ delegate: (any BeaconObserverDelegate)?) {
+    /// Sets the delegate, held weakly, from outside the actor (`await observer.setDelegate(self)`); it receives the
+    /// events delivered after this call.
+    public func setDelegate(_ delegate: (any BeaconObserverDelegate)?) {
         self.delegate = delegate
     }
 
@@ -68,8 +77,11 @@ public actor BeaconObserver<Ranger: BeaconRanger> {
         deliver(monitor.stop(at: time))
     }
 
-    /// Location authorisation was revoked: observation stops and the stop event says which beacons stopped.
-    func revokeAuthorization(at time: Double) {
+    /// The user revoked location authorisation at `time` seconds: observation stops with
+    /// ``MonitorEvent/didStopObserving(_:)``, reason ``ObservationStop/Reason/authorizationRevoked``, naming the
+    /// conditions and the beacons that were being ranged (nothing happens when not observing). An adapter calls it
+    /// when the platform reports the revocation; start again once authorised.
+    public func revokeAuthorization(at time: Double) {
         deliver(monitor.revokeAuthorization(at: time))
     }
 

@@ -13,7 +13,9 @@ public struct MonitorCapabilities: Hashable, Sendable {
     public static let all = MonitorCapabilities(
         locationServicesEnabled: true, authorized: true, monitoringAvailable: true, rangingAvailable: true)
 
-    init(locationServicesEnabled: Bool, authorized: Bool, monitoringAvailable: Bool, rangingAvailable: Bool) {
+    /// What the platform reports; an adapter passes it to ``BeaconMonitor/start(_:at:capabilities:)``, which throws
+    /// the ``problem`` of the first one missing.
+    public init(locationServicesEnabled: Bool, authorized: Bool, monitoringAvailable: Bool, rangingAvailable: Bool) {
         self.locationServicesEnabled = locationServicesEnabled
         self.authorized = authorized
         self.monitoringAvailable = monitoringAvailable

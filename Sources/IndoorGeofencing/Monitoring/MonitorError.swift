@@ -20,11 +20,14 @@ public struct MonitorError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let rangingUnsupported = Code("rangingUnsupported")
     }
 
+    /// What kind of problem this is: compare it with the constants of ``Code`` (`error.code == .notAuthorized`).
     public var code: Code
     /// What was wrong and how to fix it.
     public var message: String
 
-    init(code: Code, message: String) {
+    /// An error of `code`, described by `message` (for an adapter's own checks, or an app's tests; the monitor
+    /// throws the standard ones).
+    public init(code: Code, message: String) {
         self.code = code
         self.message = message
     }

@@ -42,6 +42,14 @@ public struct ObservationStop: Hashable, Sendable {
     public var beacons: [BeaconID]
     /// Seconds.
     public var time: Double
+
+    /// A stop at `time` seconds for `reason`, of `conditions`, with the `beacons` that were being ranged.
+    public init(reason: Reason, conditions: [BeaconCondition], beacons: [BeaconID], time: Double) {
+        self.reason = reason
+        self.conditions = conditions
+        self.beacons = beacons
+        self.time = time
+    }
 }
 
 /// A beacon found by ranging, with the condition that it satisfies.
@@ -52,6 +60,13 @@ public struct FoundBeacon: Hashable, Sendable {
     public var beacon: BeaconID
     /// Filtered RSSI (dBm), distance (metres) and proximity.
     public var ranging: RangedBeacon
+
+    /// `beacon`, satisfying `condition`, as `ranging` measured it (its time is the event's).
+    public init(condition: BeaconCondition, beacon: BeaconID, ranging: RangedBeacon) {
+        self.condition = condition
+        self.beacon = beacon
+        self.ranging = ranging
+    }
 }
 
 /// A condition that became unsatisfied, naming a beacon that had satisfied it.
@@ -64,4 +79,12 @@ public struct AreaExit: Hashable, Sendable {
     public var lastHeard: Double
     /// When the exit was decided: the last time any matching beacon was heard plus the exit delay, seconds.
     public var time: Double
+
+    /// `condition` left at `time` seconds, naming `beacon`, last heard at `lastHeard` seconds.
+    public init(condition: BeaconCondition, beacon: BeaconID, lastHeard: Double, time: Double) {
+        self.condition = condition
+        self.beacon = beacon
+        self.lastHeard = lastHeard
+        self.time = time
+    }
 }

@@ -15,8 +15,13 @@ public struct RangedBeacon: Hashable, Sendable {
     /// The proximity class of ``distance``.
     public var proximity: Proximity
 
-    /// A ranging update at `time` seconds: `rssi` dBm (filtered), `distance` metres.
-    init(
+    /// A ranging update at `time` seconds: `rssi` dBm (filtered), `distance` metres (non-finite when unknown),
+    /// and its `proximity` class.
+    ///
+    /// Rangers make these (``BeaconRanger/range(_:)``); an app that ranges with its own radio code (CoreBluetooth,
+    /// another scanner) makes them too, and gives them to ``BeaconMonitor/ingest(ranged:)``, a ``ZoneEngine``
+    /// (`update(with:)`) or a ``PeerDirectory`` (`heard(_:)`), or returns them from its own ``BeaconRanger``.
+    public init(
         time: Double, device: String, source: SightingSource, rssi: Double, distance meters: Double,
         proximity: Proximity
     ) {

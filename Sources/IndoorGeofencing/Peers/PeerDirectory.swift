@@ -58,10 +58,10 @@ public struct PeerDirectory: Sendable {
 
     /// An empty directory.
     /// - Parameters:
-    ///   - seconds: The sighting timeout (see ``timeout``).
+    ///   - seconds: The sighting timeout (see ``timeout``), default 30 s.
     ///   - maximumPeers: The most peers kept (at least 1).
     ///   - horizon: Seconds a call's time may lie from the present without a second peer agreeing (default 3600).
-    package init(timeout seconds: Double = 30, maximumPeers: Int = 1000, horizon: Double = 3600) {
+    public init(timeout seconds: Double = 30, maximumPeers: Int = 1000, horizon: Double = 3600) {
         self.timeout = seconds
         self.maximumPeers = max(1, maximumPeers)
         self.clock = DataClock(horizon: horizon)

@@ -1,12 +1,15 @@
 /// The visits that have happened, in the order they were logged (a check-in without check-out is logged
 /// at check-in, a visit with check-out when it closes). The server persists it.
 public struct ActivityLog: Hashable, Sendable, Codable {
+    /// The visits, in the order they were logged.
     public var visits: [ZoneVisit]
 
-    package init(visits: [ZoneVisit] = []) {
+    /// A log of `visits`, in the order given (empty by default).
+    public init(visits: [ZoneVisit] = []) {
         self.visits = visits
     }
 
+    /// Logs `visit` after the others.
     public mutating func append(_ visit: ZoneVisit) {
         visits.append(visit)
     }
@@ -21,8 +24,10 @@ public struct ActivityLog: Hashable, Sendable, Codable {
         visits.filter { $0.zone == zone }
     }
 
-    /// Total dwell of `device` in `zone`, seconds, over closed visits.
-    func totalDwell(device: String, zone: String) -> Double {
+    /// Total dwell of `device` in the zone with id `zone`, seconds: the sum of ``ZoneVisit/dwell`` over its closed
+    /// visits in this log (open visits, check-ins without check-out and geoline crossings add nothing); 0 when
+    /// there are none. A log drained by ``ZoneEngine/drainActivity()`` counts only what it still holds.
+    public func totalDwell(device: String, zone: String) -> Double {
         visits.filter { $0.device == device && $0.zone == zone }.compactMap(\.dwell).reduce(0, +)
     }
 }

@@ -452,10 +452,14 @@ public struct ZoneEngine: Sendable {
         return closed
     }
 
-    /// Enables or disables the zone with id `zone`.
-    /// - Returns: whether such a zone exists.
+    /// Enables or disables the zone with id `zone` from now on (the venue JSON's `enabled`, at run time).
+    ///
+    /// A disabled zone checks no one in; a visit already open goes on and still checks out, its events carrying
+    /// ``ZoneEvent/zoneEnabled`` `false`. Enabling it again checks no one in at once: a check-in needs a new entry,
+    /// so a device that entered while the zone was disabled checks in the next time it comes in.
+    /// - Returns: Whether such a zone exists (nothing changes when it does not).
     @discardableResult
-    mutating func setEnabled(_ enabled: Bool, zone id: String) -> Bool {
+    public mutating func setEnabled(_ enabled: Bool, zone id: String) -> Bool {
         guard let index = zones.firstIndex(where: { $0.id == id }) else { return false }
         zones[index].isEnabled = enabled
         return true

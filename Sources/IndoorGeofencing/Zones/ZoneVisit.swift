@@ -29,7 +29,7 @@ public struct ZoneVisit: Hashable, Sendable, Codable {
     public var reason: ZoneEvent.Reason?
 
     /// A visit checked in at `checkIn` seconds (and out at `checkOut` seconds, when closed); the dwell is
-    /// computed from them.
+    /// computed from them (`checkOut − checkIn`, `nil` without a check-out).
     public init(
         zone: String, device: String, trigger: ZoneEvent.Trigger, fence: String? = nil, beacon: String? = nil,
         proximity: Proximity? = nil, geoline: String? = nil, checkIn: Double, checkOut: Double? = nil,

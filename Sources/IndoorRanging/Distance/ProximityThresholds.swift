@@ -13,8 +13,9 @@ extension Proximity {
         /// 0.5 m and 3 m.
         public static let standard = Thresholds(immediate: 0.5, near: 3)
 
-        /// Thresholds in metres.
-        package init(immediate: Double, near: Double) {
+        /// Thresholds in metres: up to `immediate` a beacon is immediate, up to `near` near, beyond it far (give
+        /// `immediate` ≤ `near`); for ``RSSIRanger`` and geofencing's `SmoothingRanger`.
+        public init(immediate: Double, near: Double) {
             self.immediate = immediate
             self.near = near
         }

@@ -12,8 +12,9 @@ public struct RangeEstimate: Hashable, Sendable {
     /// The calibration the distance came from (see ``RSSIAtOneMeter``).
     public var calibration: NodeCalibration
 
-    /// An estimate of `rssi` dBm, `distance` metres, its `proximity` class, from `calibration`.
-    init(rssi dBm: Double, distance meters: Double, proximity: Proximity, calibration: NodeCalibration) {
+    /// An estimate of `rssi` dBm, `distance` metres (`.infinity` when unknown), its `proximity` class, from
+    /// `calibration` (for an app's tests, or a ranger of its own).
+    public init(rssi dBm: Double, distance meters: Double, proximity: Proximity, calibration: NodeCalibration) {
         self.rssi = dBm
         self.distance = meters
         self.proximity = proximity

@@ -35,11 +35,12 @@ public struct RSSIFilter: Hashable, Sendable {
     public let kind: Kind
     private var state: State
 
+    /// An empty filter of `kind`, one per device and radio: add samples with ``add(dBm:at:)``.
     /// - Parameters:
     ///   - kind: The filter and its tuning.
     ///   - expiry: Seconds of silence after which the ARMA and Kalman filters restart (the trimmed mean
     ///     forgets each sample after its own window, the exponential filter restarts after its own `resetAfter`).
-    package init(_ kind: Kind, expiry seconds: Double = 20) {
+    public init(_ kind: Kind, expiry seconds: Double = 20) {
         self.kind = kind
         switch kind {
         case .trimmedMean(let window, let trim):

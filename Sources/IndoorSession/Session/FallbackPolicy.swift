@@ -12,7 +12,7 @@ public struct FallbackPolicy: Hashable, Sendable {
     public var codes: Set<NoFix.Code>
 
     /// The failures a fallback answers by default: too few nodes, nodes on one line, and no plausible answer.
-    static let defaultCodes: Set<NoFix.Code> = [.tooFewNodes, .degenerateGeometry, .noSolution]
+    public static let defaultCodes: Set<NoFix.Code> = [.tooFewNodes, .degenerateGeometry, .noSolution]
 
     /// No fallback: a locate the method cannot answer gives no fix.
     public static let none = FallbackPolicy(method: nil)
@@ -20,10 +20,11 @@ public struct FallbackPolicy: Hashable, Sendable {
     /// Weighted centroid (works from one node) for the ``defaultCodes``: the default.
     public static let weightedCentroid = FallbackPolicy(method: .weightedCentroid)
 
+    /// A fallback of `method` for the failures in `codes` (``none`` and ``weightedCentroid`` are the usual two).
     /// - Parameters:
     ///   - method: The catalogue method that answers in place of the session's method; `nil` for none.
-    ///   - codes: Which failures of the session's method it answers.
-    init(method: MethodCatalog.Method?, codes: Set<NoFix.Code> = FallbackPolicy.defaultCodes) {
+    ///   - codes: Which failures of the session's method it answers (default ``defaultCodes``).
+    public init(method: MethodCatalog.Method?, codes: Set<NoFix.Code> = FallbackPolicy.defaultCodes) {
         self.method = method
         self.codes = codes
     }

@@ -360,10 +360,11 @@ public struct LocationSession: Sendable {
         return finish(events)
     }
 
-    /// A peer left the session (an explicit leave from the app's session service): it is forgotten, with a
-    /// `left` event. Ignored without ``SessionConfiguration/peers``.
+    /// A peer left the session at `time` seconds (an explicit leave from the app's session service): it is
+    /// forgotten, with a `left` event (``IndoorGeofencing/PeerDirectory/left(_:at:)``: a leave older than the peer's
+    /// newest session data is ignored). Ignored without ``SessionConfiguration/peers``.
     /// - Returns: The peer events, in time order.
-    package mutating func peerLeft(_ key: PeerKey, at time: Double) -> [SessionEvent] {
+    public mutating func peerLeft(_ key: PeerKey, at time: Double) -> [SessionEvent] {
         guard var directory = peers, time.isFinite else { return [] }
         if case .outlier = clock.observe(time, source: key.text) {
             return finish([])
@@ -371,6 +372,36 @@ public struct LocationSession: Sendable {
         var events = sweep(to: clock.present)
         events += directory.left(key, at: time).map { SessionEvent.peer($0, time: time) }
         peers = directory
+        return finish(events)
+    }
+
+    /// Enables or disables the venue's zone with id `id` from now on, without restarting anything (the zone JSON's
+    /// `enabled`, at run time; ``IndoorGeofencing/ZoneEngine/setEnabled(_:zone:)``).
+    ///
+    /// A disabled zone checks no one in; a visit already open goes on and still checks out, its events carrying
+    /// `zoneEnabled: false`. Enabled again, it checks in a device at its next entry, not at once.
+    /// - Returns: Whether the venue has such a zone (nothing changes when it has not).
+    @discardableResult
+    public mutating func setZone(_ id: String, enabled: Bool) -> Bool {
+        zones.setEnabled(enabled, zone: id)
+    }
+
+    /// The user revoked location authorisation at `time` seconds: every device's beacon monitoring stops with
+    /// ``IndoorGeofencing/MonitorEvent/didStopObserving(_:)``, reason
+    /// ``IndoorGeofencing/ObservationStop/Reason/authorizationRevoked``, naming the conditions and the beacons that
+    /// were being ranged (``IndoorGeofencing/BeaconMonitor/revokeAuthorization(at:)``). The monitors are then
+    /// forgotten: a device's monitoring starts afresh (`didStartObserving`) at its next beacon sighting, once the
+    /// radio is allowed again. Positioning, zones and peers are not affected.
+    /// - Returns: The stop events, by device; none without ``SessionConfiguration/monitoring`` or for a non-finite
+    ///   time.
+    public mutating func revokeAuthorization(at time: Double) -> [SessionEvent] {
+        guard time.isFinite else { return [] }
+        var events: [SessionEvent] = []
+        for device in monitors.keys.sorted() {
+            guard var monitor = monitors[device] else { continue }
+            events += monitor.revokeAuthorization(at: time).map { SessionEvent.monitor($0, device: device) }
+        }
+        monitors = [:]
         return finish(events)
     }
 

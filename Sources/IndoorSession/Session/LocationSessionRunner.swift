@@ -112,9 +112,25 @@ public actor LocationSessionRunner<C: Clock> where C.Duration == Duration {
         publish(session.updatePeer(key, displayName: displayName, picture: picture, at: time))
     }
 
-    /// A peer left the session at data time `time` seconds.
-    package func peerLeft(_ key: PeerKey, at time: Double) {
+    /// A peer left the session at data time `time` seconds (``LocationSession/peerLeft(_:at:)``), publishing its
+    /// `left` event.
+    public func peerLeft(_ key: PeerKey, at time: Double) {
         publish(session.peerLeft(key, at: time))
+    }
+
+    /// Enables or disables the zone with id `id` from now on (``LocationSession/setZone(_:enabled:)``); positioning
+    /// and the open visits carry on.
+    /// - Returns: Whether the venue has such a zone.
+    @discardableResult
+    public func setZone(_ id: String, enabled: Bool) -> Bool {
+        session.setZone(id, enabled: enabled)
+    }
+
+    /// The user revoked location authorisation at data time `time` seconds
+    /// (``LocationSession/revokeAuthorization(at:)``): publishes each device's monitoring stop, reason
+    /// `authorizationRevoked`.
+    public func revokeAuthorization(at time: Double) {
+        publish(session.revokeAuthorization(at: time))
     }
 
     /// Moves the session on to data time `time` seconds, publishing what was due.

@@ -3,8 +3,8 @@ public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong, for people.
     public var message: String
 
-    /// An error described by `message`.
-    package init(_ message: String) {
+    /// An error described by `message` (the session makes them; an app makes them for its tests).
+    public init(_ message: String) {
         self.message = message
     }
 

@@ -34,6 +34,6 @@ public struct SessionStatistics: Hashable, Sendable {
     /// Devices let go early because ``SessionConfiguration/maximumDevices`` were held (the one silent longest first).
     public var evictedDevices = 0
 
-    /// All zeros.
-    init() {}
+    /// All zeros: the statistics of a session that has taken nothing (set the counts for an app's tests).
+    public init() {}
 }

@@ -1,0 +1,1 @@
+../../../../Sources/IndoorCoreLocation/CoreLocationShell.swift

@@ -1,0 +1,1 @@
+../../../CoreLocationShim/CoreLocationShim.swift

@@ -75,7 +75,7 @@ extension IMDFImporter {
             var name: String
             var outline: Polygon
             var outlineArea: Double
-            var walls = IMDFWalls()
+            var walls = IMDFWalls.merging()
         }
 
         mutating func venue(id: String?, anchor given: GeoAnchor?) throws -> IMDFImport {

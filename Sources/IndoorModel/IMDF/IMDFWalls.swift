@@ -3,19 +3,34 @@ import Foundation
 /// A floor's walls from its units' boundaries: every boundary edge once (edges two rooms share merged into one wall),
 /// with a gap wherever an opening (a door) lies on it.
 ///
-/// Edges on one straight line (within ``lineTolerance``) are merged as intervals along the line; each opening's
-/// pieces are cut out of the line they lie on (within ``openingTolerance``). Metres in the local frame.
+/// Edges on one straight line are merged as intervals along the line; edges merely near a line (a neighbour's copy of
+/// the same wall) join it where they overlap it. Each opening's pieces are cut out of every line they lie on where it
+/// runs (within ``openingTolerance``). How close two edges must be to be one wall is the walls' own setting:
+/// exactly (``lineTolerance``, for an export that must give back what it was given) or, for archives drawn by hand,
+/// ``merging()``: two neighbouring units often draw their shared wall a few centimetres and a fraction of a degree
+/// apart, and those must be one wall, or a door cut into one of them stays closed by the other. Metres in the local
+/// frame.
 struct IMDFWalls: Sendable {
-    /// How far apart (metres) two edges may be and still be one wall; also the largest angle between them (radians,
-    /// over a metre).
+    /// How far apart (metres) two edges may be and still be one wall when exact; also the largest angle between them
+    /// (radians, over a metre).
     static let lineTolerance = 0.01
+    /// How far apart (metres) the ends of two edges drawn by neighbouring units may be and still be one wall.
+    static let mergeDistance = 0.05
+    /// The largest angle (radians, 2°) between two edges drawn by neighbouring units that are still one wall.
+    static let mergeAngle = 2 * Double.pi / 180
     /// How far (metres) an opening may be from a boundary and still cut it.
     static let openingTolerance = 0.1
     /// Wall pieces shorter than this (metres) are left out.
     static let shortest = 0.01
 
+    /// How far (metres) an edge's ends may be from a line and still lie on it.
+    let distanceTolerance: Double
+    /// The largest angle (radians) between an edge and a line it lies on.
+    let angleTolerance: Double
+
     /// A straight line and the intervals of it that are boundary.
     private struct Line {
+        var angle: Double
         var direction: Point2D
         var normal: Point2D
         var offset: Double
@@ -24,38 +39,47 @@ struct IMDFWalls: Sendable {
     }
 
     private var lines: [Line] = []
-    /// Line indices by (angle bucket, offset bucket), to find a line's neighbours without a scan.
-    private var buckets: [Bucket: [Int]] = [:]
-
-    private struct Bucket: Hashable {
-        var angle: Int
-        var offset: Int
-    }
+    /// Line indices by angle bucket, to find the lines near an edge's angle without a scan.
+    private var buckets: [Int: [Int]] = [:]
 
     private static let angleBuckets = 3142
+    private static let bucketWidth = Double.pi / Double(angleBuckets)
+
+    /// Walls whose edges are one wall when they lie within `distance` metres and `angle` radians of each other
+    /// (default: exactly, ``lineTolerance`` and one angle bucket).
+    init(distance: Double = lineTolerance, angle: Double = IMDFWalls.bucketWidth) {
+        distanceTolerance = distance
+        angleTolerance = angle
+    }
+
+    /// Walls of an archive drawn by hand: neighbouring units' edges within ``mergeDistance`` and ``mergeAngle`` are one
+    /// wall.
+    static func merging() -> IMDFWalls {
+        IMDFWalls(distance: mergeDistance, angle: mergeAngle)
+    }
 
     /// Adds the boundary of `polygon`.
     mutating func addBoundary(of polygon: Polygon) {
         for edge in polygon.edges where edge.length > Self.shortest {
-            let index = line(of: edge, tolerance: Self.lineTolerance, create: true)
-            guard let index else { continue }
+            let index =
+                lines(of: edge, tolerance: distanceTolerance, angle: angleTolerance).first ?? newLine(through: edge)
             lines[index].intervals.append(interval(of: edge, on: lines[index]))
         }
     }
 
-    /// Cuts the pieces of an opening's line string out of the boundary they lie on (within `tolerance` metres).
+    /// Cuts the pieces of an opening's line string out of every boundary line they lie on (within `tolerance` metres,
+    /// and the walls' angle tolerance): a door between two units whose walls were drawn apart opens both.
     /// - Returns: Whether every piece lay on a boundary.
     mutating func addOpening(_ points: [Point2D], tolerance: Double = openingTolerance) -> Bool {
         var placed = true
         for (start, end) in zip(points, points.dropFirst()) {
             let piece = Segment(from: start, to: end)
-            guard piece.length > Self.shortest,
-                let index = line(of: piece, tolerance: tolerance, create: false)
-            else {
-                if piece.length > Self.shortest { placed = false }
-                continue
+            guard piece.length > Self.shortest else { continue }
+            let found = lines(of: piece, tolerance: tolerance, angle: max(angleTolerance, Self.bucketWidth))
+            if found.isEmpty { placed = false }
+            for index in found {
+                lines[index].gaps.append(interval(of: piece, on: lines[index]))
             }
-            lines[index].gaps.append(interval(of: piece, on: lines[index]))
         }
         return placed
     }
@@ -113,48 +137,69 @@ struct IMDFWalls: Sendable {
         return min(a, b)...max(a, b)
     }
 
-    /// The index of the line `segment` lies on (both ends within `tolerance` of it), made when `create` and none is.
-    private mutating func line(of segment: Segment, tolerance: Double, create: Bool) -> Int? {
-        let dx = segment.end.x - segment.start.x
-        let dy = segment.end.y - segment.start.y
-        var angle = atan2(dy, dx)
-        if angle < 0 { angle += .pi }
-        if angle >= .pi { angle -= .pi }
+    /// The lines `segment` lies on (both ends within `tolerance` metres, its angle within `angle` radians), the
+    /// nearest first.
+    private func lines(of segment: Segment, tolerance: Double, angle limit: Double) -> [Int] {
+        let angle = Self.angle(of: segment)
+        let bucket = Self.bucket(angle)
+        let reach = Int((limit / Self.bucketWidth).rounded(.up))
+        var found: [(index: Int, distance: Double)] = []
+        var seen = Set<Int>()
+        for step in -reach...reach {
+            // Past 0 or π the angle wraps round: the same line.
+            let wrapped = ((bucket + step) % Self.angleBuckets + Self.angleBuckets) % Self.angleBuckets
+            guard seen.insert(wrapped).inserted else { continue }
+            for index in buckets[wrapped] ?? [] {
+                let line = lines[index]
+                let difference = abs(line.angle - angle)
+                guard min(difference, .pi - difference) <= limit else { continue }
+                let distance = distance(of: segment, from: line)
+                guard distance <= tolerance else { continue }
+                // On the line exactly, anywhere along it (walls of one straight run join end to end); merely near it,
+                // only where the line already runs beside the segment (a neighbour's copy of the same wall), so that
+                // a line's own small turn never carries it to a wall metres away.
+                let exact = distance <= Self.lineTolerance && min(difference, .pi - difference) <= Self.bucketWidth
+                guard exact || overlaps(interval(of: segment, on: line), line) else { continue }
+                found.append((index, distance))
+            }
+        }
+        return found.sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }.map(\.index)
+    }
+
+    /// Whether `interval` overlaps one of `line`'s boundary intervals by more than ``shortest``.
+    private func overlaps(_ interval: ClosedRange<Double>, _ line: Line) -> Bool {
+        line.intervals.contains {
+            min(interval.upperBound, $0.upperBound) - max(interval.lowerBound, $0.lowerBound) > Self.shortest
+        }
+    }
+
+    /// A new line through `segment`.
+    private mutating func newLine(through segment: Segment) -> Int {
+        let angle = Self.angle(of: segment)
         let direction = Point2D(x: cos(angle), y: sin(angle))
         let normal = Point2D(x: -direction.y, y: direction.x)
         let offset = segment.start.x * normal.x + segment.start.y * normal.y
-        let bucket = bucket(angle: angle, offset: offset)
-        let reach = Int((tolerance / Self.lineTolerance).rounded(.up))
-        for angleStep in -1...1 {
-            for offsetStep in -reach...reach {
-                var angleBucket = bucket.angle + angleStep
-                var offsetBucket = bucket.offset + offsetStep
-                // Past 0 or π the same line has the opposite normal.
-                if angleBucket < 0 || angleBucket >= Self.angleBuckets {
-                    angleBucket = (angleBucket + Self.angleBuckets) % Self.angleBuckets
-                    offsetBucket = -bucket.offset + offsetStep
-                }
-                for index in buckets[Bucket(angle: angleBucket, offset: offsetBucket)] ?? []
-                where lies(segment, on: lines[index], tolerance: tolerance) {
-                    return index
-                }
-            }
-        }
-        guard create else { return nil }
-        lines.append(Line(direction: direction, normal: normal, offset: offset))
-        buckets[bucket, default: []].append(lines.count - 1)
+        lines.append(Line(angle: angle, direction: direction, normal: normal, offset: offset))
+        buckets[Self.bucket(angle), default: []].append(lines.count - 1)
         return lines.count - 1
     }
 
-    private func lies(_ segment: Segment, on line: Line, tolerance: Double) -> Bool {
-        [segment.start, segment.end].allSatisfy { point in
-            abs(point.x * line.normal.x + point.y * line.normal.y - line.offset) <= tolerance
-        }
+    /// The direction of `segment`, radians in 0 ..< π.
+    private static func angle(of segment: Segment) -> Double {
+        var angle = atan2(segment.end.y - segment.start.y, segment.end.x - segment.start.x)
+        if angle < 0 { angle += .pi }
+        if angle >= .pi { angle -= .pi }
+        return angle
     }
 
-    private func bucket(angle: Double, offset: Double) -> Bucket {
-        Bucket(
-            angle: min(Int(angle / .pi * Double(Self.angleBuckets)), Self.angleBuckets - 1),
-            offset: Int((offset / Self.lineTolerance).rounded(.down)))
+    /// The farther of `segment`'s ends from `line`, metres.
+    private func distance(of segment: Segment, from line: Line) -> Double {
+        max(
+            abs(segment.start.x * line.normal.x + segment.start.y * line.normal.y - line.offset),
+            abs(segment.end.x * line.normal.x + segment.end.y * line.normal.y - line.offset))
+    }
+
+    private static func bucket(_ angle: Double) -> Int {
+        min(max(Int(angle / bucketWidth), 0), angleBuckets - 1)
     }
 }

@@ -93,17 +93,25 @@ let badIMDFArchives: [BadIMDFArchive] = [
         },
         expected: "level.geojson: not valid JSON: line 1, column 44: expected a value, found '}'"),
     BadIMDFArchive(
-        name: "a venue without a display point",
+        name: "a venue without a display point, whose buildings, levels and outline give none either",
         breaking: { files in
-            try IMDFTestArchive.editingFeature(files, "venue.geojson", 0) { venue in
+            var edited = try IMDFTestArchive.editingFeature(files, "venue.geojson", 0) { venue in
                 var properties = venue["properties"] as? [String: Any] ?? [:]
                 properties["display_point"] = NSNull()
                 venue["properties"] = properties
+                venue["geometry"] = NSNull()
             }
+            edited = try IMDFTestArchive.editingFeature(edited, "building.geojson", 0) { building in
+                var properties = building["properties"] as? [String: Any] ?? [:]
+                properties["display_point"] = NSNull()
+                building["properties"] = properties
+            }
+            return edited
         },
         expected:
             "venue.geojson: feature '00000000-0000-4000-8000-000000000000' (features[0].properties.display_point): "
-            + "missing: the venue's display point places the venue on the Earth"),
+            + "missing: the venue's display point places the venue on the Earth, and no building, level or venue "
+            + "outline gives another; give an anchor (indoor venue import --anchor LAT,LON)"),
     BadIMDFArchive(
         name: "a level without an ordinal",
         breaking: { files in

@@ -33,6 +33,37 @@ struct IMDFImportTests {
         #expect(anchor.bearingDegrees == 0)
     }
 
+    @Test(
+        "without the venue's display point: a building's, else the middle of the venue's outline; a given anchor needs none"
+    )
+    func anchorFallbacks() throws {
+        let files = try IMDFFixtures.files("two-level")
+        func removingDisplayPoint(_ files: [String: Data], _ name: String) throws -> [String: Data] {
+            try IMDFTestArchive.editingFeature(files, name, 0) { feature in
+                var properties = feature["properties"] as? [String: Any] ?? [:]
+                properties["display_point"] = NSNull()
+                feature["properties"] = properties
+            }
+        }
+        let noVenuePoint = try removingDisplayPoint(files, "venue.geojson")
+        let byBuilding = try IMDFImporter.venue(from: noVenuePoint)
+        let buildingAnchor = try #require(byBuilding.venue.anchor)
+        #expect(abs(buildingAnchor.origin.latitude - 48.137154) <= 1e-9)
+        #expect(byBuilding.report.notes.contains { $0.contains("display point of building") })
+        let byOutline = try IMDFImporter.venue(from: try removingDisplayPoint(noVenuePoint, "building.geojson"))
+        let outlineAnchor = try #require(byOutline.venue.anchor)
+        #expect(byOutline.report.notes.contains { $0.contains("the middle of the venue's outline") })
+        // The fixture's venue outline is the 20 m × 12 m ground floor round the display point.
+        #expect(abs(outlineAnchor.origin.latitude - 48.137154) < 1e-5)
+        #expect(abs(outlineAnchor.origin.longitude - 11.576124) < 1e-5)
+        let given = GeoAnchor(origin: GeoCoordinate(latitude: 48.1, longitude: 11.5), bearingDegrees: 10)
+        let placed = try IMDFImporter.venue(
+            from: try removingDisplayPoint(removingDisplayPoint(noVenuePoint, "building.geojson"), "venue.geojson"),
+            anchor: given)
+        #expect(placed.venue.anchor == given)
+        #expect(!placed.report.notes.contains { $0.contains("display point") })
+    }
+
     @Test("units become rooms: name (or id), category in the zone's data, a polygon fence on the unit's floor")
     func rooms() throws {
         let expected: [(id: Int, name: String, category: String, level: Int, polygon: Polygon)] = [

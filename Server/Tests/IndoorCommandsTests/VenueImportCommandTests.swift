@@ -39,6 +39,31 @@ struct VenueImportCommandTests {
         #expect(IndoorCommand.exitCode(for: usage) == .validationFailure)
     }
 
+    @Test("--anchor places the venue instead of the display point; a bad --anchor is a usage error naming it")
+    func anchorOption() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let command = try VenueCommand.Import.parse([archive, "-o", path("v.json"), "--anchor", "48.1, 11.5, 30"])
+        _ = try command.importVenue()
+        let venue = try Venue.decodeJSON(try Data(contentsOf: URL(fileURLWithPath: path("v.json"))), file: "v.json")
+        #expect(venue.anchor == GeoAnchor(origin: GeoCoordinate(latitude: 48.1, longitude: 11.5), bearingDegrees: 30))
+        for bad in ["48.1", "48.1,x", "91,0", "0,181", "1,2,3,4", "1,2,nan"] {
+            let usage = try #require(throws: (any Error).self) {
+                try IndoorCommand.parseAsRoot(["venue", "import", "a.zip", "-o", "v.json", "--anchor", bad])
+            }
+            #expect(IndoorCommand.exitCode(for: usage) == .validationFailure, "\(bad)")
+            #expect(IndoorCommand.message(for: usage).contains("--anchor '\(bad)'"), "\(bad)")
+        }
+    }
+
+    @Test("a .geojson file given as the archive is refused naming the folder to give instead")
+    func aGeoJSONFileIsNotAnArchive() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let message = try #require(try failure(["\(archive)/venue.geojson", "-o", path("v.json")]))
+        #expect(message.contains("a single GeoJSON file, not an IMDF archive"))
+        #expect(message.contains(archive))
+        #expect(!FileManager.default.fileExists(atPath: path("v.json")))
+    }
+
     @Test("a folder imports: the file is written, the summary says what it holds and what was not used")
     func importsFolder() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -11,7 +11,8 @@ import Foundation
 /// - Stairs, elevator, escalator and ramp units whose footprints overlap on different levels become a connection.
 /// - Geofences become zones with a polygon fence on each of their `level_ids` (on every floor without them),
 ///   `data` `{"category": …, "imdf": "geofence"}`.
-/// - The venue's `display_point` becomes the anchor (bearing 0, +y north), unless an anchor is given; every
+/// - The venue's `display_point` becomes the anchor (bearing 0, +y north), unless an anchor is given (without one,
+///   the first building's or level's display point, or the middle of the venue's outline, said in the notes); every
 ///   coordinate goes from WGS84 to local metres through it (``GeoAnchor/point(of:)``).
 /// - Every other feature (amenity, fixture, kiosk, occupant, …) is counted by type in the report.
 ///
@@ -94,13 +95,7 @@ extension IMDFImporter {
                 report.notes.append(
                     "venue.geojson has \(venues.count) venues: the first, '\(venueFeature.id)', was taken")
             }
-            guard let display = venueFeature.property("display_point") else {
-                throw venueFeature.error(
-                    at: "properties.display_point", "missing: the venue's display point places the venue on the Earth")
-            }
-            let origin = try IMDFGeometry.coordinate(
-                ofPoint: display, feature: venueFeature, path: "properties.display_point")
-            let anchor = given ?? GeoAnchor(origin: origin)
+            let anchor = try given ?? GeoAnchor(origin: origin(of: venueFeature))
             var geometry = IMDFGeometry(anchor: anchor)
             if given != nil { geometry.origin = "the venue's anchor" }
             let name = IMDFLabels.text(venueFeature.property("name"), language: language) ?? "IMDF venue"
@@ -129,6 +124,56 @@ extension IMDFImporter {
                 throw IMDFError(file: "archive", message: "the imported venue is not valid: \(error)")
             }
             return IMDFImport(venue: venue, report: report)
+        }
+
+        /// Where the local frame's origin goes when no anchor is given: the venue's display point, else the first
+        /// building's or level's display point, else the middle of the venue's own outline (its bounding box); a note
+        /// says which when it is not the venue's display point.
+        /// - Throws: ``IMDFError`` when none of them is there, or one that is there is not a valid point.
+        mutating func origin(of venue: IMDFFeature) throws -> GeoCoordinate {
+            if let display = venue.property("display_point") {
+                return try IMDFGeometry.coordinate(ofPoint: display, feature: venue, path: "properties.display_point")
+            }
+            for type in ["building", "level"] {
+                for feature in try features(type) {
+                    guard let display = feature.property("display_point") else { continue }
+                    let origin = try IMDFGeometry.coordinate(
+                        ofPoint: display, feature: feature, path: "properties.display_point")
+                    report.notes.append(
+                        "the venue has no display point: the anchor is the display point of \(type) '\(feature.id)'")
+                    return origin
+                }
+            }
+            if let centre = Self.boundingBoxCentre(of: venue.geometry) {
+                report.notes.append("the venue has no display point: the anchor is the middle of the venue's outline")
+                return centre
+            }
+            throw venue.error(
+                at: "properties.display_point",
+                "missing: the venue's display point places the venue on the Earth, and no building, level or venue "
+                    + "outline gives another; give an anchor (indoor venue import --anchor LAT,LON)")
+        }
+
+        /// The middle of the bounding box of every valid position in a GeoJSON geometry; `nil` when it has none.
+        static func boundingBoxCentre(of geometry: IMDFJSON) -> GeoCoordinate? {
+            var longitudes: [Double] = []
+            var latitudes: [Double] = []
+            func visit(_ value: IMDFJSON, depth: Int) {
+                guard depth < 8, let items = value.array else { return }
+                if items.count >= 2, let longitude = items[0].number, let latitude = items[1].number {
+                    if (-180...180).contains(longitude), (-90...90).contains(latitude) {
+                        longitudes.append(longitude)
+                        latitudes.append(latitude)
+                    }
+                    return
+                }
+                for item in items { visit(item, depth: depth + 1) }
+            }
+            if let coordinates = geometry["coordinates"] { visit(coordinates, depth: 0) }
+            guard let west = longitudes.min(), let east = longitudes.max(), let south = latitudes.min(),
+                let north = latitudes.max()
+            else { return nil }
+            return GeoCoordinate(latitude: (south + north) / 2, longitude: (west + east) / 2)
         }
 
         // MARK: Files

@@ -113,7 +113,8 @@ struct VenueCommand: ParsableCommand {
             discussion: """
                 Levels become floors, units rooms (zones with a polygon fence and the unit's category in their data), \
                 unit boundaries walls with gaps at openings, stairs and lifts over each other connections, geofences \
-                zones; the venue's display point is the anchor. Features a venue does not hold are counted and said \
+                zones; the venue's display point is the anchor (else a building's or level's, or the middle of the \
+                venue's outline; --anchor overrides them). Features a venue does not hold are counted and said \
                 (docs/COMMANDS.md). The venue has no nodes: add where each beacon or gateway is.
                 """)
 
@@ -126,11 +127,19 @@ struct VenueCommand: ParsableCommand {
         @Option(help: "The venue id (default: made of the IMDF venue's name, such as 'head-office').")
         var id: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "Where the venue is on the Earth, instead of the archive's display point: latitude and longitude in "
+                    + "degrees, and the bearing of the local +y axis in degrees clockwise from north (default 0).",
+                valueName: "lat,lon[,bearing]"))
+        var anchor: String?
+
         @Flag(help: "Replace an existing output file.")
         var force = false
 
         func validate() throws {
             if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
+            if let anchor { _ = try Self.parseAnchor(anchor) }
         }
 
         func run() throws {
@@ -140,9 +149,32 @@ struct VenueCommand: ParsableCommand {
         /// Imports the archive, writes the venue and returns the summary to print.
         func importVenue() throws -> String {
             let file = try OutputFile(path: output, force: force, inputs: [archive])
-            let imported = try VenueImport.venue(archive, id: id)
+            let imported = try VenueImport.venue(archive, id: id, anchor: try anchor.map(Self.parseAnchor))
             try file.write(try imported.venue.encodeJSON())
             return VenueImport.summary(imported, output: output)
+        }
+
+        /// `LAT,LON` or `LAT,LON,BEARING` (degrees) as an anchor.
+        /// - Throws: `ValidationError` naming what is wrong.
+        static func parseAnchor(_ text: String) throws -> GeoAnchor {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
+            guard parts.count == 2 || parts.count == 3, let latitude = parts[0], let longitude = parts[1] else {
+                throw ValidationError(
+                    "--anchor '\(text)': give latitude,longitude[,bearing] in degrees, such as 52.52,13.405 or 52.52,13.405,30"
+                )
+            }
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw ValidationError(
+                    "--anchor '\(text)': the latitude must be within -90...90 and the longitude within -180...180 degrees"
+                )
+            }
+            let bearing = parts.count == 3 ? parts[2] : 0
+            guard let bearing, bearing.isFinite else {
+                throw ValidationError("--anchor '\(text)': the bearing must be a number of degrees")
+            }
+            return GeoAnchor(origin: GeoCoordinate(latitude: latitude, longitude: longitude), bearingDegrees: bearing)
         }
     }
 }

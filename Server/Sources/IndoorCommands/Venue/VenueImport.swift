@@ -14,6 +14,13 @@ enum VenueImport {
             throw CommandFailure("\(path): no such file or folder; give an IMDF archive (a .zip file or a folder)")
         }
         guard isDirectory.boolValue else {
+            let lowered = path.lowercased()
+            if lowered.hasSuffix(".geojson") || lowered.hasSuffix(".json") {
+                let folder = (path as NSString).deletingLastPathComponent
+                throw CommandFailure(
+                    "\(path): a single GeoJSON file, not an IMDF archive; give the archive: the folder that holds "
+                        + "manifest.json and the .geojson files (\(folder.isEmpty ? "." : folder)) or its .zip")
+            }
             let data = try InputFile.contents(path)
             do {
                 return try ZipArchive(data).files
@@ -41,13 +48,13 @@ enum VenueImport {
         return files
     }
 
-    /// The venue of the IMDF archive at `path`.
+    /// The venue of the IMDF archive at `path`, placed by `anchor` when given (else by the archive's display point).
     ///
     /// - Throws: ``CommandFailure`` naming `path` and, after it, the file, feature and JSON path of the problem.
-    static func venue(_ path: String, id: String?) throws -> IMDFImport {
+    static func venue(_ path: String, id: String?, anchor: GeoAnchor? = nil) throws -> IMDFImport {
         let files = try files(path)
         do {
-            return try IMDFImporter.venue(from: files, id: id)
+            return try IMDFImporter.venue(from: files, id: id, anchor: anchor)
         } catch let error as IMDFError {
             throw CommandFailure("\(path): \(error)")
         }

@@ -48,6 +48,7 @@ enum MapAssets {
         "activity.js": Asset(bytes: PackageResources.activity_js, contentType: script),
         "stream.js": Asset(bytes: PackageResources.stream_js, contentType: script),
         "viewer.js": Asset(bytes: PackageResources.viewer_js, contentType: script),
+        "drawers.js": Asset(bytes: PackageResources.drawers_js, contentType: script),
         "editor.js": Asset(bytes: PackageResources.editor_js, contentType: script),
         "editor-state.js": Asset(bytes: PackageResources.editor_state_js, contentType: script),
         "editor-form.js": Asset(bytes: PackageResources.editor_form_js, contentType: script),

@@ -1,5 +1,6 @@
 // ---- The editor's form: one at a time, in the panel; Enter confirms, Escape cancels, Tab moves between fields.
 
+import { openSide } from "./drawers.js";
 import { edit } from "./state.js";
 import { map } from "./view.js";
 import { render } from "./zoom.js";
@@ -8,6 +9,7 @@ import { render } from "./zoom.js";
 // problem ({field, message}) to show, or nothing to close the form; `onDelete` adds a Delete button.
 export function showForm(title, fields, onOK, onDelete) {
   const form = document.getElementById("edit-form");
+  openSide(true);   // at phone width the form is in a drawer
   form.innerHTML = "";
   form.hidden = false;
   const heading = document.createElement("h3");

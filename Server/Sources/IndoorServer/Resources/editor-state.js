@@ -1,6 +1,7 @@
 // ---- The editor's state: the admin key, the tool, the draft's changes and undo, and where things are on the
 // chosen floor.
 
+import { openSide } from "./drawers.js";
 import { closeForm } from "./editor-form.js";
 import { drawPlan } from "./plan.js";
 import { edit, level, onFloor, setVenue, venue } from "./state.js";
@@ -11,6 +12,7 @@ export const adminKeyName = "indoorAdminKey";
 export const editor = document.getElementById("editor");
 // Shows the admin key's form in the editor's panel.
 export function askKey() {
+  openSide(true);
   editor.hidden = false;
   document.getElementById("edit-panel").hidden = true;
   const form = document.getElementById("edit-key");

@@ -4,6 +4,7 @@
 // The admin key is asked for in the editor and kept in this browser's local storage, like the read key; it is
 // sent in a header, never in an address.
 
+import { openSide } from "./drawers.js";
 import { closeForm } from "./editor-form.js";
 import { nodeForm } from "./editor-items.js";
 import { paintEditor } from "./editor-paint.js";
@@ -37,6 +38,7 @@ function startEditing() {
   document.getElementById("edit-panel").hidden = false;
   document.getElementById("edit").setAttribute("aria-pressed", "true");
   document.body.classList.add("editing");
+  openSide(true);
   setTool("select");
   showState("Editing " + (venue.name || venue.id) + ": nothing changed yet.");
   drawPlan(false);
@@ -50,6 +52,7 @@ function stopEditing(quietly) {
   editor.hidden = true;
   document.getElementById("edit").setAttribute("aria-pressed", "false");
   document.body.classList.remove("editing");
+  openSide(false);
   map.classList.remove("tool");
   drawPlan(false);
 }
@@ -65,7 +68,12 @@ document.getElementById("edit-key").addEventListener("submit", (e) => {
 });
 document.getElementById("edit-key-cancel").addEventListener("click", () => {
   document.getElementById("edit-key").hidden = true;
-  if (edit) document.getElementById("edit-panel").hidden = false; else editor.hidden = true;
+  if (edit) {
+    document.getElementById("edit-panel").hidden = false;
+  } else {
+    editor.hidden = true;
+    openSide(false);
+  }
 });
 for (const button of document.querySelectorAll("#edit-tools [data-tool]"))
   button.addEventListener("click", () => setTool(button.dataset.tool));

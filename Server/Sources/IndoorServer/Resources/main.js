@@ -3,8 +3,10 @@
 //   api, state, geometry, layout, format: the read key and GET; what is shown; pure geometry, layout and words
 //   view, zoom, labels, plan, floor-image: the map's view, zoom and pan, labels, the plan, the floor's image
 //   activity, stream, viewer: the activity list, the live stream, opening a venue and the status line
+//   drawers: the side panel as a drawer at phone width
 //   editor and editor-*: the venue editor (state, forms, items, anchor, image, pointer, save, paint)
 
+import "./drawers.js";
 import "./editor.js";
 import { start } from "./viewer.js";
 

@@ -59,6 +59,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            // package.json only tells node (`node --test`, Server/Tests/map) that the map's .js files are ES modules.
+            exclude: ["Resources/package.json"],
             resources: [
                 // The map (the page, its style and its script modules, served by `MapAssets`) and the OpenAPI document,
                 // embedded in the binary: `indoor serve` needs no file beside it.

@@ -31,6 +31,13 @@ export function originFor(x, y, lat, lon, bearing) {
   }
   return [Math.round(lat0 * 1e9) / 1e9, Math.round(lon0 * 1e9) / 1e9];
 }
+// The venue point [x, y] (metres) at (lat, lon) for the anchor {latitude, longitude, bearingDegrees}: what the server's
+// `GeoAnchor.point(of:)` gives (the shared test vectors pin both, Server/Tests/map/geometry.test.mjs).
+export function localPoint(anchor, lat, lon) {
+  const [east, north] = eastNorth(anchor.latitude, anchor.longitude, lat, lon);
+  const b = (anchor.bearingDegrees || 0) * rad;
+  return [east * Math.cos(b) - north * Math.sin(b), east * Math.sin(b) + north * Math.cos(b)];
+}
 
 // The anchor {latitude, longitude, bearingDegrees} from two points (x, y, latitude, longitude each), or a problem.
 export function anchorFromTwo(v) {
@@ -77,7 +84,7 @@ export function pointIn(points, x, y) {
   return inside;
 }
 // Whether the segment crosses the inside of the box (Liang–Barsky clipping).
-function segmentCrosses(box, [x1, y1], [x2, y2]) {
+export function segmentCrosses(box, [x1, y1], [x2, y2]) {
   let t0 = 0, t1 = 1;
   const dx = x2 - x1, dy = y2 - y1;
   for (const [p, q] of [[-dx, x1 - box.l], [dx, box.r - x1], [-dy, y1 - box.t], [dy, box.b - y1]]) {

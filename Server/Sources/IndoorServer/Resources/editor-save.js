@@ -42,7 +42,7 @@ export async function save() {
   }
   let field = (body && body.field) || "venue", message = (body && body.message) || response.status + " " + response.statusText;
   // A message that starts with its own JSON path ("nodes[3].x: …") names the item when the field is the whole venue.
-  const named = /^((?:nodes|zones|floors|connections|anchor)[\w\[\].]*): ([\s\S]*)$/.exec(message);
+  const named = /^((?:nodes|zones|floors|connections|anchor)[\w[\].]*): ([\s\S]*)$/.exec(message);
   if (field === "venue" && named) { field = named[1]; message = named[2]; }
   if (message.startsWith(field + ": ")) message = message.slice(field.length + 2);
   showError(field, message);

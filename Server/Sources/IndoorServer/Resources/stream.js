@@ -42,7 +42,7 @@ export function connect(id, key, on) {
 
 // One event of the stream, the text between two blank lines: {name, data, id} from its `event`, `data` (lines
 // joined; null when none) and `id` lines (the last; undefined when none); comment lines (heartbeats) are skipped.
-function parseEvent(block) {
+export function parseEvent(block) {
   let name = "message", id;
   const data = [];
   for (const line of block.split("\n")) {

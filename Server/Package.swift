@@ -59,9 +59,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            // package.json only tells node (`node --test`, Server/Tests/map) that the map's .js files are ES modules.
+            exclude: ["Resources/package.json"],
             resources: [
-                // The map and the OpenAPI document, embedded in the binary: `indoor serve` needs no file beside it.
-                .embedInCode("Resources/map.html"), .embedInCode("Resources/map.css"), .embedInCode("Resources/map.js"),
+                // The map (the page, its style and its script modules, served by `MapAssets`) and the OpenAPI document,
+                // embedded in the binary: `indoor serve` needs no file beside it.
+                .embedInCode("Resources/map.html"), .embedInCode("Resources/map.css"),
+                .embedInCode("Resources/main.js"), .embedInCode("Resources/api.js"), .embedInCode("Resources/state.js"),
+                .embedInCode("Resources/geometry.js"), .embedInCode("Resources/layout.js"),
+                .embedInCode("Resources/format.js"), .embedInCode("Resources/view.js"),
+                .embedInCode("Resources/zoom.js"), .embedInCode("Resources/labels.js"),
+                .embedInCode("Resources/plan.js"), .embedInCode("Resources/floor-image.js"),
+                .embedInCode("Resources/activity.js"), .embedInCode("Resources/stream.js"),
+                .embedInCode("Resources/viewer.js"), .embedInCode("Resources/drawers.js"),
+                .embedInCode("Resources/editor.js"), .embedInCode("Resources/editor-state.js"),
+                .embedInCode("Resources/editor-form.js"), .embedInCode("Resources/editor-items.js"),
+                .embedInCode("Resources/editor-anchor.js"), .embedInCode("Resources/editor-image.js"),
+                .embedInCode("Resources/editor-pointer.js"), .embedInCode("Resources/editor-save.js"),
+                .embedInCode("Resources/editor-paint.js"),
                 .embedInCode("Resources/openapi.json"),
             ],
             swiftSettings: strict

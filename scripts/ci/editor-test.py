@@ -14,9 +14,13 @@ server's error is shown at that node on the plan (and in the panel) and that the
 of that id still drawn, the draft unchanged). It uploads and places a floor-plan image. Last it undoes the duplicate,
 draws stairs with the Stairs/lift tool (four clicks, Enter, joined to floor 1) and sets the anchor by two points with
 their latitude and longitude, saves, and checks the footprint within 1 cm of the clicks and that the saved anchor has
-the bearing and puts both points within 1 cm of where they were clicked. Stops the server by its pid at the end.
+the bearing and puts both points within 1 cm of where they were clicked. Then, in a phone-sized window (390 × 844),
+it leaves the editor and opens it again from the header: the editor's panel is a drawer under the plan, the plan keeps
+at least 80% of the width, a click with the Node tool opens the node's form in the drawer, and the drawer's × button
+closes it and the header's Editor button opens it again. Stops the server by its pid at the end.
 
     scripts/ci/editor-test.py [--binary Server/.build/debug/indoor] [--timeout 120] [--screenshot FILE]
+                              [--screenshots DIR]
     scripts/ci/editor-test.py --walkthrough [--binary …]   # docs/EDITOR.md's walkthrough, its clicks and keys counted
 
 Exit status 0 on success; 1 with a message saying what did not happen on failure; 2 when a tool is missing.
@@ -226,7 +230,7 @@ def save(driver, base, read, venue_id, what, deadline, screenshot):
     return saved
 
 
-def run(driver, url, admin, read, ingest, timeout, screenshot):
+def run(driver, url, admin, read, ingest, timeout, screenshot, screenshots):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     deadline = time.monotonic() + timeout
@@ -414,6 +418,84 @@ def run(driver, url, admin, read, ingest, timeout, screenshot):
     if screenshot:
         driver.save_screenshot(screenshot)
     stairs_and_anchor(driver, base, read, deadline, screenshot)
+    phone(driver, deadline, screenshot, screenshots)
+
+
+# The phone's layout while editing: the viewport, the plan's box, the side panel's and the editor's boxes.
+PHONE = """
+const box = (e) => { const r = e.getBoundingClientRect();
+  return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height }; };
+const side = document.getElementById("side"), form = document.getElementById("edit-form");
+return { width: window.innerWidth, height: window.innerHeight, map: box(document.getElementById("map")),
+         side: { ...box(side), display: getComputedStyle(side).display },
+         editor: box(document.getElementById("editor")), tools: box(document.getElementById("edit-tools")),
+         form: form.hidden ? null : box(form), editing: window.indoorMap.editing() };
+"""
+
+
+def phone(driver, deadline, screenshot, screenshots):
+    """At 390 × 844: the editor opened from the header is a drawer under the plan, which keeps at least 80% of the
+    width; the Node tool's click opens the node's form in it; × closes the drawer and the Editor button opens it.
+    With `screenshots` (a folder), saves the node's form in the drawer there."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    def opened(what):
+        layout = driver.execute_script(PHONE)
+        side, tools, plan = layout["side"], layout["tools"], layout["map"]
+        if side["display"] == "none" or tools["height"] <= 0 or tools["top"] < 0 or tools["bottom"] > layout["height"]:
+            map_test.problem(driver, screenshot)
+            fail(f"390 × 844: {what}: the editor's drawer is not on screen: {side}, its tools {tools}")
+        if plan["width"] < 0.8 * layout["width"] or plan["bottom"] > side["top"] + 0.5:
+            map_test.problem(driver, screenshot)
+            fail(f"390 × 844: {what}: the plan {plan} is under 80% of the width or under the drawer {side}")
+        return layout
+
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        time.sleep(0.8)
+        tap(driver, "#edit")   # leaves the editor (everything is saved)
+        wait(driver, "return !window.indoorMap.editing() && document.getElementById('side').getBoundingClientRect()"
+             ".left >= window.innerWidth - 1;", "390 × 844: the editor did not close with its drawer", deadline,
+             screenshot)
+        tap(driver, "#edit")
+        wait(driver, "return window.indoorMap.editing();", "390 × 844: the editor did not open", deadline, screenshot)
+        time.sleep(0.3)
+        layout = opened("opened from the header")
+        say(f"390 × 844: the editor opens as a drawer under the plan ({layout['side']['height']:.0f} px high); the "
+            f"plan is {layout['map']['width']:.0f} × {layout['map']['height']:.0f} px "
+            f"({layout['map']['width'] / layout['width']:.0%} of the width)")
+        tap(driver, '#edit-tools [data-tool="node"]')
+        tap(driver, "#side-close")
+        time.sleep(0.3)
+        closed = driver.execute_script(PHONE)
+        if closed["side"]["display"] != "none" or not closed["editing"] \
+                or closed["map"]["height"] <= layout["map"]["height"]:
+            map_test.problem(driver, screenshot)
+            fail(f"390 × 844: the × button did not close the editor's drawer (still editing, the plan taller): "
+                 f"{closed}")
+        point, _ = screen_point(driver, 6, 7)
+        click_at(driver, *point)
+        wait(driver, "return !document.getElementById('edit-form').hidden;",
+             "390 × 844: a click with the Node tool opened no form", deadline, screenshot)
+        time.sleep(0.3)
+        layout = opened("a click with the Node tool")
+        form = layout["form"]
+        if not form or form["top"] < 0 or form["top"] > layout["height"] - 20:
+            map_test.problem(driver, screenshot)
+            fail(f"390 × 844: the node's form is not in the drawer on screen: {form}")
+        if screenshots:
+            driver.save_screenshot(os.path.join(screenshots, "editor-390x844.png"))
+        driver.find_element(By.CSS_SELECTOR, "#edit-form input[name=id]").send_keys(Keys.ESCAPE)
+        tap(driver, "#side-close")
+        tap(driver, "#side-open")
+        time.sleep(0.3)
+        opened("the header's Editor button")
+        say("390 × 844: a click with the Node tool opens the node's form in the drawer; × closes the drawer, the "
+            "Editor button opens it again")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 # The anchor the two-point check types: the latitude and longitude of two plan points are where this anchor puts them.
@@ -596,6 +678,7 @@ def main():
     parser.add_argument("--binary", default="Server/.build/debug/indoor")
     parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole browser check")
     parser.add_argument("--screenshot", help="save a PNG of the editor before saving (and of the page on failure)")
+    parser.add_argument("--screenshots", help="a folder for a screenshot of the editor at phone width")
     parser.add_argument("--walkthrough", action="store_true",
                         help="instead of the checks, do docs/EDITOR.md's walkthrough (ten nodes, four rooms) and "
                              "count its clicks and keys")
@@ -618,8 +701,10 @@ def main():
         if arguments.walkthrough:
             walkthrough(driver, url, server_keys["admin"], server_keys["read"], arguments.timeout, arguments.screenshot)
         else:
+            if arguments.screenshots:
+                os.makedirs(arguments.screenshots, exist_ok=True)
             run(driver, url, server_keys["admin"], server_keys["read"], server_keys.get("ingest"), arguments.timeout,
-                arguments.screenshot)
+                arguments.screenshot, arguments.screenshots)
     except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
         if driver is not None:
             map_test.problem(driver, arguments.screenshot)

@@ -19,12 +19,19 @@ again, and the devices keep moving while zoomed in. Last it puts a venue of its 
 put twelve devices close together, opens it, and checks its labels the same way, fitted and zoomed in. Stops the
 server by its pid at the end.
 
+Between the two, the layout from a phone to a wall screen: at 390 × 844 (a phone, emulated) and 1400 × 900 the plan
+takes at least 80% of the width (a screenshot of each is saved); at 390 px every header button is wholly on screen and
+not covered, the activity list is a drawer the header's Activity button opens and its × button and Escape close, the
+labels still never overlap, and touch works the plan: one finger drags it, two fingers pinch it bigger.
+
     scripts/ci/map-test.py [--binary Server/.build/debug/indoor] [--timeout 90] [--screenshot FILE]
+                           [--screenshots DIR]
 
 Exit status 0 on success; 1 with a message saying what did not happen on failure; 2 when a tool is missing.
 """
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -197,7 +204,166 @@ if (!document.getElementById("test-no-glide")) {
 """
 
 
-def run(driver, url, keys, timeout, screenshot):
+# The layout: the viewport, the plan's box, the side panel's box and state, and each header button's box, whether it
+# is displayed and whether it is the element at its own centre (not covered, not cut off).
+LAYOUT = """
+const box = (e) => { const r = e.getBoundingClientRect();
+  return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height }; };
+const side = document.getElementById("side");
+const buttons = Array.from(document.querySelectorAll("header button"), (b) => {
+  const r = b.getBoundingClientRect();
+  const at = r.width && r.height ? document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2) : null;
+  return { id: b.id, text: b.innerText.trim().replace(/\\s+/g, " "), displayed: r.width > 0 && r.height > 0,
+           hit: !!at && (at === b || b.contains(at)), ...box(b),
+           expanded: b.getAttribute("aria-expanded") };
+});
+const feed = document.getElementById("feed");
+return { width: window.innerWidth, height: window.innerHeight, map: box(document.getElementById("map")),
+         side: { ...box(side), visibility: getComputedStyle(side).visibility,
+                 position: getComputedStyle(side).position },
+         feed: box(feed), focus: document.activeElement ? document.activeElement.id : "",
+         buttons };
+"""
+
+
+def viewport(driver, width, height, mobile):
+    """Emulates a viewport of width × height CSS pixels (a phone's when `mobile`), then lets the map fit again."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    time.sleep(0.8)
+
+
+def touch(driver, kind, points):
+    """One touch event at client `points` [(x, y), …] (none for the end): the browser makes pointer events of it."""
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+
+def side_closed(layout):
+    side = layout["side"]
+    return side["visibility"] == "hidden" or side["left"] >= layout["width"] - 1
+
+
+def check_layout(driver, screenshot, screenshots):
+    """At 390 × 844 (a phone) and 1400 × 900 the plan takes at least 80% of the width; at the phone's width every
+    header button is on screen and uncovered, the activity drawer opens and closes, the labels do not overlap, and
+    touch drags and pinches the plan. Saves a screenshot of each (and of the open drawer) in `screenshots`."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    def plan_width(what, layout):
+        share = layout["map"]["width"] / layout["width"]
+        if share < 0.8:
+            problem(driver, screenshot)
+            fail(f"{what}: the plan is {layout['map']['width']:.0f} px wide, {share:.0%} of the "
+                 f"{layout['width']} px window (at least 80% wanted)")
+        return share
+
+    def outline():
+        return driver.execute_script(LABELS)["outline"]
+
+    try:
+        viewport(driver, 390, 844, True)
+        driver.find_element(By.ID, "zoom-fit").click()
+        settle(driver)
+        layout = driver.execute_script(LAYOUT)
+        if layout["width"] != 390:
+            fail(f"the emulated phone is {layout['width']} px wide, not 390")
+        share = plan_width("390 × 844", layout)
+        driver.save_screenshot(os.path.join(screenshots, "map-390x844.png"))
+        shown = [b for b in layout["buttons"] if b["displayed"]]
+        for b in shown:
+            if b["left"] < 0 or b["top"] < 0 or b["right"] > layout["width"] + 0.5 \
+                    or b["bottom"] > layout["height"] + 0.5 or not b["hit"]:
+                problem(driver, screenshot)
+                fail(f"390 × 844: the header button '{b['text']}' (#{b['id']}) is cut off or covered: "
+                     f"({b['left']:.0f}, {b['top']:.0f})–({b['right']:.0f}, {b['bottom']:.0f}), "
+                     f"the element at its centre is {'it' if b['hit'] else 'another'}")
+        if not {"edit", "side-open"} <= {b["id"] for b in shown}:
+            problem(driver, screenshot)
+            fail(f"390 × 844: the header shows the buttons {[b['text'] for b in shown]}; 'Edit venue' and "
+                 f"'Activity' wanted")
+        if not side_closed(layout):
+            problem(driver, screenshot)
+            fail(f"390 × 844: the activity drawer is open before it is asked for: {layout['side']}")
+        print(f"map-test: 390 × 844: the plan is {layout['map']['width']:.0f} px wide ({share:.0%}), header buttons "
+              f"{', '.join(repr(b['text']) for b in shown)} wholly on screen, the side panel a closed drawer")
+        check_labels(driver, screenshot, "390 × 844")
+
+        # The drawer: the header's button opens it, × closes it; opened again, Escape closes it.
+        for close in ("the × button", "Escape"):
+            driver.find_element(By.ID, "side-open").click()
+            time.sleep(0.5)
+            layout = driver.execute_script(LAYOUT)
+            side, feed = layout["side"], layout["feed"]
+            opener = next(b for b in layout["buttons"] if b["id"] == "side-open")
+            if side_closed(layout) or side["left"] < -0.5 or side["right"] > layout["width"] + 0.5 \
+                    or feed["width"] <= 0 or opener["expanded"] != "true":
+                problem(driver, screenshot)
+                fail(f"390 × 844: the Activity button did not open the drawer on screen: {side}, "
+                     f"the list {feed}, aria-expanded {opener['expanded']}")
+            if close == "the × button":
+                driver.save_screenshot(os.path.join(screenshots, "map-390x844-activity.png"))
+                driver.find_element(By.ID, "side-close").click()
+            else:
+                ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+            time.sleep(0.5)
+            layout = driver.execute_script(LAYOUT)
+            if not side_closed(layout):
+                problem(driver, screenshot)
+                fail(f"390 × 844: {close} did not close the activity drawer: {layout['side']}")
+        print(f"map-test: 390 × 844: the Activity button opens the drawer ({side['width']:.0f} px wide, the list in "
+              f"it); its × button and Escape close it")
+
+        # Touch: one finger drags the plan, two fingers pinch it bigger about their middle.
+        rect = layout["map"]
+        cx, cy = (rect["left"] + rect["right"]) / 2, (rect["top"] + rect["bottom"]) / 2
+        before = outline()
+        touch(driver, "touchStart", [(cx, cy)])
+        for step in range(1, 6):
+            touch(driver, "touchMove", [(cx + 10 * step, cy + 6 * step)])
+        touch(driver, "touchEnd", [])
+        settle(driver)
+        after = outline()
+        dx, dy = after["left"] - before["left"], after["top"] - before["top"]
+        if abs(dx - 50) > 4 or abs(dy - 30) > 4:
+            problem(driver, screenshot)
+            fail(f"390 × 844: a one-finger drag by (50, 30) px moved the plan by ({dx:.0f}, {dy:.0f}) px")
+        before = outline()
+        touch(driver, "touchStart", [(cx - 30, cy), (cx + 30, cy)])
+        for step in range(1, 7):
+            touch(driver, "touchMove", [(cx - 30 - 10 * step, cy), (cx + 30 + 10 * step, cy)])
+        touch(driver, "touchEnd", [])
+        settle(driver)
+        after = outline()
+        grown = (after["right"] - after["left"]) / (before["right"] - before["left"])
+        if grown < 1.8:
+            problem(driver, screenshot)
+            fail(f"390 × 844: a pinch from 60 to 180 px apart made the plan {grown:.2f} times as wide (3 wanted)")
+        print(f"map-test: 390 × 844: touch: a drag by (50, 30) px moved the plan by ({dx:.0f}, {dy:.0f}) px, a pinch "
+              f"from 60 to 180 px apart made it {grown:.2f} times as wide")
+        driver.find_element(By.ID, "zoom-fit").click()
+
+        viewport(driver, 1400, 900, False)
+        settle(driver)
+        layout = driver.execute_script(LAYOUT)
+        share = plan_width("1400 × 900", layout)
+        side = layout["side"]
+        if side_closed(layout) or side["position"] == "fixed" or side["left"] < layout["map"]["right"]:
+            problem(driver, screenshot)
+            fail(f"1400 × 900: the side panel is not beside the plan: {layout['side']}, the plan {layout['map']}")
+        driver.save_screenshot(os.path.join(screenshots, "map-1400x900.png"))
+        print(f"map-test: 1400 × 900: the plan is {layout['map']['width']:.0f} px wide ({share:.0%}), the side panel "
+              f"beside it ({layout['side']['width']:.0f} px)")
+        check_labels(driver, screenshot, "1400 × 900")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        time.sleep(0.5)
+    print(f"map-test: screenshots in {screenshots}")
+
+
+def run(driver, url, keys, timeout, screenshot, screenshots):
     deadline = time.monotonic() + timeout
     driver.set_page_load_timeout(max(timeout, 30))
     driver.get(url)
@@ -286,6 +452,7 @@ def run(driver, url, keys, timeout, screenshot):
     if screenshot:
         driver.save_screenshot(screenshot)
     check_zoom_pan(driver, screenshot, deadline)
+    check_layout(driver, screenshot, screenshots)
     check_crowded(driver, url, keys, screenshot, deadline)
 
 
@@ -408,15 +575,22 @@ def check_zoom_pan(driver, screenshot, deadline):
         fail("no device marker moved while the map was zoomed in")
     print(f"map-test: device '{moved}' moved while zoomed in")
 
-    # The wheel zooms about the pointer: the room under the pointer stays under it.
+    # The wheel zooms about the pointer: the room under the pointer stays under it (a room whose middle is on the
+    # map, the nearest the map's middle; its box is measured whole even where the map cuts it off).
     snap = driver.execute_script(LABELS)
     area = snap["map"]
-    inside = [(z, b) for z, b in snap["zones"].items()
-              if b["left"] > area["left"] + 20 and b["right"] < area["right"] - 20
-              and b["top"] > area["top"] + 20 and b["bottom"] < area["bottom"] - 20]
+    mx, my = (area["left"] + area["right"]) / 2, (area["top"] + area["bottom"]) / 2
+
+    def middle(b):
+        return (b["left"] + b["right"]) / 2, (b["top"] + b["bottom"]) / 2
+
+    inside = sorted(((z, b) for z, b in snap["zones"].items()
+                     if area["left"] + 20 < middle(b)[0] < area["right"] - 20
+                     and area["top"] + 20 < middle(b)[1] < area["bottom"] - 20),
+                    key=lambda item: math.hypot(middle(item[1])[0] - mx, middle(item[1])[1] - my))
     if not inside:
         problem(driver, screenshot)
-        fail("no room is wholly on screen after zooming in once")
+        fail("no room has its middle on screen after zooming in once")
     zone, room = inside[0]
     cx, cy = (room["left"] + room["right"]) / 2, (room["top"] + room["bottom"]) / 2
     element = driver.find_element(By.ID, "map")
@@ -594,6 +768,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=90, help="seconds for the whole browser check")
     parser.add_argument("--screenshot", help="save a PNG of the demo venue fitted, once its labels are checked "
                         "(and of the page on failure)")
+    parser.add_argument("--screenshots", help="the folder for the layout's screenshots at 390 × 844 and 1400 × 900 "
+                        "(default: a new temporary folder, kept)")
     arguments = parser.parse_args()
     if not os.access(arguments.binary, os.X_OK):
         fail(f"'{arguments.binary}' is not an executable: swift build --package-path Server --product indoor", 2)
@@ -602,13 +778,15 @@ def main():
     except ImportError:
         fail("selenium is not installed (pip install selenium)", 2)
 
+    screenshots = arguments.screenshots or tempfile.mkdtemp(prefix="indoor-map-screenshots-")
+    os.makedirs(screenshots, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="indoor-map-test-")
     process, url, keys = start_server(arguments.binary, folder)
     print(f"map-test: server pid {process.pid}, map {re.sub(r'key=[^&]+', 'key=…', url)}")
     driver = None
     try:
         driver = browser(os.path.join(folder, "profile"))
-        run(driver, url, keys, arguments.timeout, arguments.screenshot)
+        run(driver, url, keys, arguments.timeout, arguments.screenshot, screenshots)
     except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
         if driver is not None:
             problem(driver, arguments.screenshot)

@@ -34,9 +34,23 @@ import Testing
             #expect(served.text == OpenAPIDocument.json)
             let page = try await client.get("/", key: nil)
             #expect(page.text.hasPrefix("<!doctype html>"))
-            #expect(page.text.contains("/assets/map.js"))
-            #expect(try await client.get("/assets/map.js", key: nil).text.contains("text/event-stream"))
+            #expect(page.text.contains(#"<script type="module" src="/assets/main.js">"#))
+            #expect(try await client.get("/assets/stream.js", key: nil).text.contains("text/event-stream"))
             #expect(try await client.get("/assets/map.css", key: nil).status == .ok)
+            // Every module the page loads, from main.js through the imports, is served as JavaScript.
+            var modules = ["main.js"]
+            var seen: Set<String> = []
+            while let name = modules.popLast() {
+                guard seen.insert(name).inserted else { continue }
+                let served = try await client.get("/assets/\(name)", key: nil)
+                #expect(served.status == .ok, "\(name)")
+                #expect(served.headers[.contentType] == "text/javascript; charset=utf-8", "\(name)")
+                modules += served.text.matches(of: /(?:from|import) "\.\/([\w-]+\.js)"/).map { String($0.1) }
+            }
+            #expect(seen.count >= 10)
+            let unknown = try await client.get("/assets/map.js", key: nil)
+            #expect(unknown.status == .notFound)
+            #expect(unknown.json["field"] as? String == "file")
         }
     }
 

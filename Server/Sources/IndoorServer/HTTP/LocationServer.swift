@@ -79,8 +79,7 @@ public struct LocationServer: Sendable {
         let methods = RouteMethods()
         router.add(middleware: APIMiddleware(metrics: metrics, routes: methods))
         router.get("/") { _, _ in Self.asset(MapAssets.html, type: "text/html; charset=utf-8") }
-        router.get("/assets/map.js") { _, _ in Self.asset(MapAssets.script, type: "text/javascript; charset=utf-8") }
-        router.get("/assets/map.css") { _, _ in Self.asset(MapAssets.style, type: "text/css; charset=utf-8") }
+        router.get("/assets/{file}") { _, context in try MapAssets.response(for: context.parameters.require("file")) }
         router.get("/openapi.json") { _, _ in Self.asset(OpenAPIDocument.json, type: "application/json") }
         router.get("/health") { _, _ in try await self.health() }
         router.get("/metrics") { _, _ in Self.asset(self.metrics.text(), type: "text/plain; version=0.0.4") }

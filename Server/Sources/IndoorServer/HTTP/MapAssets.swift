@@ -1,5 +1,10 @@
-/// The map page and its script and style, served by the server itself (no CDN, no build step). The files are
-/// `Resources/map.html`, `Resources/map.css` and `Resources/map.js`, embedded in the binary when it is built.
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The map page and its style sheet and script modules, served by the server itself (no CDN, no build step). The
+/// files are `Resources/map.html`, `Resources/map.css` and the ES modules `Resources/*.js` (``files`` lists them;
+/// `main.js` is the page's entry), embedded in the binary when it is built.
 ///
 /// The page takes `?venue=ID&key=READ_KEY` (the key is kept in the browser's local storage), draws the venue's
 /// floor plan as SVG (outline, walls, nodes, zones, and the floor connections that reach the chosen floor,
@@ -13,10 +18,59 @@
 /// refusal at the item its JSON path names (docs/SERVER.md, "Editing a venue"); each floor's plan image
 /// (``FloorImage``) is drawn under the plan where its placement puts it, and the editor uploads and places it.
 enum MapAssets {
+    /// One file under `/assets/`: its bytes and its `Content-Type`.
+    struct Asset: Sendable {
+        /// The file's bytes, as embedded.
+        let bytes: [UInt8]
+        /// The `Content-Type` it is served with.
+        let contentType: String
+    }
+
     /// The page, `GET /`.
     static let html = String(decoding: PackageResources.map_html, as: UTF8.self)
-    /// The style sheet, `GET /assets/map.css`.
-    static let style = String(decoding: PackageResources.map_css, as: UTF8.self)
-    /// The script, `GET /assets/map.js`.
-    static let script = String(decoding: PackageResources.map_js, as: UTF8.self)
+
+    private static let script = "text/javascript; charset=utf-8"
+
+    /// The style sheet and the script modules by file name, each `GET /assets/{file}`.
+    static let files: [String: Asset] = [
+        "map.css": Asset(bytes: PackageResources.map_css, contentType: "text/css; charset=utf-8"),
+        "main.js": Asset(bytes: PackageResources.main_js, contentType: script),
+        "api.js": Asset(bytes: PackageResources.api_js, contentType: script),
+        "state.js": Asset(bytes: PackageResources.state_js, contentType: script),
+        "geometry.js": Asset(bytes: PackageResources.geometry_js, contentType: script),
+        "layout.js": Asset(bytes: PackageResources.layout_js, contentType: script),
+        "format.js": Asset(bytes: PackageResources.format_js, contentType: script),
+        "view.js": Asset(bytes: PackageResources.view_js, contentType: script),
+        "zoom.js": Asset(bytes: PackageResources.zoom_js, contentType: script),
+        "labels.js": Asset(bytes: PackageResources.labels_js, contentType: script),
+        "plan.js": Asset(bytes: PackageResources.plan_js, contentType: script),
+        "floor-image.js": Asset(bytes: PackageResources.floor_image_js, contentType: script),
+        "activity.js": Asset(bytes: PackageResources.activity_js, contentType: script),
+        "stream.js": Asset(bytes: PackageResources.stream_js, contentType: script),
+        "viewer.js": Asset(bytes: PackageResources.viewer_js, contentType: script),
+        "drawers.js": Asset(bytes: PackageResources.drawers_js, contentType: script),
+        "editor.js": Asset(bytes: PackageResources.editor_js, contentType: script),
+        "editor-state.js": Asset(bytes: PackageResources.editor_state_js, contentType: script),
+        "editor-form.js": Asset(bytes: PackageResources.editor_form_js, contentType: script),
+        "editor-items.js": Asset(bytes: PackageResources.editor_items_js, contentType: script),
+        "editor-anchor.js": Asset(bytes: PackageResources.editor_anchor_js, contentType: script),
+        "editor-image.js": Asset(bytes: PackageResources.editor_image_js, contentType: script),
+        "editor-pointer.js": Asset(bytes: PackageResources.editor_pointer_js, contentType: script),
+        "editor-save.js": Asset(bytes: PackageResources.editor_save_js, contentType: script),
+        "editor-paint.js": Asset(bytes: PackageResources.editor_paint_js, contentType: script),
+    ]
+
+    /// The answer to `GET /assets/{file}`: the file with its type, revalidated by the browser each time
+    /// (`Cache-Control: no-cache`).
+    ///
+    /// - Throws: ``APIError`` 404 naming the field `file` when no asset has that name.
+    static func response(for file: String) throws -> Response {
+        guard let asset = files[file] else {
+            throw APIError.notFound(field: "file", "no map asset '\(file)'")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = asset.contentType
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+    }
 }

@@ -108,7 +108,7 @@ extension VenueHub {
     private func rerun(_ venue: Venue, replacing runtime: VenueRuntime) async throws {
         let new = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil, lease: runtime.lease)
         let old = try await replaceRuntime(id: venue.id, with: new)
-        old?.finishSubscribers()
+        old?.subscribers.finishAll()
         scanSessions.withLock { _ = $0.removeValue(forKey: venue.id) }
         learnSurvey(new)
         recordLearning()
@@ -122,7 +122,7 @@ extension VenueHub {
         runtimes.withLock { runtimes in
             if runtimes[id] === runtime { runtimes.removeValue(forKey: id) }
         }
-        runtime.finishSubscribers()
+        runtime.subscribers.finishAll()
         nodeHealth.forget(venue: id)
         if release, let lease = runtime.lease { try? await clusterStore?.releaseLease(lease) }
         logger.info("venue '\(id)' no longer runs here: \(reason)")
@@ -150,7 +150,7 @@ extension VenueHub {
             runtimes.withLock { runtimes in
                 if runtimes[venue] === runtime { runtimes.removeValue(forKey: venue) }
             }
-            runtime.finishSubscribers()
+            runtime.subscribers.finishAll()
             metrics.leasesLost.increment()
             logger.warning("\(error)")
             throw VenueElsewhereError(venue: venue)

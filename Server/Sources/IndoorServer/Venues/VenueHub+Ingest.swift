@@ -168,7 +168,7 @@ extension VenueHub {
     /// After `batch` was committed as `stored`: streams it, and counts its sightings, nodes heard and devices.
     private func admitted(_ batch: PreparedBatch, stored: [StoredEvent], runtime: VenueRuntime, now: Double) {
         let live = runtime.live(stored, rooms: batch.rooms)
-        runtime.publish(live)
+        runtime.subscribers.publish(live)
         notifyObservers(venue: runtime.venue.id, live)
         var heard: [String: Int] = [:]
         for sighting in batch.taken {
@@ -200,7 +200,7 @@ extension VenueHub {
                         venue: runtime.venue.id, sightings: [], events: events, receivedAt: now, lease: runtime.lease),
                     runtime: runtime)
                 let live = stored.map { LiveEvent(stored: $0) }
-                runtime.publish(live)
+                runtime.subscribers.publish(live)
                 self.notifyObservers(venue: runtime.venue.id, live)
                 return stored
             }

@@ -4,17 +4,15 @@ extension VenueHub {
     /// The stream finishes when the venue is replaced or deleted, or on ``finishSubscribers()``.
     public func subscribe(venue: String) -> AsyncStream<LiveEvent>? {
         guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
-        return runtime.subscribe()
+        // Drained at once by the stream's own bounded buffer (``ServerConfiguration/streamBuffer``); the bound here
+        // only keeps a subscriber that is not drained from holding more.
+        return runtime.subscribers.subscribe(bufferingPolicy: .bufferingOldest(100_000))
     }
 
     /// Ends every live feed (at shutdown).
     public func finishSubscribers() {
-        for runtime in runtimes.withLock({ Array($0.values) }) { runtime.finishSubscribers() }
-        let all = observers.withLock { observers in
-            defer { observers.all = [:] }
-            return Array(observers.all.values)
-        }
-        for continuation in all { continuation.finish() }
+        for runtime in runtimes.withLock({ Array($0.values) }) { runtime.subscribers.finishAll() }
+        observers.finishAll()
     }
 
     /// Every venue's stored events as they are stored, a batch at a time, for publishing them elsewhere (MQTT).
@@ -22,21 +20,11 @@ extension VenueHub {
     /// At most `buffer` batches wait for the reader; beyond that the oldest waiting are dropped (a reader that
     /// publishes states loses only superseded ones). Ends at ``finishSubscribers()``.
     public func observeAll(buffer: Int = 1000) -> AsyncStream<VenueLiveEvents> {
-        let (stream, continuation) = AsyncStream<VenueLiveEvents>.makeStream(bufferingPolicy: .bufferingNewest(buffer))
-        let token = observers.withLock { observers in
-            defer { observers.next += 1 }
-            observers.all[observers.next] = continuation
-            return observers.next
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.observers.withLock { $0.all.removeValue(forKey: token) }
-        }
-        return stream
+        observers.subscribe(bufferingPolicy: .bufferingNewest(buffer))
     }
 
     func notifyObservers(venue: String, _ events: [LiveEvent]) {
         guard !events.isEmpty else { return }
-        let all = observers.withLock { Array($0.all.values) }
-        for continuation in all { continuation.yield(VenueLiveEvents(venue: venue, events: events)) }
+        observers.publish(VenueLiveEvents(venue: venue, events: events))
     }
 }

@@ -36,7 +36,7 @@ public final class VenueHub: Sendable {
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
     public let nodeHealth = NodeHealthBook()
     /// The feeds of ``observeAll()``.
-    let observers = Mutex<(next: Int, all: [Int: AsyncStream<VenueLiveEvents>.Continuation])>((0, [:]))
+    let observers = SubscriberTable<VenueLiveEvents>()
     /// Which sightings each venue takes by their time.
     public let timeWindow: SightingTimeWindow
     /// This instance's part in a cluster of servers sharing the store, or `nil` for a server alone: then it runs
@@ -158,7 +158,7 @@ public final class VenueHub: Sendable {
             }
         }
         let old = try await replaceRuntime(id: id, with: runtime)
-        old?.finishSubscribers()
+        old?.subscribers.finishAll()
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
         metrics.venues.record(venueIDs.count)
         learnSurvey(runtime)
@@ -227,7 +227,7 @@ public final class VenueHub: Sendable {
                 let stored = try await self.store.commit(
                     IngestBatch(
                         venue: id, sightings: [], events: events, receivedAt: self.wallClock(), lease: runtime.lease))
-                old.publish(stored.map { LiveEvent(stored: $0) })
+                old.subscribers.publish(stored.map { LiveEvent(stored: $0) })
                 self.record(stored)
                 return true
             }
@@ -272,7 +272,7 @@ public final class VenueHub: Sendable {
             try await clusterChanged(venue: id)
         }
         scanSessions.withLock { _ = $0.removeValue(forKey: id) }
-        old?.finishSubscribers()
+        old?.subscribers.finishAll()
         nodeHealth.forget(venue: id)
         metrics.venues.record(venueIDs.count)
         recordLearning()

@@ -36,7 +36,8 @@ final class VenueRuntime: Sendable {
     /// In a cluster, the lease under which this instance runs the venue (every commit is fenced by it).
     let lease: VenueLease?
     private let state: Mutex<State>
-    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
+    /// The venue's live stream subscribers (``VenueHub/subscribe(venue:)``).
+    let subscribers = SubscriberTable<LiveEvent>()
     /// Batches given to ``VenueHub/admit(venue:sightings:)`` that no ingest job has taken yet, in the order given.
     private let waiting = Mutex<[WaitingBatch]>([])
 
@@ -121,42 +122,5 @@ final class VenueRuntime: Sendable {
             }
             return LiveEvent(stored: event, room: rooms[fix.device])
         }
-    }
-
-    /// Hands `events` to every subscriber. Called under the venue's state lock (so events go out in the order
-    /// they were stored), but never under the subscribers' lock: a yield resumes a task, which takes the task's
-    /// own lock, while a cancelled task holds that lock when it calls `onTermination`, which takes the
-    /// subscribers' lock; yielding under it would deadlock.
-    func publish(_ events: [LiveEvent]) {
-        guard !events.isEmpty else { return }
-        let continuations = subscribers.withLock { Array($0.all.values) }
-        for continuation in continuations {
-            for event in events { continuation.yield(event) }
-        }
-    }
-
-    func subscribe() -> AsyncStream<LiveEvent> {
-        // Drained at once by the stream's own bounded buffer (``ServerConfiguration/streamBuffer``); the bound here
-        // only keeps a subscriber that is not drained from holding more.
-        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingOldest(100_000))
-        let token = subscribers.withLock { subscribers in
-            let token = subscribers.next
-            subscribers.next += 1
-            subscribers.all[token] = continuation
-            return token
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.all.removeValue(forKey: token) }
-        }
-        return stream
-    }
-
-    func finishSubscribers() {
-        let all = subscribers.withLock { subscribers in
-            let all = Array(subscribers.all.values)
-            subscribers.all = [:]
-            return all
-        }
-        for continuation in all { continuation.finish() }
     }
 }

@@ -45,12 +45,12 @@ extension VenueHub {
         }
         decodedVenues.withLock { $0 = decoded }
         let venues = decoded.mapValues(\.venue)
-        catalog.withLock { $0 = venues }
+        registry.replaceCatalog(venues)
         let leases = try await clusterStore.leases()
         clusterView.withLock { $0 = ClusterView(members: members, leases: leases) }
         let placement = VenuePlacement.owners(venues: Array(venues.keys), members: members.map(\.id))
         var handedOver = false
-        for runtime in runtimes.withLock({ Array($0.values) }) {
+        for runtime in registry.all {
             let id = runtime.venue.id
             guard let venue = venues[id] else {
                 await drop(id, release: true, because: "it was deleted")
@@ -97,7 +97,7 @@ extension VenueHub {
     private func take(_ venue: Venue, lease: VenueLease) async throws {
         let runtime = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil, lease: lease)
         try await resume(runtime)
-        runtimes.withLock { $0[venue.id] = runtime }
+        registry.run(runtime)
         metrics.venuesTaken.increment()
         logger.info("instance '\(lease.owner)' runs venue '\(venue.id)' (lease epoch \(lease.epoch))")
         learnSurvey(runtime)
@@ -117,11 +117,9 @@ extension VenueHub {
     /// Stops running venue `id` here, after the batch it is committing; with `release`, gives its lease up so the
     /// instance it is placed on takes it at once.
     private func drop(_ id: String, release: Bool, because reason: String) async {
-        guard let runtime = runtimes.withLock({ $0[id] }) else { return }
+        guard let runtime = registry.runtime(id) else { return }
         _ = try? await runtime.jobs.run { runtime.locked { $0.retired = true } }
-        runtimes.withLock { runtimes in
-            if runtimes[id] === runtime { runtimes.removeValue(forKey: id) }
-        }
+        registry.remove(runtime)
         runtime.subscribers.finishAll()
         nodeHealth.forget(venue: id)
         if release, let lease = runtime.lease { try? await clusterStore?.releaseLease(lease) }
@@ -147,9 +145,7 @@ extension VenueHub {
             // Called as one of the runtime's jobs: retired here, not through its queue.
             let venue = runtime.venue.id
             runtime.locked { $0.retired = true }
-            runtimes.withLock { runtimes in
-                if runtimes[venue] === runtime { runtimes.removeValue(forKey: venue) }
-            }
+            registry.remove(runtime)
             runtime.subscribers.finishAll()
             metrics.leasesLost.increment()
             logger.warning("\(error)")

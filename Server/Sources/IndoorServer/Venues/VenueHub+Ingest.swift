@@ -32,8 +32,8 @@ extension VenueHub {
     ///   committed with it).
     public func admit(venue: String, sightings: [Sighting]) async throws -> Admission {
         while true {
-            guard let runtime = runtimes.withLock({ $0[venue] }) else {
-                if cluster != nil, catalog.withLock({ $0[venue] != nil }) { throw VenueElsewhereError(venue: venue) }
+            guard let runtime = registry.runtime(venue) else {
+                if registry.clustered, registry.catalogued(venue: venue) { throw VenueElsewhereError(venue: venue) }
                 throw APIError.notFound(
                     field: "venue", "venue '\(venue)' does not exist; create it with PUT /v1/venues/\(venue)")
             }
@@ -177,7 +177,7 @@ extension VenueHub {
         for (node, count) in heard { nodeHealth.heard(venue: runtime.venue.id, node: node, count: count, at: now) }
         metrics.sightingsIngested.increment(by: batch.taken.count)
         metrics.recordNodeLinks(venue: runtime.venue.id, used: batch.links.used, ignored: batch.links.ignored)
-        metrics.devicesTracked.record(runtimes.withLock { $0.values.reduce(0) { $0 + $1.deviceCount } })
+        metrics.devicesTracked.record(registry.deviceCount)
         record(stored)
     }
 
@@ -185,7 +185,7 @@ extension VenueHub {
     /// last sighting, so that devices no longer heard check out (`lost`); stores and streams what falls due.
     public func tick(quiet: Double = 1) async throws {
         let now = wallClock()
-        let all = runtimes.withLock { Array($0.values) }
+        let all = registry.all
         for runtime in all {
             let stored = try await runtime.jobs.run { () async throws -> [StoredEvent] in
                 let events = runtime.locked { state -> [ServerEvent] in

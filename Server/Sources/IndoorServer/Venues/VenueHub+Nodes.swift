@@ -3,7 +3,7 @@ import IndoorModel
 extension VenueHub {
     /// The ids of the venues that have a node `node`, sorted.
     public func venues(withNode node: String) -> [String] {
-        runtimes.withLock { runtimes in runtimes.values.filter { $0.nodeIDs.contains(node) }.map(\.venue.id) }.sorted()
+        registry.venues(withNode: node)
     }
 
     /// The health of each node of `venue` (``NodeHealthBook/health(venue:nodes:at:)``), in the venue's order, with
@@ -16,7 +16,7 @@ extension VenueHub {
     /// what the session's self-calibration fitted, read from the session at one moment (`LocationSession.selfCalibration`,
     /// `selfCalibrationTime` and its node-link counts); `nil` for an unknown venue.
     public func nodeList(venue: String) -> NodeList? {
-        guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
+        guard let runtime = registry.runtime(venue) else { return nil }
         let (fit, time, statistics) = runtime.locked { state in
             (state.session.selfCalibration, state.session.selfCalibrationTime, state.session.statistics)
         }

@@ -3,7 +3,7 @@ extension VenueHub {
     /// device's latest of its batch (``LiveEvent``); `nil` for an unknown venue.
     /// The stream finishes when the venue is replaced or deleted, or on ``finishSubscribers()``.
     public func subscribe(venue: String) -> AsyncStream<LiveEvent>? {
-        guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
+        guard let runtime = registry.runtime(venue) else { return nil }
         // Drained at once by the stream's own bounded buffer (``ServerConfiguration/streamBuffer``); the bound here
         // only keeps a subscriber that is not drained from holding more.
         return runtime.subscribers.subscribe(bufferingPolicy: .bufferingOldest(100_000))
@@ -11,7 +11,7 @@ extension VenueHub {
 
     /// Ends every live feed (at shutdown).
     public func finishSubscribers() {
-        for runtime in runtimes.withLock({ Array($0.values) }) { runtime.subscribers.finishAll() }
+        for runtime in registry.all { runtime.subscribers.finishAll() }
         observers.finishAll()
     }
 

@@ -7,7 +7,7 @@ extension VenueHub {
     /// Whether `venue`'s survey is learned: `none` (no survey given, or no such venue), `learning` (its session and
     /// scans run without it meanwhile), `learned`, or `failed` (the log says why; they run without it).
     public func surveyState(venue id: String) -> String {
-        guard let runtime = runtimes.withLock({ $0[id] }) else { return "none" }
+        guard let runtime = registry.runtime(id) else { return "none" }
         return runtime.locked { $0.survey.rawValue }
     }
 
@@ -60,15 +60,13 @@ extension VenueHub {
 
     /// Sets `indoor_venues_learning`: the venues served whose survey is being learned.
     func recordLearning() {
-        let count = runtimes.withLock { runtimes in
-            runtimes.values.reduce(0) { $0 + ($1.locked { $0.survey == .learning } ? 1 : 0) }
-        }
+        let count = registry.all.reduce(0) { $0 + ($1.locked { $0.survey == .learning } ? 1 : 0) }
         metrics.venuesLearning.record(count)
     }
 
     /// Whether `runtime` still serves its venue (not replaced or deleted since).
     private func isCurrent(_ runtime: VenueRuntime) -> Bool {
-        runtimes.withLock { $0[runtime.venue.id] === runtime }
+        registry.isCurrent(runtime)
     }
 
     /// Why `survey` cannot serve `venue` (it hears none of its nodes), or `nil`.

@@ -25,7 +25,8 @@ public final class VenueHub: Sendable {
     /// on), its scans too (``surveyState(venue:)``, ``learned(venue:)``).
     public let surveys: [String: Recording]
     let metrics: ServerMetrics
-    let runtimes: Mutex<[String: VenueRuntime]>
+    /// The venues run here and, in a cluster, every stored venue.
+    let registry: VenueRegistry
     /// Each venue's scan session before any sighting (``IndoorSession/IndoorScan/session(venue:options:)``), made at
     /// its first scan for the venue as it then was, and copied for every scan: what it learns is learned once. Until a
     /// venue's survey is learned, its scans run without it.
@@ -42,8 +43,6 @@ public final class VenueHub: Sendable {
     /// This instance's part in a cluster of servers sharing the store, or `nil` for a server alone: then it runs
     /// only the venues whose lease it holds (``clusterRound()``), and knows the others from the store.
     public let cluster: ClusterIdentity?
-    /// In a cluster: every stored venue by id (those owned elsewhere too), as of the last round or change.
-    let catalog = Mutex<[String: Venue]>([:])
     /// In a cluster: the stored venues as the last round read and decoded them, so that a round decodes only the
     /// venues whose JSON changed.
     let decodedVenues = Mutex<[String: DecodedVenue]>([:])
@@ -89,8 +88,7 @@ public final class VenueHub: Sendable {
                 runtimes[venue.id] = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil)
             }
         }
-        self.runtimes = Mutex(runtimes)
-        self.catalog.withLock { $0 = catalog }
+        registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
         metrics.venues.record(runtimes.count)
         for id in runtimes.keys.sorted() {
             guard let runtime = runtimes[id] else { continue }
@@ -102,21 +100,18 @@ public final class VenueHub: Sendable {
 
     /// The ids of the served venues, sorted (in a cluster: of every stored venue, wherever it runs).
     public var venueIDs: [String] {
-        if cluster != nil { return catalog.withLock { $0.keys.sorted() } }
-        return runtimes.withLock { $0.keys.sorted() }
+        registry.venueIDs
     }
 
     /// The ids of the venues whose session runs here, sorted: all of them for a server alone.
-    public var ownedVenueIDs: [String] { runtimes.withLock { $0.keys.sorted() } }
+    public var ownedVenueIDs: [String] { registry.ownedVenueIDs }
 
     /// Whether the session of venue `id` runs here.
-    public func owns(venue id: String) -> Bool { runtimes.withLock { $0[id] != nil } }
+    public func owns(venue id: String) -> Bool { registry.owns(venue: id) }
 
     /// The venue with `id` (in a cluster also one that runs elsewhere), or `nil`.
     public func venue(id: String) -> Venue? {
-        if let venue = runtimes.withLock({ $0[id]?.venue }) { return venue }
-        guard cluster != nil else { return nil }
-        return catalog.withLock { $0[id] }
+        registry.venue(id: id)
     }
 
     /// Creates or replaces the venue `id` from its JSON (docs/FORMATS.md), and starts its session afresh.
@@ -137,7 +132,7 @@ public final class VenueHub: Sendable {
         if let problem = Self.surveyProblem(venue, surveys[id]) {
             throw APIError.badRequest(field: "nodes", problem)
         }
-        let current = runtimes.withLock({ $0[id] })
+        let current = registry.runtime(id)
         if let current, current.venue == venue {
             // The same venue again: its session, visits and streams carry on untouched.
             return (venue, false)
@@ -150,7 +145,7 @@ public final class VenueHub: Sendable {
         }
         let created = try await store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
         if cluster != nil {
-            catalog.withLock { $0[id] = venue }
+            registry.catalogue(venue)
             // Its owner (this instance or another) runs the new version from its next round, which this wakes.
             if current == nil {
                 try await clusterChanged(venue: id)
@@ -173,7 +168,7 @@ public final class VenueHub: Sendable {
     /// - Throws: ``APIError`` (400, field `body`) with the words `indoor venue import` would print for a bad archive;
     ///   (400, field `nodes`) when there is no venue `id` with nodes to keep.
     public func putVenue(id: String, imdf zip: Data) async throws -> (venue: Venue, created: Bool) {
-        let current = runtimes.withLock { $0[id]?.venue }
+        let current = registry.runtime(id)?.venue
         let imported: IMDFImport
         do {
             imported = try IMDFArchive.venue(zip: zip, id: id, anchor: current?.anchor)
@@ -202,8 +197,8 @@ public final class VenueHub: Sendable {
     /// - Returns: The runtime replaced, if any.
     func replaceRuntime(id: String, with runtime: VenueRuntime) async throws -> VenueRuntime? {
         while true {
-            guard let old = runtimes.withLock({ $0[id] }) else {
-                runtimes.withLock { $0[id] = runtime }
+            guard let old = registry.runtime(id) else {
+                registry.run(runtime)
                 return nil
             }
             // As a job of the old runtime's, after the batches it has taken: the old one is retired and the new one put
@@ -222,7 +217,7 @@ public final class VenueHub: Sendable {
                 }
                 // Replaced by another PUT meanwhile: carry over from that one.
                 guard let events else { return false }
-                self.runtimes.withLock { $0[id] = runtime }
+                self.registry.run(runtime)
                 guard !events.isEmpty else { return true }
                 let stored = try await self.store.commit(
                     IngestBatch(
@@ -265,8 +260,8 @@ public final class VenueHub: Sendable {
     /// - Returns: Whether there was such a venue.
     public func deleteVenue(id: String) async throws -> Bool {
         let deleted = try await store.deleteVenue(id: id)
-        catalog.withLock { _ = $0.removeValue(forKey: id) }
-        let old = runtimes.withLock { $0.removeValue(forKey: id) }
+        registry.uncatalogue(venue: id)
+        let old = registry.removeRuntime(venue: id)
         if cluster != nil {
             if let lease = old?.lease { try? await (store as? any ClusterStore)?.releaseLease(lease) }
             try await clusterChanged(venue: id)
@@ -284,7 +279,7 @@ public final class VenueHub: Sendable {
     /// `nil` for an unknown venue, a venue without rooms (zones with polygon fences), and a device the session
     /// has had no fix of in the last hour of data time (or none since the server started or the venue was put).
     public func room(venue: String, device: String) -> DeviceRoom? {
-        guard let runtime = runtimes.withLock({ $0[venue] }) else { return nil }
+        guard let runtime = registry.runtime(venue) else { return nil }
         return runtime.locked { state in runtime.room(of: device, session: state.session) }
     }
 

@@ -95,23 +95,24 @@ extension VenueHub {
     /// Runs `venue` here under `lease`: its session is rebuilt from the store (``resume(_:)``) before any batch can
     /// reach it, then it learns its survey if it has one.
     private func take(_ venue: Venue, lease: VenueLease) async throws {
-        let runtime = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil, lease: lease)
+        let runtime = try VenueRuntime(venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), lease: lease)
         try await resume(runtime)
         registry.run(runtime)
         metrics.venuesTaken.increment()
         logger.info("instance '\(lease.owner)' runs venue '\(venue.id)' (lease epoch \(lease.epoch))")
-        learnSurvey(runtime)
-        recordLearning()
+        learning.learn(runtime)
+        learning.record()
     }
 
     /// Runs the new version `venue` (changed by another instance) in place of `runtime`, carrying its visits over.
     private func rerun(_ venue: Venue, replacing runtime: VenueRuntime) async throws {
-        let new = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil, lease: runtime.lease)
+        let new = try VenueRuntime(
+            venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), lease: runtime.lease)
         let old = try await replaceRuntime(id: venue.id, with: new)
         old?.subscribers.finishAll()
-        scanSessions.withLock { _ = $0.removeValue(forKey: venue.id) }
-        learnSurvey(new)
-        recordLearning()
+        scans.forget(venue: venue.id)
+        learning.learn(new)
+        learning.record()
     }
 
     /// Stops running venue `id` here, after the batch it is committing; with `release`, gives its lease up so the

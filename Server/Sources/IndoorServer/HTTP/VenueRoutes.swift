@@ -10,7 +10,7 @@ extension LocationServer {
         var nodes: Int
         var zones: Int
         /// Whether the venue's site survey is learned (``VenueHub/surveyState(venue:)``).
-        var survey: String
+        var survey: SurveyState
         /// In a cluster: the id of the instance its session runs on; absent while it moves (and for a server alone).
         var owner: String?
     }

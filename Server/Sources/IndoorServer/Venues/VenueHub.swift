@@ -23,15 +23,14 @@ public final class VenueHub: Sendable {
     /// venue is served from the moment it is put, without its survey, and its session takes over the learned
     /// positioning when it is ready (`LocationSession.adoptPositioning(of:replaying:)`: zone visits and rooms carry
     /// on), its scans too (``surveyState(venue:)``, ``learned(venue:)``).
-    public let surveys: [String: Recording]
+    public var surveys: [String: Recording] { learning.surveys }
     let metrics: ServerMetrics
     /// The venues run here and, in a cluster, every stored venue.
     let registry: VenueRegistry
-    /// Each venue's scan session before any sighting (``IndoorSession/IndoorScan/session(venue:options:)``), made at
-    /// its first scan for the venue as it then was, and copied for every scan: what it learns is learned once. Until a
-    /// venue's survey is learned, its scans run without it.
-    let scanSessions = Mutex<[String: (venue: Venue, session: LocationSession, learned: Bool)]>([:])
-    let learning = LearningQueue()
+    /// Each venue's scan session.
+    let scans = ScanSessions()
+    /// Each venue's survey, learned in the background.
+    let learning: SurveyLearning
     let logger: Logger
     let wallClock: @Sendable () -> Double
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
@@ -72,14 +71,13 @@ public final class VenueHub: Sendable {
         self.cluster = cluster
         self.store = store
         self.metrics = metrics
-        self.surveys = surveys
         self.logger = logger
         self.wallClock = wallClock
         var runtimes: [String: VenueRuntime] = [:]
         var catalog: [String: Venue] = [:]
         for stored in try await store.venues() {
             let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
-            if let problem = Self.surveyProblem(venue, surveys[venue.id]) {
+            if let problem = SurveyLearning.problem(venue, surveys[venue.id]) {
                 throw APIError.badRequest(field: "nodes", problem)
             }
             catalog[venue.id] = venue
@@ -89,13 +87,14 @@ public final class VenueHub: Sendable {
             }
         }
         registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
+        learning = SurveyLearning(surveys: surveys, registry: registry, scans: scans, metrics: metrics, logger: logger)
         metrics.venues.record(runtimes.count)
         for id in runtimes.keys.sorted() {
             guard let runtime = runtimes[id] else { continue }
             try await resume(runtime)
-            learnSurvey(runtime)
+            learning.learn(runtime)
         }
-        recordLearning()
+        learning.record()
     }
 
     /// The ids of the served venues, sorted (in a cluster: of every stored venue, wherever it runs).
@@ -129,7 +128,7 @@ public final class VenueHub: Sendable {
                 field: "id", "id '\(venue.id)' differs from the path's venue id '\(id)'; they must be equal")
         }
         if let problem = Self.idProblem(venue) { throw APIError.badRequest(field: problem.field, problem.message) }
-        if let problem = Self.surveyProblem(venue, surveys[id]) {
+        if let problem = learning.problem(with: venue) {
             throw APIError.badRequest(field: "nodes", problem)
         }
         let current = registry.runtime(id)
@@ -139,7 +138,7 @@ public final class VenueHub: Sendable {
         }
         let runtime: VenueRuntime
         do {
-            runtime = try VenueRuntime(venue: venue, learnsSurvey: surveys[id] != nil, lease: current?.lease)
+            runtime = try VenueRuntime(venue: venue, learnsSurvey: learning.hasSurvey(venue: id), lease: current?.lease)
         } catch {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
@@ -154,10 +153,10 @@ public final class VenueHub: Sendable {
         }
         let old = try await replaceRuntime(id: id, with: runtime)
         old?.subscribers.finishAll()
-        scanSessions.withLock { _ = $0.removeValue(forKey: id) }
+        scans.forget(venue: id)
         metrics.venues.record(venueIDs.count)
-        learnSurvey(runtime)
-        recordLearning()
+        learning.learn(runtime)
+        learning.record()
         return (venue, created)
     }
 
@@ -266,11 +265,11 @@ public final class VenueHub: Sendable {
             if let lease = old?.lease { try? await (store as? any ClusterStore)?.releaseLease(lease) }
             try await clusterChanged(venue: id)
         }
-        scanSessions.withLock { _ = $0.removeValue(forKey: id) }
+        scans.forget(venue: id)
         old?.subscribers.finishAll()
         nodeHealth.forget(venue: id)
         metrics.venues.record(venueIDs.count)
-        recordLearning()
+        learning.record()
         return deleted || old != nil
     }
 
@@ -285,4 +284,21 @@ public final class VenueHub: Sendable {
 
     /// The wall clock the hub stamps arrivals with, Unix seconds.
     public var now: Double { wallClock() }
+
+    /// Whether `venue`'s survey is learned (``SurveyState``): `none` also for a venue that does not run here.
+    public func surveyState(venue id: String) -> SurveyState {
+        learning.state(venue: id)
+    }
+
+    /// Returns once `venue`'s survey is learned (or its learning failed), and at once for a venue without one.
+    public func learned(venue id: String) async {
+        await learning.finished(venue: id)
+    }
+
+    /// The session a scan of `venue` starts from (``ScanSessions/session(venue:)``), over the venue's survey once it
+    /// is learned (``surveys``, ``surveyState(venue:)``).
+    /// - Throws: ``IndoorSession/ScanError`` when the session cannot start.
+    public func scanSession(venue: Venue) throws -> LocationSession {
+        try scans.session(venue: venue)
+    }
 }

@@ -4,11 +4,6 @@ import Synchronization
 
 /// One venue's session and subscribers.
 final class VenueRuntime: Sendable {
-    /// How far a venue's survey is learned (``VenueHub/surveyState(venue:)``).
-    enum SurveyState: String, Sendable {
-        case none, learning, learned, failed
-    }
-
     struct State: Sendable {
         var session: LocationSession
         /// The venue's survey, learned in the background.

@@ -92,11 +92,11 @@ extension VenueHub {
         metrics.venues.record(venues.count)
     }
 
-    /// Runs `venue` here under `lease`: its session is rebuilt from the store (``resume(_:)``) before any batch can
+    /// Runs `venue` here under `lease`: its session is rebuilt from the store (``VenueResume/resume(_:)``) before any batch can
     /// reach it, then it learns its survey if it has one.
     private func take(_ venue: Venue, lease: VenueLease) async throws {
         let runtime = try VenueRuntime(venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), lease: lease)
-        try await resume(runtime)
+        try await resumption.resume(runtime)
         registry.run(runtime)
         metrics.venuesTaken.increment()
         logger.info("instance '\(lease.owner)' runs venue '\(venue.id)' (lease epoch \(lease.epoch))")

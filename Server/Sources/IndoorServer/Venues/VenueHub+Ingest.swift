@@ -140,7 +140,7 @@ extension VenueHub {
             }
             state.timeBase = base
             let linksBefore = (state.session.statistics.nodeLinks, state.session.statistics.ignoredNodeLinks)
-            let events = Self.serverEvents(state.session.ingest(taken))
+            let events = ServerEvent.stored(from: state.session.ingest(taken))
             let links = (
                 state.session.statistics.nodeLinks - linksBefore.0,
                 state.session.statistics.ignoredNodeLinks - linksBefore.1
@@ -178,7 +178,7 @@ extension VenueHub {
         metrics.sightingsIngested.increment(by: batch.taken.count)
         metrics.recordNodeLinks(venue: runtime.venue.id, used: batch.links.used, ignored: batch.links.ignored)
         metrics.devicesTracked.record(registry.deviceCount)
-        record(stored)
+        metrics.recordStored(stored)
     }
 
     /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
@@ -192,7 +192,7 @@ extension VenueHub {
                     guard !state.retired, let lastData = state.lastDataTime, let lastArrival = state.lastArrival,
                         now - lastArrival >= quiet
                     else { return [] }
-                    return Self.serverEvents(state.session.advance(to: lastData + (now - lastArrival)))
+                    return ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival)))
                 }
                 guard !events.isEmpty else { return [] }
                 let stored = try await self.commitOwned(
@@ -204,30 +204,7 @@ extension VenueHub {
                 self.notifyObservers(venue: runtime.venue.id, live)
                 return stored
             }
-            record(stored)
-        }
-    }
-
-    func record(_ stored: [StoredEvent]) {
-        guard !stored.isEmpty else { return }
-        var fixes = 0
-        for event in stored {
-            switch event.event {
-            case .fix: fixes += 1
-            case .zone: metrics.zoneEvents.increment()
-            }
-        }
-        metrics.fixes.increment(by: fixes)
-    }
-
-    /// The session's events that the server stores and streams: its fixes and zone events, in order.
-    package static func serverEvents(_ events: [SessionEvent]) -> [ServerEvent] {
-        events.compactMap { event in
-            switch event {
-            case .fix(let fix): .fix(fix)
-            case .zone(let zone): .zone(zone)
-            case .monitor, .peer: nil
-            }
+            metrics.recordStored(stored)
         }
     }
 }

@@ -31,6 +31,8 @@ public final class VenueHub: Sendable {
     let scans = ScanSessions()
     /// Each venue's survey, learned in the background.
     let learning: SurveyLearning
+    /// Each venue's session rebuilt from the store when it starts running here.
+    let resumption: VenueResume
     let logger: Logger
     let wallClock: @Sendable () -> Double
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
@@ -87,11 +89,12 @@ public final class VenueHub: Sendable {
             }
         }
         registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
+        resumption = VenueResume(store: store, metrics: metrics, wallClock: wallClock)
         learning = SurveyLearning(surveys: surveys, registry: registry, scans: scans, metrics: metrics, logger: logger)
         metrics.venues.record(runtimes.count)
         for id in runtimes.keys.sorted() {
             guard let runtime = runtimes[id] else { continue }
-            try await resume(runtime)
+            try await resumption.resume(runtime)
             learning.learn(runtime)
         }
         learning.record()
@@ -211,7 +214,7 @@ public final class VenueHub: Sendable {
                         state.lastArrival = previous.lastArrival
                         state.timeBase = previous.timeBase
                         state.devices = previous.devices
-                        return Self.serverEvents(state.session.carryVisits(from: previous.session))
+                        return ServerEvent.stored(from: state.session.carryVisits(from: previous.session))
                     }
                 }
                 // Replaced by another PUT meanwhile: carry over from that one.
@@ -222,7 +225,7 @@ public final class VenueHub: Sendable {
                     IngestBatch(
                         venue: id, sightings: [], events: events, receivedAt: self.wallClock(), lease: runtime.lease))
                 old.subscribers.publish(stored.map { LiveEvent(stored: $0) })
-                self.record(stored)
+                self.metrics.recordStored(stored)
                 return true
             }
             if replaced { return old }
@@ -284,6 +287,15 @@ public final class VenueHub: Sendable {
 
     /// The wall clock the hub stamps arrivals with, Unix seconds.
     public var now: Double { wallClock() }
+
+    /// Deletes what is older than `retention` says (``RetentionSweep``), in rounds of `batch` rows with a pause for
+    /// other work between them, so that ingest is never held up for long; records the store's size and oldest rows
+    /// in the metrics.
+    /// - Returns: How many rows of each kind were deleted.
+    @discardableResult
+    public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
+        try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock).prune(retention, batch: batch)
+    }
 
     /// Whether `venue`'s survey is learned (``SurveyState``): `none` also for a venue that does not run here.
     public func surveyState(venue id: String) -> SurveyState {

@@ -1,20 +1,26 @@
-extension VenueHub {
-    /// Deletes what is older than `retention` says (by the wall clock), in rounds of `batch` rows with a pause for
-    /// other work between them, so that ingest is never held up for long; records the store's size and oldest rows
-    /// in the metrics.
+/// Retention: deletes the sightings, events and closed visits older than a ``Retention`` says, by the wall clock, in
+/// rounds of a batch of rows with a pause for other work between them, so that ingest is never held up for long; then
+/// records the store's size and oldest rows in the metrics.
+struct RetentionSweep: Sendable {
+    /// The store pruned.
+    let store: any LocationStore
+    let metrics: ServerMetrics
+    /// Seconds since 1970: what "older than" is measured from.
+    let wallClock: @Sendable () -> Double
+
+    /// Deletes what is older than `retention` says, in rounds of `batch` rows.
     /// - Returns: How many rows of each kind were deleted.
-    @discardableResult
-    public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
+    func prune(_ retention: Retention, batch: Int) async throws -> Retention.Pruned {
         let now = wallClock()
         var pruned = Retention.Pruned()
         pruned.sightings = try await Self.rounds(retention.sightings, now: now) {
-            try await self.store.pruneSightings(receivedBefore: $0, limit: batch)
+            try await store.pruneSightings(receivedBefore: $0, limit: batch)
         }
         pruned.events = try await Self.rounds(retention.events, now: now) {
-            try await self.store.pruneEvents(storedBefore: $0, limit: batch)
+            try await store.pruneEvents(storedBefore: $0, limit: batch)
         }
         pruned.visits = try await Self.rounds(retention.visits, now: now) {
-            try await self.store.pruneVisits(closedBefore: $0, limit: batch)
+            try await store.pruneVisits(closedBefore: $0, limit: batch)
         }
         metrics.sightingsPruned.increment(by: pruned.sightings)
         metrics.eventsPruned.increment(by: pruned.events)
@@ -27,9 +33,10 @@ extension VenueHub {
         return pruned
     }
 
-    /// Runs `round` with the cutoff `now − retain` until a round deletes fewer than it may; none for an infinite
-    /// `retain`. A round deletes at most its batch, so a round shorter than that means nothing older is left.
-    private static func rounds(
+    /// Runs `round` with the cutoff `now − retain` until a round deletes nothing, yielding to other tasks between
+    /// rounds; none for an infinite `retain`.
+    /// - Returns: The rows the rounds deleted, in all.
+    static func rounds(
         _ retain: Double, now: Double, _ round: (Double) async throws -> Int
     ) async throws -> Int {
         guard retain.isFinite else { return 0 }

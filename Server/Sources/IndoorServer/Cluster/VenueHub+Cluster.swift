@@ -108,7 +108,7 @@ extension VenueHub {
     private func rerun(_ venue: Venue, replacing runtime: VenueRuntime) async throws {
         let new = try VenueRuntime(
             venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), lease: runtime.lease)
-        let old = try await replaceRuntime(id: venue.id, with: new)
+        let old = try await pipeline.replace(venue: venue.id, with: new)
         old?.subscribers.finishAll()
         scans.forget(venue: venue.id)
         learning.learn(new)
@@ -125,33 +125,6 @@ extension VenueHub {
         nodeHealth.forget(venue: id)
         if release, let lease = runtime.lease { try? await clusterStore?.releaseLease(lease) }
         logger.info("venue '\(id)' no longer runs here: \(reason)")
-    }
-
-    /// Commits `batch` of `runtime`'s; when the runtime's lease was taken by another instance meanwhile, stops running
-    /// the venue here and throws ``VenueElsewhereError`` (nothing of the batch was stored).
-    func commitOwned(_ batch: IngestBatch, runtime: VenueRuntime) async throws -> [StoredEvent] {
-        guard let stored = try await commitOwned([batch], runtime: runtime).first else {
-            throw StoreError("the store answered no events for the batch it committed")
-        }
-        return stored
-    }
-
-    /// Commits `batches` of `runtime`'s in one transaction (none when empty), as ``commitOwned(_:runtime:)`` commits
-    /// one.
-    func commitOwned(_ batches: [IngestBatch], runtime: VenueRuntime) async throws -> [[StoredEvent]] {
-        guard !batches.isEmpty else { return [] }
-        do {
-            return try await store.commit(batches: batches)
-        } catch let error as LeaseLostError {
-            // Called as one of the runtime's jobs: retired here, not through its queue.
-            let venue = runtime.venue.id
-            runtime.locked { $0.retired = true }
-            registry.remove(runtime)
-            runtime.subscribers.finishAll()
-            metrics.leasesLost.increment()
-            logger.warning("\(error)")
-            throw VenueElsewhereError(venue: venue)
-        }
     }
 
     /// After venue `id` was put or deleted here: tells the other instances, and runs a round now, so a new venue is

@@ -22,9 +22,4 @@ extension VenueHub {
     public func observeAll(buffer: Int = 1000) -> AsyncStream<VenueLiveEvents> {
         observers.subscribe(bufferingPolicy: .bufferingNewest(buffer))
     }
-
-    func notifyObservers(venue: String, _ events: [LiveEvent]) {
-        guard !events.isEmpty else { return }
-        observers.publish(VenueLiveEvents(venue: venue, events: events))
-    }
 }

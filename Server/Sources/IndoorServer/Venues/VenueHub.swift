@@ -33,6 +33,8 @@ public final class VenueHub: Sendable {
     let learning: SurveyLearning
     /// Each venue's session rebuilt from the store when it starts running here.
     let resumption: VenueResume
+    /// Each venue's batches, ticks and replacement, run as its jobs.
+    let pipeline: IngestPipeline
     let logger: Logger
     let wallClock: @Sendable () -> Double
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
@@ -90,6 +92,9 @@ public final class VenueHub: Sendable {
         }
         registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
         resumption = VenueResume(store: store, metrics: metrics, wallClock: wallClock)
+        pipeline = IngestPipeline(
+            store: store, registry: registry, timeWindow: timeWindow, metrics: metrics, nodeHealth: nodeHealth,
+            observers: observers, logger: logger, wallClock: wallClock)
         learning = SurveyLearning(surveys: surveys, registry: registry, scans: scans, metrics: metrics, logger: logger)
         metrics.venues.record(runtimes.count)
         for id in runtimes.keys.sorted() {
@@ -154,7 +159,7 @@ public final class VenueHub: Sendable {
                 return (venue, created)
             }
         }
-        let old = try await replaceRuntime(id: id, with: runtime)
+        let old = try await pipeline.replace(venue: id, with: runtime)
         old?.subscribers.finishAll()
         scans.forget(venue: id)
         metrics.venues.record(venueIDs.count)
@@ -190,46 +195,6 @@ public final class VenueHub: Sendable {
         venue.nodes = current.nodes
         venue.geofences = current.geofences
         return try await putVenue(id: id, json: try venue.encodeJSON())
-    }
-
-    /// Puts `runtime` in place of venue `id`'s, carrying the old session's open visits over
-    /// (``IndoorSession/LocationSession/carryVisits(from:)``): visits in zones that keep their id go on, those of
-    /// zones that are gone are checked out (`zoneRemoved`), stored and streamed to the old runtime's subscribers.
-    /// The old runtime is locked throughout, so no batch reaches either session in between.
-    /// - Returns: The runtime replaced, if any.
-    func replaceRuntime(id: String, with runtime: VenueRuntime) async throws -> VenueRuntime? {
-        while true {
-            guard let old = registry.runtime(id) else {
-                registry.run(runtime)
-                return nil
-            }
-            // As a job of the old runtime's, after the batches it has taken: the old one is retired and the new one put
-            // in its place, so a batch that reaches the old one after this looks the venue up again.
-            let replaced = try await old.jobs.run { () async throws -> Bool in
-                let events = old.locked { previous -> [ServerEvent]? in
-                    guard !previous.retired else { return nil }
-                    previous.retired = true
-                    return runtime.locked { state in
-                        state.lastDataTime = previous.lastDataTime
-                        state.lastArrival = previous.lastArrival
-                        state.timeBase = previous.timeBase
-                        state.devices = previous.devices
-                        return ServerEvent.stored(from: state.session.carryVisits(from: previous.session))
-                    }
-                }
-                // Replaced by another PUT meanwhile: carry over from that one.
-                guard let events else { return false }
-                self.registry.run(runtime)
-                guard !events.isEmpty else { return true }
-                let stored = try await self.store.commit(
-                    IngestBatch(
-                        venue: id, sightings: [], events: events, receivedAt: self.wallClock(), lease: runtime.lease))
-                old.subscribers.publish(stored.map { LiveEvent(stored: $0) })
-                self.metrics.recordStored(stored)
-                return true
-            }
-            if replaced { return old }
-        }
     }
 
     /// The longest id of a venue, node, zone or device the server takes, in characters.
@@ -295,6 +260,27 @@ public final class VenueHub: Sendable {
     @discardableResult
     public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
         try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock).prune(retention, batch: batch)
+    }
+
+    /// Ingests `sightings` for `venue` (``admit(venue:sightings:)``), answering the stored events only.
+    public func ingest(venue: String, sightings: [Sighting]) async throws -> [StoredEvent] {
+        try await admit(venue: venue, sightings: sightings).stored
+    }
+
+    /// Ingests the sightings of `sightings` that the venue can take: the session, then the store, then the
+    /// subscribers, one batch of a venue at a time, the batches that wait meanwhile committed together
+    /// (``IngestPipeline``). Refused, each with why: a time outside the venue's window (``timeWindow``), a node the
+    /// venue does not have, a device id longer than ``maximumIDLength``.
+    /// - Throws: ``APIError`` (404) for an unknown venue; the store's error when the commit fails (for every batch
+    ///   committed with it).
+    public func admit(venue: String, sightings: [Sighting]) async throws -> Admission {
+        try await pipeline.admit(venue: venue, sightings: sightings)
+    }
+
+    /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
+    /// last sighting, so that devices no longer heard check out (`lost`); stores and streams what falls due.
+    public func tick(quiet: Double = 1) async throws {
+        try await pipeline.tick(quiet: quiet)
     }
 
     /// Whether `venue`'s survey is learned (``SurveyState``): `none` also for a venue that does not run here.

@@ -1,58 +1,49 @@
 import Foundation
-import IndoorArchive
-import IndoorGeofencing
 import IndoorModel
 import IndoorSession
 import Logging
-import Synchronization
 
-/// The venues the server serves, each with its `LocationSession`, and the live subscribers of its events.
+/// The venues the server serves, each with its `LocationSession`, and the live subscribers of its events: the one
+/// door the HTTP routes, the MQTT bridge and the services go through, composed of parts of one concern each.
 ///
 /// Every sighting goes through the venue's session (the server holds no positioning, ranging or zone rules):
 /// a batch is ingested, the fixes and zone events it caused are committed to the store with the sightings in
 /// one transaction, and only then handed to the stream's subscribers and returned to the caller. One venue's
 /// batches are serialised (its session is one value), so its events are stored and streamed in the order they
 /// arose; different venues proceed in parallel.
+///
+/// The parts: ``VenueRegistry`` (the venues run here, a cluster's catalog), ``IngestPipeline`` (each venue's jobs:
+/// batches and their group commit, ticks, replacement), ``SubscriberTable`` (each venue's streams, and the observers
+/// of every venue), ``SurveyLearning`` and ``ScanSessions``, ``VenueResume`` (a venue's session rebuilt from the
+/// store), ``RetentionSweep``, ``NodeHealthBook``, and in a cluster ``ClusterOwnership``.
 public final class VenueHub: Sendable {
     /// The store everything is committed to.
     public let store: any LocationStore
-    /// Site surveys (sightings with truth) by venue id, given at start: the session of a venue with one, and its
-    /// scans, position over what they learn from it (the default method: a particle filter over a radio map).
-    ///
-    /// Learning takes seconds (minutes in a debug build), so it is done in the background, one venue at a time: a
-    /// venue is served from the moment it is put, without its survey, and its session takes over the learned
-    /// positioning when it is ready (`LocationSession.adoptPositioning(of:replaying:)`: zone visits and rooms carry
-    /// on), its scans too (``surveyState(venue:)``, ``learned(venue:)``).
-    public var surveys: [String: Recording] { learning.surveys }
-    let metrics: ServerMetrics
-    /// The venues run here and, in a cluster, every stored venue.
-    let registry: VenueRegistry
-    /// Each venue's scan session.
-    let scans = ScanSessions()
-    /// Each venue's survey, learned in the background.
-    let learning: SurveyLearning
-    /// Each venue's session rebuilt from the store when it starts running here.
-    let resumption: VenueResume
-    /// Each venue's batches, ticks and replacement, run as its jobs.
-    let pipeline: IngestPipeline
-    let logger: Logger
-    let wallClock: @Sendable () -> Double
-    /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
-    public let nodeHealth = NodeHealthBook()
-    /// The feeds of ``observeAll()``.
-    let observers = SubscriberTable<VenueLiveEvents>()
     /// Which sightings each venue takes by their time.
     public let timeWindow: SightingTimeWindow
     /// This instance's part in a cluster of servers sharing the store, or `nil` for a server alone: then it runs
     /// only the venues whose lease it holds (``clusterRound()``), and knows the others from the store.
     public let cluster: ClusterIdentity?
-    /// In a cluster: the stored venues as the last round read and decoded them, so that a round decodes only the
-    /// venues whose JSON changed.
-    let decodedVenues = Mutex<[String: DecodedVenue]>([:])
-    /// In a cluster: the live instances and the leases, as of the last round.
-    let clusterView = Mutex(ClusterView())
-    /// In a cluster: the rounds of ``clusterRound()``, one at a time.
-    let rounds = SerialJobs()
+    /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
+    public let nodeHealth: NodeHealthBook
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// Seconds since 1970: arrivals are stamped with it, quiet venues moved on by it.
+    let wallClock: @Sendable () -> Double
+    /// The venues run here and, in a cluster, every stored venue.
+    let registry: VenueRegistry
+    /// The feeds of ``observeAll(buffer:)``.
+    let observers: SubscriberTable<VenueLiveEvents>
+    /// Each venue's batches, ticks and replacement, run as its jobs.
+    let pipeline: IngestPipeline
+    /// Each venue's session rebuilt from the store when it starts running here.
+    let resumption: VenueResume
+    /// Each venue's survey, learned in the background.
+    let learning: SurveyLearning
+    /// Each venue's scan session.
+    let scans: ScanSessions
+    /// In a cluster: this instance's rounds and leases.
+    let ownership: ClusterOwnership?
 
     /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
     /// - Parameters:
@@ -68,7 +59,8 @@ public final class VenueHub: Sendable {
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         timeWindow: SightingTimeWindow = SightingTimeWindow(), cluster: ClusterIdentity? = nil
     ) async throws {
-        if cluster != nil, !(store is any ClusterStore) {
+        let clusterStore = store as? any ClusterStore
+        if cluster != nil, clusterStore == nil {
             throw StoreError("a cluster of servers needs a PostgreSQL database (--database postgres://…)")
         }
         self.timeWindow = timeWindow
@@ -90,12 +82,30 @@ public final class VenueHub: Sendable {
                 runtimes[venue.id] = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil)
             }
         }
-        registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
-        resumption = VenueResume(store: store, metrics: metrics, wallClock: wallClock)
-        pipeline = IngestPipeline(
+        let registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
+        let nodeHealth = NodeHealthBook()
+        let observers = SubscriberTable<VenueLiveEvents>()
+        let scans = ScanSessions()
+        let pipeline = IngestPipeline(
             store: store, registry: registry, timeWindow: timeWindow, metrics: metrics, nodeHealth: nodeHealth,
             observers: observers, logger: logger, wallClock: wallClock)
-        learning = SurveyLearning(surveys: surveys, registry: registry, scans: scans, metrics: metrics, logger: logger)
+        let resumption = VenueResume(store: store, metrics: metrics, wallClock: wallClock)
+        let learning = SurveyLearning(
+            surveys: surveys, registry: registry, scans: scans, metrics: metrics, logger: logger)
+        self.registry = registry
+        self.nodeHealth = nodeHealth
+        self.observers = observers
+        self.scans = scans
+        self.pipeline = pipeline
+        self.resumption = resumption
+        self.learning = learning
+        if let cluster, let clusterStore {
+            ownership = ClusterOwnership(
+                identity: cluster, store: clusterStore, registry: registry, pipeline: pipeline, resumption: resumption,
+                learning: learning, scans: scans, nodeHealth: nodeHealth, metrics: metrics, logger: logger)
+        } else {
+            ownership = nil
+        }
         metrics.venues.record(runtimes.count)
         for id in runtimes.keys.sorted() {
             guard let runtime = runtimes[id] else { continue }
@@ -105,10 +115,13 @@ public final class VenueHub: Sendable {
         learning.record()
     }
 
+    /// The wall clock the hub stamps arrivals with, Unix seconds.
+    public var now: Double { wallClock() }
+
+    // MARK: Venues
+
     /// The ids of the served venues, sorted (in a cluster: of every stored venue, wherever it runs).
-    public var venueIDs: [String] {
-        registry.venueIDs
-    }
+    public var venueIDs: [String] { registry.venueIDs }
 
     /// The ids of the venues whose session runs here, sorted: all of them for a server alone.
     public var ownedVenueIDs: [String] { registry.ownedVenueIDs }
@@ -117,25 +130,19 @@ public final class VenueHub: Sendable {
     public func owns(venue id: String) -> Bool { registry.owns(venue: id) }
 
     /// The venue with `id` (in a cluster also one that runs elsewhere), or `nil`.
-    public func venue(id: String) -> Venue? {
-        registry.venue(id: id)
-    }
+    public func venue(id: String) -> Venue? { registry.venue(id: id) }
+
+    /// The ids of the venues that have a node `node`, sorted.
+    public func venues(withNode node: String) -> [String] { registry.venues(withNode: node) }
+
+    /// The longest id of a venue, node, zone or device the server takes, in characters.
+    public static let maximumIDLength = VenueChecks.maximumIDLength
 
     /// Creates or replaces the venue `id` from its JSON (docs/FORMATS.md), and starts its session afresh.
     /// - Returns: The venue and whether it is new.
     /// - Throws: ``APIError`` (400) naming the field when the JSON is not a valid venue or its `id` differs.
     public func putVenue(id: String, json: Data) async throws -> (venue: Venue, created: Bool) {
-        let venue: Venue
-        do {
-            venue = try Venue.decodeJSON(json, file: "venue")
-        } catch let error as FormatError {
-            throw APIError.badRequest(field: error.field ?? "venue", error.message)
-        }
-        guard venue.id == id else {
-            throw APIError.badRequest(
-                field: "id", "id '\(venue.id)' differs from the path's venue id '\(id)'; they must be equal")
-        }
-        if let problem = Self.idProblem(venue) { throw APIError.badRequest(field: problem.field, problem.message) }
+        let venue = try VenueChecks.venue(json: json, id: id)
         if let problem = learning.problem(with: venue) {
             throw APIError.badRequest(field: "nodes", problem)
         }
@@ -151,11 +158,11 @@ public final class VenueHub: Sendable {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
         let created = try await store.putVenue(StoredVenue(id: id, json: try venue.encodeJSON()))
-        if cluster != nil {
+        if let ownership {
             registry.catalogue(venue)
             // Its owner (this instance or another) runs the new version from its next round, which this wakes.
             if current == nil {
-                try await clusterChanged(venue: id)
+                try await ownership.changed(venue: id)
                 return (venue, created)
             }
         }
@@ -168,59 +175,14 @@ public final class VenueHub: Sendable {
         return (venue, created)
     }
 
-    /// Replaces the venue `id`'s map from an IMDF archive (a zip): name, floors, rooms (zones), walls and
-    /// connections come from the archive; its nodes and SDK geofences stay as they are, and so does its anchor, which
-    /// places the archive in the frame the nodes are in (a venue without one takes the IMDF venue's display point).
+    /// Replaces the venue `id`'s map from an IMDF archive (a zip) (``VenueChecks/venue(imdf:id:current:)``: its nodes,
+    /// SDK geofences and anchor stay as they are).
     /// - Returns: The venue and whether it is new.
     /// - Throws: ``APIError`` (400, field `body`) with the words `indoor venue import` would print for a bad archive;
     ///   (400, field `nodes`) when there is no venue `id` with nodes to keep.
     public func putVenue(id: String, imdf zip: Data) async throws -> (venue: Venue, created: Bool) {
-        let current = registry.runtime(id)?.venue
-        let imported: IMDFImport
-        do {
-            imported = try IMDFArchive.venue(zip: zip, id: id, anchor: current?.anchor)
-        } catch let error as ZipError {
-            throw APIError.badRequest(field: "body", error.description)
-        } catch let error as IMDFError {
-            throw APIError.badRequest(field: "body", error.description)
-        }
-        guard let current, !current.nodes.isEmpty else {
-            throw APIError.badRequest(
-                field: "nodes",
-                "an IMDF archive has no nodes: PUT venue '\(id)' as JSON with its nodes first (or run `indoor venue "
-                    + "import` and add them to the file); a zip body then replaces its floors, rooms, walls and "
-                    + "connections and keeps its nodes")
-        }
-        var venue = imported.venue
-        venue.nodes = current.nodes
-        venue.geofences = current.geofences
+        let venue = try VenueChecks.venue(imdf: zip, id: id, current: registry.runtime(id)?.venue)
         return try await putVenue(id: id, json: try venue.encodeJSON())
-    }
-
-    /// The longest id of a venue, node, zone or device the server takes, in characters.
-    public static let maximumIDLength = 128
-
-    /// What makes `venue` one the server does not take, beyond what ``Venue/decodeJSON(_:file:)`` checks: no nodes
-    /// (nothing could ever be located), an id longer than ``maximumIDLength``.
-    static func idProblem(_ venue: Venue) -> (field: String, message: String)? {
-        func tooLong(_ id: String) -> Bool { id.count > maximumIDLength }
-        if tooLong(venue.id) {
-            return ("id", "the venue id is \(venue.id.count) characters long; ids have at most \(maximumIDLength)")
-        }
-        guard !venue.nodes.isEmpty else {
-            return (
-                "nodes",
-                "the venue has no nodes: list where each beacon or gateway is (\"nodes\": [{\"id\": \"n1\", \"x\": 0, "
-                    + "\"y\": 0}]), or nothing can be located"
-            )
-        }
-        if let index = venue.nodes.firstIndex(where: { tooLong($0.id) }) {
-            return ("nodes[\(index)].id", "node ids have at most \(maximumIDLength) characters")
-        }
-        if let index = venue.zones.firstIndex(where: { tooLong($0.id) }) {
-            return ("zones[\(index)].id", "zone ids have at most \(maximumIDLength) characters")
-        }
-        return nil
     }
 
     /// Deletes the venue `id`; its activity stays in the store.
@@ -229,9 +191,9 @@ public final class VenueHub: Sendable {
         let deleted = try await store.deleteVenue(id: id)
         registry.uncatalogue(venue: id)
         let old = registry.removeRuntime(venue: id)
-        if cluster != nil {
-            if let lease = old?.lease { try? await (store as? any ClusterStore)?.releaseLease(lease) }
-            try await clusterChanged(venue: id)
+        if let ownership {
+            if let lease = old?.lease { try? await ownership.store.releaseLease(lease) }
+            try await ownership.changed(venue: id)
         }
         scans.forget(venue: id)
         old?.subscribers.finishAll()
@@ -241,26 +203,7 @@ public final class VenueHub: Sendable {
         return deleted || old != nil
     }
 
-    /// The room `device` is in as `venue`'s session holds it (`LocationSession.room(of:)`), in the API's form.
-    ///
-    /// `nil` for an unknown venue, a venue without rooms (zones with polygon fences), and a device the session
-    /// has had no fix of in the last hour of data time (or none since the server started or the venue was put).
-    public func room(venue: String, device: String) -> DeviceRoom? {
-        guard let runtime = registry.runtime(venue) else { return nil }
-        return runtime.locked { state in runtime.room(of: device, session: state.session) }
-    }
-
-    /// The wall clock the hub stamps arrivals with, Unix seconds.
-    public var now: Double { wallClock() }
-
-    /// Deletes what is older than `retention` says (``RetentionSweep``), in rounds of `batch` rows with a pause for
-    /// other work between them, so that ingest is never held up for long; records the store's size and oldest rows
-    /// in the metrics.
-    /// - Returns: How many rows of each kind were deleted.
-    @discardableResult
-    public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
-        try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock).prune(retention, batch: batch)
-    }
+    // MARK: Ingest
 
     /// Ingests `sightings` for `venue` (``admit(venue:sightings:)``), answering the stored events only.
     public func ingest(venue: String, sightings: [Sighting]) async throws -> [StoredEvent] {
@@ -283,6 +226,66 @@ public final class VenueHub: Sendable {
         try await pipeline.tick(quiet: quiet)
     }
 
+    // MARK: Reading the sessions
+
+    /// The room `device` is in as `venue`'s session holds it (`LocationSession.room(of:)`), in the API's form.
+    ///
+    /// `nil` for an unknown venue, a venue without rooms (zones with polygon fences), and a device the session
+    /// has had no fix of in the last hour of data time (or none since the server started or the venue was put).
+    public func room(venue: String, device: String) -> DeviceRoom? {
+        guard let runtime = registry.runtime(venue) else { return nil }
+        return runtime.locked { state in runtime.room(of: device, session: state.session) }
+    }
+
+    /// The health of each node of `venue` (``NodeHealthBook/health(venue:nodes:at:)``), in the venue's order, with
+    /// what the venue's self-calibration fitted for it; `nil` for an unknown venue.
+    public func nodes(venue: String) -> [NodeHealth]? {
+        nodeList(venue: venue)?.nodes
+    }
+
+    /// `GET /v1/venues/{id}/nodes` of `venue` (``NodeList/init(runtime:health:at:)``); `nil` for an unknown venue.
+    public func nodeList(venue: String) -> NodeList? {
+        guard let runtime = registry.runtime(venue) else { return nil }
+        return NodeList(runtime: runtime, health: nodeHealth, at: wallClock())
+    }
+
+    // MARK: Live feeds
+
+    /// A live feed of `venue`'s stored events, from now on, each fix with its device's room when it is the
+    /// device's latest of its batch (``LiveEvent``); `nil` for an unknown venue.
+    /// The stream finishes when the venue is replaced or deleted, or on ``finishSubscribers()``.
+    public func subscribe(venue: String) -> AsyncStream<LiveEvent>? {
+        guard let runtime = registry.runtime(venue) else { return nil }
+        // Drained at once by the stream's own bounded buffer (``ServerConfiguration/streamBuffer``); the bound here
+        // only keeps a subscriber that is not drained from holding more.
+        return runtime.subscribers.subscribe(bufferingPolicy: .bufferingOldest(100_000))
+    }
+
+    /// Every venue's stored events as they are stored, a batch at a time, for publishing them elsewhere (MQTT).
+    ///
+    /// At most `buffer` batches wait for the reader; beyond that the oldest waiting are dropped (a reader that
+    /// publishes states loses only superseded ones). Ends at ``finishSubscribers()``.
+    public func observeAll(buffer: Int = 1000) -> AsyncStream<VenueLiveEvents> {
+        observers.subscribe(bufferingPolicy: .bufferingNewest(buffer))
+    }
+
+    /// Ends every live feed (at shutdown).
+    public func finishSubscribers() {
+        for runtime in registry.all { runtime.subscribers.finishAll() }
+        observers.finishAll()
+    }
+
+    // MARK: Surveys and scans
+
+    /// Site surveys (sightings with truth) by venue id, given at start: the session of a venue with one, and its
+    /// scans, position over what they learn from it (the default method: a particle filter over a radio map).
+    ///
+    /// Learning takes seconds (minutes in a debug build), so it is done in the background, one venue at a time: a
+    /// venue is served from the moment it is put, without its survey, and its session takes over the learned
+    /// positioning when it is ready (`LocationSession.adoptPositioning(of:replaying:)`: zone visits and rooms carry
+    /// on), its scans too (``surveyState(venue:)``, ``learned(venue:)``).
+    public var surveys: [String: Recording] { learning.surveys }
+
     /// Whether `venue`'s survey is learned (``SurveyState``): `none` also for a venue that does not run here.
     public func surveyState(venue id: String) -> SurveyState {
         learning.state(venue: id)
@@ -298,5 +301,40 @@ public final class VenueHub: Sendable {
     /// - Throws: ``IndoorSession/ScanError`` when the session cannot start.
     public func scanSession(venue: Venue) throws -> LocationSession {
         try scans.session(venue: venue)
+    }
+
+    // MARK: Retention
+
+    /// Deletes what is older than `retention` says (``RetentionSweep``), in rounds of `batch` rows with a pause for
+    /// other work between them, so that ingest is never held up for long; records the store's size and oldest rows
+    /// in the metrics.
+    /// - Returns: How many rows of each kind were deleted.
+    @discardableResult
+    public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
+        try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock).prune(retention, batch: batch)
+    }
+
+    // MARK: Cluster
+
+    /// The store as a ``ClusterStore``, in a cluster.
+    var clusterStore: (any ClusterStore)? { ownership?.store }
+
+    /// The live instance that owns `venue` as of the last round, or `nil` (always for a server alone).
+    public func owner(of venue: String) -> ClusterMember? {
+        ownership?.owner(of: venue)
+    }
+
+    /// The cluster as of the last round (empty for a server alone).
+    public var clusterState: ClusterView { ownership?.state ?? ClusterView() }
+
+    /// One round of this instance in its cluster (``ClusterOwnership/round()``); nothing for a server alone.
+    public func clusterRound() async throws {
+        try await ownership?.round()
+    }
+
+    /// Gives up the leases of every venue running here (at shutdown) and tells the other instances
+    /// (``ClusterOwnership/leave()``); nothing for a server alone.
+    func leaveCluster() async {
+        await ownership?.leave()
     }
 }

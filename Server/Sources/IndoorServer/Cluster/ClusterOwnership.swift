@@ -1,18 +1,58 @@
 import Foundation
 import IndoorModel
 import Logging
+import Synchronization
 
-extension VenueHub {
-    /// The store as a ``ClusterStore`` (checked at the hub's start when it runs in a cluster).
-    var clusterStore: (any ClusterStore)? { store as? any ClusterStore }
+/// This instance's ownership of venues in a cluster of servers sharing one PostgreSQL database: its rounds
+/// (``round()``), which place every venue on a live instance (``VenuePlacement``) and take, renew, hand over and drop
+/// the venues' leases; the venues it takes run here, rebuilt from the store (``VenueResume``). What the last round
+/// saw (the live instances and the leases) answers who owns a venue (``owner(of:)``) for ``OwnerForwarder``.
+final class ClusterOwnership: Sendable {
+    /// This instance's id, address and lease length.
+    let identity: ClusterIdentity
+    /// The shared database.
+    let store: any ClusterStore
+    private let registry: VenueRegistry
+    private let pipeline: IngestPipeline
+    private let resumption: VenueResume
+    private let learning: SurveyLearning
+    private let scans: ScanSessions
+    private let nodeHealth: NodeHealthBook
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    /// The stored venues as the last round read and decoded them, so that a round decodes only the venues whose JSON
+    /// changed.
+    private let decodedVenues = Mutex<[String: DecodedVenue]>([:])
+    /// The live instances and the leases, as of the last round.
+    private let view = Mutex(ClusterView())
+    /// The rounds, one at a time.
+    private let rounds = SerialJobs()
+
+    /// The ownership of `identity` over `store`, running the venues it takes in the hub's parts.
+    init(
+        identity: ClusterIdentity, store: any ClusterStore, registry: VenueRegistry, pipeline: IngestPipeline,
+        resumption: VenueResume, learning: SurveyLearning, scans: ScanSessions, nodeHealth: NodeHealthBook,
+        metrics: ServerMetrics, logger: Logger
+    ) {
+        self.identity = identity
+        self.store = store
+        self.registry = registry
+        self.pipeline = pipeline
+        self.resumption = resumption
+        self.learning = learning
+        self.scans = scans
+        self.nodeHealth = nodeHealth
+        self.metrics = metrics
+        self.logger = logger
+    }
 
     /// The live instance that owns `venue` as of the last round, or `nil`.
-    public func owner(of venue: String) -> ClusterMember? {
-        clusterView.withLock { $0.owner(of: venue) }
+    func owner(of venue: String) -> ClusterMember? {
+        view.withLock { $0.owner(of: venue) }
     }
 
     /// The cluster as of the last round.
-    public var clusterState: ClusterView { clusterView.withLock { $0 } }
+    var state: ClusterView { view.withLock { $0 } }
 
     /// One round of this instance in its cluster (run every ``ClusterIdentity/roundSeconds`` and when another instance
     /// says something changed): says it is alive, reads the stored venues and the leases, places every venue on a
@@ -20,14 +60,13 @@ extension VenueHub {
     /// those placed elsewhere (a joining instance takes its share), drops those whose lease another instance took or
     /// that were deleted, runs the new version of one changed elsewhere, and takes the venues placed here that nobody
     /// holds (a dead instance's, once its lease has expired), rebuilding each one's session from the store.
-    public func clusterRound() async throws {
-        try await rounds.run { try await self.round() }
+    func round() async throws {
+        try await rounds.run { try await self.runRound() }
     }
 
-    private func round() async throws {
-        guard let cluster, let clusterStore else { return }
-        let members = try await clusterStore.heartbeat(
-            instance: cluster.instance, url: cluster.url, within: cluster.leaseSeconds)
+    private func runRound() async throws {
+        let members = try await store.heartbeat(
+            instance: identity.instance, url: identity.url, within: identity.leaseSeconds)
         // Only a venue whose stored JSON changed since the last round is decoded again.
         let known = decodedVenues.withLock { $0 }
         var decoded: [String: DecodedVenue] = [:]
@@ -46,8 +85,8 @@ extension VenueHub {
         decodedVenues.withLock { $0 = decoded }
         let venues = decoded.mapValues(\.venue)
         registry.replaceCatalog(venues)
-        let leases = try await clusterStore.leases()
-        clusterView.withLock { $0 = ClusterView(members: members, leases: leases) }
+        let leases = try await store.leases()
+        view.withLock { $0 = ClusterView(members: members, leases: leases) }
         let placement = VenuePlacement.owners(venues: Array(venues.keys), members: members.map(\.id))
         var handedOver = false
         for runtime in registry.all {
@@ -56,12 +95,12 @@ extension VenueHub {
                 await drop(id, release: true, because: "it was deleted")
                 continue
             }
-            if let placed = placement[id], placed != cluster.instance {
+            if let placed = placement[id], placed != identity.instance {
                 await drop(id, release: true, because: "it moves to instance '\(placed)'")
                 handedOver = true
                 continue
             }
-            guard let lease = runtime.lease, try await clusterStore.renewLease(lease, seconds: cluster.leaseSeconds)
+            guard let lease = runtime.lease, try await store.renewLease(lease, seconds: identity.leaseSeconds)
             else {
                 metrics.leasesLost.increment()
                 await drop(id, release: false, because: "another instance took its lease")
@@ -70,24 +109,24 @@ extension VenueHub {
             if venue != runtime.venue { try await rerun(venue, replacing: runtime) }
         }
         for (id, placed) in placement.sorted(by: { $0.key < $1.key })
-        where placed == cluster.instance && !owns(venue: id) {
+        where placed == identity.instance && !registry.owns(venue: id) {
             guard let venue = venues[id] else { continue }
-            if let lease = leases[id], !lease.expired, lease.owner != cluster.instance { continue }
+            if let lease = leases[id], !lease.expired, lease.owner != identity.instance { continue }
             guard
-                let lease = try await clusterStore.acquireLease(
-                    venue: id, owner: cluster.instance, seconds: cluster.leaseSeconds)
+                let lease = try await store.acquireLease(
+                    venue: id, owner: identity.instance, seconds: identity.leaseSeconds)
             else { continue }
             do {
                 try await take(venue, lease: lease)
             } catch {
-                try? await clusterStore.releaseLease(lease)
+                try? await store.releaseLease(lease)
                 logger.error("could not take venue '\(id)'", metadata: ["error": "\(error)"])
             }
         }
-        if handedOver { try? await clusterStore.notifyCluster("released") }
-        let final = try await clusterStore.leases()
-        clusterView.withLock { $0.leases = final }
-        metrics.venuesOwned.record(ownedVenueIDs.count)
+        if handedOver { try? await store.notifyCluster("released") }
+        let final = try await store.leases()
+        view.withLock { $0.leases = final }
+        metrics.venuesOwned.record(registry.ownedVenueIDs.count)
         metrics.clusterMembers.record(members.count)
         metrics.venues.record(venues.count)
     }
@@ -123,29 +162,27 @@ extension VenueHub {
         registry.remove(runtime)
         runtime.subscribers.finishAll()
         nodeHealth.forget(venue: id)
-        if release, let lease = runtime.lease { try? await clusterStore?.releaseLease(lease) }
+        if release, let lease = runtime.lease { try? await store.releaseLease(lease) }
         logger.info("venue '\(id)' no longer runs here: \(reason)")
     }
 
     /// After venue `id` was put or deleted here: tells the other instances, and runs a round now, so a new venue is
     /// placed and taken before the answer.
-    func clusterChanged(venue id: String) async throws {
-        try await clusterStore?.notifyCluster("venue:\(id)")
-        try await clusterRound()
+    func changed(venue id: String) async throws {
+        try await store.notifyCluster("venue:\(id)")
+        try await round()
     }
-}
 
-extension VenueHub {
     /// Gives up the leases of every venue running here (at shutdown), after each one's batch in progress, and tells
     /// the other instances, which take them over at once.
-    func leaveCluster() async {
-        for id in ownedVenueIDs { await drop(id, release: true, because: "this instance stops") }
-        try? await clusterStore?.notifyCluster("released")
+    func leave() async {
+        for id in registry.ownedVenueIDs { await drop(id, release: true, because: "this instance stops") }
+        try? await store.notifyCluster("released")
     }
 }
 
 /// A stored venue's JSON and the venue decoded from it.
-struct DecodedVenue: Sendable {
+private struct DecodedVenue: Sendable {
     var json: Data
     var venue: Venue
 }

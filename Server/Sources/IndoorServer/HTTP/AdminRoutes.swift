@@ -1,7 +1,14 @@
 import Foundation
 import Hummingbird
+import IndoorModel
 
-extension LocationServer {
+/// The admin routes beyond venues: `POST /v1/keys` makes a key, with an admin key.
+struct AdminRoutes: Sendable {
+    /// The keys the server accepts, and adds to.
+    let keys: KeyRing
+    /// The largest body taken, bytes.
+    let bodyLimit: Int
+
     struct NewKeyRequest: Decodable {
         var kind: KeyKind
         var label: String?
@@ -13,8 +20,17 @@ extension LocationServer {
         var label: String
     }
 
-    func newKey(_ request: Request) async throws -> Response {
-        let body = try await self.body(of: request)
+    /// The routes, behind an admin key.
+    func collection() -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        let admin = routes.group().add(middleware: KeyAuthenticator(keys: keys, required: .admin))
+        admin.post("/v1/keys") { request, _ in try await newKey(request) }
+        return routes
+    }
+
+    /// `POST /v1/keys`: a new key of the kind asked for, with its label (the kind's name when none is given).
+    func newKey(_ request: Request) async throws -> JSONResponse<NewKeyResponse> {
+        let body = try await request.bodyBytes(limit: bodyLimit)
         let wanted: NewKeyRequest
         do {
             wanted = try JSONDecoder().decode(NewKeyRequest.self, from: Data(buffer: body))
@@ -26,6 +42,6 @@ extension LocationServer {
         let key = KeyRing.generate(kind: wanted.kind)
         let label = wanted.label ?? wanted.kind.rawValue
         try await keys.add(key, kind: wanted.kind, label: label)
-        return try Self.json(NewKeyResponse(key: key, kind: wanted.kind, label: label), status: .created)
+        return JSONResponse(NewKeyResponse(key: key, kind: wanted.kind, label: label), status: .created)
     }
 }

@@ -1,25 +1,26 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import IndoorModel
 
-extension LocationServer {
+/// The read routes, with a read key: a venue's devices and nodes, its zone activity, and the live stream. A request
+/// about a venue that runs on another instance of a cluster is answered by that instance (``OwnerForwarder``).
+struct ReadRoutes: Sendable {
+    let hub: VenueHub
+    /// The keys the server accepts.
+    let keys: KeyRing
+    let configuration: ServerConfiguration
+    let metrics: ServerMetrics
+    /// In a cluster: sends requests about venues running elsewhere to their instance.
+    let forwarder: OwnerForwarder
+    /// In a cluster: the live streams' events, read from the store as any instance commits them.
+    let relay: EventRelay?
+
+    var store: any LocationStore { hub.store }
+
     struct DeviceList: Encodable {
         var venue: String
         var devices: [DeviceFix]
-    }
-
-    func activeDevices(_ request: Request, venue: String) async throws -> Response {
-        guard hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
-        let window = try Self.number(request, "within") ?? configuration.activeWindow
-        guard window >= 0 else { throw APIError.badRequest(field: "within", "within must be a number of seconds ≥ 0") }
-        let all = try await store.devices(venue: venue, since: -Double.greatestFiniteMagnitude)
-        let newest = all.map(\.time).max() ?? 0
-        let active = all.filter { $0.time >= newest - window }
-        return try Self.json(
-            DeviceList(
-                venue: venue,
-                devices: active.map { DeviceFix(fix: $0, room: hub.room(venue: venue, device: $0.device)) }
-            ))
     }
 
     struct ActivityPage: Encodable {
@@ -27,15 +28,63 @@ extension LocationServer {
         var nextCursor: String?
     }
 
-    func activity(_ request: Request) async throws -> Response {
+    /// The routes, behind a read key.
+    func collection() -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        let read = routes.group().add(middleware: KeyAuthenticator(keys: keys, required: .read))
+        read.get("/v1/venues/{venue}/devices") { request, context in
+            let venue = try context.parameters.require("venue")
+            if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+            return try await activeDevices(request, venue: venue).response(from: request, context: context)
+        }
+        read.get("/v1/venues/{venue}/devices/{device}") { request, context in
+            let venue = try context.parameters.require("venue")
+            let device = try context.parameters.require("device")
+            guard hub.venue(id: venue) != nil else { throw APIError.unknownVenue(venue) }
+            if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+            guard let fix = try await store.latestFix(venue: venue, device: device) else {
+                throw APIError.notFound(field: "device", "device '\(device)' has no fix in venue '\(venue)'")
+            }
+            return try JSONResponse(DeviceFix(fix: fix, room: hub.room(venue: venue, device: device)))
+                .response(from: request, context: context)
+        }
+        read.get("/v1/venues/{venue}/nodes") { request, context in
+            let venue = try context.parameters.require("venue")
+            if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+            guard let nodes = hub.nodeList(venue: venue) else { throw APIError.unknownVenue(venue) }
+            return try JSONResponse(nodes).response(from: request, context: context)
+        }
+        read.get("/v1/activity") { request, _ in try await activity(request) }
+        read.get("/v1/stream") { request, _ in try await stream(request) }
+        return routes
+    }
+
+    /// `GET /v1/venues/{venue}/devices`: the devices with a fix within `within` seconds (default
+    /// ``ServerConfiguration/activeWindow``) of the venue's newest fix, each with its held room.
+    func activeDevices(_ request: Request, venue: String) async throws -> JSONResponse<DeviceList> {
+        guard hub.venue(id: venue) != nil else { throw APIError.unknownVenue(venue) }
+        let window = try request.number("within") ?? configuration.activeWindow
+        guard window >= 0 else { throw APIError.badRequest(field: "within", "within must be a number of seconds ≥ 0") }
+        let all = try await store.devices(venue: venue, since: -Double.greatestFiniteMagnitude)
+        let newest = all.map(\.time).max() ?? 0
+        let active = all.filter { $0.time >= newest - window }
+        return JSONResponse(
+            DeviceList(
+                venue: venue,
+                devices: active.map { DeviceFix(fix: $0, room: hub.room(venue: venue, device: $0.device)) }
+            ))
+    }
+
+    /// `GET /v1/activity?venue=ID`: the venue's zone visits, newest first, a page at a time (``ActivityCursor``).
+    func activity(_ request: Request) async throws -> JSONResponse<ActivityPage> {
         let parameters = request.uri.queryParameters
         guard let venue = parameters.get("venue"), !venue.isEmpty else {
             throw APIError.badRequest(field: "venue", "the query needs venue=ID")
         }
         var known = hub.venue(id: venue) != nil
         if !known { known = try await store.venue(id: venue) != nil }
-        guard known else { throw Self.unknownVenue(venue, field: "venue") }
-        let limit = try Self.number(request, "limit").map(Int.init) ?? 100
+        guard known else { throw APIError.unknownVenue(venue, field: "venue") }
+        let limit = try request.number("limit").map(Int.init) ?? 100
         guard (1...1000).contains(limit) else { throw APIError.badRequest(field: "limit", "limit must be 1…1000") }
         var before: Int64?
         if let cursor = parameters.get("cursor") {
@@ -47,9 +96,42 @@ extension LocationServer {
         let page = try await store.visits(
             VisitQuery(
                 venue: venue, zone: parameters.get("zone"), device: parameters.get("device"),
-                from: try Self.number(request, "from"), to: try Self.number(request, "to"), limit: limit,
+                from: try request.number("from"), to: try request.number("to"), limit: limit,
                 before: before))
-        return try Self.json(ActivityPage(visits: page.visits, nextCursor: page.nextBefore.map(ActivityCursor.encode)))
+        return JSONResponse(ActivityPage(visits: page.visits, nextCursor: page.nextBefore.map(ActivityCursor.encode)))
+    }
+
+    /// `GET /v1/stream?venue=ID`: the venue's fixes and zone events as Server-Sent Events (``EventStreamResponse``).
+    /// A client that sends `Last-Event-ID` (or `?lastEventId=`) first gets the stored events after that id (at most
+    /// ``ServerConfiguration/streamBacklog``), then the live ones; the stream subscribes before it reads the backlog.
+    /// In a cluster every instance streams from the store (``EventRelay``), whichever instance runs the venue.
+    func stream(_ request: Request) async throws -> EventStreamResponse {
+        guard let venue = request.uri.queryParameters.get("venue"), !venue.isEmpty else {
+            throw APIError.badRequest(field: "venue", "the query needs venue=ID")
+        }
+        var resume: Int64?
+        let lastEventName = HTTPField.Name("Last-Event-ID")
+        if let text = lastEventName.flatMap({ request.headers[$0] }) ?? request.uri.queryParameters.get("lastEventId") {
+            guard let id = Int64(text), id >= 0 else {
+                throw APIError.badRequest(field: "Last-Event-ID", "Last-Event-ID '\(text)' is not an event id")
+            }
+            resume = id
+        }
+        let live: AsyncStream<LiveEvent>
+        if let relay {
+            guard hub.venue(id: venue) != nil else { throw APIError.unknownVenue(venue) }
+            live = try await relay.subscribe(venue: venue)
+        } else {
+            guard let subscribed = hub.subscribe(venue: venue) else { throw APIError.unknownVenue(venue) }
+            live = subscribed
+        }
+        var backlog: [StoredEvent] = []
+        if let resume {
+            backlog = try await store.events(venue: venue, after: resume, limit: configuration.streamBacklog)
+        }
+        return EventStreamResponse(
+            venue: venue, resumedAfter: resume, backlog: backlog, live: live,
+            heartbeatSeconds: configuration.heartbeatSeconds, buffer: configuration.streamBuffer, metrics: metrics)
     }
 }
 

@@ -1,7 +1,17 @@
 import Foundation
 import Hummingbird
 
-extension LocationServer {
+/// The routes that say how the server is, which need no key: `GET /health` (the database, the venues, the
+/// connections, the MQTT bridge and the cluster) and `GET /metrics` (Prometheus text).
+struct StatusRoutes: Sendable {
+    /// The hub, whose store is pinged.
+    let hub: VenueHub
+    let configuration: ServerConfiguration
+    let metrics: ServerMetrics
+    let connections: ConnectionLimiter
+    /// The MQTT bridge, when the server takes gateways' messages from a broker.
+    let mqtt: MQTTBridge?
+
     struct Health: Encodable {
         var status: String
         var database: String
@@ -32,15 +42,6 @@ extension LocationServer {
         var leases: [VenueLease]
     }
 
-    var clusterHealth: ClusterHealth? {
-        guard let cluster = hub.cluster else { return nil }
-        let view = hub.clusterState
-        return ClusterHealth(
-            instance: cluster.instance, url: cluster.url, owned: hub.ownedVenueIDs, members: view.members,
-            leaseSeconds: cluster.leaseSeconds,
-            leases: view.leases.values.filter { $0.owner == cluster.instance }.sorted { $0.venue < $1.venue })
-    }
-
     /// Open connections and their caps; the process's open-files limit when known.
     struct Connections: Encodable {
         var open: Int
@@ -50,6 +51,25 @@ extension LocationServer {
         var openFilesLimit: UInt64?
     }
 
+    /// The routes.
+    func collection() -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/health") { request, context in try await health(request, context: context) }
+        routes.get("/metrics") { _, _ in AssetResponse(metrics.text(), type: "text/plain; version=0.0.4") }
+        return routes
+    }
+
+    /// This instance in its cluster, with `--cluster`.
+    var clusterHealth: ClusterHealth? {
+        guard let cluster = hub.cluster else { return nil }
+        let view = hub.clusterState
+        return ClusterHealth(
+            instance: cluster.instance, url: cluster.url, owned: hub.ownedVenueIDs, members: view.members,
+            leaseSeconds: cluster.leaseSeconds,
+            leases: view.leases.values.filter { $0.owner == cluster.instance }.sorted { $0.venue < $1.venue })
+    }
+
+    /// The open connections now.
     var connectionHealth: Connections {
         let counts = connections.counts
         return Connections(
@@ -57,20 +77,24 @@ extension LocationServer {
             perAddressLimit: connections.maximumPerAddress, openFilesLimit: configuration.openFilesLimit)
     }
 
-    func health() async throws -> Response {
+    /// `GET /health`: 200 when the database answers, else 503 saying why.
+    func health(_ request: Request, context: some RequestContext) async throws -> Response {
+        let store = hub.store
         do {
             try await store.ping()
-            return try Self.json(
+            return try JSONResponse(
                 Health(
                     status: "ok", database: "ok", store: store.kind, venues: hub.venueIDs.count,
                     storage: try await store.storage(),
-                    connections: connectionHealth, mqtt: mqtt?.health, cluster: clusterHealth))
+                    connections: connectionHealth, mqtt: mqtt?.health, cluster: clusterHealth)
+            ).response(from: request, context: context)
         } catch {
-            return try Self.json(
+            return try JSONResponse(
                 Health(
                     status: "unavailable", database: "\(error)", store: store.kind, venues: hub.venueIDs.count,
                     connections: connectionHealth, mqtt: mqtt?.health, cluster: clusterHealth),
-                status: .serviceUnavailable)
+                status: .serviceUnavailable
+            ).response(from: request, context: context)
         }
     }
 }

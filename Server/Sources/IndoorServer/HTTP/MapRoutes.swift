@@ -1,0 +1,15 @@
+import Hummingbird
+
+/// The map's routes, which need no key: the page (`GET /`), its script and style (`/assets/…`, ``MapAssets``) and the
+/// OpenAPI document (`GET /openapi.json`, ``OpenAPIDocument``), each served from the binary.
+struct MapRoutes: Sendable {
+    /// The routes.
+    func collection() -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        routes.get("/") { _, _ in AssetResponse(MapAssets.html, type: "text/html; charset=utf-8") }
+        routes.get("/assets/map.js") { _, _ in AssetResponse(MapAssets.script, type: "text/javascript; charset=utf-8") }
+        routes.get("/assets/map.css") { _, _ in AssetResponse(MapAssets.style, type: "text/css; charset=utf-8") }
+        routes.get("/openapi.json") { _, _ in AssetResponse(OpenAPIDocument.json, type: "application/json") }
+        return routes
+    }
+}

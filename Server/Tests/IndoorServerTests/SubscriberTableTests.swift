@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import IndoorServer
@@ -58,6 +59,28 @@ import Testing
         reader.cancel()
         _ = await reader.value
         #expect(table.count == 0)
+    }
+
+    @Test func anOwnerIsToldOnceAFeedHasEndedAndLeftTheTable() async {
+        let table = SubscriberTable<Int>()
+        let ended = Mutex<[Int]>([])
+        let counts = Mutex<[Int]>([])
+        do {
+            let dropped = table.subscribe(bufferingPolicy: .unbounded) {
+                ended.withLock { $0.append(1) }
+                counts.withLock { $0.append(table.count) }
+            }
+            _ = dropped
+        }
+        #expect(ended.withLock { $0 } == [1])
+        let kept = table.subscribe(bufferingPolicy: .unbounded) {
+            ended.withLock { $0.append(2) }
+            counts.withLock { $0.append(table.count) }
+        }
+        table.finishAll()
+        #expect(await Array(kept).isEmpty)
+        #expect(ended.withLock { $0 } == [1, 2])
+        #expect(counts.withLock { $0 } == [0, 0])
     }
 
     @Test func aFeedSubscribedAfterTheEndIsFedAsUsual() async {

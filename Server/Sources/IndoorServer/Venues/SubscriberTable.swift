@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The live feeds of one source of elements: each subscriber reads an `AsyncStream` of what is published after it
-/// subscribed, in the order published. One venue's stream subscribers (``VenueRuntime``) and the hub's observers of
-/// every venue (``VenueHub/observeAll(buffer:)``) are each one table.
+/// subscribed, in the order published. One venue's stream subscribers (``VenueRuntime``), the hub's observers of
+/// every venue (``VenueHub/observeAll(buffer:)``) and, in a cluster, the streams of one venue relayed from the store
+/// (``EventRelay``) are each one table.
 ///
 /// Elements are yielded outside the table's lock: a yield resumes a task, which takes the task's own lock, while a
 /// cancelled task holds that lock when it calls `onTermination`, which takes the table's lock to remove its feed;
@@ -25,8 +26,13 @@ final class SubscriberTable<Element: Sendable>: Sendable {
 
     /// A new feed of the elements published from now on. It ends at ``finishAll()``; a reader that stops reading
     /// (its task cancelled, the stream dropped) leaves the table.
-    /// - Parameter bufferingPolicy: What the feed keeps while its reader is behind.
-    func subscribe(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy) -> AsyncStream<Element> {
+    /// - Parameters:
+    ///   - bufferingPolicy: What the feed keeps while its reader is behind.
+    ///   - onEnd: Called once the feed has ended and left the table (after ``finishAll()`` too), outside the table's
+    ///     lock: for an owner that drops a table nobody reads any more.
+    func subscribe(
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy, onEnd: (@Sendable () -> Void)? = nil
+    ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: bufferingPolicy)
         let token = feeds.withLock { feeds in
             defer { feeds.next += 1 }
@@ -35,6 +41,7 @@ final class SubscriberTable<Element: Sendable>: Sendable {
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.feeds.withLock { $0.all.removeValue(forKey: token) }
+            onEnd?()
         }
         return stream
     }

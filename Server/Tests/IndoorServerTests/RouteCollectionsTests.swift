@@ -37,24 +37,13 @@ import Testing
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let server = fixture.server
-        let hub = server.hub
-        let configuration = server.configuration
         let collections: [String: RouteCollection<BasicRequestContext>] = [
-            "map": MapRoutes().collection(),
-            "status": StatusRoutes(
-                hub: hub, configuration: configuration, metrics: server.metrics, connections: server.connections,
-                mqtt: nil
-            ).collection(),
-            "venues": VenueRoutes(hub: hub, keys: server.keys, bodyLimit: configuration.maxBodyBytes).collection(),
-            "read": ReadRoutes(
-                hub: hub, keys: server.keys, configuration: configuration, metrics: server.metrics,
-                forwarder: server.forwarder, relay: nil
-            ).collection(),
-            "ingest": IngestRoutes(
-                hub: hub, keys: server.keys, configuration: configuration, metrics: server.metrics,
-                forwarder: server.forwarder
-            ).collection(),
-            "admin": AdminRoutes(keys: server.keys, bodyLimit: configuration.maxBodyBytes).collection(),
+            "map": MapRoutes(server: server).collection(),
+            "status": StatusRoutes(server: server).collection(),
+            "venues": VenueRoutes(server: server).collection(),
+            "read": ReadRoutes(server: server).collection(),
+            "ingest": IngestRoutes(server: server).collection(),
+            "admin": AdminRoutes(server: server).collection(),
         ]
         #expect(Set(collections.keys) == Set(Self.areas.keys))
         for (area, collection) in collections {

@@ -6,19 +6,13 @@ import NIOCore
 /// The ingest routes, with an ingest key: `POST /v1/sightings` (a batch through its venue's session, stored and
 /// streamed, answered with what it caused) and `POST /v1/scans` (a question answered from the sightings given, nothing
 /// stored). A batch for a venue that runs on another instance of a cluster is sent there (``OwnerForwarder``).
-struct IngestRoutes: Sendable {
-    let hub: VenueHub
-    /// The keys the server accepts.
-    let keys: KeyRing
-    let configuration: ServerConfiguration
-    let metrics: ServerMetrics
-    /// In a cluster: sends requests about venues running elsewhere to their instance.
-    let forwarder: OwnerForwarder
+struct IngestRoutes: RouteArea {
+    let server: LocationServer
 
     /// The routes, behind an ingest key.
     func collection() -> RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
-        let ingest = routes.group().add(middleware: KeyAuthenticator(keys: keys, required: .ingest))
+        let ingest = group(of: routes, needing: .ingest)
         ingest.post("/v1/sightings") { request, context in try await sightings(request, context: context) }
         ingest.post("/v1/scans") { request, _ in try await scan(request) }
         return routes

@@ -79,20 +79,11 @@ public struct LocationServer: Sendable {
         let methods = RouteMethods()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware(routes: methods))
-        router.addRoutes(MapRoutes().collection())
-        router.addRoutes(
-            StatusRoutes(
-                hub: hub, configuration: configuration, metrics: metrics, connections: connections, mqtt: mqtt
-            ).collection())
-        router.addRoutes(VenueRoutes(hub: hub, keys: keys, bodyLimit: configuration.maxBodyBytes).collection())
-        router.addRoutes(
-            ReadRoutes(
-                hub: hub, keys: keys, configuration: configuration, metrics: metrics, forwarder: forwarder, relay: relay
-            ).collection())
-        router.addRoutes(
-            IngestRoutes(hub: hub, keys: keys, configuration: configuration, metrics: metrics, forwarder: forwarder)
-                .collection())
-        router.addRoutes(AdminRoutes(keys: keys, bodyLimit: configuration.maxBodyBytes).collection())
+        let areas: [any RouteArea] = [
+            MapRoutes(server: self), StatusRoutes(server: self), VenueRoutes(server: self), ReadRoutes(server: self),
+            IngestRoutes(server: self), AdminRoutes(server: self),
+        ]
+        for area in areas { router.addRoutes(area.collection()) }
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
         return router
     }

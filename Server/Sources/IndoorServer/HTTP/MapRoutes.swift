@@ -2,7 +2,9 @@ import Hummingbird
 
 /// The map's routes, which need no key: the page (`GET /`), its script and style (`/assets/…`, ``MapAssets``) and the
 /// OpenAPI document (`GET /openapi.json`, ``OpenAPIDocument``), each served from the binary.
-struct MapRoutes: Sendable {
+struct MapRoutes: RouteArea {
+    let server: LocationServer
+
     /// The routes.
     func collection() -> RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)

@@ -5,18 +5,8 @@ import IndoorModel
 
 /// The read routes, with a read key: a venue's devices and nodes, its zone activity, and the live stream. A request
 /// about a venue that runs on another instance of a cluster is answered by that instance (``OwnerForwarder``).
-struct ReadRoutes: Sendable {
-    let hub: VenueHub
-    /// The keys the server accepts.
-    let keys: KeyRing
-    let configuration: ServerConfiguration
-    let metrics: ServerMetrics
-    /// In a cluster: sends requests about venues running elsewhere to their instance.
-    let forwarder: OwnerForwarder
-    /// In a cluster: the live streams' events, read from the store as any instance commits them.
-    let relay: EventRelay?
-
-    var store: any LocationStore { hub.store }
+struct ReadRoutes: RouteArea {
+    let server: LocationServer
 
     struct DeviceList: Encodable {
         var venue: String
@@ -31,7 +21,7 @@ struct ReadRoutes: Sendable {
     /// The routes, behind a read key.
     func collection() -> RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
-        let read = routes.group().add(middleware: KeyAuthenticator(keys: keys, required: .read))
+        let read = group(of: routes, needing: .read)
         read.get("/v1/venues/{venue}/devices") { request, context in
             let venue = try context.parameters.require("venue")
             if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
@@ -118,7 +108,8 @@ struct ReadRoutes: Sendable {
             resume = id
         }
         let live: AsyncStream<LiveEvent>
-        if let relay {
+        if let relay = server.relay {
+            // In a cluster, every instance streams from the store, whichever instance runs the venue.
             guard hub.venue(id: venue) != nil else { throw APIError.unknownVenue(venue) }
             live = try await relay.subscribe(venue: venue)
         } else {

@@ -3,14 +3,8 @@ import Hummingbird
 
 /// The routes that say how the server is, which need no key: `GET /health` (the database, the venues, the
 /// connections, the MQTT bridge and the cluster) and `GET /metrics` (Prometheus text).
-struct StatusRoutes: Sendable {
-    /// The hub, whose store is pinged.
-    let hub: VenueHub
-    let configuration: ServerConfiguration
-    let metrics: ServerMetrics
-    let connections: ConnectionLimiter
-    /// The MQTT bridge, when the server takes gateways' messages from a broker.
-    let mqtt: MQTTBridge?
+struct StatusRoutes: RouteArea {
+    let server: LocationServer
 
     struct Health: Encodable {
         var status: String
@@ -71,6 +65,7 @@ struct StatusRoutes: Sendable {
 
     /// The open connections now.
     var connectionHealth: Connections {
+        let connections = server.connections
         let counts = connections.counts
         return Connections(
             open: counts.open, refused: counts.refused, limit: connections.maximum,
@@ -79,7 +74,7 @@ struct StatusRoutes: Sendable {
 
     /// `GET /health`: 200 when the database answers, else 503 saying why.
     func health(_ request: Request, context: some RequestContext) async throws -> Response {
-        let store = hub.store
+        let mqtt = server.mqtt
         do {
             try await store.ping()
             return try JSONResponse(

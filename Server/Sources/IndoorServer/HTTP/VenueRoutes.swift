@@ -7,14 +7,8 @@ import NIOCore
 /// The venue routes: `GET /v1/venues` and `GET /v1/venues/{venue}` (with a read key), `PUT` and `DELETE
 /// /v1/venues/{venue}` (with an admin key), and each floor's plan image (``FloorImage``: read with a read key,
 /// written with an admin key).
-struct VenueRoutes: Sendable {
-    let hub: VenueHub
-    /// The keys the server accepts.
-    let keys: KeyRing
-    /// The largest body taken, bytes (a floor image has its own limit, ``FloorImage/maximumBytes``).
-    let bodyLimit: Int
-
-    var store: any LocationStore { hub.store }
+struct VenueRoutes: RouteArea {
+    let server: LocationServer
 
     struct VenueSummary: Encodable {
         var id: String
@@ -35,8 +29,8 @@ struct VenueRoutes: Sendable {
     /// The routes, each behind the key it needs.
     func collection() -> RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
-        let read = routes.group().add(middleware: KeyAuthenticator(keys: keys, required: .read))
-        let admin = routes.group().add(middleware: KeyAuthenticator(keys: keys, required: .admin))
+        let read = group(of: routes, needing: .read)
+        let admin = group(of: routes, needing: .admin)
         read.get("/v1/venues") { _, _ in
             JSONResponse(VenueList(venues: try await store.venues().map { try summary($0) }))
         }
@@ -79,7 +73,7 @@ struct VenueRoutes: Sendable {
     /// Answered with the venue as stored, 201 when it is new.
     func putVenue(_ request: Request, context: some RequestContext) async throws -> BytesResponse {
         let id = try context.parameters.require("venue")
-        let body = Data(buffer: try await request.bodyBytes(limit: bodyLimit))
+        let body = Data(buffer: try await request.bodyBytes(limit: configuration.maxBodyBytes))
         if !request.isZip, IMDFArchive.looksLikeZip(body) {
             throw APIError.badRequest(
                 field: "body",
@@ -173,7 +167,8 @@ struct VenueRoutes: Sendable {
     func placeFloorImage(_ request: Request, context: some RequestContext) async throws -> JSONResponse<FloorImage.Info>
     {
         let (venue, level) = try floorImageTarget(context)
-        let placement = try FloorImagePlacement.parse(Data(buffer: try await request.bodyBytes(limit: bodyLimit)))
+        let placement = try FloorImagePlacement.parse(
+            Data(buffer: try await request.bodyBytes(limit: configuration.maxBodyBytes)))
         guard var image = try await store.floorImage(venue: venue, level: level) else {
             throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image: PUT it first")
         }

@@ -2,7 +2,8 @@ import IndoorModel
 import IndoorSession
 import Synchronization
 
-/// One venue's session and subscribers.
+/// One venue run here: its session and what goes with it (its present, devices, survey state), its jobs, the batches
+/// waiting for its next ingest job (``IngestPipeline``) and its stream subscribers.
 final class VenueRuntime: Sendable {
     struct State: Sendable {
         var session: LocationSession

@@ -127,7 +127,7 @@ struct BenchIngestCommand: ParsableCommand {
         let (store, folder) = try SQLiteCommitBench.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
         let stored = try replay(rows, span: span) { pending in
-            let events = VenueHub.serverEvents(session.ingest(pending))
+            let events = ServerEvent.stored(from: session.ingest(pending))
             return try SQLiteCommitBench.commit(
                 IngestBatch(venue: venue.id, sightings: pending, events: events, receivedAt: 0), to: store)
         }

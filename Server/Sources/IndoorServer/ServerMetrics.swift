@@ -115,6 +115,19 @@ public struct ServerMetrics: Sendable {
         }
     }
 
+    /// Counts the fixes and zone events of `stored`, events just committed (`indoor_events_emitted_total{type}`).
+    func recordStored(_ stored: [StoredEvent]) {
+        guard !stored.isEmpty else { return }
+        var fixes = 0
+        for event in stored {
+            switch event.event {
+            case .fix: fixes += 1
+            case .zone: zoneEvents.increment()
+            }
+        }
+        self.fixes.increment(by: fixes)
+    }
+
     /// The Prometheus text of every metric.
     public func text() -> String { registry.emitToString() }
 }

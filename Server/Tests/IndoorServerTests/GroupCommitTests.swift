@@ -30,7 +30,7 @@ import Testing
         defer { fixture.remove() }
         try await fixture.test { client in _ = try await client.putVenue() }
         let hub = fixture.server.hub
-        let runtime = try #require(hub.runtimes.withLock { $0["tiny"] })
+        let runtime = try #require(hub.registry.runtime("tiny"))
         let live = try #require(hub.subscribe(venue: "tiny"))
         func metrics() -> String {
             var bytes: [UInt8] = []

@@ -48,8 +48,8 @@ import Testing
         for fixture in [surveyed, plain] { _ = try await fixture.server.hub.putVenue(id: venue.id, json: json) }
         let hub = surveyed.server.hub
         // Learning takes seconds (longer in this debug build), in the background: the venue is served meanwhile.
-        #expect(hub.surveyState(venue: venue.id) == "learning")
-        #expect(plain.server.hub.surveyState(venue: venue.id) == "none")
+        #expect(hub.surveyState(venue: venue.id) == .learning)
+        #expect(plain.server.hub.surveyState(venue: venue.id) == SurveyState.none)
         #expect(surveyed.server.metrics.text().contains("indoor_venues_learning 1"))
         let change = 20.0
         let early = data.test.sightings.filter { $0.time < change }
@@ -57,7 +57,7 @@ import Testing
         #expect(meanwhile.contains { if case .fix = $0.event { true } else { false } })
         _ = try await plain.server.hub.ingest(venue: venue.id, sightings: early)
         await hub.learned(venue: venue.id)
-        #expect(hub.surveyState(venue: venue.id) == "learned")
+        #expect(hub.surveyState(venue: venue.id) == .learned)
         #expect(surveyed.server.metrics.text().contains("indoor_venues_learning 0"))
         let later = data.test.sightings.filter { $0.time >= change }
         let withSurvey = try await hub.ingest(venue: venue.id, sightings: later)
@@ -107,15 +107,15 @@ import Testing
         var renamed = venue
         renamed.name = "Renamed office"
         _ = try await hub.putVenue(id: venue.id, json: try renamed.encodeJSON())
-        #expect(hub.surveyState(venue: venue.id) == "learning")
+        #expect(hub.surveyState(venue: venue.id) == .learning)
         await hub.learned(venue: venue.id)
-        #expect(hub.surveyState(venue: venue.id) == "learned")
+        #expect(hub.surveyState(venue: venue.id) == .learned)
         #expect(hub.venue(id: venue.id)?.name == "Renamed office")
         // Put again, then deleted before its learning is done: nothing is left learning, and nothing is served.
         _ = try await hub.putVenue(id: venue.id, json: try venue.encodeJSON())
         #expect(try await hub.deleteVenue(id: venue.id))
         await hub.learned(venue: venue.id)
-        #expect(hub.surveyState(venue: venue.id) == "none")
+        #expect(hub.surveyState(venue: venue.id) == SurveyState.none)
         #expect(hub.venue(id: venue.id) == nil)
     }
 

@@ -15,13 +15,15 @@ final class EventRelay: Sendable {
     private struct Feed {
         /// The id of the last event handed out.
         var cursor: Int64
-        var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
+        /// The venue's streams on this instance.
+        let subscribers = SubscriberTable<LiveEvent>()
         /// The rooms of the venue's devices while it runs on another instance.
         var rooms: RelayedRooms?
     }
 
     private let hub: VenueHub
-    private let feeds = Mutex<(next: Int, byVenue: [String: Feed])>((0, [:]))
+    /// Each venue's feed while it has subscribers.
+    private let feeds = Mutex<[String: Feed]>([:])
     private let wakeups: AsyncStream<Void>.Continuation
     private let wakeStream: AsyncStream<Void>
     /// Events read per query.
@@ -35,19 +37,16 @@ final class EventRelay: Sendable {
     /// A live feed of `venue`'s events committed from now on (by any instance).
     func subscribe(venue: String) async throws -> AsyncStream<LiveEvent> {
         let latest = try await hub.store.latestEventID()
-        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingOldest(100_000))
-        let token = feeds.withLock { feeds in
-            defer { feeds.next += 1 }
-            feeds.byVenue[venue, default: Feed(cursor: latest)].subscribers[feeds.next] = continuation
-            return feeds.next
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.feeds.withLock { feeds in
-                feeds.byVenue[venue]?.subscribers.removeValue(forKey: token)
-                if feeds.byVenue[venue]?.subscribers.isEmpty == true { feeds.byVenue.removeValue(forKey: venue) }
+        return feeds.withLock { feeds in
+            let feed = feeds[venue] ?? Feed(cursor: latest)
+            feeds[venue] = feed
+            // A feed nobody reads any more is dropped: a later subscriber starts from the latest event then.
+            return feed.subscribers.subscribe(bufferingPolicy: .bufferingOldest(100_000)) { [weak self] in
+                self?.feeds.withLock { feeds in
+                    if feeds[venue]?.subscribers.count == 0 { feeds.removeValue(forKey: venue) }
+                }
             }
         }
-        return stream
     }
 
     /// Reads the venues' new events soon.
@@ -64,7 +63,7 @@ final class EventRelay: Sendable {
             }
             for await _ in wakeStream {
                 if Task.isCancelled { break }
-                for venue in feeds.withLock({ Array($0.byVenue.keys) }) {
+                for venue in feeds.withLock({ Array($0.keys) }) {
                     do {
                         try await relay(venue)
                     } catch {
@@ -80,22 +79,21 @@ final class EventRelay: Sendable {
     /// Ends every feed.
     func finish() {
         let all = feeds.withLock { feeds in
-            defer { feeds.byVenue = [:] }
-            return feeds.byVenue.values.flatMap { $0.subscribers.values }
+            defer { feeds = [:] }
+            return feeds.values.map(\.subscribers)
         }
-        for continuation in all { continuation.finish() }
+        for subscribers in all { subscribers.finishAll() }
     }
 
     private func relay(_ venue: String) async throws {
-        while let cursor = feeds.withLock({ $0.byVenue[venue]?.cursor }) {
+        while let cursor = feeds.withLock({ $0[venue]?.cursor }) {
             let events = try await hub.store.events(venue: venue, after: cursor, limit: Self.page)
             guard let last = events.last else { return }
             let owned = hub.owns(venue: venue)
             let definition = owned ? nil : hub.venue(id: venue)
             let ownedLive = owned ? live(events, venue: venue) : nil
-            let (live, subscribers) = feeds.withLock {
-                feeds -> ([LiveEvent], [AsyncStream<LiveEvent>.Continuation]) in
-                guard var feed = feeds.byVenue[venue], feed.cursor == cursor else { return ([], []) }
+            let (live, subscribers) = feeds.withLock { feeds -> ([LiveEvent], SubscriberTable<LiveEvent>?) in
+                guard var feed = feeds[venue], feed.cursor == cursor else { return ([], nil) }
                 feed.cursor = last.id
                 if let definition, feed.rooms?.venue != definition {
                     feed.rooms = RelayedRooms(venue: definition)
@@ -103,12 +101,10 @@ final class EventRelay: Sendable {
                     feed.rooms = nil
                 }
                 let live = ownedLive ?? Self.live(events, rooms: &feed.rooms)
-                feeds.byVenue[venue] = feed
-                return (live, Array(feed.subscribers.values))
+                feeds[venue] = feed
+                return (live, feed.subscribers)
             }
-            for continuation in subscribers {
-                for event in live { continuation.yield(event) }
-            }
+            subscribers?.publish(live)
             if events.count < Self.page { return }
         }
     }

@@ -39,6 +39,13 @@ struct OwnerForwarder: Sendable {
     let hub: VenueHub
     let metrics: ServerMetrics
 
+    /// In a cluster, the answer of the instance running `venue` when that is not this one (``forward(_:body:venue:)``);
+    /// `nil` when the request is served here: a server alone, a venue run here, or one nobody knows.
+    func answerElsewhere(_ request: Request, venue: String, body: ByteBuffer? = nil) async throws -> Response? {
+        guard hub.cluster != nil, !hub.owns(venue: venue), hub.venue(id: venue) != nil else { return nil }
+        return try await forward(request, body: body, venue: venue)
+    }
+
     /// Where a request about `venue` is served: `nil` when here (the venue runs here now), else the owner's answer.
     /// - Throws: ``APIError`` 503 when the venue has no owner within ``ownerWait`` or the owner does not answer.
     func forward(_ request: Request, body: ByteBuffer?, venue: String) async throws -> Response? {

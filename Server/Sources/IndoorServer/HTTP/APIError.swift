@@ -40,6 +40,11 @@ public struct APIError: Error, Hashable, Sendable, HTTPResponseError {
         APIError(status: .notFound, code: "notFound", field: field, message: message)
     }
 
+    /// 404 for a venue id that names no venue, naming `field` (the path's `venue`, or a body's or query's).
+    static func unknownVenue(_ id: String, field: String = "venue") -> APIError {
+        notFound(field: field, "venue '\(id)' does not exist")
+    }
+
     /// 413: the request is larger than the server takes.
     public static func tooLarge(field: String, _ message: String) -> APIError {
         APIError(status: .contentTooLarge, code: "tooLarge", field: field, message: message)

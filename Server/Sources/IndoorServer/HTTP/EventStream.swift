@@ -28,54 +28,41 @@ struct EventEnvelope: Encodable {
     }
 }
 
-extension LocationServer {
-    /// `GET /v1/stream?venue=ID`: the venue's fixes and zone events as Server-Sent Events.
-    ///
-    /// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``; a
-    /// live fix that is its device's latest of its batch carries the device's held `room`).
-    /// A client that sends `Last-Event-ID` (or `?lastEventId=`) first gets the stored events after that id (at
-    /// most ``ServerConfiguration/streamBacklog``), then the live ones, without a gap or a repeat: the stream
-    /// subscribes before it reads the backlog and skips ids it already sent. An idle stream gets a comment line
-    /// every ``ServerConfiguration/heartbeatSeconds``; it ends when the venue is replaced or deleted, at shutdown,
-    /// or when the client falls ``ServerConfiguration/streamBuffer`` events behind (counted in
-    /// `indoor_stream_subscribers_dropped_total`).
-    func stream(_ request: Request) async throws -> Response {
-        guard let venue = request.uri.queryParameters.get("venue"), !venue.isEmpty else {
-            throw APIError.badRequest(field: "venue", "the query needs venue=ID")
-        }
-        var resume: Int64?
-        let lastEventName = HTTPField.Name("Last-Event-ID")
-        if let text = lastEventName.flatMap({ request.headers[$0] }) ?? request.uri.queryParameters.get("lastEventId") {
-            guard let id = Int64(text), id >= 0 else {
-                throw APIError.badRequest(field: "Last-Event-ID", "Last-Event-ID '\(text)' is not an event id")
-            }
-            resume = id
-        }
-        let live: AsyncStream<LiveEvent>
-        if let relay {
-            // In a cluster, every instance streams from the store, whichever instance runs the venue.
-            guard hub.venue(id: venue) != nil else { throw Self.unknownVenue(venue) }
-            live = try await relay.subscribe(venue: venue)
-        } else {
-            guard let subscribed = hub.subscribe(venue: venue) else { throw Self.unknownVenue(venue) }
-            live = subscribed
-        }
-        var stored: [StoredEvent]?
-        if let resume {
-            stored = try await store.events(venue: venue, after: resume, limit: configuration.streamBacklog)
-        }
-        let backlog = stored
-        let heartbeat = configuration.heartbeatSeconds
-        let buffer = configuration.streamBuffer
-        let metrics = metrics
-        let resumeID = resume
+/// `GET /v1/stream`'s answer: a venue's fixes and zone events as Server-Sent Events.
+///
+/// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``; a live fix
+/// that is its device's latest of its batch carries the device's held `room`). The stored events of the backlog come
+/// first, then the live ones, without a gap or a repeat: the live feed was subscribed before the backlog was read,
+/// and ids already sent are skipped. An idle stream gets a comment line every `heartbeatSeconds`; it ends when the live
+/// feed ends (the venue replaced or deleted), at shutdown, or when the client falls `buffer` events behind (counted in
+/// `indoor_stream_subscribers_dropped_total`).
+struct EventStreamResponse: ResponseGenerator {
+    /// The venue streamed.
+    var venue: String
+    /// The `Last-Event-ID` the client resumed after, if any.
+    var resumedAfter: Int64?
+    /// The stored events after it (``ServerConfiguration/streamBacklog`` at most), sent first.
+    var backlog: [StoredEvent]
+    /// The venue's live events.
+    var live: AsyncStream<LiveEvent>
+    /// Seconds between two keep-alive comments (``ServerConfiguration/heartbeatSeconds``).
+    var heartbeatSeconds: Double
+    /// The most events waiting for a slow client (``ServerConfiguration/streamBuffer``).
+    var buffer: Int
+    let metrics: ServerMetrics
+
+    func response(from request: Request, context: some RequestContext) -> Response {
+        let (venue, backlog, live, heartbeat, buffer, metrics) = (
+            venue, backlog, live, heartbeatSeconds, buffer, metrics
+        )
+        let resumeID = resumedAfter
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         let body = ResponseBody { writer in
             var lastSent = resumeID ?? 0
             try await writer.write(ByteBuffer(string: ": venue \(venue)\nretry: 2000\n\n"))
-            for event in backlog ?? [] {
+            for event in backlog {
                 try await writer.write(Self.frame(event))
                 lastSent = event.id
             }
@@ -119,6 +106,7 @@ extension LocationServer {
         return Response(status: .ok, headers: headers, body: body)
     }
 
+    /// One event's frame: `id:`, `event:` and `data:` lines and a blank line.
     static func frame(_ event: StoredEvent, room: DeviceRoom? = nil) -> ByteBuffer {
         let data = (try? JSONFormat.encoder().encode(EventEnvelope(event, room: room))) ?? Data("{}".utf8)
         var text = "id: \(event.id)\nevent: \(event.event.type)\ndata: "

@@ -1,10 +1,9 @@
 import Foundation
-import Hummingbird
 import IndoorModel
-import NIOCore
 
-/// Floor-plan images: what a floor's image may be, and the routes `PUT/GET/DELETE
-/// /v1/venues/{venue}/floors/{level}/image` and `GET/PUT …/image/placement` (docs/SERVER.md, "Floor-plan images").
+/// Floor-plan images: what a floor's image may be, for the routes `PUT/GET/DELETE
+/// /v1/venues/{venue}/floors/{level}/image` and `GET/PUT …/image/placement` (``VenueRoutes``; docs/SERVER.md,
+/// "Floor-plan images").
 enum FloorImage {
     /// The largest image taken: 10 MiB.
     static let maximumBytes = 10 << 20
@@ -116,95 +115,5 @@ struct FloorImagePlacement: Codable, Hashable, Sendable {
             throw APIError.badRequest(field: "rotationDegrees", "rotationDegrees is in -360...360")
         }
         return placement
-    }
-}
-
-extension LocationServer {
-    /// The venue and floor level a floor-image route names: the venue exists and, when it lists floors, has the level.
-    func floorImageTarget(_ context: some RequestContext) throws -> (venue: String, level: Int) {
-        let venue = try context.parameters.require("venue")
-        let text = try context.parameters.require("level")
-        guard let level = Int(text) else {
-            throw APIError.badRequest(field: "level", "level '\(text)' is not an integer floor level")
-        }
-        guard let stored = hub.venue(id: venue) else { throw Self.unknownVenue(venue) }
-        guard stored.floors.isEmpty || stored.floors.contains(where: { $0.level == level }) else {
-            throw APIError.notFound(field: "level", "venue '\(venue)' has no floor at level \(level)")
-        }
-        return (venue, level)
-    }
-
-    /// `PUT …/floors/{level}/image`: the body is a PNG, JPEG or SVG image of at most 10 MiB, as its first bytes
-    /// say; a declared `Content-Type` must agree. The image's placement, if it had one, stays.
-    func putFloorImage(_ request: Request, context: some RequestContext) async throws -> Response {
-        let (venue, level) = try floorImageTarget(context)
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: FloorImage.maximumBytes)
-        } catch is NIOTooManyBytesError {
-            throw APIError.tooLarge(field: "body", "the image is larger than \(FloorImage.maximumBytes) bytes (10 MiB)")
-        }
-        let data = Data(buffer: body)
-        guard let type = FloorImage.mediaType(of: data) else {
-            throw APIError.badRequest(field: "body", "the body is not a PNG, JPEG or SVG image (by its first bytes)")
-        }
-        if let declared = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased(),
-            declared != type, declared != "application/octet-stream"
-        {
-            throw APIError.badRequest(
-                field: "Content-Type", "the body is \(type) by its first bytes, but Content-Type says \(declared)")
-        }
-        let old = try await store.floorImage(venue: venue, level: level)
-        let image = StoredFloorImage(
-            venue: venue, level: level, contentType: type, data: data, placement: old?.placement,
-            updatedAt: Date().timeIntervalSince1970)
-        let created = try await store.putFloorImage(image)
-        return try Self.json(try FloorImage.info(image), status: created ? .created : .ok)
-    }
-
-    /// `GET …/floors/{level}/image`: the image's bytes, as put. An SVG may not run scripts or load anything.
-    func getFloorImage(context: some RequestContext) async throws -> Response {
-        let (venue, level) = try floorImageTarget(context)
-        guard let image = try await store.floorImage(venue: venue, level: level) else {
-            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image")
-        }
-        var response = Self.raw(image.data, type: image.contentType)
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.cacheControl] = "no-cache"
-        return response
-    }
-
-    /// `DELETE …/floors/{level}/image`.
-    func deleteFloorImage(context: some RequestContext) async throws -> Response {
-        let (venue, level) = try floorImageTarget(context)
-        guard try await store.deleteFloorImage(venue: venue, level: level) else {
-            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image")
-        }
-        return Response(status: .noContent)
-    }
-
-    /// `GET …/floors/{level}/image/placement`: the image's type, size and placement.
-    func floorImageInfo(context: some RequestContext) async throws -> Response {
-        let (venue, level) = try floorImageTarget(context)
-        guard let image = try await store.floorImage(venue: venue, level: level) else {
-            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image")
-        }
-        return try Self.json(try FloorImage.info(image))
-    }
-
-    /// `PUT …/floors/{level}/image/placement`: places the floor's image (``FloorImagePlacement``).
-    func placeFloorImage(_ request: Request, context: some RequestContext) async throws -> Response {
-        let (venue, level) = try floorImageTarget(context)
-        let placement = try FloorImagePlacement.parse(Data(buffer: try await body(of: request)))
-        guard var image = try await store.floorImage(venue: venue, level: level) else {
-            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image: PUT it first")
-        }
-        image.placement = try JSONFormat.encoder().encode(placement)
-        image.updatedAt = Date().timeIntervalSince1970
-        try await store.putFloorImage(image)
-        return try Self.json(try FloorImage.info(image))
     }
 }

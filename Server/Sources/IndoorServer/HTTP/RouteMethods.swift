@@ -4,7 +4,7 @@ import Synchronization
 /// The methods each route path answers, so that a known path asked with another method is answered
 /// 405 Method Not Allowed with an `Allow` header (RFC 9110 §15.5.6) rather than 404.
 ///
-/// Filled once the router's routes are added (``record(_:)``); read by ``APIMiddleware`` for requests that
+/// Filled once the router's routes are added (``record(_:)``); read by ``ErrorMiddleware`` for requests that
 /// matched no route.
 final class RouteMethods: Sendable {
     private struct Entry {

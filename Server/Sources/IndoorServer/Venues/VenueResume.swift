@@ -2,12 +2,20 @@ import IndoorGeofencing
 import IndoorModel
 import IndoorSession
 
-extension VenueHub {
+/// Resuming a venue after a restart (or when an instance of a cluster takes it over): its session rebuilt from the
+/// store before any batch can reach it.
+struct VenueResume: Sendable {
     /// The most sightings a venue's session replays when the server starts.
-    static let resumeLimit = 20_000
+    static let limit = 20_000
+
+    /// The store the venue's sightings, fixes and open visits are read from, and its replay's new events committed to.
+    let store: any LocationStore
+    let metrics: ServerMetrics
+    /// Seconds since 1970: when the replay's events are received.
+    let wallClock: @Sendable () -> Double
 
     /// Rebuilds a stored venue's session at start from its latest stored sightings (the positioning window, the
-    /// first-fix delay and the fix interval before its latest one, at most ``resumeLimit``), so that the server
+    /// first-fix delay and the fix interval before its latest one, at most ``limit``), so that the server
     /// carries on where it stopped, even after `kill -9`: each device's readings, track and rooms are as they were,
     /// and a device whose first fix was still waiting when the server stopped gets it (at its time, stored and
     /// streamed like any other). Of what the replay causes, only the events of devices that have no stored fix are
@@ -21,7 +29,7 @@ extension VenueHub {
         let configuration = runtime.locked { $0.session.configuration }
         let seconds = configuration.positioning.window + configuration.firstFixDelay + configuration.fixInterval
         let recent = try await store.recentSightings(
-            venue: runtime.venue.id, seconds: seconds, limit: Self.resumeLimit)
+            venue: runtime.venue.id, seconds: seconds, limit: Self.limit)
         guard let last = recent.last else { return }
         var unfixed: Set<String> = []
         // A node heard by another is no device: it has no fix to look up.
@@ -49,7 +57,7 @@ extension VenueHub {
             let storedKeys = Set(open.map { VisitKey(zone: $0.zone, device: $0.device) })
             // Only devices without a stored fix had nothing stored before the stop; of their zone events, none about
             // a visit the store holds open (that one goes on as stored).
-            let events = Self.serverEvents(state.session.ingest(sightings)).filter { event in
+            let events = ServerEvent.stored(from: state.session.ingest(sightings)).filter { event in
                 guard unfixed.contains(event.device) else { return false }
                 guard case .zone(let zone) = event else { return true }
                 return !storedKeys.contains(VisitKey(zone: zone.zone, device: zone.device))
@@ -64,7 +72,7 @@ extension VenueHub {
         let stored = try await store.commit(
             IngestBatch(
                 venue: runtime.venue.id, sightings: [], events: events, receivedAt: wallClock(), lease: runtime.lease))
-        record(stored)
+        metrics.recordStored(stored)
     }
 
     /// Every visit the store holds open for `venue`, as the session's zone engine takes them; a visit whose trigger

@@ -1,0 +1,180 @@
+import Foundation
+import Hummingbird
+import IndoorArchive
+import IndoorModel
+import NIOCore
+
+/// The venue routes: `GET /v1/venues` and `GET /v1/venues/{venue}` (with a read key), `PUT` and `DELETE
+/// /v1/venues/{venue}` (with an admin key), and each floor's plan image (``FloorImage``: read with a read key,
+/// written with an admin key).
+struct VenueRoutes: RouteArea {
+    let server: LocationServer
+
+    struct VenueSummary: Encodable {
+        var id: String
+        var name: String
+        var floors: [Int]
+        var nodes: Int
+        var zones: Int
+        /// Whether the venue's site survey is learned (``VenueHub/surveyState(venue:)``).
+        var survey: SurveyState
+        /// In a cluster: the id of the instance its session runs on; absent while it moves (and for a server alone).
+        var owner: String?
+    }
+
+    struct VenueList: Encodable {
+        var venues: [VenueSummary]
+    }
+
+    /// The routes, each behind the key it needs.
+    func collection() -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        let read = group(of: routes, needing: .read)
+        let admin = group(of: routes, needing: .admin)
+        read.get("/v1/venues") { _, _ in
+            JSONResponse(VenueList(venues: try await store.venues().map { try summary($0) }))
+        }
+        read.get("/v1/venues/{venue}") { _, context in
+            let id = try context.parameters.require("venue")
+            guard let stored = try await store.venue(id: id) else { throw APIError.unknownVenue(id) }
+            return BytesResponse(stored.json, type: "application/json")
+        }
+        admin.put("/v1/venues/{venue}") { request, context in try await putVenue(request, context: context) }
+        admin.delete("/v1/venues/{venue}") { _, context in
+            let id = try context.parameters.require("venue")
+            guard try await hub.deleteVenue(id: id) else { throw APIError.unknownVenue(id) }
+            return Response(status: .noContent)
+        }
+        read.get("/v1/venues/{venue}/floors/{level}/image") { _, context in try await floorImage(context: context) }
+        read.get("/v1/venues/{venue}/floors/{level}/image/placement") { _, context in
+            try await floorImageInfo(context: context)
+        }
+        admin.put("/v1/venues/{venue}/floors/{level}/image") { request, context in
+            try await putFloorImage(request, context: context)
+        }
+        admin.delete("/v1/venues/{venue}/floors/{level}/image") { _, context in
+            try await deleteFloorImage(context: context)
+        }
+        admin.put("/v1/venues/{venue}/floors/{level}/image/placement") { request, context in
+            try await placeFloorImage(request, context: context)
+        }
+        return routes
+    }
+
+    func summary(_ stored: StoredVenue) throws -> VenueSummary {
+        let venue = try Venue.decodeJSON(stored.json)
+        return VenueSummary(
+            id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
+            zones: venue.zones.count, survey: hub.surveyState(venue: venue.id),
+            owner: hub.cluster == nil ? nil : hub.owner(of: venue.id)?.id)
+    }
+
+    /// `PUT /v1/venues/{venue}`: a zip body is an IMDF archive (docs/SERVER.md); anything else is the venue's JSON.
+    /// Answered with the venue as stored, 201 when it is new.
+    func putVenue(_ request: Request, context: some RequestContext) async throws -> BytesResponse {
+        let id = try context.parameters.require("venue")
+        let body = Data(buffer: try await request.bodyBytes(limit: configuration.maxBodyBytes))
+        if !request.isZip, IMDFArchive.looksLikeZip(body) {
+            throw APIError.badRequest(
+                field: "body",
+                "the body is a zip archive, not venue JSON: send an IMDF archive with Content-Type: application/zip"
+            )
+        }
+        let (venue, created) =
+            request.isZip ? try await hub.putVenue(id: id, imdf: body) : try await hub.putVenue(id: id, json: body)
+        return BytesResponse(try venue.encodeJSON(), type: "application/json", status: created ? .created : .ok)
+    }
+
+    // MARK: Floor images
+
+    /// The venue and floor level a floor-image route names: the venue exists and, when it lists floors, has the level.
+    func floorImageTarget(_ context: some RequestContext) throws -> (venue: String, level: Int) {
+        let venue = try context.parameters.require("venue")
+        let text = try context.parameters.require("level")
+        guard let level = Int(text) else {
+            throw APIError.badRequest(field: "level", "level '\(text)' is not an integer floor level")
+        }
+        guard let stored = hub.venue(id: venue) else { throw APIError.unknownVenue(venue) }
+        guard stored.floors.isEmpty || stored.floors.contains(where: { $0.level == level }) else {
+            throw APIError.notFound(field: "level", "venue '\(venue)' has no floor at level \(level)")
+        }
+        return (venue, level)
+    }
+
+    /// `PUT …/floors/{level}/image`: the body is a PNG, JPEG or SVG image of at most 10 MiB, as its first bytes
+    /// say; a declared `Content-Type` must agree. The image's placement, if it had one, stays.
+    func putFloorImage(_ request: Request, context: some RequestContext) async throws -> JSONResponse<FloorImage.Info> {
+        let (venue, level) = try floorImageTarget(context)
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: FloorImage.maximumBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIError.tooLarge(field: "body", "the image is larger than \(FloorImage.maximumBytes) bytes (10 MiB)")
+        }
+        let data = Data(buffer: body)
+        guard let type = FloorImage.mediaType(of: data) else {
+            throw APIError.badRequest(field: "body", "the body is not a PNG, JPEG or SVG image (by its first bytes)")
+        }
+        if let declared = request.headers[.contentType]?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased(),
+            declared != type, declared != "application/octet-stream"
+        {
+            throw APIError.badRequest(
+                field: "Content-Type", "the body is \(type) by its first bytes, but Content-Type says \(declared)")
+        }
+        let old = try await store.floorImage(venue: venue, level: level)
+        let image = StoredFloorImage(
+            venue: venue, level: level, contentType: type, data: data, placement: old?.placement,
+            updatedAt: Date().timeIntervalSince1970)
+        let created = try await store.putFloorImage(image)
+        return JSONResponse(try FloorImage.info(image), status: created ? .created : .ok)
+    }
+
+    /// `GET …/floors/{level}/image`: the image's bytes, as put. An SVG may not run scripts or load anything.
+    func floorImage(context: some RequestContext) async throws -> BytesResponse {
+        let (venue, level) = try floorImageTarget(context)
+        guard let image = try await store.floorImage(venue: venue, level: level) else {
+            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image")
+        }
+        return BytesResponse(
+            image.data, type: image.contentType,
+            headers: [
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+                .xContentTypeOptions: "nosniff", .cacheControl: "no-cache",
+            ])
+    }
+
+    /// `DELETE …/floors/{level}/image`.
+    func deleteFloorImage(context: some RequestContext) async throws -> Response {
+        let (venue, level) = try floorImageTarget(context)
+        guard try await store.deleteFloorImage(venue: venue, level: level) else {
+            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// `GET …/floors/{level}/image/placement`: the image's type, size and placement.
+    func floorImageInfo(context: some RequestContext) async throws -> JSONResponse<FloorImage.Info> {
+        let (venue, level) = try floorImageTarget(context)
+        guard let image = try await store.floorImage(venue: venue, level: level) else {
+            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image")
+        }
+        return JSONResponse(try FloorImage.info(image))
+    }
+
+    /// `PUT …/floors/{level}/image/placement`: places the floor's image (``FloorImagePlacement``).
+    func placeFloorImage(_ request: Request, context: some RequestContext) async throws -> JSONResponse<FloorImage.Info>
+    {
+        let (venue, level) = try floorImageTarget(context)
+        let placement = try FloorImagePlacement.parse(
+            Data(buffer: try await request.bodyBytes(limit: configuration.maxBodyBytes)))
+        guard var image = try await store.floorImage(venue: venue, level: level) else {
+            throw APIError.notFound(field: "level", "floor \(level) of venue '\(venue)' has no image: PUT it first")
+        }
+        image.placement = try JSONFormat.encoder().encode(placement)
+        image.updatedAt = Date().timeIntervalSince1970
+        try await store.putFloorImage(image)
+        return JSONResponse(try FloorImage.info(image))
+    }
+}

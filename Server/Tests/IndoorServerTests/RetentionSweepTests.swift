@@ -1,0 +1,48 @@
+import Foundation
+import IndoorModel
+import Synchronization
+import Testing
+
+@testable import IndoorServer
+
+/// Retention's rounds: each with the same cutoff, until one deletes nothing.
+@Suite struct RetentionSweepTests {
+    @Test func roundsRunWithOneCutoffUntilOneDeletesNothing() async throws {
+        let counts = Mutex<(left: [Int], cutoffs: [Double])>(([3, 3, 1, 0, 9], []))
+        let deleted = try await RetentionSweep.rounds(50, now: 1000) { cutoff in
+            counts.withLock { counts in
+                counts.cutoffs.append(cutoff)
+                return counts.left.removeFirst()
+            }
+        }
+        #expect(deleted == 7)
+        #expect(counts.withLock { $0.cutoffs } == [950, 950, 950, 950])
+    }
+
+    @Test func anInfiniteRetentionRunsNoRound() async throws {
+        let deleted = try await RetentionSweep.rounds(.infinity, now: 1000) { _ in
+            Issue.record("a round ran for an infinite retention")
+            return 0
+        }
+        #expect(deleted == 0)
+    }
+
+    @Test func aSweepDeletesByTheWallClockAndRecordsTheStoresOldestRows() async throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        let store = try await database.open()
+        let sightings = [Sighting(time: 1, device: "a", node: "n1", rssi: -60)]
+        for receivedAt in [100.0, 200.0, 300.0] {
+            _ = try await store.commit(
+                IngestBatch(venue: "tiny", sightings: sightings, events: [], receivedAt: receivedAt))
+        }
+        let metrics = ServerMetrics()
+        let sweep = RetentionSweep(store: store, metrics: metrics, wallClock: { 350 })
+        let pruned = try await sweep.prune(Retention(sightings: 100, events: .infinity, visits: .infinity), batch: 1)
+        #expect(pruned == Retention.Pruned(sightings: 2))
+        #expect(try await store.sightingCount(venue: "tiny") == 1)
+        let text = metrics.text()
+        #expect(text.contains("indoor_sightings_pruned_total 2"))
+        #expect(text.contains("indoor_store_oldest_sighting_seconds 300"))
+    }
+}

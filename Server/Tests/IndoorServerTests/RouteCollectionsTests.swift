@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import IndoorServer
+
+/// The router is the areas' route collections: each area's routes, each with the key it needs.
+@Suite struct RouteCollectionsTests {
+    /// Each area's routes, as "METHOD path".
+    static let areas: [String: Set<String>] = [
+        "map": ["GET /", "GET /assets/map.js", "GET /assets/map.css", "GET /openapi.json"],
+        "status": ["GET /health", "GET /metrics"],
+        "venues": [
+            "GET /v1/venues", "GET /v1/venues/{venue}", "PUT /v1/venues/{venue}", "DELETE /v1/venues/{venue}",
+            "GET /v1/venues/{venue}/floors/{level}/image", "PUT /v1/venues/{venue}/floors/{level}/image",
+            "DELETE /v1/venues/{venue}/floors/{level}/image", "GET /v1/venues/{venue}/floors/{level}/image/placement",
+            "PUT /v1/venues/{venue}/floors/{level}/image/placement",
+        ],
+        "read": [
+            "GET /v1/venues/{venue}/devices", "GET /v1/venues/{venue}/devices/{device}", "GET /v1/venues/{venue}/nodes",
+            "GET /v1/activity", "GET /v1/stream",
+        ],
+        "ingest": ["POST /v1/sightings", "POST /v1/scans"],
+        "admin": ["POST /v1/keys"],
+    ]
+
+    /// The routes `collection` adds to a router, as "METHOD path".
+    static func routes(_ collection: RouteCollection<BasicRequestContext>) -> Set<String> {
+        let router = Router()
+        router.addRoutes(collection)
+        return Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+    }
+
+    @Test func eachAreaHasItsRoutesAndTheRouterAllOfThem() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        let server = fixture.server
+        let collections: [String: RouteCollection<BasicRequestContext>] = [
+            "map": MapRoutes(server: server).collection(),
+            "status": StatusRoutes(server: server).collection(),
+            "venues": VenueRoutes(server: server).collection(),
+            "read": ReadRoutes(server: server).collection(),
+            "ingest": IngestRoutes(server: server).collection(),
+            "admin": AdminRoutes(server: server).collection(),
+        ]
+        #expect(Set(collections.keys) == Set(Self.areas.keys))
+        for (area, collection) in collections {
+            #expect(Self.routes(collection) == Self.areas[area], "\(area)")
+        }
+        let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        #expect(all.count == 23)
+        #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
+    }
+
+    /// One route of each area with no key, a key of another kind and the kind it needs.
+    @Test(arguments: [
+        ("/v1/venues", HTTPRequest.Method.get, ServerFixture.ingest, ServerFixture.read),
+        ("/v1/venues/tiny", .delete, ServerFixture.read, ServerFixture.admin),
+        ("/v1/venues/tiny/nodes", .get, ServerFixture.ingest, ServerFixture.read),
+        ("/v1/scans", .post, ServerFixture.read, ServerFixture.ingest),
+        ("/v1/keys", .post, ServerFixture.ingest, ServerFixture.admin),
+    ])
+    func eachAreaAsksForTheKeyItNeeds(uri: String, method: HTTPRequest.Method, wrong: String, right: String)
+        async throws
+    {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.test { client in
+            #expect(try await client.execute(uri: uri, method: method).status == .unauthorized)
+            let refused = try await client.execute(uri: uri, method: method, headers: ServerFixture.headers(wrong))
+            #expect(refused.status == .forbidden)
+            let admitted = try await client.execute(uri: uri, method: method, headers: ServerFixture.headers(right))
+            #expect(admitted.status != .unauthorized && admitted.status != .forbidden)
+        }
+    }
+
+    @Test func theMapAndTheStatusNeedNoKey() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.test { client in
+            for uri in ["/", "/assets/map.js", "/assets/map.css", "/openapi.json", "/health", "/metrics"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .ok, "\(uri)")
+                #expect(response.headers[.cacheControl] == (uri == "/health" ? nil : "no-cache"), "\(uri)")
+            }
+        }
+    }
+}

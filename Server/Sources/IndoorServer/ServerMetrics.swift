@@ -107,6 +107,12 @@ public struct ServerMetrics: Sendable {
 
     /// Counts the sightings of one node by another that `venue`'s session took in one batch:
     /// `indoor_node_links_total{venue, result="used"|"ignored"}`.
+    /// How many devices `venue`'s session holds now (`indoor_venue_devices_held{venue}`): it falls as devices leave.
+    func recordDevicesHeld(venue: String, count: Int) {
+        CoreMetrics.Gauge(label: "indoor_venue_devices_held", dimensions: [("venue", venue)], factory: factory).record(
+            count)
+    }
+
     func recordNodeLinks(venue: String, used: Int, ignored: Int) {
         for (result, count) in [("used", used), ("ignored", ignored)] where count > 0 {
             CoreMetrics.Counter(

@@ -79,8 +79,12 @@ import Testing
         #expect(registry.venues(withNode: "n1") == ["a", "b"])
         #expect(registry.venues(withNode: "n9").isEmpty)
         #expect(registry.deviceCount == 0)
-        registry.runtime("a")?.locked { $0.devices = ["p", "q"] }
-        registry.runtime("b")?.locked { $0.devices = ["p"] }
+        // The devices each venue's session holds, summed.
+        for (id, devices) in [("a", ["p", "q"]), ("b", ["p"])] {
+            registry.runtime(id)?.locked { state in
+                _ = state.session.ingest(devices.map { Sighting(time: 1, device: $0, node: "n1", rssi: -60) })
+            }
+        }
         #expect(registry.deviceCount == 3)
     }
 }

@@ -53,6 +53,10 @@ public struct LocationSession: Sendable {
     /// The devices held, by when each was last heard: a device silent for ``SessionConfiguration/deviceMemory``
     /// seconds is let go, and beyond ``SessionConfiguration/maximumDevices`` the one silent longest.
     private var roster = DeviceRoster()
+    /// The devices let go since ``drainForgottenDevices()`` last took them (at most ``forgottenMemory``, the latest).
+    private var forgotten: [String] = []
+    /// The most devices ``drainForgottenDevices()`` keeps between two calls.
+    static let forgottenMemory = 10_000
     /// When rooms of devices without a recent fix were last forgotten, seconds.
     private var lastRoomPrune = -Double.infinity
     /// Seconds after a device's last fix that its room is kept.
@@ -158,6 +162,14 @@ public struct LocationSession: Sendable {
     /// present, or still needed by a zone rule (at most ``SessionConfiguration/maximumDevices``). It falls as devices
     /// leave; ``SessionStatistics/forgottenDevices`` and ``SessionStatistics/evictedDevices`` count those let go.
     public var heldDevices: Int { roster.count }
+
+    /// Hands over the devices the session let go (after their silence or evicted beyond the cap) since the last call,
+    /// in the order they went, and empties the list: for a caller that keeps something of each device beside the
+    /// session (a server's trackers), so that it lets it go too. At most the latest 10 000 are kept between calls.
+    public mutating func drainForgottenDevices() -> [String] {
+        defer { forgotten = [] }
+        return forgotten
+    }
 
     /// How many devices each part of the session keeps state for, counted over that state: for tests that check a
     /// device that is gone is gone everywhere.
@@ -531,6 +543,8 @@ public struct LocationSession: Sendable {
     /// Lets `device` go everywhere: positioning, ranging, zones (an open visit is checked out, `lost`), monitors,
     /// its room and its last fix.
     private mutating func forget(_ device: String, at time: Double) -> [SessionEvent] {
+        forgotten.append(device)
+        if forgotten.count > Self.forgottenMemory { forgotten.removeFirst(forgotten.count - Self.forgottenMemory / 2) }
         locator.forget(device: device)
         ranger.forget(device: device)
         monitors[device] = nil

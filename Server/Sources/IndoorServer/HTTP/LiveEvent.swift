@@ -29,4 +29,7 @@ public struct VenueLiveEvents: Hashable, Sendable {
     public var venue: String
     /// Its events, in the order stored.
     public var events: [LiveEvent]
+    /// The devices the venue's session let go since the last such batch (silent for its device memory, or evicted
+    /// beyond its cap): what an observer keeps of them can go too.
+    public var forgotten: [String] = []
 }

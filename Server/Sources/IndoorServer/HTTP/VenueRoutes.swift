@@ -20,6 +20,9 @@ struct VenueRoutes: RouteArea {
         var survey: SurveyState
         /// In a cluster: the id of the instance its session runs on; absent while it moves (and for a server alone).
         var owner: String?
+        /// How many devices the venue's session holds now (heard within its device memory, or still in a zone);
+        /// absent where the venue's session runs on another instance.
+        var devices: Int?
     }
 
     struct VenueList: Encodable {
@@ -66,7 +69,7 @@ struct VenueRoutes: RouteArea {
         return VenueSummary(
             id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
             zones: venue.zones.count, survey: hub.surveyState(venue: venue.id),
-            owner: hub.cluster == nil ? nil : hub.owner(of: venue.id)?.id)
+            owner: hub.cluster == nil ? nil : hub.owner(of: venue.id)?.id, devices: hub.heldDevices(venue: venue.id))
     }
 
     /// `PUT /v1/venues/{venue}`: a zip body is an IMDF archive (docs/SERVER.md); anything else is the venue's JSON.

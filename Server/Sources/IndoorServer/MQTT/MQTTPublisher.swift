@@ -60,8 +60,21 @@ final class MQTTPublisher: Sendable {
             if Task.isCancelled { break }
             await resendIfAsked()
             for event in batch.events { await publish(event, venue: batch.venue) }
+            for device in batch.forgotten { await forget(device, venue: batch.venue) }
         }
     }
+
+    /// A device the venue's session let go: its tracker says `not_home` (it is gone) and is dropped, so that the
+    /// trackers do not grow with every device ever heard; heard again, it is announced anew.
+    private func forget(_ device: String, venue: String) async {
+        let key = TrackerKey(venue: venue, device: device)
+        guard let last = state.withLock({ $0.trackers[key] }) else { return }
+        if last != "not_home" { await setState("not_home", venue: venue, device: device) }
+        state.withLock { _ = $0.trackers.removeValue(forKey: key) }
+    }
+
+    /// How many devices have a Home Assistant tracker now.
+    var trackerCount: Int { state.withLock { $0.trackers.count } }
 
     private func publish(_ event: LiveEvent, venue: String) async {
         let root = "\(configuration.publishRoot)/\(Self.topicSegment(venue))"

@@ -116,8 +116,22 @@ struct IngestPipeline: Sendable {
         for (node, count) in heard { nodeHealth.heard(venue: runtime.venue.id, node: node, count: count, at: now) }
         metrics.sightingsIngested.increment(by: batch.taken.count)
         metrics.recordNodeLinks(venue: runtime.venue.id, used: batch.links.used, ignored: batch.links.ignored)
-        metrics.devicesTracked.record(registry.deviceCount)
         metrics.recordStored(stored)
+        letGoOfForgottenDevices(runtime)
+    }
+
+    /// After a batch or a tick: the devices the venue's session let go (silent, or evicted beyond its cap) are told to
+    /// the observers of every venue (the MQTT publisher drops their trackers), and the venue's count of devices
+    /// held is recorded (`indoor_devices_tracked`, and per venue `indoor_venue_devices_held`).
+    private func letGoOfForgottenDevices(_ runtime: VenueRuntime) {
+        let (forgotten, held) = runtime.locked { state in
+            (state.session.drainForgottenDevices(), state.session.heldDevices)
+        }
+        if !forgotten.isEmpty {
+            observers.publish(VenueLiveEvents(venue: runtime.venue.id, events: [], forgotten: forgotten))
+        }
+        metrics.recordDevicesHeld(venue: runtime.venue.id, count: held)
+        metrics.devicesTracked.record(registry.deviceCount)
     }
 
     /// Hands `live` to the venue's stream subscribers and to the observers of every venue.
@@ -140,12 +154,16 @@ struct IngestPipeline: Sendable {
                     else { return [] }
                     return ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival)))
                 }
-                guard !events.isEmpty else { return [] }
+                guard !events.isEmpty else {
+                    self.letGoOfForgottenDevices(runtime)
+                    return []
+                }
                 let stored = try await self.commit(
                     IngestBatch(
                         venue: runtime.venue.id, sightings: [], events: events, receivedAt: now, lease: runtime.lease),
                     runtime: runtime)
                 self.publish(stored.map { LiveEvent(stored: $0) }, runtime: runtime)
+                self.letGoOfForgottenDevices(runtime)
                 return stored
             }
             metrics.recordStored(stored)
@@ -173,7 +191,6 @@ struct IngestPipeline: Sendable {
                         state.lastDataTime = previous.lastDataTime
                         state.lastArrival = previous.lastArrival
                         state.timeBase = previous.timeBase
-                        state.devices = previous.devices
                         return ServerEvent.stored(from: state.session.carryVisits(from: previous.session))
                     }
                 }

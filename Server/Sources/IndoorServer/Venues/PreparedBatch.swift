@@ -58,10 +58,6 @@ extension PreparedBatch {
                 state.lastDataTime = max(state.lastDataTime ?? last, last)
                 state.lastArrival = now
             }
-            // A node heard by another is no device.
-            for sighting in taken where !state.session.isNodeLink(sighting.device) {
-                state.devices.insert(sighting.device)
-            }
             var rooms: [String: DeviceRoom] = [:]
             for event in events {
                 guard case .fix(let fix) = event, rooms[fix.device] == nil,

@@ -230,8 +230,14 @@ public final class VenueHub: Sendable {
 
     /// The room `device` is in as `venue`'s session holds it (`LocationSession.room(of:)`), in the API's form.
     ///
+    /// How many devices `venue`'s session holds now (`LocationSession.heldDevices`: it falls as devices leave);
+    /// `nil` for a venue not run here.
+    public func heldDevices(venue: String) -> Int? {
+        registry.runtime(venue)?.deviceCount
+    }
+
     /// `nil` for an unknown venue, a venue without rooms (zones with polygon fences), and a device the session
-    /// has had no fix of in the last hour of data time (or none since the server started or the venue was put).
+    /// holds no fix of (none since the server started or the venue was put, or let go after its silence).
     public func room(venue: String, device: String) -> DeviceRoom? {
         guard let runtime = registry.runtime(venue) else { return nil }
         return runtime.locked { state in runtime.room(of: device, session: state.session) }

@@ -51,9 +51,6 @@ struct VenueResume: Sendable {
             state.lastDataTime = last.sighting.time
             state.lastArrival = last.receivedAt
             state.recent?.append(contentsOf: sightings)
-            for sighting in sightings where !state.session.isNodeLink(sighting.device) {
-                state.devices.insert(sighting.device)
-            }
             let storedKeys = Set(open.map { VisitKey(zone: $0.zone, device: $0.device) })
             // Only devices without a stored fix had nothing stored before the stop; of their zone events, none about
             // a visit the store holds open (that one goes on as stored).

@@ -20,8 +20,6 @@ final class VenueRuntime: Sendable {
         var timeBase: SightingTimeWindow.Base?
         /// Replaced by a runtime of the venue's new version, which carried this one's visits over: takes nothing more.
         var retired = false
-        /// The devices heard since the session started.
-        var devices: Set<String> = []
     }
 
     let venue: Venue
@@ -79,7 +77,7 @@ final class VenueRuntime: Sendable {
                 recent: learnsSurvey ? RecentSightings(window: 2 * session.configuration.positioning.window) : nil))
     }
 
-    var deviceCount: Int { state.withLock { $0.devices.count } }
+    var deviceCount: Int { state.withLock { $0.session.heldDevices } }
 
     /// Why the venue cannot take `sighting` whatever its time: a node it does not have, a device id longer than
     /// ``VenueHub/maximumIDLength``; `nil` when it can.

@@ -1,3 +1,0 @@
-import IndoorCommands
-
-await IndoorCommand.main()

@@ -12,7 +12,7 @@ import IndoorRanging
 /// or fewer for a particle filter whose clouds would hold more than ``Configuration/maximumBeliefBytes``).
 /// Every fix passes the sanity guard ``Configuration/plausibleArea``; with ``Configuration/tracking`` set each device
 /// also keeps a ``PositionTrack`` fed as its sightings arrive. A node's RSSI at 1 m follows the stack's one rule,
-/// ``RSSIAtOneMeter`` (its own calibration, else a valid advertised power, else the calibration's pooled value), and
+/// ``RSSIAtOneMeter`` (its own calibration, else a plausible advertised power, else the calibration's pooled value), and
 /// proximity classes come from ``Configuration/proximity`` (`Proximity.Thresholds`), as in geofencing's ranger.
 public struct PositioningEngine: Sendable {
     /// Tuning of the engine.
@@ -162,7 +162,7 @@ public struct PositioningEngine: Sendable {
     private struct DeviceState: Sendable {
         var nodes: [Int] = []
         var filters: [RSSIFilter] = []
-        /// The valid transmit power at 1 m (dBm, ``RSSIAtOneMeter/advertised(_:)``) last advertised with each
+        /// The plausible power at 1 m (dBm, ``RSSIAtOneMeter/advertised(_:)``) last advertised with each
         /// entry's sightings; NaN when none.
         var advertised: [Double] = []
         var lastHeard: Double

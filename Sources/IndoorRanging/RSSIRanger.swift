@@ -3,8 +3,8 @@ import IndoorModel
 /// The stack's ranger: sightings to filtered RSSI, distance and proximity, per (device, radio).
 ///
 /// Per (device, radio) one ``RSSIFilter`` of ``filter``; the distance comes from ``distanceModel`` with the
-/// calibration ``RSSIAtOneMeter`` picks (the radio's own from the nodes given at `init`, else a valid advertised
-/// transmit power, else ``fallback``), and the proximity class from ``thresholds``. Geofencing ranges with it
+/// calibration ``RSSIAtOneMeter`` picks (the radio's own from the nodes given at `init`, else a plausible advertised
+/// power at 1 m, −100…−20 dBm, else ``fallback``), and the proximity class from ``thresholds``. Geofencing ranges with it
 /// (it is a `BeaconRanger` there); the positioning engine applies the same filters, rule and classes.
 /// Deterministic: time comes only from the sightings.
 public struct RSSIRanger: Sendable {

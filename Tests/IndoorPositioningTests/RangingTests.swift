@@ -160,6 +160,30 @@ import Testing
         #expect(engine.proximities(device: "d", at: 0) == ["a": .far])
     }
 
+    @Test func anImplausibleAdvertisedPowerFallsBackToTheNodesOrTheVenuesCalibration() throws {
+        let own = NodeCalibration(rssiAtOneMeter: -50, pathLossExponent: 2.5)
+        let nodes = [
+            Node(id: "a", position: Point3D(x: 0, y: 0, z: 0)),
+            Node(id: "b", position: Point3D(x: 5, y: 0, z: 0), calibration: own),
+        ]
+        var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
+        // +50 dBm at 1 m (another field in an iBeacon's power byte) and 0 dBm (an output power) are no power
+        // received at 1 m: "a" ranges with the venue's −59 dBm, n = 2, "b" with its own −50 dBm, n = 2.5.
+        engine.ingest(Sighting(time: 0, device: "d", node: "a", rssi: -79, txPower: 50))
+        engine.ingest(Sighting(time: 0, device: "d", node: "b", rssi: -75, txPower: 0))
+        let readings = engine.readings(device: "d", at: 0)
+        let a = try #require(readings.first { $0.node.id == "a" })
+        let b = try #require(readings.first { $0.node.id == "b" })
+        #expect(abs(a.distance - 10) < 1e-9)
+        #expect(abs(b.distance - 10) < 1e-9)
+        // A plausible power later on replaces the fallback; an implausible one after it does not undo it.
+        engine.ingest(Sighting(time: 1, device: "d", node: "a", rssi: -85, txPower: -65))
+        engine.ingest(Sighting(time: 2, device: "d", node: "a", rssi: -85, txPower: 100))
+        let later = try #require(engine.readings(device: "d", at: 2).first { $0.node.id == "a" })
+        #expect(
+            abs(later.distance - LogDistance.distance(rssi: later.rssi, calibration: .typical.with(rssi: -65))) < 1e-9)
+    }
+
     @Test func engineReportsProximityWithConfiguredThresholds() {
         let node = Node(id: "a", position: Point3D(x: 0, y: 0, z: 0), calibration: .typical)
         let configuration = PositioningEngine.Configuration(proximity: Proximity.Thresholds(immediate: 2, near: 20))

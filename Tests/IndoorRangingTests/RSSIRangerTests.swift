@@ -19,6 +19,18 @@ import Testing
         #expect(estimate.calibration == .typical)
     }
 
+    @Test func anImplausibleAdvertisedPowerRangesLikeNoneAtAll() {
+        var ranger = RSSIRanger(filter: .exponential(weight: 1, resetAfter: 10))
+        // A beacon with other data in its power byte (+50 dBm): −79 dBm is 10 m with the typical −59 dBm, n = 2,
+        // the same as without a power, not 10^((50 + 79) / 20) ≈ 2.8 km.
+        for (time, power) in [(0.0, 50.0), (1, 0), (2, -19)] {
+            let estimate = ranger.ingest(
+                Sighting(time: time, device: "p", source: .beacon(Self.beacon), rssi: -79, txPower: power))
+            #expect(abs(estimate.distance - 10) < 1e-9)
+            #expect(estimate.calibration == .typical)
+        }
+    }
+
     @Test func precedenceCalibrationThenAdvertisedPowerThenTypical() {
         let node = Node(
             id: "n1", beacon: Self.beacon, position: Point3D(x: 0, y: 0, z: 0),

@@ -7,7 +7,8 @@ import IndoorRanging
 /// restarted from the raw value when the radio was not heard for ``resetAfter`` seconds (a late sighting blends
 /// in without moving the filter's time back). The distance in metres is `10 ^ ((p₁ − r) / (10 · n))`, with the
 /// calibration ``RSSIAtOneMeter`` picks: the radio's own ``NodeCalibration`` (from the nodes given at `init`), else
-/// the tx power carried by the sighting when it is within −128…127 dBm (exponent ``pathLossExponent``), else
+/// the tx power carried by the sighting when it is a plausible power at 1 m, −100…−20 dBm (exponent
+/// ``pathLossExponent``), else
 /// ``defaultRSSIAtOneMeter`` (−59 dBm) and ``pathLossExponent`` (2).
 public struct SmoothingRanger: BeaconRanger {
     /// The stack's ranger doing the work.

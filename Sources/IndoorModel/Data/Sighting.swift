@@ -40,7 +40,9 @@ extension Sighting {
     /// iBeacon, AltBeacon and Eddystone frames).
     ///
     /// A sighting whose `tx` is outside is refused as a whole, like a bad `rssi`: it cannot come from a
-    /// real packet, so the row is corrupt.
+    /// real packet, so the row is corrupt. A value inside but no plausible power at 1 m (+50 dBm: other data in
+    /// the power byte) is kept with the sighting, and ranging ignores it (IndoorRanging's `RSSIAtOneMeter` takes
+    /// −100…−20 dBm).
     public static let advertisedTxPowerRange: ClosedRange<Double> = -128...127
 
     /// Why `dBm` cannot be a received signal strength, or `nil` when it can.

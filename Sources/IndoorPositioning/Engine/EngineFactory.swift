@@ -63,6 +63,10 @@ public struct EngineFactory {
             nodes: nodes, method: selection.method.make(context), configuration: tuned, calibration: calibration)
         if selection.method == .auto, survey != nil, let filter = engine.method as? ParticleFilter {
             engine.answer = context.surveyedAnswer(of: filter)
+        } else if selection.method == .auto {
+            // Without a survey too, a device heard within the window is never left without a fix: where the method
+            // gives nothing plausible, the weighted centroid of what was heard answers.
+            engine.answer = .withoutSurvey
         }
         // Without a survey or a fitted calibration, the nodes' path loss is fitted from their links to each other.
         if survey == nil, !calibration.knowsPathLoss, tuned.selfCalibration != nil {

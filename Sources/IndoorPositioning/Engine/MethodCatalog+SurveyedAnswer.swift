@@ -5,7 +5,7 @@ extension MethodCatalog {
     /// engines other than `auto` with a survey. Without enough walks in the survey to choose, the filter alone with
     /// no validated error.
     package static func chosenEstimator(_ engine: PositioningEngine) -> (estimator: String, validatedMedian: Double?)? {
-        guard engine.answer != nil, let filter = engine.method as? ParticleFilter else { return nil }
+        guard engine.answer?.surveyed == true, let filter = engine.method as? ParticleFilter else { return nil }
         guard let outcome = filter.estimators else { return ("particle-filter", nil) }
         return (outcome.estimator, outcome.validatedMedian)
     }

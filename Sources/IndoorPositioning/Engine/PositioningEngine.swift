@@ -12,7 +12,7 @@ import IndoorRanging
 /// or fewer for a particle filter whose clouds would hold more than ``Configuration/maximumBeliefBytes``).
 /// Every fix passes the sanity guard ``Configuration/plausibleArea``; with ``Configuration/tracking`` set each device
 /// also keeps a ``PositionTrack`` fed as its sightings arrive. A node's RSSI at 1 m follows the stack's one rule,
-/// ``RSSIAtOneMeter`` (its own calibration, else a valid advertised power, else the calibration's pooled value), and
+/// ``RSSIAtOneMeter`` (its own calibration, else a plausible advertised power, else the calibration's pooled value), and
 /// proximity classes come from ``Configuration/proximity`` (`Proximity.Thresholds`), as in geofencing's ranger.
 public struct PositioningEngine: Sendable {
     /// Tuning of the engine.
@@ -113,9 +113,9 @@ public struct PositioningEngine: Sendable {
     /// The name each ``Fix/method`` carries: the method's name (or the estimator it handed the readings to,
     /// ``Estimate/method``), followed by `+track` when the engine tracks.
     public let methodName: String
-    /// What becomes of the method's answer before it is a fix: k-NN mixed in and the weighted centroid where the
-    /// method gives no plausible position (``SurveyedAnswer``; `auto` with a survey); `nil`: the method's answer as
-    /// it is.
+    /// What becomes of the method's answer before it is a fix: k-NN mixed in (with a survey) and the weighted centroid
+    /// where the method gives no plausible position (``SurveyedAnswer``; `auto`, with a survey or without); `nil`:
+    /// the method's answer as it is.
     public var answer: SurveyedAnswer?
     /// The most devices the engine keeps: ``Configuration/maximumDevices``, or fewer for a sequential method whose
     /// beliefs would otherwise hold more than ``Configuration/maximumBeliefBytes``. Beyond it the least recently heard
@@ -162,7 +162,7 @@ public struct PositioningEngine: Sendable {
     private struct DeviceState: Sendable {
         var nodes: [Int] = []
         var filters: [RSSIFilter] = []
-        /// The valid transmit power at 1 m (dBm, ``RSSIAtOneMeter/advertised(_:)``) last advertised with each
+        /// The plausible power at 1 m (dBm, ``RSSIAtOneMeter/advertised(_:)``) last advertised with each
         /// entry's sightings; NaN when none.
         var advertised: [Double] = []
         var lastHeard: Double
@@ -592,7 +592,9 @@ public struct PositioningEngine: Sendable {
     /// silent a few seconds before) counts every node heard within ``Configuration/window``, a short filter's node with
     /// its value when it was last heard (``fixReadings(device:at:)``).
     ///
-    /// An estimate outside ``Configuration/plausibleArea`` of the nodes heard is refused as `noSolution`.
+    /// An estimate outside ``Configuration/plausibleArea`` of the nodes heard is refused as `noSolution`, unless an
+    /// ``answer`` is set (`auto`): then the weighted centroid of the nodes heard answers instead, so a device heard
+    /// within the window always gets a fix.
     public func locate(device: String, at time: Double) -> Result<Fix, NoFix> {
         guard let slot = slots[device] else {
             return .failure(NoFix(.notHeard, "device '\(device)' was not heard in the last \(configuration.window) s"))
@@ -603,7 +605,10 @@ public struct PositioningEngine: Sendable {
         }
         var answered = estimate(slot: slot, device: device, readings: current, at: time)
         if let answer {
-            let held = readings(slot: slot, device: device, at: time, holding: true)
+            // `current` holds each node's last value already, unless a belief made it the fresh values only.
+            let held =
+                sequential != nil && states[slot].belief != nil
+                ? readings(slot: slot, device: device, at: time, holding: true) : current
             answered = answer.answer(answered, current: current, held: held, area: configuration.plausibleArea)
         }
         return answered.flatMap { estimate in

@@ -1,14 +1,16 @@
 import IndoorModel
 
-/// What the default (`auto` with a survey) does with its filter's answer before it becomes a fix: mixes in the share
-/// of k-NN fingerprints its survey chose (``EstimatorValidation``), and answers with the weighted centroid of what
-/// was heard where the filter gives nothing or nothing plausible.
+/// What the default (`auto`) does with its method's answer before it becomes a fix: with a survey, mixes in the share
+/// of k-NN fingerprints its survey chose (``EstimatorValidation``); with a survey or without, answers with the
+/// weighted centroid of what was heard where the method gives nothing or nothing plausible.
 ///
 /// A ``PositioningEngine`` whose ``PositioningEngine/answer`` is set asks it at every fix: the method's estimate (or
 /// its failure) and the device's readings held over the engine's window come in, the fix's estimate goes out. So a
-/// device heard by a node of the venue within the window is never left without a position (a single weak node
-/// heard from afar gives a posterior whose mean lies far outside the area that node covers, which the engine's
-/// ``PlausibleArea`` refuses).
+/// device heard by a node of the venue within the window is never left without a position: a single weak node
+/// heard from afar gives a posterior whose mean lies far outside the area that node covers, and without a survey a
+/// broad posterior over a corridor's nodes has its mean pulled into the empty middle of the grid around an L-shaped
+/// corridor; the engine's ``PlausibleArea`` refuses both, and the weighted centroid answers there, with its own
+/// radius (the heard nodes' spread about it, at least the nearest node's range).
 public struct SurveyedAnswer: Sendable {
     /// The fingerprints mixed in, `nil` for none.
     public var knn: FingerprintKNN?
@@ -16,16 +18,28 @@ public struct SurveyedAnswer: Sendable {
     public var knnShare: Double
     /// What answers where the method gives no plausible position (the weighted centroid of the readings).
     public var fallback: WeightedCentroid
+    /// Whether the answer was made from a survey (`auto` with one); `false` for the fallback alone of `auto`
+    /// without a survey, which chose no estimator (``MethodCatalog/chosenEstimator(_:)`` is `nil` there).
+    let surveyed: Bool
 
     /// - Parameters:
     ///   - knn: Fingerprints to mix in (`nil`: none).
     ///   - knnShare: Their share in the answer (clamped to 0…1; 0 when not finite).
     ///   - fallback: What answers where the method does not (default ``WeightedCentroid``).
-    init(knn: FingerprintKNN? = nil, knnShare: Double = 0, fallback: WeightedCentroid = WeightedCentroid()) {
+    ///   - surveyed: Whether it was made from a survey (default `true`).
+    init(
+        knn: FingerprintKNN? = nil, knnShare: Double = 0, fallback: WeightedCentroid = WeightedCentroid(),
+        surveyed: Bool = true
+    ) {
         self.knn = knn
         self.knnShare = knnShare.isFinite ? min(max(knnShare, 0), 1) : 0
         self.fallback = fallback
+        self.surveyed = surveyed
     }
+
+    /// What `auto` without a survey does with its method's answer: the weighted centroid of what was heard where the
+    /// method gives nothing plausible, nothing mixed in.
+    static let withoutSurvey = SurveyedAnswer(surveyed: false)
 
     /// The estimate of a fix, checked against `area` already: `primary` with ``knnShare`` of k-NN's position (from
     /// `held`) mixed in when both answered on the same floor (and the mix is plausible for `current`); where `primary`

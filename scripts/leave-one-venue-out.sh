@@ -43,7 +43,9 @@ fi
 # The parameters compared: the mode they are scored in (`survey`: `auto` learning from train/; `no-survey`: `auto`
 # with --no-survey), NAME and its values, the default's first. The grids were set before any of them was scored:
 # the default and a value on either side (about ×½ and ×2, or the values the parameter's note compared), and for the
-# bars 0 (take the best on the walks) and 10⁹ (never leave the standard); for `no-survey-filter` off and on.
+# bars 0 (take the best on the walks) and 10⁹ (never leave the standard); for `no-survey-filter` off and on; for
+# `centroid-gate` 10⁹ (never: the default leaves it unset), the weighted centroid's radius and half of it (set after
+# a first look at the development sets: docs/notes/auto-no-survey-simple-estimators.md).
 # `particles` is `--particles`, the others `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(
     "survey lead-time 0.25 0 0.5"
@@ -65,6 +67,7 @@ parameters=(
     "no-survey dense-minimum 4 3 5"
     "no-survey ranges-bar 0.1 0.05 0.2"
     "no-survey no-survey-filter 0 1"
+    "no-survey centroid-gate 1000000000 1 0.5"
 )
 modes=(survey no-survey)
 

@@ -25,7 +25,9 @@ import Testing
         ] {
             try same.set(name, to: value)
         }
-        #expect(Set(DefaultTuning.names).count == 18)
+        // centroid-gate has no default value: unset, the posterior is never gated.
+        #expect(Set(DefaultTuning.names).count == 19)
+        #expect(same.centroidGate == nil)
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
         let filter = ParticleFilter.Configuration.overSurvey()
@@ -110,6 +112,32 @@ import Testing
         #expect(try auto([("generic-temperature", 2)]).posterior.configuration.temperature == 2)
     }
 
+    /// Four nodes in a row along the L-shaped corridor heard alike: the posterior's mean lies beyond the weighted
+    /// centroid's radius, so with a gate of 1 the centroid answers (named so), with a gate no distance exceeds the
+    /// posterior; readings all round a device in the seeded venue leave the posterior within the radius, ungated.
+    @Test func withoutASurveyTheCentroidGateReachesAuto() throws {
+        func auto(_ settings: [(String, Double)], nodes: [Node]) throws -> AutoMethod {
+            var configuration = PositioningEngine.Configuration()
+            for (name, value) in settings { try configuration.defaultTuning.set(name, to: value) }
+            return AutoMethod(nodes: nodes, survey: nil, calibration: .uncalibrated, configuration: configuration)
+        }
+        let corridor = AutoAnswersWhereHeardTests.corridor
+        var engine = PositioningEngine(nodes: corridor, method: WeightedCentroid())
+        for node in ["n0", "n1", "n2", "n3"] { engine.ingest(Sighting(time: 1, device: "p", node: node, rssi: -80)) }
+        let row = engine.readings(device: "p", at: 1)
+        let centroid = try WeightedCentroid().estimate(from: row).get()
+        let posterior = try auto([], nodes: corridor).estimate(from: row).get()
+        #expect(posterior.position.horizontal.distance(to: centroid.position.horizontal) > centroid.accuracy)
+        let gated = try auto([("centroid-gate", 1)], nodes: corridor).estimate(from: row).get()
+        #expect(gated.method == "weighted-centroid" && gated.position == centroid.position)
+        #expect(try auto([("centroid-gate", 1e9)], nodes: corridor).estimate(from: row).get() == posterior)
+
+        var random = SplitMix64(seed: 3)
+        let around = SeededVenue.readings(at: Point2D(x: 9, y: 7), sigma: 4, random: &random)
+        let standard = try auto([], nodes: SeededVenue.nodes).estimate(from: around).get()
+        #expect(try auto([("centroid-gate", 1)], nodes: SeededVenue.nodes).estimate(from: around).get() == standard)
+    }
+
     @Test func withoutASurveyTheFilterSettingMakesAutoTrack() throws {
         func method(_ settings: [(String, Double)]) throws -> any PositioningMethod {
             var configuration = PositioningEngine.Configuration()
@@ -134,6 +162,7 @@ import Testing
         ("dense-minimum", 4.5, "dense-minimum must be a whole number 1 to 1000 (got 4.5)"),
         ("dense-minimum", 0, "dense-minimum must be a whole number 1 to 1000 (got 0.0)"),
         ("no-survey-filter", 0.5, "no-survey-filter must be 0 or 1 (got 0.5)"),
+        ("centroid-gate", 0, "centroid-gate must be more than 0 (got 0.0)"),
         ("map-variance-weight", -0.5, "map-variance-weight must be 0 or more (got -0.5)"),
     ])
     func refusesUnknownNamesAndValuesOutsideTheirRange(name: String, value: Double, message: String) {

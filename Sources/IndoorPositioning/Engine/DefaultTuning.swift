@@ -12,8 +12,9 @@ import Foundation
 /// ``mapPriorWeight``: ``RadioMapCrossValidation``) and its likelihood's ``degreesOfFreedom``. Without a survey
 /// (`auto`): the generic weighting's temperature, receiver offset prior and Student-t (``genericTemperature``,
 /// ``genericOffsetPrior``, ``genericDegreesOfFreedom``: ``AutoMethod/genericConfiguration``), the fewest nodes heard
-/// for the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``) and whether each
-/// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``). The particle count has its
+/// for the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``), whether each
+/// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``) and how far the posterior may
+/// stray from the weighted centroid (``centroidGate``). The particle count has its
 /// own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
@@ -62,6 +63,10 @@ public struct DefaultTuning: Hashable, Sendable {
     /// Without a survey, whether `auto` tracks each device with the particle filter over its path-loss posterior (as
     /// it does over a survey's map) instead of answering fix by fix (default `false`).
     public var filterWithoutSurvey: Bool?
+    /// Without a survey, ``AutoMethod/centroidGate``: the weighted centroid of the strongest nodes answers instead of
+    /// the posterior's mean where that lies farther from it than this factor times the centroid's own radius
+    /// (default `nil`: never; an experiment of issue 56, docs/notes/auto-no-survey-simple-estimators.md).
+    public var centroidGate: Double?
 
     /// Every parameter's defaults.
     init() {}
@@ -138,6 +143,11 @@ public struct DefaultTuning: Hashable, Sendable {
             name: "no-survey-filter",
             meaning: "without a survey, 1 tracks each device with the particle filter, 0 answers fix by fix",
             accepted: "0 or 1", accepts: { $0 == 0 || $0 == 1 }, store: { $0.filterWithoutSurvey = $1 == 1 }),
+        Parameter(
+            name: "centroid-gate",
+            meaning:
+                "without a survey, the weighted centroid answers where the posterior's mean lies farther from it than this times its radius (unset: never)",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.centroidGate = $1 }),
     ]
 
     /// The names ``set(_:to:)`` takes, in order.

@@ -10,7 +10,7 @@ import Testing
 @Suite struct RouteCollectionsTests {
     /// Each area's routes, as "METHOD path".
     static let areas: [String: Set<String>] = [
-        "map": ["GET /", "GET /assets/map.js", "GET /assets/map.css", "GET /openapi.json"],
+        "map": ["GET /", "GET /assets/{file}", "GET /openapi.json"],
         "status": ["GET /health", "GET /metrics"],
         "venues": [
             "GET /v1/venues", "GET /v1/venues/{venue}", "PUT /v1/venues/{venue}", "DELETE /v1/venues/{venue}",
@@ -50,7 +50,7 @@ import Testing
             #expect(Self.routes(collection) == Self.areas[area], "\(area)")
         }
         let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        #expect(all.count == 23)
+        #expect(all.count == 22)
         #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
     }
 
@@ -80,7 +80,7 @@ import Testing
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
-            for uri in ["/", "/assets/map.js", "/assets/map.css", "/openapi.json", "/health", "/metrics"] {
+            for uri in ["/", "/assets/main.js", "/assets/map.css", "/openapi.json", "/health", "/metrics"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .ok, "\(uri)")
                 #expect(response.headers[.cacheControl] == (uri == "/health" ? nil : "no-cache"), "\(uri)")

@@ -1,3 +1,5 @@
+@_spi(IndoorPackages) import IndoorModel
+
 /// Reads a gateway's JSON payload into a ``JSONValue`` in one pass over its bytes (``JSONByteScanner``), for the
 /// payloads `JSONDecoder` would read the same way: the MQTT path's hot case.
 ///

@@ -1,5 +1,5 @@
 import IndoorGateways
-import IndoorModel
+@_spi(IndoorPackages) import IndoorModel
 import IndoorSession
 
 /// Reads the body of `POST /v1/scans` (``ScanRequest``) in one pass over its UTF-8 bytes, for the bodies that

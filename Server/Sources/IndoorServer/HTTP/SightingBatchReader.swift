@@ -1,5 +1,5 @@
 import IndoorGateways
-import IndoorModel
+@_spi(IndoorPackages) import IndoorModel
 
 /// Reads the body of `POST /v1/sightings` (`{"venue": "hq", "sightings": [ … ]}`) in one pass over its UTF-8 bytes,
 /// with the answers of the `JSONDecoder`-based ``SightingBatch``: the same sightings, and for each bad item the same

@@ -2,23 +2,23 @@
 ///
 /// The message names the byte offset (from 0) and the line and column (from 1, columns counted in bytes):
 /// `line 1, column 9 (byte 8): expected ':' after an object key, found '"'`.
-package struct JSONBodySyntaxError: Error, Hashable, Sendable {
+@_spi(IndoorPackages) public struct JSONBodySyntaxError: Error, Hashable, Sendable {
     /// The offset of the offending byte from the start of the body (the body's length at an early end).
-    package var offset: Int
+    public var offset: Int
     /// The line of the offending byte, from 1.
-    package var line: Int
+    public var line: Int
     /// The column of the offending byte within its line, from 1, in bytes.
-    package var column: Int
+    public var column: Int
     /// What was wrong: `expected a value, found 'n'`.
-    package var problem: String
+    public var problem: String
 
     /// `line L, column C (byte N): problem`.
-    package var message: String {
+    public var message: String {
         "line \(line), column \(column) (byte \(offset)): \(problem)"
     }
 
     /// The error at `offset` of `bytes`, its line and column counted from the bytes before it.
-    package static func at(_ offset: Int, in bytes: UnsafeRawBufferPointer, _ problem: String) -> JSONBodySyntaxError {
+    public static func at(_ offset: Int, in bytes: UnsafeRawBufferPointer, _ problem: String) -> JSONBodySyntaxError {
         var line = 1
         var lineStart = 0
         let end = min(offset, bytes.count)

@@ -5,52 +5,52 @@
 /// escapes `\" \\ \/ \b \f \n \r \t \uXXXX` (a surrogate pair as two `\u` escapes; a lone surrogate is an error);
 /// numbers are `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`. Every read checks its index against the
 /// buffer's count; the end of the buffer reads as byte 0, which no well-formed token contains.
-package struct JSONByteScanner {
+@_spi(IndoorPackages) public struct JSONByteScanner {
     /// The deepest nesting of arrays and objects accepted.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
-    package let bytes: UnsafeRawBufferPointer
+    public let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read.
-    package var position = 0
+    public var position = 0
 
-    package init(_ bytes: UnsafeRawBufferPointer) {
+    public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// A string token: the bytes between its quotes, and whether they hold escapes (then ``string(_:)`` decodes).
-    package struct StringToken {
-        package var start: Int
-        package var end: Int
-        package var escaped: Bool
+    public struct StringToken {
+        public var start: Int
+        public var end: Int
+        public var escaped: Bool
     }
 
     /// A number token: its value (infinite when the text overflows a `Double`) and the range of its text.
-    package struct NumberToken {
-        package var value: Double
-        package var start: Int
-        package var end: Int
+    public struct NumberToken {
+        public var value: Double
+        public var start: Int
+        public var end: Int
         /// Whether the text has a digit other than 0 (so a value of 0 means it underflowed).
-        package var nonzero: Bool
+        public var nonzero: Bool
 
         /// Whether a `Double` holds the number: finite, and not a nonzero number rounded to 0.
-        package var isRepresentable: Bool { value.isFinite && (value != 0 || !nonzero) }
+        public var isRepresentable: Bool { value.isFinite && (value != 0 || !nonzero) }
     }
 
     /// The byte at `index`, or 0 past the end.
     @inline(__always)
-    package func byte(at index: Int) -> UInt8 {
+    public func byte(at index: Int) -> UInt8 {
         index >= 0 && index < bytes.count ? bytes[index] : 0
     }
 
     /// The next byte, or 0 at the end.
     @inline(__always)
-    package var current: UInt8 { byte(at: position) }
+    public var current: UInt8 { byte(at: position) }
 
-    package var isAtEnd: Bool { position >= bytes.count }
+    public var isAtEnd: Bool { position >= bytes.count }
 
     /// Steps over JSON whitespace.
     @inline(__always)
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -60,23 +60,23 @@ package struct JSONByteScanner {
     }
 
     /// The syntax error at the current position: `expected X, found 'c'` or `unexpected end of input; expected X`.
-    package func error(expected: String) -> JSONBodySyntaxError {
+    public func error(expected: String) -> JSONBodySyntaxError {
         error(at: position, expected: expected)
     }
 
-    package func error(at offset: Int, expected: String) -> JSONBodySyntaxError {
+    public func error(at offset: Int, expected: String) -> JSONBodySyntaxError {
         guard offset < bytes.count else {
             return .at(offset, in: bytes, "unexpected end of input; expected \(expected)")
         }
         return .at(offset, in: bytes, "expected \(expected), found \(Self.show(bytes[offset]))")
     }
 
-    package func error(at offset: Int, _ problem: String) -> JSONBodySyntaxError {
+    public func error(at offset: Int, _ problem: String) -> JSONBodySyntaxError {
         .at(offset, in: bytes, problem)
     }
 
     /// `'c'` for a printable ASCII byte, `byte 0xNN` otherwise.
-    package static func show(_ byte: UInt8) -> String {
+    public static func show(_ byte: UInt8) -> String {
         if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         let hex = String(byte, radix: 16, uppercase: true)
         return "byte 0x\(hex.count < 2 ? "0" + hex : hex)"
@@ -84,7 +84,7 @@ package struct JSONByteScanner {
 
     /// Consumes `byte` (after whitespace) or throws `expected <what>`.
     @inline(__always)
-    package mutating func expect(_ byte: UInt8, _ what: String) throws(JSONBodySyntaxError) {
+    public mutating func expect(_ byte: UInt8, _ what: String) throws(JSONBodySyntaxError) {
         skipWhitespace()
         guard current == byte else { throw error(expected: what) }
         position += 1
@@ -95,7 +95,7 @@ package struct JSONByteScanner {
     /// Reads a string token; the current byte must be its opening quote.
     ///
     /// - Complexity: O(length); a body of ASCII without escapes is read byte by byte once.
-    package mutating func scanString() throws(JSONBodySyntaxError) -> StringToken {
+    public mutating func scanString() throws(JSONBodySyntaxError) -> StringToken {
         position += 1
         let start = position
         var escaped = false
@@ -168,7 +168,7 @@ package struct JSONByteScanner {
     }
 
     /// Whether `token` (unescaped) is exactly the ASCII text `literal`.
-    package func token(_ token: StringToken, is literal: StaticString) -> Bool {
+    public func token(_ token: StringToken, is literal: StaticString) -> Bool {
         guard token.end - token.start == literal.utf8CodeUnitCount else { return false }
         let text = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         for index in 0..<text.count where bytes[token.start + index] != text[index] {
@@ -178,7 +178,7 @@ package struct JSONByteScanner {
     }
 
     /// The text of a string token (already checked by ``scanString()``), its escapes decoded.
-    package func string(_ token: StringToken) -> String {
+    public func string(_ token: StringToken) -> String {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
         guard token.escaped else { return String(decoding: raw, as: UTF8.self) }
         var text: [UInt8] = []
@@ -233,7 +233,7 @@ package struct JSONByteScanner {
     // MARK: Numbers
 
     /// Reads a number token; the current byte must be `-` or a digit.
-    package mutating func scanNumber() throws(JSONBodySyntaxError) -> NumberToken {
+    public mutating func scanNumber() throws(JSONBodySyntaxError) -> NumberToken {
         let start = position
         var negative = false
         if current == UInt8(ascii: "-") {
@@ -303,14 +303,14 @@ package struct JSONByteScanner {
 
     /// Whether the number is a zero with an exponent right after it (`0e4`, `-0E-1`): JSON, but Foundation's
     /// `JSONDecoder` refuses it (measured), so the readers that answer as it does leave such a number to it.
-    package func isZeroWithExponent(_ token: NumberToken) -> Bool {
+    public func isZeroWithExponent(_ token: NumberToken) -> Bool {
         let digit = byte(at: token.start) == UInt8(ascii: "-") ? token.start + 1 : token.start
         let next = byte(at: digit + 1)
         return byte(at: digit) == UInt8(ascii: "0") && (next == UInt8(ascii: "e") || next == UInt8(ascii: "E"))
     }
 
     /// The text of a number token, as written.
-    package func text(_ token: NumberToken) -> String {
+    public func text(_ token: NumberToken) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
     }
 
@@ -328,7 +328,7 @@ package struct JSONByteScanner {
     // MARK: Literals and whole values
 
     /// Consumes `true`, `false` or `null` (the current byte is its first letter).
-    package mutating func scanLiteral() throws(JSONBodySyntaxError) {
+    public mutating func scanLiteral() throws(JSONBodySyntaxError) {
         let literal: StaticString
         switch current {
         case UInt8(ascii: "t"): literal = "true"
@@ -343,7 +343,7 @@ package struct JSONByteScanner {
     }
 
     /// Steps over one value of any kind (after whitespace), checking its syntax.
-    package mutating func skipValue(depth: Int = 0) throws(JSONBodySyntaxError) {
+    public mutating func skipValue(depth: Int = 0) throws(JSONBodySyntaxError) {
         skipWhitespace()
         switch current {
         case UInt8(ascii: "\""): _ = try scanString()
@@ -384,7 +384,7 @@ package struct JSONByteScanner {
 
     /// After a member or element: consumes `,` (returns true: another follows) or `closing` (returns false).
     @inline(__always)
-    package mutating func endOfMember(closing: UInt8, _ what: String) throws(JSONBodySyntaxError) -> Bool {
+    public mutating func endOfMember(closing: UInt8, _ what: String) throws(JSONBodySyntaxError) -> Bool {
         skipWhitespace()
         switch current {
         case UInt8(ascii: ","):

@@ -93,7 +93,7 @@ struct JSONFormatsTests {
 
     @Test func brokenJSONIsReported() throws {
         let error = try #require(throws: FormatError.self) { try Venue.decodeJSON(Data("{\"id\": ".utf8)) }
-        #expect(error.description == "venue.json: line 1, column 8: unexpected end of file; expected a value")
+        #expect(error.description == "venue.json: line 1, column 8: unexpected end of input; expected a value")
     }
 
     @Test func sightingsJSONLinesRoundTrip() throws {

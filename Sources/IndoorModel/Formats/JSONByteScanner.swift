@@ -60,18 +60,18 @@
     }
 
     /// The syntax error at the current position: `expected X, found 'c'` or `unexpected end of input; expected X`.
-    public func error(expected: String) -> JSONBodySyntaxError {
+    public func error(expected: String) -> JSONSyntaxError {
         error(at: position, expected: expected)
     }
 
-    public func error(at offset: Int, expected: String) -> JSONBodySyntaxError {
+    public func error(at offset: Int, expected: String) -> JSONSyntaxError {
         guard offset < bytes.count else {
             return .at(offset, in: bytes, "unexpected end of input; expected \(expected)")
         }
         return .at(offset, in: bytes, "expected \(expected), found \(Self.show(bytes[offset]))")
     }
 
-    public func error(at offset: Int, _ problem: String) -> JSONBodySyntaxError {
+    public func error(at offset: Int, _ problem: String) -> JSONSyntaxError {
         .at(offset, in: bytes, problem)
     }
 
@@ -84,7 +84,7 @@
 
     /// Consumes `byte` (after whitespace) or throws `expected <what>`.
     @inline(__always)
-    public mutating func expect(_ byte: UInt8, _ what: String) throws(JSONBodySyntaxError) {
+    public mutating func expect(_ byte: UInt8, _ what: String) throws(JSONSyntaxError) {
         skipWhitespace()
         guard current == byte else { throw error(expected: what) }
         position += 1
@@ -95,7 +95,7 @@
     /// Reads a string token; the current byte must be its opening quote.
     ///
     /// - Complexity: O(length); a body of ASCII without escapes is read byte by byte once.
-    public mutating func scanString() throws(JSONBodySyntaxError) -> StringToken {
+    public mutating func scanString() throws(JSONSyntaxError) -> StringToken {
         position += 1
         let start = position
         var escaped = false
@@ -108,6 +108,9 @@
                 escaped = true
                 try scanEscape()
                 continue
+            }
+            if byte == 0x0A || byte == 0x0D {
+                throw error(at: position, "a line ends inside a string (is its closing '\"' missing?)")
             }
             if byte < 0x20 {
                 throw error(at: position, "a control character (byte 0x\(String(byte, radix: 16))) in a string")
@@ -127,7 +130,7 @@
     }
 
     /// Checks the escape at the current position (a backslash) and steps over it.
-    private mutating func scanEscape() throws(JSONBodySyntaxError) {
+    private mutating func scanEscape() throws(JSONSyntaxError) {
         let start = position
         position += 1
         switch current {
@@ -151,7 +154,7 @@
     }
 
     /// The four hex digits at `offset` as a UTF-16 code unit.
-    private func hexUnit(at offset: Int) throws(JSONBodySyntaxError) -> UInt16 {
+    private func hexUnit(at offset: Int) throws(JSONSyntaxError) -> UInt16 {
         var unit: UInt16 = 0
         for index in offset..<offset + 4 {
             let byte = byte(at: index)
@@ -233,7 +236,7 @@
     // MARK: Numbers
 
     /// Reads a number token; the current byte must be `-` or a digit.
-    public mutating func scanNumber() throws(JSONBodySyntaxError) -> NumberToken {
+    public mutating func scanNumber() throws(JSONSyntaxError) -> NumberToken {
         let start = position
         var negative = false
         if current == UInt8(ascii: "-") {
@@ -245,6 +248,7 @@
         var exact = true
         if current == UInt8(ascii: "0") {
             position += 1
+            if isDigit(current) { throw error(at: start, "a number with a leading zero") }
         } else if isDigit(current) {
             while isDigit(current) {
                 if digits < 19 {
@@ -328,7 +332,7 @@
     // MARK: Literals and whole values
 
     /// Consumes `true`, `false` or `null` (the current byte is its first letter).
-    public mutating func scanLiteral() throws(JSONBodySyntaxError) {
+    public mutating func scanLiteral() throws(JSONSyntaxError) {
         let literal: StaticString
         switch current {
         case UInt8(ascii: "t"): literal = "true"
@@ -337,13 +341,24 @@
         }
         let text = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         for index in 0..<text.count where byte(at: position + index) != text[index] {
-            throw error(at: position + index, expected: "'\(literal)'")
+            throw error(at: position, "expected a value, found \(Self.show(current)) (not '\(literal)')")
         }
         position += text.count
     }
 
+    /// Checks that the rest of the text is one JSON value, optionally surrounded by whitespace.
+    public mutating func scanDocument() throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard !isAtEnd else { throw error(at: position, "the document is empty; expected a JSON value") }
+        try skipValue()
+        skipWhitespace()
+        guard isAtEnd else {
+            throw error(at: position, "unexpected \(Self.show(bytes[position])) after the end of the JSON value")
+        }
+    }
+
     /// Steps over one value of any kind (after whitespace), checking its syntax.
-    public mutating func skipValue(depth: Int = 0) throws(JSONBodySyntaxError) {
+    public mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
         skipWhitespace()
         switch current {
         case UInt8(ascii: "\""): _ = try scanString()
@@ -357,9 +372,13 @@
                 position += 1
                 return
             }
+            var first = true
             while true {
                 skipWhitespace()
-                guard current == UInt8(ascii: "\"") else { throw error(expected: "a string key") }
+                guard current == UInt8(ascii: "\"") else {
+                    throw error(expected: first ? "a string key" : "a string key after ','")
+                }
+                first = false
                 _ = try scanString()
                 try expect(UInt8(ascii: ":"), "':' after an object key")
                 try skipValue(depth: depth + 1)
@@ -384,7 +403,7 @@
 
     /// After a member or element: consumes `,` (returns true: another follows) or `closing` (returns false).
     @inline(__always)
-    public mutating func endOfMember(closing: UInt8, _ what: String) throws(JSONBodySyntaxError) -> Bool {
+    public mutating func endOfMember(closing: UInt8, _ what: String) throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         switch current {
         case UInt8(ascii: ","):

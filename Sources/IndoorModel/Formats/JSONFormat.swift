@@ -40,7 +40,7 @@ public enum JSONFormat {
     /// spans lines) for a document on one line of a JSON Lines file, whose line number the error already has.
     private static func describe(_ syntax: JSONSyntaxError, inLine line: Int?) -> String {
         guard line != nil, syntax.line == 1 else { return syntax.positionedMessage }
-        return "column \(syntax.column): \(syntax.message)"
+        return "column \(syntax.column): \(syntax.problem)"
     }
 
     /// The path of the field a decoding error is about, as ``describe(_:)`` writes it (`nodes[2].x`, `sightings[3]`

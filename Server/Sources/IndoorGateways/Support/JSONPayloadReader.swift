@@ -16,7 +16,7 @@ package enum JSONPayloadReader {
     ///   ``JSONByteScanner/maximumDepth``).
     package static func value(_ payload: UnsafeRawBufferPointer) -> JSONValue? {
         var scanner = JSONByteScanner(payload)
-        do throws(JSONBodySyntaxError) {
+        do throws(JSONSyntaxError) {
             guard let value = try readValue(&scanner, depth: 0) else { return nil }
             scanner.skipWhitespace()
             return scanner.isAtEnd ? value : nil
@@ -26,7 +26,7 @@ package enum JSONPayloadReader {
     }
 
     /// One value after whitespace; `nil` where `JSONDecoder` must decide.
-    private static func readValue(_ scanner: inout JSONByteScanner, depth: Int) throws(JSONBodySyntaxError)
+    private static func readValue(_ scanner: inout JSONByteScanner, depth: Int) throws(JSONSyntaxError)
         -> JSONValue?
     {
         scanner.skipWhitespace()

@@ -14,14 +14,14 @@ package enum ScanRequestReader {
     /// The request in `body`, or `nil` when `JSONDecoder` must decide.
     package static func read(_ body: UnsafeRawBufferPointer) -> ScanRequest? {
         var scanner = JSONByteScanner(body)
-        do throws(JSONBodySyntaxError) {
+        do throws(JSONSyntaxError) {
             return try read(&scanner)
         } catch {
             return nil
         }
     }
 
-    private static func read(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> ScanRequest? {
+    private static func read(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> ScanRequest? {
         var geofence: String?
         var items: [SightingBatch.Item]?
         var duration: Double?
@@ -31,7 +31,7 @@ package enum ScanRequestReader {
         scanner.skipWhitespace()
         guard scanner.current == UInt8(ascii: "{") else { return nil }
         let members = try Self.members(&scanner) {
-            (key: String, scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Bool in
+            (key: String, scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Bool in
             guard seen.insert(key).inserted else { return false }
             switch key {
             case "geofence":
@@ -66,8 +66,8 @@ package enum ScanRequestReader {
     /// its value (after whitespace); `member` reads the value and answers `false` to give up. `false` when it did.
     private static func members(
         _ scanner: inout JSONByteScanner,
-        _ member: (String, inout JSONByteScanner) throws(JSONBodySyntaxError) -> Bool
-    ) throws(JSONBodySyntaxError) -> Bool {
+        _ member: (String, inout JSONByteScanner) throws(JSONSyntaxError) -> Bool
+    ) throws(JSONSyntaxError) -> Bool {
         scanner.position += 1
         scanner.skipWhitespace()
         if scanner.current == UInt8(ascii: "}") {
@@ -86,7 +86,7 @@ package enum ScanRequestReader {
     }
 
     /// A string; `nil` for any other value (left unread).
-    private static func string(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> String? {
+    private static func string(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> String? {
         guard scanner.current == UInt8(ascii: "\"") else { return nil }
         let text = scanner.string(try scanner.scanString())
         // U+0000, which JSONDecoder refuses in some places and not others, is left to it.
@@ -94,13 +94,13 @@ package enum ScanRequestReader {
     }
 
     /// `.some(nil)` for `null`, `.some(text)` for a string, `nil` for any other value.
-    private static func optionalString(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> String?? {
+    private static func optionalString(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> String?? {
         if scanner.current == UInt8(ascii: "n") { return try null(&scanner) ? .some(nil) : nil }
         return try string(&scanner).map { .some($0) }
     }
 
     /// A number a `Double` holds; `nil` for any other value.
-    private static func number(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Double? {
+    private static func number(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Double? {
         switch scanner.current {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number = try scanner.scanNumber()
@@ -110,13 +110,13 @@ package enum ScanRequestReader {
     }
 
     /// `.some(nil)` for `null`, `.some(value)` for a number a `Double` holds, `nil` for any other value.
-    private static func optionalNumber(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Double?? {
+    private static func optionalNumber(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Double?? {
         if scanner.current == UInt8(ascii: "n") { return try null(&scanner) ? .some(nil) : nil }
         return try number(&scanner).map { .some($0) }
     }
 
     /// Consumes `null`; `false` for `true` or `false` (a literal too, but not null).
-    private static func null(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Bool {
+    private static func null(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Bool {
         let first = scanner.current
         try scanner.scanLiteral()
         return first == UInt8(ascii: "n")
@@ -124,7 +124,7 @@ package enum ScanRequestReader {
 
     /// `knownLocation` as the synthesized `DeviceLocation.init(from:)` reads it; `nil` for anything it might read
     /// otherwise or refuse.
-    private static func knownLocation(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> DeviceLocation? {
+    private static func knownLocation(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> DeviceLocation? {
         guard scanner.current == UInt8(ascii: "{") else { return nil }
         var latitude: Double?
         var longitude: Double?
@@ -133,7 +133,7 @@ package enum ScanRequestReader {
         var timestamp: Double??
         var seen: Set<String> = []
         let members = try Self.members(&scanner) {
-            (key: String, scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Bool in
+            (key: String, scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Bool in
             guard seen.insert(key).inserted else { return false }
             switch key {
             case "latitude": latitude = try number(&scanner)
@@ -166,7 +166,7 @@ package enum ScanRequestReader {
 
     /// A number written as a whole number (`-`? digits, no fraction or exponent) that an `Int` holds; `nil` for
     /// any other value.
-    private static func wholeNumber(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Int? {
+    private static func wholeNumber(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Int? {
         switch scanner.current {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let text = scanner.text(try scanner.scanNumber())

@@ -6,7 +6,7 @@ import IndoorGateways
 /// index, field and message.
 ///
 /// The whole body is checked for syntax first, as `JSONDecoder` does: a body that is not well-formed JSON is
-/// refused as a whole (``JSONBodySyntaxError``, naming the byte offset, line and column) even when its first items
+/// refused as a whole (``JSONSyntaxError``, naming the byte offset, line and column) even when its first items
 /// are good. Keys may come in any order, unknown keys are skipped (whatever their value holds), `null` is read as
 /// absent for the optional fields (`tx`, `node`, `beacon`), and for a key given twice the first value counts, at the
 /// top and in each sighting (as `JSONDecoder` on Linux does).
@@ -81,7 +81,7 @@ package enum SightingBatchReader {
             }
             scanner.skipWhitespace()
             guard scanner.isAtEnd else { throw scanner.error(expected: "the end of the body") }
-        } catch let error as JSONBodySyntaxError {
+        } catch let error as JSONSyntaxError {
             throw BatchBodyError(field: "body", message: "not valid JSON: \(error.message)")
         }
         let name: String
@@ -133,13 +133,13 @@ package enum SightingBatchReader {
     }
 
     /// Reads any value (at the current byte, after whitespace) as a string field.
-    private static func readString(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Field<String> {
+    private static func readString(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Field<String> {
         guard scanner.current == UInt8(ascii: "\"") else { return try kind(&scanner) }
         return .value(scanner.string(try scanner.scanString()))
     }
 
     /// Reads any value as a number field, keeping the number's text for messages.
-    private static func readNumber(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Field<Number> {
+    private static func readNumber(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Field<Number> {
         switch scanner.current {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number = try scanner.scanNumber()
@@ -149,14 +149,14 @@ package enum SightingBatchReader {
     }
 
     /// Steps over a value that is not of the type wanted: `null`, or any other kind.
-    private static func kind<Value>(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> Field<Value> {
+    private static func kind<Value>(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> Field<Value> {
         let isNull = scanner.current == UInt8(ascii: "n")
         try scanner.skipValue(depth: 1)
         return isNull ? .null : .wrongType
     }
 
     /// Reads the `sightings` array (the current byte is its `[`), each item on its own.
-    static func readItems(_ scanner: inout JSONByteScanner) throws(JSONBodySyntaxError) -> (
+    static func readItems(_ scanner: inout JSONByteScanner) throws(JSONSyntaxError) -> (
         sightings: [Sighting], indices: [Int], errors: [ItemError], count: Int
     ) {
         scanner.position += 1
@@ -183,7 +183,7 @@ package enum SightingBatchReader {
     }
 
     /// Reads one item of the array: a sighting, or the error `JSONDecoder` and `Sighting.init(from:)` give for it.
-    private static func readItem(_ scanner: inout JSONByteScanner, index: Int) throws(JSONBodySyntaxError)
+    private static func readItem(_ scanner: inout JSONByteScanner, index: Int) throws(JSONSyntaxError)
         -> Result<Sighting, ItemError>
     {
         var path: String { "sightings[\(index)]" }

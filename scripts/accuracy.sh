@@ -5,7 +5,9 @@
 #     scripts/accuracy.sh            # writes docs/ACCURACY.md
 #     scripts/accuracy.sh -          # prints to standard output instead
 #
-# Datasets are read from $DATASETS (default: datasets/, the copies vendored in the repository).
+# Datasets are read from $DATASETS (default: datasets/, the copies vendored in the repository); $EXTRA_DATASETS
+# names more dataset folders, separated by spaces, scored the same way (for example a dataset whose licence keeps it
+# out of the repository: EXTRA_DATASETS=../shared/datasets/riesebos-livingroom scripts/accuracy.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -38,7 +40,8 @@ table() {
 
 # Score every dataset first (JSON lines in $work/<name>.jsonl).
 names=()
-for folder in "$datasets"/*/ "$work/simulated-office/" "$work/three-floor-office/"; do
+# shellcheck disable=SC2086 # EXTRA_DATASETS is a list of folders separated by spaces.
+for folder in "$datasets"/*/ ${EXTRA_DATASETS:-} "$work/simulated-office/" "$work/three-floor-office/"; do
     [ -f "$folder/nodes.csv" ] || continue
     name=$(basename "$folder")
     names+=("$name")
@@ -50,7 +53,7 @@ for folder in "$datasets"/*/ "$work/simulated-office/" "$work/three-floor-office
     # The same venue as if it had never been surveyed: how the survey-free methods degrade.
     if [ -d "$folder/train" ]; then
         "$indoor" evaluate "$folder" --json --no-survey --method weighted-centroid --method nadaraya-watson \
-            --method nonlinear --method blend --method posterior --method auto --method auto+track \
+            --method nearest-area --method nonlinear --method blend --method posterior --method auto --method auto+track \
             --method particle-filter > "$work/$name.nosurvey.jsonl"
     fi
 done
@@ -364,20 +367,23 @@ best() {
     done
     echo
     echo "The default without a survey beside the survey-free simple baseline (the weighted centroid of the three"
-    echo "strongest) and ESPresense-companion's locator (\`nadaraya-watson\`), from the table above (medians, metres;"
-    echo "misses in brackets):"
+    echo "strongest) and the two open peers' default locators: ESPresense-companion's (\`nadaraya-watson\`, its"
+    echo "1/d² weighting over the same ranges) and Bermuda's (\`nearest-area\`, the nearest node with its hysteresis and"
+    echo "its own path loss), from the table above (medians, metres; misses in brackets):"
     echo
-    echo "| dataset | auto | weighted-centroid | nadaraya-watson | auto's median against the lower of the two |"
-    echo "|---|---:|---:|---:|---:|"
+    echo "| dataset | auto | weighted-centroid | nadaraya-watson | nearest-area | auto's median against the best of the three |"
+    echo "|---|---:|---:|---:|---:|---:|"
     for name in "${names[@]}"; do
         [ -f "$work/$name.nosurvey.jsonl" ] || continue
         row="| $name |"
-        for method in auto weighted-centroid nadaraya-watson; do
+        for method in auto weighted-centroid nadaraya-watson nearest-area; do
             row+=" $(field "$name.nosurvey" "$method" median_m) ($(field "$name.nosurvey" "$method" misses)) |"
         done
         auto=$(field "$name.nosurvey" auto median_m)
         low=$(awk -v a="$(field "$name.nosurvey" weighted-centroid median_m)" \
-            -v b="$(field "$name.nosurvey" nadaraya-watson median_m)" 'BEGIN { print (a < b ? a : b) }')
+            -v b="$(field "$name.nosurvey" nadaraya-watson median_m)" \
+            -v c="$(field "$name.nosurvey" nearest-area median_m)" \
+            'BEGIN { m = a; if (b < m) m = b; if (c < m) m = c; print m }')
         row+=" $(awk -v a="$auto" -v b="$low" 'BEGIN { printf "%+.3f m", a - b }') |"
         echo "$row"
     done

@@ -12,7 +12,7 @@ import Testing
     @Test func theMethodsAreNamedAsOnTheCommandLine() {
         #expect(
             MethodCatalog.Method.allCases.map(\.rawValue) == [
-                "weighted-centroid", "nadaraya-watson", "power-center", "epta", "sphere-intersection",
+                "weighted-centroid", "nadaraya-watson", "nearest-area", "power-center", "epta", "sphere-intersection",
                 "linear-least-squares", "nonlinear", "knn", "blend", "posterior", "radio-map", "auto",
                 "particle-filter",
             ])

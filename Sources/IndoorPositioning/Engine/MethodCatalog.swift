@@ -13,6 +13,8 @@ public enum MethodCatalog {
         case weightedCentroid = "weighted-centroid"
         /// ``NadarayaWatson``: ESPresense-companion's default locator, a comparator.
         case nadarayaWatson = "nadaraya-watson"
+        /// ``NearestArea``: Bermuda's default locator (the nearest node, with its hysteresis), a comparator.
+        case nearestArea = "nearest-area"
         /// ``PowerCenter``.
         case powerCenter = "power-center"
         /// ``EPTA``.
@@ -48,6 +50,7 @@ public enum MethodCatalog {
             switch self {
             case .weightedCentroid: Entry(needsSurvey: false, listsTracking: false) { _ in WeightedCentroid() }
             case .nadarayaWatson: Entry(needsSurvey: false, listsTracking: false) { _ in NadarayaWatson() }
+            case .nearestArea: Entry(needsSurvey: false, listsTracking: false) { _ in NearestArea() }
             case .powerCenter: Entry(needsSurvey: false, listsTracking: false) { PowerCenter(deviceHeight: $0.height) }
             case .epta: Entry(needsSurvey: false, listsTracking: false) { EPTA(deviceHeight: $0.height) }
             case .sphereIntersection:

@@ -33,7 +33,7 @@ import Testing
                 readings: [Self.reading("a", x: 0, rssi: -60, at: 0), Self.reading("b", x: 5, rssi: -75, at: 0)],
                 at: 0))
         #expect(belief.current == "a")
-        // b becomes a little stronger than a: distances 1.47 m against 1.67 m, a margin of 0.03: a stays.
+        // b becomes a little stronger than a: distances 1.47 m against 1.67 m, a margin of 0.13: a stays.
         for time in 1...10 {
             let t = Double(time)
             locator.update(

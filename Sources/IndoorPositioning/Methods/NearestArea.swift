@@ -14,8 +14,9 @@ import IndoorModel
 ///
 /// The current node is kept until a challenger heard within ``maximumRadius`` is nearer and either has been nearer
 /// over the last five entries of both histories by a relative margin over 0.15, or is nearer by a margin of at least
-/// 0.18, the margin being |a − b| / (a + b) / 2 for smoothed distances a and b (Bermuda's `pcnt_diff`). The answer is
-/// the current node's position and floor; the accuracy (metres, at least 1) is its smoothed distance.
+/// 0.18, the margin being |a − b| / ((a + b) / 2) for smoothed distances a and b (Bermuda's `pcnt_diff`, as its
+/// current source computes it). The answer is the current node's position and floor; the accuracy (metres, at least
+/// 1) is its smoothed distance.
 ///
 /// Without history (``estimate(from:)``) the answer is the node with the shortest distance.
 public struct NearestArea: PositioningMethod, SequentialPositioningMethod {
@@ -149,7 +150,7 @@ public struct NearestArea: PositioningMethod, SequentialPositioningMethod {
             guard challenger.smoothed <= maximumRadius, challenger.smoothed < incumbent.smoothed else { continue }
             let a = challenger.smoothed
             let b = incumbent.smoothed
-            let margin = abs(a - b) / (a + b) / 2
+            let margin = abs(a - b) / ((a + b) / 2)
             if challenger.history.count > 3, let newestMaximum = challenger.history.prefix(5).max(),
                 let oldestMinimum = incumbent.history.prefix(5).min(), newestMaximum < oldestMinimum, margin > 0.15
             {

@@ -64,14 +64,16 @@ struct IMDFImportTests {
         #expect(!placed.report.notes.contains { $0.contains("display point") })
     }
 
-    @Test("units become rooms: name (or id), category in the zone's data, a polygon fence on the unit's floor")
+    @Test(
+        "units become rooms: name (or category and number), category in the zone's data, a polygon fence on the unit's floor"
+    )
     func rooms() throws {
         let expected: [(id: Int, name: String, category: String, level: Int, polygon: Polygon)] = [
             (11, "Lobby", "lobby", 0, rectangle(-10, -6, 0, 6)),
             (12, "Room A", "room", 0, rectangle(0, 0, 6, 6)),
             (13, "Office 1", "office", 0, rectangle(0, -6, 6, 0)),
             (14, "Restroom", "restroom", 0, rectangle(6, -6, 10, 2)),
-            (15, uid(15), "stairs", 0, rectangle(6, 2, 10, 6)),
+            (15, "Stairs 1", "stairs", 0, rectangle(6, 2, 10, 6)),
             (21, "Open office", "office", 1, rectangle(-10, -6, 6, 6)),
             (22, "Room B", "conferenceroom", 1, rectangle(6, -6, 10, 2)),
             (23, "Stairs", "stairs", 1, rectangle(6, 2, 10, 6)),
@@ -81,7 +83,9 @@ struct IMDFImportTests {
         for (zone, room) in zip(zones, expected) {
             #expect(zone.id == uid(room.id))
             #expect(zone.name == room.name)
-            #expect(zone.data == ["category": room.category, "imdf": "unit"])
+            // The fixture's one amenity (an information desk) is in the lobby.
+            let amenities = room.id == 11 ? ["amenities": "information"] : [:]
+            #expect(zone.data == ["category": room.category, "imdf": "unit"].merging(amenities) { $1 })
             #expect(zone.fences.count == 1)
             let fence = try #require(zone.fences.first)
             #expect(fence.floor == room.level)
@@ -137,8 +141,8 @@ struct IMDFImportTests {
 
     @Test("features a venue does not hold are counted by type")
     func unused() {
-        #expect(imported.report.unusedFeatures == ["amenity": 1, "building": 1, "fixture": 1, "footprint": 1])
-        #expect(imported.report.unusedSummary == "1 amenity, 1 building, 1 fixture, 1 footprint")
+        #expect(imported.report.unusedFeatures == ["building": 1, "fixture": 1, "footprint": 1])
+        #expect(imported.report.unusedSummary == "1 building, 1 fixture, 1 footprint")
         #expect(imported.report.unusedFiles.isEmpty)
     }
 
@@ -180,7 +184,7 @@ struct IMDFImportTests {
         #expect(zone.fences.count == 2)
         #expect(
             result.report.notes.contains(
-                "unit '\(uid(12))' is a MultiPolygon of 2 polygons: each is a fence of its zone"))
+                "unit 'Room A' is a MultiPolygon of 2 polygons: each is a fence of its zone"))
     }
 
     @Test("what is not used or needs a choice is said: a file, an opening on no wall, two levels of one ordinal")

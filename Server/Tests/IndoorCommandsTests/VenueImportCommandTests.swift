@@ -74,9 +74,9 @@ struct VenueImportCommandTests {
             summary
                 == "wrote \(output): venue 'example-building' (Example Building): 2 floors, 8 rooms, 1 geofence zone, "
                 + "21 walls, 1 connection, no nodes\n"
-                + "not used: 1 amenity, 1 building, 1 fixture, 1 footprint\n"
-                + "note: units '\(stairs)', '00000000-0000-4000-8000-000000000023' (stairs) make connection "
-                + "'\(stairs)' joining levels 0, 1\n")
+                + "not used: 1 building, 1 fixture, 1 footprint\n"
+                + "note: 1 unit(s) without a name were named by their category and a number (\"Room 1\")\n"
+                + "note: units 'Stairs 1', 'Stairs' (stairs) make connection '\(stairs)' joining levels 0, 1\n")
         let venue = try Venue.decodeJSON(try Data(contentsOf: URL(fileURLWithPath: output)))
         #expect(venue.floors.map(\.level) == [0, 1])
         #expect(venue.zones.count == 9)

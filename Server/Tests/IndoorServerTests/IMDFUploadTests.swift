@@ -44,7 +44,7 @@ struct IMDFUploadTests {
             #expect(stored.floors.map(\.level) == [0, 1])
             #expect(stored.floors.map(\.walls.count) == [13, 8])
             #expect(stored.zones.count == 9)
-            #expect(stored.zones.first?.data == ["category": "lobby", "imdf": "unit"])
+            #expect(stored.zones.first?.data == ["category": "lobby", "imdf": "unit", "amenities": "information"])
             #expect(stored.connections.map(\.levels) == [[0, 1]])
             #expect(stored.anchor?.origin == GeoCoordinate(latitude: 48.137154, longitude: 11.576124))
             // The imported map is what the command writes, with the venue's nodes.

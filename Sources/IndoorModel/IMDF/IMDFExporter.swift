@@ -77,6 +77,10 @@ extension IMDFExporter {
         let anchor: GeoAnchor
         var notes: [String] = []
         var units: [IMDFJSON] = []
+        /// Anchors, occupants and amenities from the zones' `occupants` and `amenities` data.
+        var anchors: [IMDFJSON] = []
+        var occupants: [IMDFJSON] = []
+        var amenities: [IMDFJSON] = []
         /// The polygons of each floor's units, for its walls.
         var boundaries: [Int: IMDFWalls] = [:]
 
@@ -114,6 +118,9 @@ extension IMDFExporter {
                 "opening.geojson": try Self.collection(openings),
             ]
             if !geofences.isEmpty { files["geofence.geojson"] = try Self.collection(geofences) }
+            if !anchors.isEmpty { files["anchor.geojson"] = try Self.collection(anchors) }
+            if !occupants.isEmpty { files["occupant.geojson"] = try Self.collection(occupants) }
+            if !amenities.isEmpty { files["amenity.geojson"] = try Self.collection(amenities) }
             return IMDFExport(files: files, notes: notes)
         }
 
@@ -204,9 +211,11 @@ extension IMDFExporter {
                     }
                     let shape = shapePolygon(fence.shape, of: "zone '\(zone.id)' fence \(index)")
                     let name = zone.fences.count == 1 ? zone.id : "\(zone.id)#\(fence.id ?? "\(index)")"
+                    let unit = IMDFExporter.featureID("unit", name, venue: venue.id)
                     addUnit(
-                        id: IMDFExporter.featureID("unit", name, venue: venue.id), polygon: shape, level: level,
-                        category: zone.data["category"] ?? "room", name: zone.name)
+                        id: unit, polygon: shape, level: level, category: zone.data["category"] ?? "room",
+                        name: zone.name)
+                    if index == 0 { addOccupantsAndAmenities(of: zone, unit: unit, shape: shape) }
                 }
                 if zone.fences.isEmpty {
                     notes.append("zone '\(zone.id)' has no fence (a zone of beacons): IMDF has no place for it")
@@ -274,6 +283,51 @@ extension IMDFExporter {
                         "level_id": .string(levelID(level)),
                     ]))
             boundaries[level, default: IMDFWalls()].addBoundary(of: shape)
+        }
+
+        /// The zone's `occupants` (names separated by `; `) as occupants anchored at the middle of `unit`, and its
+        /// `amenities` (categories separated by `; `) as amenities there: what ``IMDFImporter`` keeps of them.
+        mutating func addOccupantsAndAmenities(of zone: Zone, unit: String, shape: Polygon) {
+            func list(_ key: String) -> [String] {
+                (zone.data[key] ?? "").components(separatedBy: "; ").filter { !$0.isEmpty }
+            }
+            let names = list("occupants")
+            let kinds = list("amenities")
+            guard !names.isEmpty || !kinds.isEmpty else { return }
+            let count = Double(max(1, shape.vertices.count))
+            let middle = position(
+                Point2D(
+                    x: shape.vertices.reduce(0) { $0 + $1.x } / count, y: shape.vertices.reduce(0) { $0 + $1.y } / count
+                ))
+            if !names.isEmpty {
+                let anchor = IMDFExporter.featureID("anchor", zone.id, venue: venue.id)
+                anchors.append(
+                    feature(
+                        "anchor", id: anchor, geometry: .object(["type": .string("Point"), "coordinates": middle]),
+                        properties: ["unit_id": .string(unit), "address_id": .null]))
+                for name in names {
+                    occupants.append(
+                        feature(
+                            "occupant", id: IMDFExporter.featureID("occupant", "\(zone.id)/\(name)", venue: venue.id),
+                            geometry: .null,
+                            properties: [
+                                "name": labels(name), "category": .string("unspecified"), "anchor_id": .string(anchor),
+                                "hours": .null, "phone": .null, "website": .null, "validity": .null,
+                                "correlation_id": .null,
+                            ]))
+                }
+            }
+            for kind in kinds {
+                amenities.append(
+                    feature(
+                        "amenity", id: IMDFExporter.featureID("amenity", "\(zone.id)/\(kind)", venue: venue.id),
+                        geometry: .object(["type": .string("Point"), "coordinates": middle]),
+                        properties: [
+                            "category": .string(kind), "accessibility": .null, "name": .null, "alt_name": .null,
+                            "hours": .null, "phone": .null, "website": .null, "unit_ids": .array([.string(unit)]),
+                            "address_id": .null, "correlation_id": .null,
+                        ]))
+            }
         }
 
         /// The openings of each floor: its unit boundaries that no wall covers.

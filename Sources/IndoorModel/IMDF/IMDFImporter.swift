@@ -5,8 +5,10 @@ import Foundation
 ///
 /// - Levels become floors: `ordinal` → `level`, the level's polygon → `outline` (of a MultiPolygon, the largest),
 ///   its `name` (else `short_name`) → `name`. Levels sharing an ordinal (several buildings) make one floor.
-/// - Units become zones (`id` the unit's id, `name` its name, else its `alt_name`, else its id) with a polygon fence on the unit's
-///   floor (one per polygon of a MultiPolygon) and `data` `{"category": <unit category>, "imdf": "unit"}`.
+/// - Units become zones (`id` the unit's id, `name` its name, else its `alt_name`, else its category and a number,
+///   `Room 12`) with a polygon fence on the unit's floor (one per polygon of a MultiPolygon) and `data`
+///   `{"category": <unit category>, "imdf": "unit"}`, plus `occupants` (the names of the occupants anchored in it,
+///   separated by `; `) and `amenities` (the categories of the amenities in it) when there are any.
 /// - Unit boundaries become the floor's walls: each edge once, with a gap where an opening lies on it.
 /// - Stairs, elevator, escalator and ramp units whose footprints overlap on different levels become a connection.
 /// - Geofences become zones with a polygon fence on each of their `level_ids` (on every floor without them),
@@ -14,12 +16,12 @@ import Foundation
 /// - The venue's `display_point` becomes the anchor (bearing 0, +y north), unless an anchor is given (without one,
 ///   the first building's or level's display point, or the middle of the venue's outline, said in the notes); every
 ///   coordinate goes from WGS84 to local metres through it (``GeoAnchor/point(of:)``).
-/// - Every other feature (amenity, fixture, kiosk, occupant, …) is counted by type in the report.
+/// - Every other feature (building, fixture, kiosk, section, …) is counted by type in the report.
 ///
 /// Names are taken in the manifest's `language` (LABELS objects such as `{"en": "Lobby"}`).
 public enum IMDFImporter {
     /// The files whose features become part of the venue.
-    static let usedTypes = ["venue", "level", "unit", "opening", "geofence"]
+    static let usedTypes = ["venue", "level", "unit", "opening", "geofence", "occupant", "anchor", "amenity"]
 
     /// Unit categories that join floors, and the connection kind each becomes.
     static let connectionKinds: [String: FloorConnection.Kind] = [
@@ -41,6 +43,13 @@ public enum IMDFImporter {
     {
         var reading = try Reading(files: IMDFFiles(files))
         return try reading.venue(id: id, anchor: anchor)
+    }
+
+    /// An IMDF category as a title: `restroom.female` → `Restroom female`, `room` → `Room`.
+    static func title(ofCategory category: String) -> String {
+        let words = category.replacingOccurrences(of: ".", with: " ").replacingOccurrences(of: "_", with: " ")
+        guard let first = words.first else { return "Unit" }
+        return first.uppercased() + words.dropFirst()
     }
 
     /// A venue id from an IMDF venue's name: lower-case letters and digits, a `-` for each run of anything else
@@ -66,6 +75,8 @@ extension IMDFImporter {
         var files: IMDFFiles
         var report = IMDFReport()
         var language = "en"
+        /// The name each unit's zone was given, by unit id, for the notes.
+        var unitNames: [String: String] = [:]
 
         init(files: IMDFFiles) {
             self.files = files
@@ -285,32 +296,81 @@ extension IMDFImporter {
             seen: inout [String: IMDFFeature]
         ) throws -> [FloorConnection] {
             var joining: [(unit: IMDFFeature, level: Int, kind: FloorConnection.Kind, polygon: Polygon)] = []
+            let occupants = try occupantsByUnit()
+            let amenities = try amenitiesByUnit()
+            var unnamed: [String: Int] = [:]
+            var named = 0
             for unit in try features("unit") {
                 try claim(unit, seen: &seen)
                 let level = try ordinal(of: unit, ordinals: ordinals)
                 let parts = try geometry.polygons(of: unit)
                 try checkFences(parts, of: unit)
+                let category = try unit.text("category")
+                var name =
+                    IMDFLabels.text(unit.property("name"), language: language)
+                    ?? IMDFLabels.text(unit.property("alt_name"), language: language)
+                if name == nil {
+                    let title = IMDFImporter.title(ofCategory: category ?? "unit")
+                    unnamed[title, default: 0] += 1
+                    name = "\(title) \(unnamed[title, default: 1])"
+                    named += 1
+                }
+                let zoneName = name ?? unit.id
+                unitNames[unit.id] = zoneName
                 if parts.count > 1 {
                     report.notes.append(
-                        "unit '\(unit.id)' is a MultiPolygon of \(parts.count) polygons: each is a fence of its zone")
+                        "unit '\(zoneName)' is a MultiPolygon of \(parts.count) polygons: each is a fence of its zone")
                 }
                 let holes = parts.reduce(0) { $0 + $1.holes }
-                if holes > 0 { report.notes.append("unit '\(unit.id)': \(holes) hole(s) left out of its fence") }
-                let category = try unit.text("category")
-                let name =
-                    IMDFLabels.text(unit.property("name"), language: language)
-                    ?? IMDFLabels.text(unit.property("alt_name"), language: language) ?? unit.id
+                if holes > 0 { report.notes.append("unit '\(zoneName)': \(holes) hole(s) left out of its fence") }
                 var data = ["imdf": "unit"]
                 if let category { data["category"] = category }
+                if let names = occupants[unit.id] { data["occupants"] = names.joined(separator: "; ") }
+                if let kinds = amenities[unit.id] { data["amenities"] = kinds.joined(separator: "; ") }
                 zones.append(
                     Zone(
-                        id: unit.id, name: name, fences: parts.map { .polygon($0.polygon, floor: level) }, data: data))
+                        id: unit.id, name: zoneName, fences: parts.map { .polygon($0.polygon, floor: level) },
+                        data: data))
                 for part in parts { drafts[level]?.walls.addBoundary(of: part.polygon) }
                 if let category, let kind = IMDFImporter.connectionKinds[category], let first = parts.first {
                     joining.append((unit, level, kind, first.polygon))
                 }
             }
+            if named > 0 {
+                report.notes.append(
+                    "\(named) unit(s) without a name were named by their category and a number (\"Room 1\")")
+            }
             return connections(joining)
+        }
+
+        /// The names of the occupants of each unit (through their anchors), by unit id, in the archive's order.
+        mutating func occupantsByUnit() throws -> [String: [String]] {
+            var unitOfAnchor: [String: String] = [:]
+            for anchor in try features("anchor") {
+                if let unit = try anchor.text("unit_id") { unitOfAnchor[anchor.id] = unit }
+            }
+            var names: [String: [String]] = [:]
+            for occupant in try features("occupant") {
+                guard let name = IMDFLabels.text(occupant.property("name"), language: language) else { continue }
+                guard let anchor = try occupant.text("anchor_id"), let unit = unitOfAnchor[anchor] else {
+                    report.notes.append("occupant '\(name)' is in no unit (its anchor names none): not kept")
+                    continue
+                }
+                names[unit, default: []].append(name)
+            }
+            return names
+        }
+
+        /// The categories of the amenities in each unit (`restroom`, `atm`), by unit id, each once, sorted.
+        mutating func amenitiesByUnit() throws -> [String: [String]] {
+            var kinds: [String: Set<String>] = [:]
+            for amenity in try features("amenity") {
+                guard let category = try amenity.text("category") else { continue }
+                for unit in amenity.property("unit_ids")?.array ?? [] {
+                    if let id = unit.string { kinds[id, default: []].insert(category) }
+                }
+            }
+            return kinds.mapValues { $0.sorted() }
         }
 
         /// Stairs (lifts, escalators, ramps) on different levels whose footprints overlap, joined into connections.
@@ -341,7 +401,8 @@ extension IMDFImporter {
                 let unit = units[lowest]
                 connections.append(
                     FloorConnection(id: unit.unit.id, kind: unit.kind, levels: levels, shape: .polygon(unit.polygon)))
-                let names = indices.map { "'\(units[$0].unit.id)'" }.joined(separator: ", ")
+                let names = indices.map { "'\(unitNames[units[$0].unit.id] ?? units[$0].unit.id)'" }.joined(
+                    separator: ", ")
                 report.notes.append(
                     "units \(names) (\(unit.kind.rawValue)) make connection '\(unit.unit.id)' joining levels "
                         + levels.map(String.init).joined(separator: ", "))
@@ -429,7 +490,8 @@ extension IMDFImporter {
                 zones.append(
                     Zone(
                         id: geofence.id,
-                        name: IMDFLabels.text(geofence.property("name"), language: language) ?? geofence.id,
+                        name: IMDFLabels.text(geofence.property("name"), language: language)
+                            ?? IMDFImporter.title(ofCategory: category ?? "geofence"),
                         fences: fences, data: data))
             }
         }

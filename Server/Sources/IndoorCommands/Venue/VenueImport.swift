@@ -75,7 +75,7 @@ enum VenueImport {
         let unused = imported.report.unusedSummary
         text += "not used: \(unused.isEmpty ? "nothing" : unused)\n"
         for file in imported.report.unusedFiles { text += "not used: file \(file)\n" }
-        for note in imported.report.notes { text += "note: \(note)\n" }
+        for note in imported.report.groupedNotes { text += "note: \(note)\n" }
         return text
     }
 }

@@ -93,4 +93,19 @@ enum DocCExamples {
         Task { try await runner.run(radio.sightings()) }
         Task(priority: .utility) { try await runner.learn(survey: survey) }  // learns off the runner, then switches
     }
+
+    /// AddingIndoorLocationToAnIOSApp.md, "Recording a survey on the phone".
+    static func recordingASurvey(
+        venue: Venue, runner: LocationSessionRunner<ContinuousClock>, heard: [Sighting], now: Double
+    ) throws -> [String: String] {
+        var recorder = SurveyRecorder(device: "this-phone", startedAt: now)
+        for sighting in heard { recorder.record(sighting) }  // the sightings the app hears while the user walks
+        try recorder.mark(Point2D(x: 2, y: 3), floor: 0, at: now + 1)  // the user taps where they are
+        try recorder.mark(Point2D(x: 9, y: 3), floor: 0, at: now + 9, hold: 10)  // and stands there for 10 s
+        try recorder.stop(at: now + 20)
+        let recorded = try recorder.recording()
+        Task(priority: .utility) { try await runner.learn(survey: recorded) }
+        let files = try recorder.datasetFiles(nodes: venue.nodes)  // train/ files and nodes.csv
+        return files
+    }
 }

@@ -12,9 +12,10 @@ struct DocCCatalogTests {
     ]
 
     /// The name a top-level line declares when it is `public` or `open` (`public struct Venue: …` → `Venue`);
-    /// nil for anything else: indented lines, extensions, other access levels.
+    /// nil for anything else: indented lines, extensions, other access levels, and declarations of a system
+    /// programming interface (`@_spi(…)`), which only the project's own packages import.
     static func publicTopLevelName(_ line: Substring) -> Substring? {
-        guard let first = line.first, !first.isWhitespace else { return nil }
+        guard let first = line.first, !first.isWhitespace, !line.hasPrefix("@_spi(") else { return nil }
         var words = line.split(separator: " ", omittingEmptySubsequences: true)[...]
         while let word = words.first, word.hasPrefix("@") { words = words.dropFirst() }
         guard let access = words.popFirst(), access == "public" || access == "open" else { return nil }
@@ -58,6 +59,7 @@ struct DocCCatalogTests {
         #expect(Self.publicTopLevelName("public enum Btsnoop {") == "Btsnoop")
         #expect(Self.publicTopLevelName("package struct CSVRow {") == nil)
         #expect(Self.publicTopLevelName("struct Hidden {") == nil)
+        #expect(Self.publicTopLevelName("@_spi(IndoorPackages) public struct JSONByteScanner {") == nil)
         #expect(Self.publicTopLevelName("    public var nested: Int") == nil)
         #expect(Self.publicTopLevelName("public extension Venue {") == nil)
     }

@@ -45,7 +45,7 @@ public final class MQTTBridge: Service, Sendable {
         self.logger = logger
         let resolver = configuration.irks.isEmpty ? nil : try IRKResolver(keys: configuration.irks)
         parser = GatewayMessageParser(configuration: configuration.topics, resolver: resolver)
-        publisher = MQTTPublisher(client: client, configuration: configuration, logger: logger)
+        publisher = MQTTPublisher(client: client, configuration: configuration, metrics: metrics, logger: logger)
     }
 
     /// The topics subscribed to, at QoS 1: ESPresense's devices and rooms, the Theengs / OpenMQTTGateway layout under
@@ -68,19 +68,26 @@ public final class MQTTBridge: Service, Sendable {
         case .disconnected: state = "disconnected"
         }
         let scheme = client.configuration.tls == nil ? "mqtt" : "mqtts"
+        let report = client.brokerReport
         return MQTTHealth(
             state: state, broker: "\(scheme)://\(client.configuration.host):\(client.configuration.port)",
-            lastError: client.lastDisconnectReason)
+            lastError: client.lastDisconnectReason, protocol: report.protocolVersion == .v5 ? "5" : "3.1.1",
+            fallBack: report.fallBackReason, connAck: report.connAck, brokerDisconnect: report.brokerDisconnect,
+            brokerLimits: report.limits, publishesRefused: client.statistics.messagesRefusedForLimits)
     }
 
     public func run() async throws {
         let events = hub.observeAll()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await cancelWhenGracefulShutdown {
+                // At graceful shutdown the batch under way is let finish and acknowledged (not cancelled: committed
+                // but not acknowledged, the broker would send it again to the next run, to be stored twice).
+                try await withGracefulShutdownHandler {
                     try await self.client.run(subscriptions: self.subscriptions) { messages in
                         try await self.take(messages)
                     }
+                } onGracefulShutdown: {
+                    Task { await self.client.disconnect() }
                 }
             }
             group.addTask {
@@ -204,4 +211,17 @@ public struct MQTTHealth: Hashable, Sendable, Encodable {
     public var broker: String
     /// Why the last connection ended or failed, when one did.
     public var lastError: String?
+    /// The MQTT version spoken (or tried next): `3.1.1` or `5`.
+    public var `protocol`: String
+    /// Why MQTT 3.1.1 is spoken though `--mqtt-version 5` asked for 5 (the broker refused it).
+    public var fallBack: String?
+    /// The reason (return) code of the broker's last CONNACK.
+    public var connAck: MQTTReason?
+    /// The reason code of the last DISCONNECT the broker sent (MQTT 5).
+    public var brokerDisconnect: MQTTReason?
+    /// What the broker allows, as its last MQTT 5 CONNACK said.
+    public var brokerLimits: MQTTBrokerLimits?
+    /// Messages not published because a limit the broker announced forbids them (e.g. larger than its Maximum
+    /// Packet Size), since the start.
+    public var publishesRefused: Int
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import IndoorGeofencing
 import IndoorMQTT
@@ -23,10 +24,14 @@ import Synchronization
 ///   longitude, `gps_accuracy`, confidence).
 ///
 /// Everything is published at QoS 0: a state superseded while the broker was away is not worth sending late.
+/// A message a limit of the broker forbids (MQTT 5: larger than its Maximum Packet Size, retained where it keeps
+/// none) is not sent: it is counted in `indoor_mqtt_publish_refused_total{reason="brokerLimit"}` and logged with its
+/// topic (at most once every 10 s).
 final class MQTTPublisher: Sendable {
     let client: MQTTClient
     let configuration: MQTTBridgeConfiguration
     let logger: Logger
+    let metrics: ServerMetrics
     private let state = Mutex(State())
 
     struct State {
@@ -35,6 +40,9 @@ final class MQTTPublisher: Sendable {
         /// Discovery to send again for every tracker (Home Assistant came online).
         var resend = false
         var failures = 0
+        /// When a refused publish was last logged, and how many were not logged since.
+        var refusalLoggedAt = -Double.infinity
+        var refusalsNotLogged = 0
     }
 
     struct TrackerKey: Hashable {
@@ -42,9 +50,10 @@ final class MQTTPublisher: Sendable {
         var device: String
     }
 
-    init(client: MQTTClient, configuration: MQTTBridgeConfiguration, logger: Logger) {
+    init(client: MQTTClient, configuration: MQTTBridgeConfiguration, metrics: ServerMetrics, logger: Logger) {
         self.client = client
         self.configuration = configuration
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -154,6 +163,8 @@ final class MQTTPublisher: Sendable {
     private func sendRaw(_ topic: String, _ payload: [UInt8], retain: Bool) async {
         do {
             try await client.publish(topic: topic, payload: payload, qos: .atMostOnce, retain: retain)
+        } catch let error as MQTTClientError where error.code == .brokerLimit {
+            refused(error, topic: topic)
         } catch {
             // Not connected: the state is sent again with the device's next fix.
             let failures = state.withLock { state in
@@ -164,6 +175,29 @@ final class MQTTPublisher: Sendable {
                 logger.notice("MQTT publish failed (\(failures) so far): \(error)")
             }
         }
+    }
+
+    /// Counts a message the broker's limits forbid and logs it with its topic, at most once every 10 s.
+    private func refused(_ error: MQTTClientError, topic: String) {
+        CoreMetrics.Counter(
+            label: "indoor_mqtt_publish_refused_total", dimensions: [("reason", "brokerLimit")],
+            factory: metrics.factory
+        ).increment()
+        let now = Date().timeIntervalSince1970
+        let notLogged = state.withLock { state -> Int? in
+            guard now - state.refusalLoggedAt >= 10 else {
+                state.refusalsNotLogged += 1
+                return nil
+            }
+            defer {
+                state.refusalLoggedAt = now
+                state.refusalsNotLogged = 0
+            }
+            return state.refusalsNotLogged
+        }
+        guard let notLogged else { return }
+        let more = notLogged > 0 ? " (and \(notLogged) more refused in the last 10 s)" : ""
+        logger.warning("MQTT publish refused on \(topic): \(error.message)\(more)")
     }
 
     /// `id` as one topic level: characters other than letters, digits, `-`, `_` and `.` (a `/`, `+`, `#`, a space)

@@ -1,4 +1,5 @@
 import Foundation
+import IndoorGateways
 import IndoorMQTT
 import IndoorModel
 import IndoorServer
@@ -287,6 +288,57 @@ import Testing
         try await peer.publish("homeassistant/status", "online")
         try await peer.publish("espresense/devices/phone-1/n2", #"{"rssi":-50}"#)
         try await Self.eventually("the config sent again") { peer.messages(on: config).count > before }
+    }
+
+    /// Device ids with `.`, `/`, `+`, `#`, `_`, a space and non-ASCII characters, through a broker and back: each is
+    /// one topic level by the documented rule, Home Assistant's object id and state topic use the same, and the
+    /// level reads back as the id.
+    @Test(.needsBroker) func idsWithAnyCharacterAreOneTopicLevelByOneRule() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder, options: ["--home-assistant"])
+        defer { server.stop() }
+        let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        let ids = ["anna.phone", "beacon/1/7", "c+d", "e#f", "tag_7", "café b"]
+        for round in 0..<3 {
+            let t = Date().timeIntervalSince1970
+            let items = ids.flatMap { id in
+                [
+                    #"{"t": \#(t), "device": "\#(id)", "node": "n2", "rssi": -50}"#,
+                    #"{"t": \#(t), "device": "\#(id)", "node": "n1", "rssi": -80}"#,
+                ]
+            }
+            let (posted, _) = try await DurabilityTests.request(
+                server.port, "POST", "/v1/sightings", key: "i-key",
+                body: #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#)
+            #expect(posted == 200)
+            if round < 2 { try await Task.sleep(for: .seconds(1)) }
+        }
+        for id in ids {
+            let level = TopicLevel.escape(id)
+            try await Self.eventually("the state of \(id)") {
+                !peer.messages(on: "indoor/tiny/devices/\(level)/state").isEmpty
+            }
+            let config = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(
+                        (peer.messages(on: "homeassistant/device_tracker/indoor_tiny_\(level)/config").first ?? "")
+                            .utf8)) as? [String: Any], "\(id)")
+            #expect(config["state_topic"] as? String == "indoor/tiny/devices/\(level)/state")
+            #expect(config["unique_id"] as? String == "indoor_tiny_\(level)")
+            #expect(config["name"] as? String == id)
+        }
+        #expect(!peer.messages(on: "indoor/tiny/devices/anna_2Ephone").isEmpty)
+        // Every level under devices/ reads back as one of the ids.
+        let levels = Set(
+            peer.received.messages.withLock { $0.map(\.topic) }.compactMap { topic -> String? in
+                let parts = topic.split(separator: "/")
+                return parts.count >= 4 && parts[2] == "devices" ? String(parts[3]) : nil
+            })
+        #expect(Set(levels.compactMap(TopicLevel.unescape)) == Set(ids))
     }
 
     /// A device heard once: its fix comes from the venue's clock tick (after the first-fix delay), and carries its

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import IndoorGateways
 import IndoorGeofencing
 import IndoorMQTT
 import IndoorModel
@@ -14,7 +15,8 @@ import Synchronization
 
 /// Publishes each venue's fixes and zone events to the broker, and Home Assistant's device trackers when asked.
 ///
-/// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s):
+/// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s, escaped by one rule that
+/// every broker passes unchanged, the same in Home Assistant's object ids):
 /// - `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
 ///   `GET /v1/venues/{venue}/devices/{device}`);
 /// - `<root>/<venue>/events`: each check-in and check-out (the JSON of a zone event);
@@ -146,7 +148,7 @@ final class MQTTPublisher: Sendable {
 
     private func sendDiscovery(_ key: TrackerKey) async {
         guard let homeAssistant = configuration.homeAssistant else { return }
-        let object = Self.topicSegment("indoor_\(key.venue)_\(key.device)")
+        let object = Self.objectID(venue: key.venue, device: key.device)
         let base =
             "\(configuration.publishRoot)/\(Self.topicSegment(key.venue))/devices/\(Self.topicSegment(key.device))"
         let config = TrackerDiscovery(
@@ -200,16 +202,15 @@ final class MQTTPublisher: Sendable {
         logger.warning("MQTT publish refused on \(topic): \(error.message)\(more)")
     }
 
-    /// `id` as one topic level: characters other than letters, digits, `-`, `_` and `.` (a `/`, `+`, `#`, a space)
-    /// become `_`, so a beacon id `UUID/major/minor` stays one level.
+    /// `id` as one topic level (``IndoorGateways/TopicLevel``): letters, digits and `-` stay, any other byte becomes
+    /// `_XX`, so a beacon id `UUID/major/minor` stays one level and no broker changes it.
     static func topicSegment(_ id: String) -> String {
-        String(
-            id.unicodeScalars.map { scalar -> Character in
-                let allowed =
-                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                    || scalar == "-" || scalar == "_" || scalar == "."
-                return allowed ? Character(scalar) : "_"
-            })
+        TopicLevel.escape(id)
+    }
+
+    /// Home Assistant's object id (and unique id) of a device: `indoor_<venue>_<device>`, each id a ``topicSegment(_:)``.
+    static func objectID(venue: String, device: String) -> String {
+        "indoor_\(topicSegment(venue))_\(topicSegment(device))"
     }
 }
 

@@ -341,6 +341,27 @@ import Testing
         #expect(Set(levels.compactMap(TopicLevel.unescape)) == Set(ids))
     }
 
+    /// A device id a broker split into levels (RabbitMQ delivers `tag.1` as `tag/1`) is refused and counted as
+    /// `splitTopic`, not dropped unsaid; a GATT report (a level after the node) is still ignored.
+    @Test(.needsBroker) func aDeviceIdABrokerSplitIsRefusedAndCounted() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder)
+        defer { server.stop() }
+        let peer = Peer(broker: broker)
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        try await peer.publish("espresense/devices/tag/1/n1", #"{"rssi":-60}"#)
+        try await peer.publish("espresense/devices/phone/n1/cmd", #"{"rssi":-60}"#)
+        try await peer.publish("espresense/devices/phone/n1", #"{"rssi":-60}"#)
+        try await Self.eventually("the sighting taken") {
+            try await Self.metric(#"indoor_mqtt_messages_total{result="taken"}"#, port: server.port) == 1
+        }
+        #expect(try await Self.metric(#"indoor_mqtt_refused_total{reason="splitTopic"}"#, port: server.port) == 1)
+        #expect(try await Self.metric(#"indoor_mqtt_messages_total{result="ignored"}"#, port: server.port) == 1)
+    }
+
     /// A device heard once: its fix comes from the venue's clock tick (after the first-fix delay), and carries its
     /// held room all the same, so Home Assistant gets its state.
     @Test(.needsBroker) func homeAssistantsStateFollowsAFixTheTickMade() async throws {

@@ -48,11 +48,12 @@ public final class MQTTBridge: Service, Sendable {
         publisher = MQTTPublisher(client: client, configuration: configuration, metrics: metrics, logger: logger)
     }
 
-    /// The topics subscribed to, at QoS 1: ESPresense's devices and rooms, the Theengs / OpenMQTTGateway layout under
-    /// each prefix, and Home Assistant's status when its discovery is on.
+    /// The topics subscribed to, at QoS 1: ESPresense's devices (every depth, so that a device id a broker split into
+    /// levels is seen and refused, `splitTopic`) and rooms, the Theengs / OpenMQTTGateway layout under each prefix, and
+    /// Home Assistant's status when its discovery is on.
     public var subscriptions: [MQTTSubscription] {
         let root = configuration.topics.espresenseRoot
-        var topics = ["\(root)/devices/+/+", "\(root)/rooms/+/status", "\(root)/rooms/+/telemetry"]
+        var topics = ["\(root)/devices/#", "\(root)/rooms/+/status", "\(root)/rooms/+/telemetry"]
         let prefixes = configuration.topics.theengsPrefixes
         topics += prefixes.isEmpty ? ["+/+/BTtoMQTT/+"] : prefixes.map { "\($0)/+/BTtoMQTT/+" }
         if let homeAssistant = configuration.homeAssistant { topics.append("\(homeAssistant.prefix)/status") }
@@ -140,6 +141,13 @@ public final class MQTTBridge: Service, Sendable {
                 }
                 count("telemetry")
             case .ignored:
+                if let device = splitDevice(topic: message.topic) {
+                    refuse(
+                        "splitTopic",
+                        "\(message.topic): the device id '\(device)' was split into topic levels (RabbitMQ turns a '.' "
+                            + "in a level into a '/'); give the device an id without '.' or use another broker")
+                    continue
+                }
                 count("ignored")
             }
         }
@@ -158,6 +166,17 @@ public final class MQTTBridge: Service, Sendable {
                 refuse(refusal.field == "t" ? "time" : refusal.field, "venue '\(venue)': \(refusal.message)")
             }
         }
+    }
+
+    /// The device id of an ESPresense sighting topic whose id a broker split into levels
+    /// (`<root>/devices/<part>/<part>/<node>`, the last level a node of a venue); nil for any other topic (a GATT
+    /// report `<root>/devices/<device>/<node>/<reportId>` ends in no node).
+    private func splitDevice(topic: String) -> String? {
+        let prefix = "\(configuration.topics.espresenseRoot)/devices/"
+        guard topic.hasPrefix(prefix) else { return nil }
+        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count >= 3, let node = levels.last, !hub.venues(withNode: String(node)).isEmpty else { return nil }
+        return levels.dropLast().joined(separator: ".")
     }
 
     /// The venue whose node `node` is; `nil` (counted and logged) when none or several are.

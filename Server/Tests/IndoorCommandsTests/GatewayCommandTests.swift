@@ -184,11 +184,13 @@ import Testing
     }
 
     /// Runs `indoor gateway` with `arguments`; its stderr is collected in the returned pipe.
-    static func gateway(_ binary: URL, _ arguments: [String], stdin: Pipe? = nil) throws -> (Process, Pipe) {
+    static func gateway(
+        _ binary: URL, _ arguments: [String], stdin: Pipe? = nil, environment extra: [String: String] = [:]
+    ) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["gateway"] + arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["INDOOR_INGEST_KEY"] = "i-key"
         process.environment = environment
         let errors = Pipe()
@@ -393,6 +395,31 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(taken == 8)
+    }
+
+    /// amqtt, logged in (it hashes the password before it answers): a file read with --no-follow is sent whole, with
+    /// MQTT 5 asked for and refused (the gateway falls back to 3.1.1).
+    @Test(.needsAMQTT) func overMQTTAFileIsSentWholeToAmqtt() async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let broker = try AMQTTBroker()
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("hci.btsnoop")
+        try Data(try Self.capture(count: 8, start: Date().timeIntervalSince1970 - 5)).write(to: capture)
+        let queue = folder.appendingPathComponent("q")
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                capture.path, "--no-follow", "--node", "n1", "--mqtt",
+                "mqtt://\(AMQTTBroker.user)@127.0.0.1:\(broker.port)", "--mqtt-version", "5", "--queue", queue.path,
+            ], environment: ["INDOOR_MQTT_PASSWORD": AMQTTBroker.password])
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 0, "\(log)")
+        #expect(log.contains("read 8, sent 8"), "\(log)")
+        #expect(log.contains("refused MQTT 5"), "\(log)")
+        #expect(Self.batchFiles(queue).isEmpty)
     }
 
     /// A broker that refuses the gateway (no password where one is needed): the command ends with an error saying

@@ -32,6 +32,8 @@ public final class MQTTClient: Sendable {
         var lastProblemLogged: ContinuousClock.Instant?
         var problemsNotLogged = 0
         var report: MQTTBrokerReport
+        /// Whether a broker ever accepted MQTT 5 from this client.
+        var acceptedMQTT5 = false
     }
 
     /// The outcome of one connection.
@@ -44,6 +46,9 @@ public final class MQTTClient: Sendable {
     }
 
     public let configuration: MQTTConfiguration
+    /// How long an MQTT 5 CONNECT that may fall back to 3.1.1 waits for its CONNACK, seconds (at most
+    /// `connectTimeoutSeconds`), until a broker has accepted MQTT 5 once.
+    static let fallBackConnAckSeconds = 5
     private let logger: Logger
     private let eventLoopGroup: any EventLoopGroup
     private let state: Mutex<State>
@@ -259,12 +264,23 @@ public final class MQTTClient: Sendable {
         var accepted = false
         var failure: String?
         let version = connection.version
-        // MQTT 5 refused by a broker that only speaks 3.1.1: a CONNACK saying so, or none at all.
+        // MQTT 5 refused by a broker that only speaks 3.1.1: a CONNACK saying so, or none at all. A broker that may fall
+        // back and never accepted MQTT 5 is given a shorter time for its CONNACK (amqtt keeps the connection silent).
         var refusesVersion = false
+        let fallBackSeconds = min(timeoutSeconds, Self.fallBackConnAckSeconds)
+        let mayFallBack =
+            version == .v5 && configuration.allowsFallBack && !state.withLock { $0.acceptedMQTT5 }
+        let connAckTimeout =
+            mayFallBack
+            ? connection.channel.eventLoop.scheduleTask(in: .seconds(Int64(fallBackSeconds))) {
+                connection.end(reason: "no CONNACK to MQTT 5 within \(fallBackSeconds) s")
+            } : nil
         do {
             try await connection.send(.connect(makeConnect(version: version)))
             refusesVersion = version == .v5
-            guard let first = try await iterator.next() else {
+            let firstPacket = try await iterator.next()
+            connAckTimeout?.cancel()
+            guard let first = firstPacket else {
                 throw MQTTClientError("the broker closed the connection before sending CONNACK")
             }
             refusesVersion = false
@@ -293,6 +309,7 @@ public final class MQTTClient: Sendable {
             failure = "\(error)"
         }
         handshakeTimeout.cancel()
+        connAckTimeout?.cancel()
         if isStopping {
             try? await connection.send(.disconnect(MQTTDisconnect()))
             connection.end(reason: "stopped")
@@ -336,6 +353,7 @@ public final class MQTTClient: Sendable {
             state.report.connAck = MQTTReason(code: ack.code, reason: name)
             if ack.isAccepted {
                 state.report.connectRefusal = nil
+                if version == .v5 { state.acceptedMQTT5 = true }
                 state.report.limits = version == .v5 ? MQTTBrokerLimits(connAck: ack.properties) : nil
             } else if !ack.isTransientRefusal {
                 state.report.connectRefusal = ack.reasonDescription(version: version)

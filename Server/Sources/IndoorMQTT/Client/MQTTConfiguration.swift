@@ -21,8 +21,9 @@ public struct MQTTConfiguration: Sendable, Hashable {
     /// The protocol version to connect with.
     public var protocolVersion: MQTTProtocolVersion
     /// With `protocolVersion` MQTT 5: when the broker refuses MQTT 5 (a CONNACK "unsupported protocol version", or
-    /// the connection closed or timed out before any CONNACK), connect with MQTT 3.1.1 instead, from then on, and
-    /// say so (``MQTTBrokerReport/fallBackReason``). False: keep trying MQTT 5.
+    /// the connection closed before any CONNACK, or no CONNACK within 5 s until a broker has accepted MQTT 5 once),
+    /// connect with MQTT 3.1.1 instead, from then on, and say so (``MQTTBrokerReport/fallBackReason``). False: keep
+    /// trying MQTT 5.
     public var allowsFallBack: Bool
     /// MQTT 5: how long the broker keeps the session after a disconnect, in seconds (sent only when
     /// `cleanSession` is false). MQTT 3.1.1 sessions are kept until the broker's own expiry.

@@ -452,6 +452,36 @@ import Testing
         #expect(!Self.batchFiles(queue).isEmpty)
     }
 
+    /// At the end of the input, a server that turns the gateway away (404: no such venue) ends it with an error, the
+    /// batches left queued, instead of trying for ever.
+    @Test func aServerThatTurnsTheGatewayAwayEndsItWithTheBatchesQueued() async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try Self.freePort()
+        let server = try await Self.serve(binary, port: port, database: folder.appendingPathComponent("t.sqlite").path)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let capture = folder.appendingPathComponent("hci.btsnoop")
+        try Data(try Self.capture(count: 3, start: Date().timeIntervalSince1970 - 5)).write(to: capture)
+        let queue = folder.appendingPathComponent("q")
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                capture.path, "--no-follow", "--node", "n1", "--server", "http://127.0.0.1:\(port)", "--venue",
+                "nosuch", "--queue", queue.path,
+            ])
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 1, "\(log)")
+        #expect(log.contains("check the venue 'nosuch'"), "\(log)")
+        #expect(log.contains("stay queued"), "\(log)")
+        #expect(!Self.batchFiles(queue).isEmpty)
+    }
+
     @Test func aFIFOIsReadToItsEndAndSent() async throws {
         let binary = try #require(
             Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")

@@ -7,7 +7,8 @@ enum ForwardOutcome: Sendable, Equatable {
     /// Not delivered now (no connection, a timeout, 408, 429, 5xx): try again later.
     case retry(String)
     /// Not delivered: the destination refuses this gateway itself (the broker refused its connection: credentials,
-    /// authorisation, client id). The batch stays queued; trying again helps only once that is put right.
+    /// authorisation, client id; the server answered 401, 403 or 404: the key, the venue). The batch stays queued;
+    /// trying again helps only once that is put right.
     case turnedAway(String)
 }
 

@@ -62,10 +62,13 @@ final class GatewayRun: Sendable {
     /// The counters now.
     var counters: GatewayCounters { shared.withLock { $0.counters } }
 
-    /// Reads, queues and sends until the input ends or a stop is requested, then sends what it can.
+    /// Reads, queues and sends until the input ends or a stop is requested. When the input ended by itself (a FIFO,
+    /// standard input, a file not followed) it then keeps sending, backing off, until the queue is empty, the
+    /// destination turns the gateway away, or a stop is requested; after a stop it sends at once what it can.
     ///
     /// - Returns: The counters at the end.
-    /// - Throws: ``GatewayFailure`` when the input cannot be read or is not btsnoop (after flushing what it read).
+    /// - Throws: ``GatewayFailure`` when the input cannot be read or is not btsnoop (after flushing what it read), or
+    ///   when the broker refused the connection (the batches stay queued).
     func run() async throws(GatewayFailure) -> GatewayCounters {
         if queue.count > 0 {
             GatewayLog.line(

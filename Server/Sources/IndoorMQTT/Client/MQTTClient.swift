@@ -567,10 +567,6 @@ public final class MQTTClient: Sendable {
         }
         if let limitsInUse {
             try await connection.acquirePublishSlot(limit: limitsInUse.receiveMaximum)
-            let largest = connection.largestInFlight
-            state.withLock {
-                $0.statistics.largestInFlightPublishes = max($0.statistics.largestInFlightPublishes, largest)
-            }
         }
         defer { if let limitsInUse { connection.releasePublishSlot(limit: limitsInUse.receiveMaximum) } }
         let packetID = allocatePacketID()
@@ -581,6 +577,8 @@ public final class MQTTClient: Sendable {
                 let registered = state.withLock { state in
                     guard state.connection === connection, !Task.isCancelled else { return false }
                     state.pendingAcks[packetID] = continuation
+                    state.statistics.largestInFlightPublishes = max(
+                        state.statistics.largestInFlightPublishes, state.pendingAcks.count)
                     return true
                 }
                 guard registered else {

@@ -10,8 +10,6 @@ final class MQTTConnectionHandle: Sendable {
         var endReason: String?
         /// QoS 1 publishes sent (or about to be) and not yet settled.
         var inFlight = 0
-        /// The most QoS 1 publishes in flight at once on this connection.
-        var largestInFlight = 0
         /// Publishes waiting for an in-flight slot, by ticket.
         var slotWaiters: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextTicket = 0
@@ -29,9 +27,6 @@ final class MQTTConnectionHandle: Sendable {
         self.version = version
     }
 
-    /// The most QoS 1 publishes that were in flight at once on this connection.
-    var largestInFlight: Int { state.withLock { $0.largestInFlight } }
-
     /// Takes one of `limit` in-flight slots for a QoS 1 publish (the broker's Receive Maximum), waiting while all are
     /// taken; give it back with `releasePublishSlot()` once the publish is settled.
     /// - Throws: `MQTTClientError` once the connection is over, `CancellationError` when the task is cancelled.
@@ -40,7 +35,6 @@ final class MQTTConnectionHandle: Sendable {
             if let closed = state.slotsClosed { throw closed }
             if state.inFlight < limit && state.slotWaiters.isEmpty {
                 state.inFlight += 1
-                state.largestInFlight = max(state.largestInFlight, state.inFlight)
                 return nil
             }
             defer { state.nextTicket += 1 }
@@ -78,7 +72,6 @@ final class MQTTConnectionHandle: Sendable {
             var ready: [CheckedContinuation<Void, any Error>] = []
             while state.inFlight < limit, !state.slotWaiters.isEmpty {
                 state.inFlight += 1
-                state.largestInFlight = max(state.largestInFlight, state.inFlight)
                 ready.append(state.slotWaiters.removeFirst().continuation)
             }
             return ready

@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "IndoorServerTests",
             dependencies: indoor + [
-                "IndoorServer", "IndoorServerTestSupport", "IndoorMQTT", "IndoorArchive",
+                "IndoorServer", "IndoorServerTestSupport", "IndoorMQTT", "IndoorGateways", "IndoorArchive",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

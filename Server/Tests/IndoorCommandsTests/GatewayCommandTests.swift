@@ -184,11 +184,13 @@ import Testing
     }
 
     /// Runs `indoor gateway` with `arguments`; its stderr is collected in the returned pipe.
-    static func gateway(_ binary: URL, _ arguments: [String], stdin: Pipe? = nil) throws -> (Process, Pipe) {
+    static func gateway(
+        _ binary: URL, _ arguments: [String], stdin: Pipe? = nil, environment extra: [String: String] = [:]
+    ) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["gateway"] + arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["INDOOR_INGEST_KEY"] = "i-key"
         process.environment = environment
         let errors = Pipe()
@@ -344,6 +346,140 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(devices.contains(Self.beacon.uuid.uuidString))
+    }
+
+    /// A broker slow to accept the connection (its CONNACK held back 300 ms by a proxy, as amqtt's password hashing
+    /// does): a file read with --no-follow is sent whole before the command ends, with MQTT 3.1.1 and with MQTT 5.
+    @Test(.needsBroker, arguments: ["3.1.1", "5"])
+    func overMQTTAFileIsSentWholeToABrokerSlowToAccept(version: String) async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let broker = try Broker()
+        let proxy = try BrokerProxy(to: broker.port, mode: .delayConnAck(milliseconds: 300))
+        defer { proxy.stop() }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try Self.freePort()
+        let server = try await Self.serve(
+            binary, port: port, database: folder.appendingPathComponent("s.sqlite").path,
+            options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-client-id", "server"])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        for _ in 0..<300 {
+            let (_, health) = try await Self.request(port, "GET", "/health", key: "r-key")
+            if String(decoding: health, as: UTF8.self).contains(#""state":"connected""#) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let capture = folder.appendingPathComponent("hci.btsnoop")
+        try Data(try Self.capture(count: 8, start: Date().timeIntervalSince1970 - 5)).write(to: capture)
+        let queue = folder.appendingPathComponent("q")
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                capture.path, "--no-follow", "--node", "n1", "--mqtt", "mqtt://127.0.0.1:\(proxy.port)",
+                "--mqtt-version", version, "--queue", queue.path,
+            ])
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 0, "\(log)")
+        #expect(log.contains("read 8, sent 8"), "\(log)")
+        #expect(log.contains("the queue is empty"), "\(log)")
+        #expect(Self.batchFiles(queue).isEmpty)
+        #expect(proxy.connections.mqtt5 == (version == "5" ? 1 : 0))
+        var taken = 0.0
+        for _ in 0..<300 where taken < 8 {
+            taken = try await Self.ingested(port)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(taken == 8)
+    }
+
+    /// amqtt, logged in (it hashes the password before it answers): a file read with --no-follow is sent whole, with
+    /// MQTT 5 asked for and refused (the gateway falls back to 3.1.1).
+    @Test(.needsAMQTT) func overMQTTAFileIsSentWholeToAmqtt() async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let broker = try AMQTTBroker()
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("hci.btsnoop")
+        try Data(try Self.capture(count: 8, start: Date().timeIntervalSince1970 - 5)).write(to: capture)
+        let queue = folder.appendingPathComponent("q")
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                capture.path, "--no-follow", "--node", "n1", "--mqtt",
+                "mqtt://\(AMQTTBroker.user)@127.0.0.1:\(broker.port)", "--mqtt-version", "5", "--queue", queue.path,
+            ], environment: ["INDOOR_MQTT_PASSWORD": AMQTTBroker.password])
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 0, "\(log)")
+        #expect(log.contains("read 8, sent 8"), "\(log)")
+        #expect(log.contains("refused MQTT 5"), "\(log)")
+        #expect(Self.batchFiles(queue).isEmpty)
+    }
+
+    /// A broker that refuses the gateway (no password where one is needed): the command ends with an error saying
+    /// so, and the batches stay queued for the next run.
+    @Test(.needsBroker) func overMQTTABrokerThatRefusesTheGatewayEndsItWithTheBatchesQueued() async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let directory = try Broker.temporaryDirectory()
+        let passwords = directory.appendingPathComponent("passwords").path
+        try Broker.runTool(Broker.passwordTool, ["-b", "-c", passwords, "indoor", "s3cret"])
+        let broker = try Broker(
+            extraConfig: ["password_file \(passwords)"], allowAnonymous: false, directory: directory)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("hci.btsnoop")
+        try Data(try Self.capture(count: 4, start: Date().timeIntervalSince1970 - 5)).write(to: capture)
+        let queue = folder.appendingPathComponent("q")
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                capture.path, "--no-follow", "--node", "n1", "--mqtt", "mqtt://indoor@127.0.0.1:\(broker.port)",
+                "--queue", queue.path,
+            ])
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 1, "\(log)")
+        #expect(log.contains("refused the connection"), "\(log)")
+        #expect(log.contains("stay queued"), "\(log)")
+        #expect(log.contains("read 4, sent 0"), "\(log)")
+        #expect(!Self.batchFiles(queue).isEmpty)
+    }
+
+    /// At the end of the input, a server that turns the gateway away (404: no such venue) ends it with an error, the
+    /// batches left queued, instead of trying for ever.
+    @Test func aServerThatTurnsTheGatewayAwayEndsItWithTheBatchesQueued() async throws {
+        let binary = try #require(
+            Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try Self.freePort()
+        let server = try await Self.serve(binary, port: port, database: folder.appendingPathComponent("t.sqlite").path)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let capture = folder.appendingPathComponent("hci.btsnoop")
+        try Data(try Self.capture(count: 3, start: Date().timeIntervalSince1970 - 5)).write(to: capture)
+        let queue = folder.appendingPathComponent("q")
+        let (agent, errors) = try Self.gateway(
+            binary,
+            [
+                capture.path, "--no-follow", "--node", "n1", "--server", "http://127.0.0.1:\(port)", "--venue",
+                "nosuch", "--queue", queue.path,
+            ])
+        agent.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(agent.terminationStatus == 1, "\(log)")
+        #expect(log.contains("check the venue 'nosuch'"), "\(log)")
+        #expect(log.contains("stay queued"), "\(log)")
+        #expect(!Self.batchFiles(queue).isEmpty)
     }
 
     @Test func aFIFOIsReadToItsEndAndSent() async throws {

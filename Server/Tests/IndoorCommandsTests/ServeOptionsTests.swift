@@ -27,6 +27,8 @@ struct ServeOptionPairsTests {
         (["--tls-key", "k.pem"], "--tls-key needs --tls-cert"),
         (["--home-assistant"], "--home-assistant needs --mqtt"),
         (["--irks", "irks.json"], "--irks needs --mqtt"),
+        (["--mqtt-version", "5"], "--mqtt-version needs --mqtt"),
+        (["--mqtt", "mqtt://broker", "--mqtt-version", "4"], "--mqtt-version"),
         (["--mqtt", "http://broker"], "--mqtt 'http://broker'"),
         (["--mqtt", "mqtt://user:secret@broker"], "INDOOR_MQTT_PASSWORD"),
         (["--mqtt", "mqtt://broker", "--publish-root", "indoor/#"], "--publish-root 'indoor/#'"),

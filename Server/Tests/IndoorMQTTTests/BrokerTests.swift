@@ -113,6 +113,44 @@ struct BrokerTests {
         try await task.value
     }
 
+    /// `disconnect()` (a clean stop, as at SIGTERM) lets the handler call under way finish and acknowledges its
+    /// batch: committed, it is not sent again to the next connection.
+    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    func aCleanStopAcknowledgesTheBatchUnderWay(version: MQTTProtocolVersion) async throws {
+        let broker = try Broker()
+        let configuration = Self.configuration(broker, clientID: "clean-stop-\(version.rawValue)", version: version)
+        let first = MQTTClient(configuration: configuration)
+        let seen = MessageCollector()
+        let committed = Mutex(0)
+        let running = Task {
+            try await first.run(subscriptions: [MQTTSubscription("sightings/#")]) { batch in
+                seen.append(batch)
+                // A commit that takes a while, and is not cancelled.
+                let until = ContinuousClock.now + .milliseconds(500)
+                while ContinuousClock.now < until { usleep(10_000) }
+                committed.withLock { $0 += batch.count }
+            }
+        }
+        try await Self.waitConnected(first)
+        try broker.publish(topic: "sightings/a", message: "one", version5: version == .v5)
+        try await eventually("the handler to receive the message") { seen.messages.count == 1 }
+        await first.disconnect()
+        try await running.value
+        #expect(committed.withLock { $0 } == 1)
+        #expect(first.statistics.messagesAcknowledged == 1)
+
+        try broker.publish(topic: "sightings/b", message: "two", version5: version == .v5)
+        let second = MQTTClient(configuration: configuration)
+        let collector = MessageCollector()
+        let task = Self.run(second, [MQTTSubscription("sightings/#")], into: collector)
+        defer { task.cancel() }
+        try await eventually("the message sent while away") { collector.messages.count >= 1 }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(collector.payloads == ["two"])
+        task.cancel()
+        try await task.value
+    }
+
     @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
     func theClientReconnectsAndResubscribesAfterABrokerRestart(version: MQTTProtocolVersion) async throws {
         let broker = try Broker()

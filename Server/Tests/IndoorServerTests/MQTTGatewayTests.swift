@@ -1,4 +1,5 @@
 import Foundation
+import IndoorGateways
 import IndoorMQTT
 import IndoorModel
 import IndoorServer
@@ -287,6 +288,162 @@ import Testing
         try await peer.publish("homeassistant/status", "online")
         try await peer.publish("espresense/devices/phone-1/n2", #"{"rssi":-50}"#)
         try await Self.eventually("the config sent again") { peer.messages(on: config).count > before }
+    }
+
+    /// Device ids with `.`, `/`, `+`, `#`, `_`, a space and non-ASCII characters, through a broker and back: each is
+    /// one topic level by the documented rule, Home Assistant's object id and state topic use the same, and the
+    /// level reads back as the id.
+    @Test(.needsBroker) func idsWithAnyCharacterAreOneTopicLevelByOneRule() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder, options: ["--home-assistant"])
+        defer { server.stop() }
+        let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        let ids = ["anna.phone", "beacon/1/7", "c+d", "e#f", "tag_7", "café b"]
+        for round in 0..<3 {
+            let t = Date().timeIntervalSince1970
+            let items = ids.flatMap { id in
+                [
+                    #"{"t": \#(t), "device": "\#(id)", "node": "n2", "rssi": -50}"#,
+                    #"{"t": \#(t), "device": "\#(id)", "node": "n1", "rssi": -80}"#,
+                ]
+            }
+            let (posted, _) = try await DurabilityTests.request(
+                server.port, "POST", "/v1/sightings", key: "i-key",
+                body: #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#)
+            #expect(posted == 200)
+            if round < 2 { try await Task.sleep(for: .seconds(1)) }
+        }
+        for id in ids {
+            let level = TopicLevel.escape(id)
+            try await Self.eventually("the state of \(id)") {
+                !peer.messages(on: "indoor/tiny/devices/\(level)/state").isEmpty
+            }
+            let config = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(
+                        (peer.messages(on: "homeassistant/device_tracker/indoor_tiny_\(level)/config").first ?? "")
+                            .utf8)) as? [String: Any], "\(id)")
+            #expect(config["state_topic"] as? String == "indoor/tiny/devices/\(level)/state")
+            #expect(config["unique_id"] as? String == "indoor_tiny_\(level)")
+            #expect(config["name"] as? String == id)
+        }
+        #expect(!peer.messages(on: "indoor/tiny/devices/anna_2Ephone").isEmpty)
+        // Every level under devices/ reads back as one of the ids.
+        let levels = Set(
+            peer.received.messages.withLock { $0.map(\.topic) }.compactMap { topic -> String? in
+                let parts = topic.split(separator: "/")
+                return parts.count >= 4 && parts[2] == "devices" ? String(parts[3]) : nil
+            })
+        #expect(Set(levels.compactMap(TopicLevel.unescape)) == Set(ids))
+    }
+
+    /// A device id a broker split into levels (RabbitMQ delivers `tag.1` as `tag/1`) is refused and counted as
+    /// `splitTopic`, not dropped unsaid; a GATT report (a level after the node) is still ignored.
+    @Test(.needsBroker) func aDeviceIdABrokerSplitIsRefusedAndCounted() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder)
+        defer { server.stop() }
+        let peer = Peer(broker: broker)
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        try await peer.publish("espresense/devices/tag/1/n1", #"{"rssi":-60}"#)
+        try await peer.publish("espresense/devices/phone/n1/cmd", #"{"rssi":-60}"#)
+        try await peer.publish("espresense/devices/phone/n1", #"{"rssi":-60}"#)
+        try await Self.eventually("the sighting taken") {
+            try await Self.metric(#"indoor_mqtt_messages_total{result="taken"}"#, port: server.port) == 1
+        }
+        #expect(try await Self.metric(#"indoor_mqtt_refused_total{reason="splitTopic"}"#, port: server.port) == 1)
+        #expect(try await Self.metric(#"indoor_mqtt_messages_total{result="ignored"}"#, port: server.port) == 1)
+    }
+
+    /// A device heard once: its fix comes from the venue's clock tick (after the first-fix delay), and carries its
+    /// held room all the same, so Home Assistant gets its state.
+    @Test(.needsBroker) func homeAssistantsStateFollowsAFixTheTickMade() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(broker, folder: folder, options: ["--home-assistant"])
+        defer { server.stop() }
+        let peer = Peer(broker: broker, subscriptions: ["indoor/#"])
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        try await peer.publish("espresense/devices/quiet-1/n2", #"{"rssi":-50}"#)
+        try await peer.publish("espresense/devices/quiet-1/n1", #"{"rssi":-80}"#)
+        try await Self.eventually("the tick's fix") { !peer.messages(on: "indoor/tiny/devices/quiet-1").isEmpty }
+        let fix = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data((peer.messages(on: "indoor/tiny/devices/quiet-1").last ?? "").utf8)) as? [String: Any])
+        // The tick's fix carries the held room (the device's only fixes are the tick's: without it, no state).
+        #expect(fix["room"] is [String: Any], "\(fix)")
+        try await Self.eventually("a state") { !peer.messages(on: "indoor/tiny/devices/quiet-1/state").isEmpty }
+    }
+
+    /// `--mqtt-version 5` against a broker with a small Maximum Packet Size: what does not fit (Home Assistant's
+    /// discovery config) is not sent but counted, the rest flows, the connection stays, and `/health` says it all.
+    @Test(.needsBroker) func withMQTT5TheBrokersMaximumPacketSizeIsKeptAndHealthSaysSo() async throws {
+        let broker = try Broker(extraConfig: ["max_packet_size 256"])
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--mqtt-version", "5", "--home-assistant"])
+        defer { server.stop() }
+        let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        for _ in 0..<3 {
+            try await peer.publish("espresense/devices/phone-1/n2", #"{"rssi":-50}"#)
+            try await peer.publish("espresense/devices/phone-1/n1", #"{"rssi":-80}"#)
+            try await Task.sleep(for: .seconds(1))
+        }
+        try await Self.eventually("the state 'East room'") {
+            peer.messages(on: "indoor/tiny/devices/phone-1/state").contains("East room")
+        }
+        try await Self.eventually("the refused discovery config counted") {
+            try await Self.metric(#"indoor_mqtt_publish_refused_total{reason="brokerLimit"}"#, port: server.port)
+                ?? 0 > 0
+        }
+        #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny_phone-1/config").isEmpty)
+        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+        let mqtt = try #require(health["mqtt"] as? [String: Any])
+        #expect(mqtt["state"] as? String == "connected")
+        #expect(mqtt["protocol"] as? String == "5")
+        #expect(mqtt["fallBack"] == nil)
+        #expect((mqtt["connAck"] as? [String: Any])?["code"] as? Int == 0)
+        #expect(mqtt["brokerDisconnect"] == nil)
+        #expect((mqtt["brokerLimits"] as? [String: Any])?["maximumPacketSizeBytes"] as? Int == 256)
+        #expect(mqtt["publishesRefused"] as? Int ?? 0 > 0)
+        #expect(mqtt["lastError"] == nil, "\(mqtt)")
+    }
+
+    /// `--mqtt-version 5` against a broker that refuses MQTT 5: the server speaks 3.1.1, and `/health` says why.
+    @Test(.needsBroker) func aBrokerRefusingMQTT5IsSpokenToInMQTT311() async throws {
+        let broker = try Broker()
+        let proxy = try BrokerProxy(to: broker.port, mode: .refuseMQTT5(answer: false))
+        defer { proxy.stop() }
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try DurabilityTests.Child(
+            binary: try Self.binary(), database: folder.appendingPathComponent("indoor.sqlite").path,
+            options: [
+                "--mqtt", "mqtt://127.0.0.1:\(proxy.port)", "--mqtt-client-id", "indoor-test", "--mqtt-version", "5",
+            ])
+        defer { server.stop() }
+        try await Self.eventually("the server's MQTT connection") {
+            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
+        }
+        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+        let mqtt = try #require(health["mqtt"] as? [String: Any])
+        #expect(mqtt["protocol"] as? String == "3.1.1")
+        #expect((mqtt["fallBack"] as? String)?.contains("refused MQTT 5") == true, "\(mqtt)")
+        #expect(mqtt["brokerLimits"] == nil)
+        #expect(proxy.connections.mqtt5 == 1)
     }
 
     @Test(.needsBroker) func nothingAcknowledgedIsLostWhenTheServerIsKilled() async throws {

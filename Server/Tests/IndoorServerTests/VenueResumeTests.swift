@@ -47,4 +47,33 @@ import Testing
         try await resume.resume(try Self.runtime())
         #expect(try await store.events(venue: "tiny", after: 0, limit: 100) == stored)
     }
+
+    /// A device heard once, whose first fix the venue's tick made after its last sighting: after a restart the next
+    /// tick does not make (store, publish) that fix again.
+    @Test func aFixTheTickMadeBeforeTheStopIsNotMadeAgain() async throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        let store = try await database.open()
+        let sightings = [
+            Sighting(time: 1, device: "b", node: "n2", rssi: -55),
+            Sighting(time: 1.1, device: "b", node: "n1", rssi: -75),
+        ]
+        // Before the stop: the batch, then the tick at data time 3 makes the first fix; all stored.
+        let before = try Self.runtime()
+        let events = before.locked { state in
+            ServerEvent.stored(from: state.session.ingest(sightings) + state.session.advance(to: 3))
+        }
+        let fixes = events.filter { if case .fix = $0 { true } else { false } }
+        #expect(fixes.count == 1)
+        _ = try await store.commit(IngestBatch(venue: "tiny", sightings: sightings, events: events, receivedAt: 500))
+        let stored = try await store.events(venue: "tiny", after: 0, limit: 100)
+
+        let runtime = try Self.runtime()
+        try await VenueResume(store: store, metrics: ServerMetrics(), wallClock: { 1000 }).resume(runtime)
+        #expect(try await store.events(venue: "tiny", after: 0, limit: 100) == stored)
+        // The next tick: nothing made before the stop comes again.
+        let next = runtime.locked { ServerEvent.stored(from: $0.session.advance(to: 4)) }
+        let again = next.filter { if case .fix(let fix) = $0 { fix.time <= 3 } else { false } }
+        #expect(again.isEmpty, "\(next)")
+    }
 }

@@ -19,6 +19,9 @@ struct ServeMQTTOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The MQTT client id (default indoor-HOSTNAME).", valueName: "id"))
     var mqttClientID: String?
 
+    @Option(help: MQTTVersionOption.help)
+    var mqttVersion: MQTTVersionOption = .mqtt311
+
     @Option(
         help: ArgumentHelp("A PEM CA certificate to trust for mqtts:// (default: the system's).", valueName: "path"))
     var mqttCA: String?
@@ -61,7 +64,8 @@ struct ServeMQTTOptions: ParsableArguments {
     func validate() throws {
         if mqttURL == nil {
             let needing = [
-                (mqttClientID != nil, "--mqtt-client-id"), (mqttCA != nil, "--mqtt-ca"), (irks != nil, "--irks"),
+                (mqttClientID != nil, "--mqtt-client-id"), (mqttCA != nil, "--mqtt-ca"),
+                (mqttVersion != .mqtt311, "--mqtt-version"), (irks != nil, "--irks"),
                 (homeAssistant, "--home-assistant"), (!homeAssistantDevice.isEmpty, "--home-assistant-device"),
             ]
             if let (_, option) = needing.first(where: { $0.0 }) {
@@ -100,9 +104,10 @@ struct ServeMQTTOptions: ParsableArguments {
         let password = ProcessInfo.processInfo.environment["INDOOR_MQTT_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "server"
         let client = MQTTClient(
-            configuration: MQTTConfiguration(
-                url: url, clientID: mqttClientID ?? "indoor-\(host)\(hub.cluster.map { "-" + $0.instance } ?? "")",
-                password: password, caFilePath: mqttCA),
+            configuration: mqttVersion.applied(
+                to: MQTTConfiguration(
+                    url: url, clientID: mqttClientID ?? "indoor-\(host)\(hub.cluster.map { "-" + $0.instance } ?? "")",
+                    password: password, caFilePath: mqttCA)),
             logger: Logger(label: "indoor.mqtt", factory: { label in StreamLogHandler.standardError(label: label) }))
         let configuration = MQTTBridgeConfiguration(
             topics: GatewayTopicConfiguration(

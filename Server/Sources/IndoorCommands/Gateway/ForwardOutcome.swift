@@ -6,6 +6,10 @@ enum ForwardOutcome: Sendable, Equatable {
     case refused(String)
     /// Not delivered now (no connection, a timeout, 408, 429, 5xx): try again later.
     case retry(String)
+    /// Not delivered: the destination refuses this gateway itself (the broker refused its connection: credentials,
+    /// authorisation, client id; the server answered 401, 403 or 404: the key, the venue). The batch stays queued;
+    /// trying again helps only once that is put right.
+    case turnedAway(String)
 }
 
 /// Where batches go: a server over HTTP or a broker over MQTT.

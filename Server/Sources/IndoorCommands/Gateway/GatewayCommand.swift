@@ -17,7 +17,9 @@ struct GatewayCommand: AsyncParsableCommand {
             from INDOOR_INGEST_KEY) or published to a broker as an ESPresense node would (password from \
             INDOOR_MQTT_PASSWORD). Every batch is queued on disk until it is acknowledged, so nothing is lost while \
             the destination is down; queued batches are sent first on the next start. A status line comes every \
-            10 s; SIGINT or SIGTERM, or the end of a FIFO or standard input, flushes what can be sent and stops.
+            10 s. At the end of the input (a FIFO, standard input, or a file with --no-follow) it keeps trying \
+            until every queued batch is sent, then ends; it ends with an error when the broker refuses its \
+            connection (the batches stay queued). SIGINT or SIGTERM sends what can be sent at once and stops.
 
             Example: btmon -w /var/tmp/hci.btsnoop & indoor gateway /var/tmp/hci.btsnoop --node hall \
             --server https://indoor.example:8080 --venue hq
@@ -43,6 +45,9 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The MQTT client id (default indoor-gateway-NODE).", valueName: "id"))
     var mqttClientID: String?
+
+    @Option(help: MQTTVersionOption.help)
+    var mqttVersion: MQTTVersionOption = .mqtt311
 
     @Option(help: ArgumentHelp("ESPresense's root topic (default espresense).", valueName: "topic"))
     var espresenseRoot: String = "espresense"
@@ -91,6 +96,7 @@ struct GatewayCommand: AsyncParsableCommand {
         } else if venue != nil {
             throw ValidationError("--venue goes with --server")
         }
+        if mqtt == nil && mqttVersion != .mqtt311 { throw ValidationError("--mqtt-version goes with --mqtt") }
         if let mqtt {
             do {
                 _ = try MQTTURL(parsing: mqtt)
@@ -145,7 +151,7 @@ struct GatewayCommand: AsyncParsableCommand {
             let mqttForwarder = MQTTForwarder(
                 url: try MQTTURL(parsing: mqtt), clientID: mqttClientID ?? "indoor-gateway-\(node)",
                 password: environment[MQTTConfiguration.passwordEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 },
-                root: espresenseRoot, node: node)
+                root: espresenseRoot, node: node, version: mqttVersion)
             mqttForwarder.start()
             forwarder = mqttForwarder
         } else {

@@ -62,10 +62,13 @@ final class GatewayRun: Sendable {
     /// The counters now.
     var counters: GatewayCounters { shared.withLock { $0.counters } }
 
-    /// Reads, queues and sends until the input ends or a stop is requested, then sends what it can.
+    /// Reads, queues and sends until the input ends or a stop is requested. When the input ended by itself (a FIFO,
+    /// standard input, a file not followed) it then keeps sending, backing off, until the queue is empty, the
+    /// destination turns the gateway away, or a stop is requested; after a stop it sends at once what it can.
     ///
     /// - Returns: The counters at the end.
-    /// - Throws: ``GatewayFailure`` when the input cannot be read or is not btsnoop (after flushing what it read).
+    /// - Throws: ``GatewayFailure`` when the input cannot be read or is not btsnoop (after flushing what it read), or
+    ///   when the broker refused the connection (the batches stay queued).
     func run() async throws(GatewayFailure) -> GatewayCounters {
         if queue.count > 0 {
             GatewayLog.line(
@@ -90,7 +93,7 @@ final class GatewayRun: Sendable {
                     }
                     backoff = .zero
                     continue
-                case .retry(let reason):
+                case .retry(let reason), .turnedAway(let reason):
                     if backoff == .zero {
                         GatewayLog.line(
                             "indoor gateway: \(reason); batches are queued in '\(queue.folder.path)' and sent when "
@@ -112,18 +115,65 @@ final class GatewayRun: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         flushPending()
-        while case (let batch, let sightings)? = queue.oldest() {
-            if case .retry(let reason) = await offer(batch, sightings) {
-                GatewayLog.line(
-                    "indoor gateway: \(reason); \(queue.count) batches (\(queue.sightingCount) sightings) stay "
-                        + "queued in '\(queue.folder.path)' for the next run")
-                break
-            }
-        }
+        let ending = await drain(persistent: !shared.withLock { $0.stopRequested })
         await forwarder.close()
         status()
         if let failure = shared.withLock({ $0.inputFailure }) { throw failure }
+        if case .turnedAway(let reason) = ending {
+            throw GatewayFailure(
+                "\(reason); \(queue.count) batches (\(queue.sightingCount) sightings) stay queued in "
+                    + "'\(queue.folder.path)' for the next run")
+        }
         return counters
+    }
+
+    /// How the sending ended.
+    private enum Ending {
+        /// Every queued batch was delivered (or refused for good, counted).
+        case queueEmpty
+        /// The destination could not be reached when a stop was asked for: the batches stay queued.
+        case leftQueued
+        /// The destination refused this gateway itself (``ForwardOutcome/turnedAway(_:)``).
+        case turnedAway(String)
+    }
+
+    /// Sends the queued batches, oldest first, until the queue is empty, and says how it ended.
+    ///
+    /// - Parameter persistent: Whether to keep trying a destination that cannot be reached yet (the input ended by
+    ///   itself: a file without `--no-follow`… a FIFO, standard input), backing off, until it takes every batch,
+    ///   refuses this gateway, or a stop is asked for (SIGINT, SIGTERM). Otherwise each batch is offered once.
+    private func drain(persistent: Bool) async -> Ending {
+        var backoff: Duration = .zero
+        var waitSaid = false
+        while case (let batch, let sightings)? = queue.oldest() {
+            switch await offer(batch, sightings) {
+            case .delivered, .refused:
+                backoff = .zero
+                continue
+            case .turnedAway(let reason):
+                return .turnedAway(reason)
+            case .retry(let reason):
+                if !persistent || shared.withLock({ $0.stopRequested }) {
+                    GatewayLog.line(
+                        "indoor gateway: \(reason); \(queue.count) batches (\(queue.sightingCount) sightings) stay "
+                            + "queued in '\(queue.folder.path)' for the next run")
+                    return .leftQueued
+                }
+                if !waitSaid {
+                    waitSaid = true
+                    GatewayLog.line(
+                        "indoor gateway: the input ended; \(reason); trying until it takes the \(queue.count) "
+                            + "queued batches (SIGINT or SIGTERM leaves them queued for the next run)")
+                }
+                backoff = min(max(backoff * 2, settings.minimumBackoff), settings.maximumBackoff)
+                let deadline = ContinuousClock.now + backoff
+                while ContinuousClock.now < deadline, !shared.withLock({ $0.stopRequested }) {
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+        GatewayLog.line("indoor gateway: the queue is empty; ending")
+        return .queueEmpty
     }
 
     /// Sends one queued batch and settles it: deleted when acknowledged or refused, kept otherwise.
@@ -137,13 +187,14 @@ final class GatewayRun: Sendable {
                 $0.counters.rejected += rejected
             }
             if let problem, sayOnce("rejected: " + problem) {
-                GatewayLog.line("indoor gateway: the server rejected \(rejected) sightings of a batch, e.g. \(problem)")
+                GatewayLog.line(
+                    "indoor gateway: the destination rejected \(rejected) sightings of a batch, e.g. \(problem)")
             }
         case .refused(let reason):
             queue.remove(batch)
             shared.withLock { $0.counters.refused += sightings.count }
             if sayOnce(reason) { GatewayLog.line("indoor gateway: \(reason); the batch is dropped") }
-        case .retry:
+        case .retry, .turnedAway:
             break
         }
         return outcome

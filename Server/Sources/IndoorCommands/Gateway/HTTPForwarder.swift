@@ -79,11 +79,11 @@ struct HTTPForwarder: SightingForwarder {
         case 408, 429, 500...:
             return .retry("\(server.absoluteString) answered \(status)")
         case 401, 403, 404:
-            // The batch is good; the key or the venue is not (yet): kept and tried again, so fixing the
-            // configuration loses nothing.
+            // The batch is good; the key or the venue is not (yet): kept and tried again while following, so fixing
+            // the configuration loses nothing; at the end of the input, the run ends saying so.
             let refusal = try? JSONDecoder().decode(Refusal.self, from: data)
             let what = status == 404 ? "the venue '\(venue)'" : "the ingest key (INDOOR_INGEST_KEY)"
-            return .retry(
+            return .turnedAway(
                 "\(server.absoluteString) answered \(status) (\(refusal?.message ?? "")); check \(what); the batch is kept"
             )
         default:

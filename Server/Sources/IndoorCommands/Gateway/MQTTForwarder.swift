@@ -8,14 +8,19 @@ import Synchronization
 ///
 /// Device ids become ESPresense's: a beacon `UUID/major/minor` is published as `iBeacon:<uuid>-<major>-<minor>`
 /// and an address `AA:BB:CC:DD:EE:FF` as `aabbccddeeff`, which the server's ESPresense reader maps back; an id
-/// that cannot be a topic segment (with `/`, `+` or `#`, e.g. an Eddystone URL) is not published and is counted.
-/// A batch is delivered once the broker acknowledged (PUBACK) every message of it.
+/// that cannot be a topic segment (with `/`, `+` or `#`, e.g. an Eddystone URL) is not published and is counted as
+/// rejected, as is a message a limit of the broker forbids (MQTT 5 Maximum Packet Size). A batch is delivered once
+/// the broker acknowledged (PUBACK) every other message of it. A batch offered while the client is still connecting
+/// waits for the connection (up to `connectWait`), however slowly the broker accepts; a broker that refuses the
+/// connection (credentials, authorisation) turns the gateway away.
 final class MQTTForwarder: SightingForwarder {
     let client: MQTTClient
     /// ESPresense's root topic (`espresense`).
     let root: String
     /// The gateway's node id.
     let node: String
+    /// How long a batch waits for the connection.
+    let connectWait: Duration
     private let state = Mutex(State())
 
     private struct State {
@@ -35,10 +40,16 @@ final class MQTTForwarder: SightingForwarder {
     /// - Parameters:
     ///   - url: the broker, `mqtt://[user@]host[:port]` or `mqtts://…`.
     ///   - password: from `INDOOR_MQTT_PASSWORD`.
-    init(url: MQTTURL, clientID: String, password: String?, root: String, node: String) {
+    ///   - version: `--mqtt-version`.
+    ///   - connectWait: How long a batch waits for the connection before it is said not delivered (retried later).
+    init(
+        url: MQTTURL, clientID: String, password: String?, root: String, node: String,
+        version: MQTTVersionOption = .mqtt311, connectWait: Duration = .seconds(5)
+    ) {
         self.root = root
         self.node = node
-        var configuration = MQTTConfiguration(url: url, clientID: clientID, password: password)
+        self.connectWait = connectWait
+        var configuration = version.applied(to: MQTTConfiguration(url: url, clientID: clientID, password: password))
         configuration.will = MQTTWill(
             topic: "\(root)/rooms/\(node)/status", payload: Array("offline".utf8), qos: .atLeastOnce, retain: true)
         configuration.reconnectBackoff = MQTTReconnectBackoff(minimum: .milliseconds(200), maximum: .seconds(10))
@@ -76,7 +87,24 @@ final class MQTTForwarder: SightingForwarder {
         return device
     }
 
+    /// Waits until the client is connected, the broker refused it, or `connectWait` has passed; returns the refusal.
+    private func waitForConnection() async -> String? {
+        let deadline = ContinuousClock.now + connectWait
+        while client.connectionState != .connected {
+            if let refusal = client.brokerReport.connectRefusal { return refusal }
+            if ContinuousClock.now >= deadline { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
     func send(_ sightings: [ForwardedSighting]) async -> ForwardOutcome {
+        let broker = "the broker \(client.configuration.host):\(client.configuration.port)"
+        if let refusal = await waitForConnection() {
+            return .turnedAway("\(broker) refused the connection: \(refusal)")
+        }
+        var rejected = 0
+        var firstProblem: String?
         do {
             let connection = client.statistics.connectionsEstablished
             if connection != state.withLock({ $0.announcedConnection }) {
@@ -87,14 +115,22 @@ final class MQTTForwarder: SightingForwarder {
             for sighting in sightings {
                 guard let id = Self.espresenseID(sighting.device) else {
                     state.withLock { $0.unpublishable += 1 }
+                    rejected += 1
+                    firstProblem = firstProblem ?? "device id '\(sighting.device)' cannot be a topic level"
                     continue
                 }
-                try await client.publish(
-                    topic: "\(root)/devices/\(id)/\(node)", payload: Self.payload(id: id, sighting), qos: .atLeastOnce)
+                do {
+                    try await client.publish(
+                        topic: "\(root)/devices/\(id)/\(node)", payload: Self.payload(id: id, sighting),
+                        qos: .atLeastOnce)
+                } catch let error as MQTTClientError where error.code == .brokerLimit {
+                    rejected += 1
+                    firstProblem = firstProblem ?? error.message
+                }
             }
-            return .delivered(rejected: 0, firstProblem: nil)
+            return .delivered(rejected: rejected, firstProblem: firstProblem)
         } catch {
-            return .retry("the broker \(client.configuration.host):\(client.configuration.port): \(error)")
+            return .retry("\(broker): \(error)")
         }
     }
 

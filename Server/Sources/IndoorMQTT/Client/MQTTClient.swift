@@ -23,12 +23,17 @@ public final class MQTTClient: Sendable {
         var lastDisconnectReason: String?
         var statistics = MQTTClientStatistics()
         var connection: MQTTConnectionHandle?
+        /// The inbox of the current connection.
+        var inbox: MQTTInbox?
         var lastPacketID: UInt16 = 0
         var pendingAcks: [UInt16: CheckedContinuation<Void, any Error>] = [:]
         var isRunning = false
         var isStopRequested = false
         var lastProblemLogged: ContinuousClock.Instant?
         var problemsNotLogged = 0
+        var report: MQTTBrokerReport
+        /// Whether a broker ever accepted MQTT 5 from this client.
+        var acceptedMQTT5 = false
     }
 
     /// The outcome of one connection.
@@ -36,12 +41,17 @@ public final class MQTTClient: Sendable {
         /// The broker accepted the CONNECT (so the backoff starts over).
         var accepted: Bool
         var reason: String
+        /// Connect again without waiting (the client fell back to MQTT 3.1.1).
+        var retryAtOnce = false
     }
 
     public let configuration: MQTTConfiguration
+    /// How long an MQTT 5 CONNECT that may fall back to 3.1.1 waits for its CONNACK, seconds (at most
+    /// `connectTimeoutSeconds`), until a broker has accepted MQTT 5 once.
+    static let fallBackConnAckSeconds = 5
     private let logger: Logger
     private let eventLoopGroup: any EventLoopGroup
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// - Parameters:
     ///   - logger: Where connection events go; connection failures are logged at most once a minute at
@@ -54,6 +64,7 @@ public final class MQTTClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.eventLoopGroup = eventLoopGroup
+        state = Mutex(State(report: MQTTBrokerReport(protocolVersion: configuration.protocolVersion)))
     }
 
     /// The connection's state now, for health checks.
@@ -65,6 +76,9 @@ public final class MQTTClient: Sendable {
 
     /// Counters since the client was made.
     public var statistics: MQTTClientStatistics { state.withLock { $0.statistics } }
+
+    /// The protocol version in use, the broker's limits and its last reason codes (``MQTTBrokerReport``).
+    public var brokerReport: MQTTBrokerReport { state.withLock { $0.report } }
 
     // MARK: - Running
 
@@ -108,6 +122,11 @@ public final class MQTTClient: Sendable {
                 state.connectionState = .disconnected(reason: outcome.reason)
                 state.lastDisconnectReason = outcome.reason
             }
+            if outcome.retryAtOnce {
+                attempt = 0
+                state.withLock { $0.statistics.reconnectAttempts += 1 }
+                continue
+            }
             attempt = outcome.accepted ? 0 : attempt + 1
             let delay = configuration.reconnectBackoff.delay(attempt: max(0, attempt - 1), using: &random)
             logConnectionProblem(outcome.reason, retryIn: delay)
@@ -119,13 +138,23 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Sends DISCONNECT, closes the connection and makes `run` return (its pending handler call is awaited).
+    /// Stops cleanly and makes `run` return: a handler call under way is let finish and its batch acknowledged (so
+    /// that a committed batch is not sent again on the next connection), messages not yet handed to the handler are
+    /// dropped (a persistent session gets them again), then DISCONNECT is sent and the connection closed. A handler
+    /// that takes longer than `connectTimeoutSeconds` is not waited for (its batch is then not acknowledged).
     public func disconnect() async {
-        let connection = state.withLock { state in
+        let (connection, inbox) = state.withLock { state in
             state.isStopRequested = state.isRunning
-            return state.connection
+            return (state.connection, state.inbox)
         }
         guard let connection else { return }
+        if let inbox {
+            inbox.close()
+            let deadline = ContinuousClock.now + .seconds(configuration.connectTimeoutSeconds)
+            while !inbox.isConsumerFinished, ContinuousClock.now < deadline, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
         try? await connection.send(.disconnect(MQTTDisconnect()))
         connection.end(reason: "disconnected by the application")
     }
@@ -165,15 +194,16 @@ public final class MQTTClient: Sendable {
     private func runConnection(
         subscriptions: [MQTTSubscription], handler: @escaping MessageHandler, sslContext: NIOSSLContext?
     ) async -> ConnectionOutcome {
+        let version = state.withLock { $0.report.protocolVersion }
         let asyncChannel: NIOAsyncChannel<MQTTPacket, Never>
         do {
-            asyncChannel = try await connectChannel(sslContext: sslContext)
+            asyncChannel = try await connectChannel(sslContext: sslContext, version: version)
         } catch {
             return ConnectionOutcome(
                 accepted: false,
                 reason: "could not connect to \(configuration.host):\(configuration.port): \(error)")
         }
-        let connection = MQTTConnectionHandle(channel: asyncChannel.channel)
+        let connection = MQTTConnectionHandle(channel: asyncChannel.channel, version: version)
         do {
             return try await asyncChannel.executeThenClose { inbound, _ in
                 var iterator = inbound.makeAsyncIterator()
@@ -185,10 +215,10 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    private func connectChannel(sslContext: NIOSSLContext?) async throws -> NIOAsyncChannel<MQTTPacket, Never> {
-        let decoder = MQTTPacketDecoder(
-            version: configuration.protocolVersion, maximumPacketSize: configuration.maximumPacketSize)
-        let version = configuration.protocolVersion
+    private func connectChannel(sslContext: NIOSSLContext?, version: MQTTProtocolVersion) async throws
+        -> NIOAsyncChannel<MQTTPacket, Never>
+    {
+        let decoder = MQTTPacketDecoder(version: version, maximumPacketSize: configuration.maximumPacketSize)
         let serverName = configuration.tls?.serverName ?? configuration.host
         let isIPAddress = (try? SocketAddress(ipAddress: serverName, port: 0)) != nil
         return try await ClientBootstrap(group: eventLoopGroup)
@@ -210,13 +240,13 @@ public final class MQTTClient: Sendable {
             }
     }
 
-    private func makeConnect() -> MQTTConnect {
+    private func makeConnect(version: MQTTProtocolVersion) -> MQTTConnect {
         var properties = MQTTProperties()
-        if configuration.protocolVersion == .v5 && !configuration.cleanSession {
+        if version == .v5 && !configuration.cleanSession {
             properties.sessionExpiryIntervalSeconds = configuration.sessionExpirySeconds
         }
         return MQTTConnect(
-            protocolVersion: configuration.protocolVersion, clientID: configuration.clientID,
+            protocolVersion: version, clientID: configuration.clientID,
             keepAliveSeconds: configuration.keepAliveSeconds, cleanSession: configuration.cleanSession,
             username: configuration.username, password: configuration.password.map { Array($0.utf8) },
             will: configuration.will, properties: properties)
@@ -233,18 +263,35 @@ public final class MQTTClient: Sendable {
         }
         var accepted = false
         var failure: String?
+        let version = connection.version
+        // MQTT 5 refused by a broker that only speaks 3.1.1: a CONNACK saying so, or none at all. A broker that may fall
+        // back and never accepted MQTT 5 is given a shorter time for its CONNACK (amqtt keeps the connection silent).
+        var refusesVersion = false
+        let fallBackSeconds = min(timeoutSeconds, Self.fallBackConnAckSeconds)
+        let mayFallBack =
+            version == .v5 && configuration.allowsFallBack && !state.withLock { $0.acceptedMQTT5 }
+        let connAckTimeout =
+            mayFallBack
+            ? connection.channel.eventLoop.scheduleTask(in: .seconds(Int64(fallBackSeconds))) {
+                connection.end(reason: "no CONNACK to MQTT 5 within \(fallBackSeconds) s")
+            } : nil
         do {
-            try await connection.send(.connect(makeConnect()))
-            guard let first = try await iterator.next() else {
+            try await connection.send(.connect(makeConnect(version: version)))
+            refusesVersion = version == .v5
+            let firstPacket = try await iterator.next()
+            connAckTimeout?.cancel()
+            guard let first = firstPacket else {
                 throw MQTTClientError("the broker closed the connection before sending CONNACK")
             }
+            refusesVersion = false
             guard case .connAck(let ack) = first else {
                 throw MQTTClientError("the broker sent \(first.type) where CONNACK was expected")
             }
+            recordConnAck(ack, version: version)
             guard ack.isAccepted else {
+                refusesVersion = version == .v5 && ack.refusesProtocolVersion
                 throw MQTTClientError(
-                    "the broker refused the connection: "
-                        + ack.reasonDescription(version: configuration.protocolVersion))
+                    "the broker refused the connection: " + ack.reasonDescription(version: version))
             }
             accepted = true
             try await connected(
@@ -262,23 +309,56 @@ public final class MQTTClient: Sendable {
             failure = "\(error)"
         }
         handshakeTimeout.cancel()
+        connAckTimeout?.cancel()
         if isStopping {
             try? await connection.send(.disconnect(MQTTDisconnect()))
             connection.end(reason: "stopped")
         }
         let reason = connection.endReason ?? failure ?? "the broker closed the connection"
+        connection.closeSlots(
+            MQTTClientError(.notConnected, "the connection to the broker was lost (\(reason))"))
+        let fallBack = refusesVersion && configuration.allowsFallBack && !isStopping
         let pending = state.withLock { state in
-            if state.connection === connection { state.connection = nil }
+            if state.connection === connection {
+                state.connection = nil
+                state.connectionState = .disconnected(reason: reason)
+            }
+            if fallBack {
+                state.report.protocolVersion = .v3_1_1
+                state.report.fallBackReason = "the broker refused MQTT 5: \(reason)"
+                state.report.limits = nil
+            }
             defer { state.pendingAcks.removeAll() }
             return state.pendingAcks
+        }
+        if fallBack {
+            let broker = "\(configuration.host):\(configuration.port)"
+            logger.warning("MQTT broker \(broker) refused MQTT 5 (\(reason)): connecting with MQTT 3.1.1 instead")
         }
         for continuation in pending.values {
             continuation.resume(
                 throwing: MQTTClientError(
+                    .connectionLost,
                     "the connection to the broker was lost before it acknowledged (PUBACK) the QoS 1 message; "
                         + "it may or may not have been delivered (\(reason))"))
         }
-        return ConnectionOutcome(accepted: accepted, reason: reason)
+        return ConnectionOutcome(accepted: accepted, reason: reason, retryAtOnce: fallBack)
+    }
+
+    /// Keeps what a CONNACK says: its reason code, the MQTT 5 limits when accepted, the refusal when not.
+    private func recordConnAck(_ ack: MQTTConnAck, version: MQTTProtocolVersion) {
+        var name = ack.reasonName(version: version)
+        if let text = ack.properties.reasonString { name += ": \(text)" }
+        state.withLock { state in
+            state.report.connAck = MQTTReason(code: ack.code, reason: name)
+            if ack.isAccepted {
+                state.report.connectRefusal = nil
+                if version == .v5 { state.acceptedMQTT5 = true }
+                state.report.limits = version == .v5 ? MQTTBrokerLimits(connAck: ack.properties) : nil
+            } else if !ack.isTransientRefusal {
+                state.report.connectRefusal = ack.reasonDescription(version: version)
+            }
+        }
     }
 
     private func connected(
@@ -296,7 +376,7 @@ public final class MQTTClient: Sendable {
             "MQTT connected to \(configuration.host):\(configuration.port)",
             metadata: [
                 "client_id": "\(configuration.clientID)", "session_present": "\(ack.sessionPresent)",
-                "protocol": "\(configuration.protocolVersion)",
+                "protocol": "\(connection.version)",
             ])
         var subscribePacketID: UInt16?
         if subscriptions.isEmpty {
@@ -312,6 +392,8 @@ public final class MQTTClient: Sendable {
                         subscriptions: subscriptions.map { .init(topicFilter: $0.topicFilter, qos: $0.qos) })))
         }
         let inbox = MQTTInbox(capacity: configuration.maximumBufferedMessages)
+        state.withLock { $0.inbox = inbox }
+        defer { state.withLock { state in if state.inbox === inbox { state.inbox = nil } } }
         let batchSize = configuration.maximumBatchSize
         try await withThrowingTaskGroup(of: Void.self) { deliveryGroup in
             deliveryGroup.addTask {
@@ -371,8 +453,7 @@ public final class MQTTClient: Sendable {
             case .subAck(let ack):
                 guard let subscribe, ack.packetID == subscribe.packetID else { continue }
                 for (subscription, code) in zip(subscribe.subscriptions, ack.codes) where code >= 0x80 {
-                    let reason =
-                        configuration.protocolVersion == .v5 ? MQTTReasonCode.name(code) : "failure"
+                    let reason = connection.version == .v5 ? MQTTReasonCode.name(code) : "failure"
                     logger.error(
                         "MQTT broker refused the subscription to \"\(subscription.topicFilter)\": \(reason) (0x\(String(code, radix: 16)))"
                     )
@@ -382,9 +463,11 @@ public final class MQTTClient: Sendable {
             case .pingResp:
                 connection.pingAnswered()
             case .disconnect(let disconnect):
-                var reason = "the broker disconnected: \(MQTTReasonCode.name(disconnect.reasonCode))"
-                if let text = disconnect.properties.reasonString { reason += " (\(text))" }
-                throw MQTTClientError(reason)
+                var name = MQTTReasonCode.name(disconnect.reasonCode)
+                if let text = disconnect.properties.reasonString { name += ": \(text)" }
+                let brokerReason = MQTTReason(code: disconnect.reasonCode, reason: name)
+                state.withLock { $0.report.brokerDisconnect = brokerReason }
+                throw MQTTClientError("the broker disconnected: \(brokerReason)")
             case .unsubAck:
                 continue
             case .connect, .connAck, .subscribe, .unsubscribe, .pingReq:
@@ -419,6 +502,7 @@ public final class MQTTClient: Sendable {
     private func deliver(
         inbox: MQTTInbox, connection: MQTTConnectionHandle, batchSize: Int, handler: MessageHandler
     ) async {
+        defer { inbox.finishConsumer() }
         while let batch = await inbox.nextBatch(maximumCount: batchSize) {
             state.withLock { $0.statistics.messagesDelivered += batch.count }
             do {
@@ -447,27 +531,44 @@ public final class MQTTClient: Sendable {
     /// Publishes a message. QoS 0 returns once written; QoS 1 returns once the broker has acknowledged it
     /// (PUBACK).
     ///
-    /// - Throws: `MQTTClientError` when not connected, for QoS 2, when the broker refuses it (MQTT 5), or when
-    ///   the connection is lost before the acknowledgement (the message may or may not have been delivered);
+    /// On an MQTT 5 connection the broker's limits (``MQTTBrokerLimits``) are kept: a message whose PUBLISH is larger
+    /// than its Maximum Packet Size, or above its Maximum QoS, or retained where it keeps no retained messages, is not
+    /// sent (code `brokerLimit`, counted in `statistics.messagesRefusedForLimits`); a QoS 1 publish waits while as
+    /// many as its Receive Maximum are unacknowledged. No topic alias is ever sent.
+    ///
+    /// - Throws: `MQTTClientError` when not connected (`notConnected`), for QoS 2, when a broker limit forbids the
+    ///   message (`brokerLimit`), when the broker refuses it (`refusedByBroker`, MQTT 5), or when the connection is
+    ///   lost before the acknowledgement (`connectionLost`: the message may or may not have been delivered);
     ///   `CancellationError` if the task is cancelled while waiting.
     public func publish(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false)
         async throws
     {
         guard qos != .exactlyOnce else { throw MQTTClientError("QoS 2 is not supported; publish with QoS 0 or 1") }
-        let (connection, connectionState) = state.withLock { ($0.connection, $0.connectionState) }
+        let (connection, connectionState, limits) = state.withLock {
+            ($0.connection, $0.connectionState, $0.report.limits)
+        }
         guard let connection else {
             throw MQTTClientError(
-                "cannot publish to \"\(topic)\": not connected to the broker (\(connectionState))")
+                .notConnected, "cannot publish to \"\(topic)\": not connected to the broker (\(connectionState))")
+        }
+        let limitsInUse = connection.version == .v5 ? limits : nil
+        if let limitsInUse {
+            try checkLimits(limitsInUse, topic: topic, payload: payload, qos: qos, retain: retain)
         }
         if qos == .atMostOnce {
             do {
                 try await connection.send(.publish(MQTTPublish(topic: topic, payload: payload, retain: retain)))
             } catch {
-                throw MQTTClientError("cannot publish to \"\(topic)\": the connection was lost (\(error))")
+                throw MQTTClientError(
+                    .connectionLost, "cannot publish to \"\(topic)\": the connection was lost (\(error))")
             }
             state.withLock { $0.statistics.messagesPublished += 1 }
             return
         }
+        if let limitsInUse {
+            try await connection.acquirePublishSlot(limit: limitsInUse.receiveMaximum)
+        }
+        defer { if let limitsInUse { connection.releasePublishSlot(limit: limitsInUse.receiveMaximum) } }
         let packetID = allocatePacketID()
         let packet = MQTTPacket.publish(
             MQTTPublish(topic: topic, payload: payload, qos: qos, retain: retain, packetID: packetID))
@@ -476,19 +577,23 @@ public final class MQTTClient: Sendable {
                 let registered = state.withLock { state in
                     guard state.connection === connection, !Task.isCancelled else { return false }
                     state.pendingAcks[packetID] = continuation
+                    state.statistics.largestInFlightPublishes = max(
+                        state.statistics.largestInFlightPublishes, state.pendingAcks.count)
                     return true
                 }
                 guard registered else {
                     continuation.resume(
                         throwing: Task.isCancelled
                             ? CancellationError()
-                            : MQTTClientError("cannot publish to \"\(topic)\": the connection was lost"))
+                            : MQTTClientError(
+                                .notConnected, "cannot publish to \"\(topic)\": the connection was lost"))
                     return
                 }
                 connection.channel.writeAndFlush(packet).whenFailure { error in
                     self.failPublish(
                         packetID,
                         MQTTClientError(
+                            .connectionLost,
                             "cannot publish to \"\(topic)\": the connection was lost before the broker "
                                 + "acknowledged (PUBACK) it (\(error))"))
                 }
@@ -497,6 +602,31 @@ public final class MQTTClient: Sendable {
             self.failPublish(packetID, CancellationError())
         }
         state.withLock { $0.statistics.messagesPublished += 1 }
+    }
+
+    /// Throws (code `brokerLimit`, counted) when the broker's `limits` forbid the message.
+    private func checkLimits(
+        _ limits: MQTTBrokerLimits, topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool
+    ) throws {
+        var problem: String?
+        if Int(qos.rawValue) > limits.maximumQoS {
+            problem = "the broker takes at most QoS \(limits.maximumQoS) (its Maximum QoS); this message is \(qos)"
+        } else if retain && !limits.retainAvailable {
+            problem = "the broker keeps no retained messages (Retain Available is 0); this message is retained"
+        } else if let maximum = limits.maximumPacketSizeBytes {
+            // The packet identifier's value does not change the size.
+            let sized = MQTTPublish(
+                topic: topic, payload: payload, qos: qos, retain: retain, packetID: qos == .atMostOnce ? nil : 1)
+            let size = try MQTTPacket.publish(sized).encode(version: .v5).count
+            if size > maximum {
+                problem =
+                    "its PUBLISH packet is \(size) bytes and the broker takes at most \(maximum) (its Maximum "
+                    + "Packet Size)"
+            }
+        }
+        guard let problem else { return }
+        state.withLock { $0.statistics.messagesRefusedForLimits += 1 }
+        throw MQTTClientError(.brokerLimit, "not publishing to \"\(topic)\": \(problem)")
     }
 
     private func failPublish(_ packetID: UInt16, _ error: any Error) {
@@ -508,6 +638,7 @@ public final class MQTTClient: Sendable {
         if ack.reasonCode >= 0x80 {
             continuation.resume(
                 throwing: MQTTClientError(
+                    .refusedByBroker,
                     "the broker refused the message: \(MQTTReasonCode.name(ack.reasonCode)) "
                         + "(0x\(String(ack.reasonCode, radix: 16)))"))
         } else {

@@ -8,6 +8,11 @@ public struct MQTTClientStatistics: Sendable, Hashable {
     public var messagesDelivered: Int = 0
     /// Messages published by `publish` (QoS 1: acknowledged by the broker).
     public var messagesPublished: Int = 0
+    /// Messages `publish` did not send because a limit the broker announced forbids them (MQTT 5 Maximum Packet
+    /// Size, Maximum QoS, Retain Available).
+    public var messagesRefusedForLimits: Int = 0
+    /// The most QoS 1 publishes that were unacknowledged at once (with MQTT 5, at most the broker's Receive Maximum).
+    public var largestInFlightPublishes: Int = 0
     /// Connections accepted by the broker (CONNACK success).
     public var connectionsEstablished: Int = 0
     /// Connection attempts after a lost or failed connection.

@@ -18,7 +18,13 @@ public struct MQTTConfiguration: Sendable, Hashable {
     /// Start a new session on each connection. False (the default) keeps a persistent session: the broker holds
     /// subscriptions and unacknowledged QoS 1 messages while the client is away.
     public var cleanSession: Bool
+    /// The protocol version to connect with.
     public var protocolVersion: MQTTProtocolVersion
+    /// With `protocolVersion` MQTT 5: when the broker refuses MQTT 5 (a CONNACK "unsupported protocol version", or
+    /// the connection closed before any CONNACK, or no CONNACK within 5 s until a broker has accepted MQTT 5 once),
+    /// connect with MQTT 3.1.1 instead, from then on, and say so (``MQTTBrokerReport/fallBackReason``). False: keep
+    /// trying MQTT 5.
+    public var allowsFallBack: Bool
     /// MQTT 5: how long the broker keeps the session after a disconnect, in seconds (sent only when
     /// `cleanSession` is false). MQTT 3.1.1 sessions are kept until the broker's own expiry.
     public var sessionExpirySeconds: UInt32
@@ -38,6 +44,7 @@ public struct MQTTConfiguration: Sendable, Hashable {
     public init(
         host: String, port: Int? = nil, clientID: String, username: String? = nil, password: String? = nil,
         keepAliveSeconds: UInt16 = 30, cleanSession: Bool = false, protocolVersion: MQTTProtocolVersion = .v3_1_1,
+        allowsFallBack: Bool = false,
         sessionExpirySeconds: UInt32 = 86_400, tls: MQTTTLSSettings? = nil, will: MQTTWill? = nil,
         reconnectBackoff: MQTTReconnectBackoff = MQTTReconnectBackoff(),
         maximumPacketSize: Int = MQTTPacketDecoder.defaultMaximumPacketSize, connectTimeoutSeconds: Int = 30,
@@ -51,6 +58,7 @@ public struct MQTTConfiguration: Sendable, Hashable {
         self.keepAliveSeconds = max(1, keepAliveSeconds)
         self.cleanSession = cleanSession
         self.protocolVersion = protocolVersion
+        self.allowsFallBack = allowsFallBack
         self.sessionExpirySeconds = sessionExpirySeconds
         self.tls = tls
         self.will = will

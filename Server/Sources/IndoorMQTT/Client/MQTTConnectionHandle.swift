@@ -8,13 +8,85 @@ final class MQTTConnectionHandle: Sendable {
         var pingOutstanding = false
         var readerPaused = false
         var endReason: String?
+        /// QoS 1 publishes sent (or about to be) and not yet settled.
+        var inFlight = 0
+        /// Publishes waiting for an in-flight slot, by ticket.
+        var slotWaiters: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextTicket = 0
+        /// Set once the connection is over: slots are no longer given.
+        var slotsClosed: MQTTClientError?
     }
 
     let channel: any Channel
+    /// The protocol version spoken on this connection.
+    let version: MQTTProtocolVersion
     private let state = Mutex(State())
 
-    init(channel: any Channel) {
+    init(channel: any Channel, version: MQTTProtocolVersion) {
         self.channel = channel
+        self.version = version
+    }
+
+    /// Takes one of `limit` in-flight slots for a QoS 1 publish (the broker's Receive Maximum), waiting while all are
+    /// taken; give it back with `releasePublishSlot()` once the publish is settled.
+    /// - Throws: `MQTTClientError` once the connection is over, `CancellationError` when the task is cancelled.
+    func acquirePublishSlot(limit: Int) async throws {
+        let ticket: Int? = try state.withLock { state in
+            if let closed = state.slotsClosed { throw closed }
+            if state.inFlight < limit && state.slotWaiters.isEmpty {
+                state.inFlight += 1
+                return nil
+            }
+            defer { state.nextTicket += 1 }
+            return state.nextTicket
+        }
+        guard let ticket else { return }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let failure: (any Error)? = state.withLock { state in
+                    if let closed = state.slotsClosed { return closed }
+                    if Task.isCancelled { return CancellationError() }
+                    state.slotWaiters.append((ticket, continuation))
+                    return nil
+                }
+                if let failure { continuation.resume(throwing: failure) }
+                // A slot may have come free before the waiter was listed.
+                self.handOutSlots(limit: limit)
+            }
+        } onCancel: {
+            state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard let index = state.slotWaiters.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                return state.slotWaiters.remove(at: index).continuation
+            }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Gives back a slot taken by `acquirePublishSlot(limit:)` and hands it to the first waiter.
+    func releasePublishSlot(limit: Int) {
+        state.withLock { $0.inFlight = max(0, $0.inFlight - 1) }
+        handOutSlots(limit: limit)
+    }
+
+    private func handOutSlots(limit: Int) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            var ready: [CheckedContinuation<Void, any Error>] = []
+            while state.inFlight < limit, !state.slotWaiters.isEmpty {
+                state.inFlight += 1
+                ready.append(state.slotWaiters.removeFirst().continuation)
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// The connection is over: publishes waiting for a slot fail with `error`, and later ones at once.
+    func closeSlots(_ error: MQTTClientError) {
+        let waiters = state.withLock { state in
+            state.slotsClosed = error
+            defer { state.slotWaiters.removeAll() }
+            return state.slotWaiters
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: error) }
     }
 
     /// Why the connection ended, when it was ended on purpose (keep-alive timeout, handshake timeout, stop).

@@ -18,6 +18,7 @@ final class MQTTInbox: Sendable {
         var isClosed = false
         var waitingConsumer: CheckedContinuation<Void, Never>?
         var waitingProducer: CheckedContinuation<Void, Never>?
+        var consumerFinished = false
     }
 
     let capacity: Int
@@ -28,6 +29,14 @@ final class MQTTInbox: Sendable {
     }
 
     var count: Int { state.withLock { $0.entries.count } }
+
+    /// Whether the consumer (the delivery loop) has stopped taking batches, its last batch settled.
+    var isConsumerFinished: Bool { state.withLock { $0.consumerFinished } }
+
+    /// Said by the consumer when it stops taking batches.
+    func finishConsumer() {
+        state.withLock { $0.consumerFinished = true }
+    }
 
     /// Appends an entry, first waiting while the inbox is full. Returns false if it was closed (or the task
     /// cancelled) instead.

@@ -45,14 +45,15 @@ public final class MQTTBridge: Service, Sendable {
         self.logger = logger
         let resolver = configuration.irks.isEmpty ? nil : try IRKResolver(keys: configuration.irks)
         parser = GatewayMessageParser(configuration: configuration.topics, resolver: resolver)
-        publisher = MQTTPublisher(client: client, configuration: configuration, logger: logger)
+        publisher = MQTTPublisher(client: client, configuration: configuration, metrics: metrics, logger: logger)
     }
 
-    /// The topics subscribed to, at QoS 1: ESPresense's devices and rooms, the Theengs / OpenMQTTGateway layout under
-    /// each prefix, and Home Assistant's status when its discovery is on.
+    /// The topics subscribed to, at QoS 1: ESPresense's devices (every depth, so that a device id a broker split into
+    /// levels is seen and refused, `splitTopic`) and rooms, the Theengs / OpenMQTTGateway layout under each prefix, and
+    /// Home Assistant's status when its discovery is on.
     public var subscriptions: [MQTTSubscription] {
         let root = configuration.topics.espresenseRoot
-        var topics = ["\(root)/devices/+/+", "\(root)/rooms/+/status", "\(root)/rooms/+/telemetry"]
+        var topics = ["\(root)/devices/#", "\(root)/rooms/+/status", "\(root)/rooms/+/telemetry"]
         let prefixes = configuration.topics.theengsPrefixes
         topics += prefixes.isEmpty ? ["+/+/BTtoMQTT/+"] : prefixes.map { "\($0)/+/BTtoMQTT/+" }
         if let homeAssistant = configuration.homeAssistant { topics.append("\(homeAssistant.prefix)/status") }
@@ -68,19 +69,26 @@ public final class MQTTBridge: Service, Sendable {
         case .disconnected: state = "disconnected"
         }
         let scheme = client.configuration.tls == nil ? "mqtt" : "mqtts"
+        let report = client.brokerReport
         return MQTTHealth(
             state: state, broker: "\(scheme)://\(client.configuration.host):\(client.configuration.port)",
-            lastError: client.lastDisconnectReason)
+            lastError: client.lastDisconnectReason, protocol: report.protocolVersion == .v5 ? "5" : "3.1.1",
+            fallBack: report.fallBackReason, connAck: report.connAck, brokerDisconnect: report.brokerDisconnect,
+            brokerLimits: report.limits, publishesRefused: client.statistics.messagesRefusedForLimits)
     }
 
     public func run() async throws {
         let events = hub.observeAll()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await cancelWhenGracefulShutdown {
+                // At graceful shutdown the batch under way is let finish and acknowledged (not cancelled: committed
+                // but not acknowledged, the broker would send it again to the next run, to be stored twice).
+                try await withGracefulShutdownHandler {
                     try await self.client.run(subscriptions: self.subscriptions) { messages in
                         try await self.take(messages)
                     }
+                } onGracefulShutdown: {
+                    Task { await self.client.disconnect() }
                 }
             }
             group.addTask {
@@ -133,6 +141,13 @@ public final class MQTTBridge: Service, Sendable {
                 }
                 count("telemetry")
             case .ignored:
+                if let device = splitDevice(topic: message.topic) {
+                    refuse(
+                        "splitTopic",
+                        "\(message.topic): the device id '\(device)' was split into topic levels (RabbitMQ turns a '.' "
+                            + "in a level into a '/'); give the device an id without '.' or use another broker")
+                    continue
+                }
                 count("ignored")
             }
         }
@@ -151,6 +166,17 @@ public final class MQTTBridge: Service, Sendable {
                 refuse(refusal.field == "t" ? "time" : refusal.field, "venue '\(venue)': \(refusal.message)")
             }
         }
+    }
+
+    /// The device id of an ESPresense sighting topic whose id a broker split into levels
+    /// (`<root>/devices/<part>/<part>/<node>`, the last level a node of a venue); nil for any other topic (a GATT
+    /// report `<root>/devices/<device>/<node>/<reportId>` ends in no node).
+    private func splitDevice(topic: String) -> String? {
+        let prefix = "\(configuration.topics.espresenseRoot)/devices/"
+        guard topic.hasPrefix(prefix) else { return nil }
+        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count >= 3, let node = levels.last, !hub.venues(withNode: String(node)).isEmpty else { return nil }
+        return levels.dropLast().joined(separator: ".")
     }
 
     /// The venue whose node `node` is; `nil` (counted and logged) when none or several are.
@@ -204,4 +230,17 @@ public struct MQTTHealth: Hashable, Sendable, Encodable {
     public var broker: String
     /// Why the last connection ended or failed, when one did.
     public var lastError: String?
+    /// The MQTT version spoken (or tried next): `3.1.1` or `5`.
+    public var `protocol`: String
+    /// Why MQTT 3.1.1 is spoken though `--mqtt-version 5` asked for 5 (the broker refused it).
+    public var fallBack: String?
+    /// The reason (return) code of the broker's last CONNACK.
+    public var connAck: MQTTReason?
+    /// The reason code of the last DISCONNECT the broker sent (MQTT 5).
+    public var brokerDisconnect: MQTTReason?
+    /// What the broker allows, as its last MQTT 5 CONNACK said.
+    public var brokerLimits: MQTTBrokerLimits?
+    /// Messages not published because a limit the broker announced forbids them (e.g. larger than its Maximum
+    /// Packet Size), since the start.
+    public var publishesRefused: Int
 }

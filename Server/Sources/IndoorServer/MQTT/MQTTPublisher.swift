@@ -1,4 +1,6 @@
+import CoreMetrics
 import Foundation
+import IndoorGateways
 import IndoorGeofencing
 import IndoorMQTT
 import IndoorModel
@@ -13,7 +15,8 @@ import Synchronization
 
 /// Publishes each venue's fixes and zone events to the broker, and Home Assistant's device trackers when asked.
 ///
-/// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s):
+/// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s, escaped by one rule that
+/// every broker passes unchanged, the same in Home Assistant's object ids):
 /// - `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
 ///   `GET /v1/venues/{venue}/devices/{device}`);
 /// - `<root>/<venue>/events`: each check-in and check-out (the JSON of a zone event);
@@ -23,10 +26,14 @@ import Synchronization
 ///   longitude, `gps_accuracy`, confidence).
 ///
 /// Everything is published at QoS 0: a state superseded while the broker was away is not worth sending late.
+/// A message a limit of the broker forbids (MQTT 5: larger than its Maximum Packet Size, retained where it keeps
+/// none) is not sent: it is counted in `indoor_mqtt_publish_refused_total{reason="brokerLimit"}` and logged with its
+/// topic (at most once every 10 s).
 final class MQTTPublisher: Sendable {
     let client: MQTTClient
     let configuration: MQTTBridgeConfiguration
     let logger: Logger
+    let metrics: ServerMetrics
     private let state = Mutex(State())
 
     struct State {
@@ -35,6 +42,9 @@ final class MQTTPublisher: Sendable {
         /// Discovery to send again for every tracker (Home Assistant came online).
         var resend = false
         var failures = 0
+        /// When a refused publish was last logged, and how many were not logged since.
+        var refusalLoggedAt = -Double.infinity
+        var refusalsNotLogged = 0
     }
 
     struct TrackerKey: Hashable {
@@ -42,9 +52,10 @@ final class MQTTPublisher: Sendable {
         var device: String
     }
 
-    init(client: MQTTClient, configuration: MQTTBridgeConfiguration, logger: Logger) {
+    init(client: MQTTClient, configuration: MQTTBridgeConfiguration, metrics: ServerMetrics, logger: Logger) {
         self.client = client
         self.configuration = configuration
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -137,7 +148,7 @@ final class MQTTPublisher: Sendable {
 
     private func sendDiscovery(_ key: TrackerKey) async {
         guard let homeAssistant = configuration.homeAssistant else { return }
-        let object = Self.topicSegment("indoor_\(key.venue)_\(key.device)")
+        let object = Self.objectID(venue: key.venue, device: key.device)
         let base =
             "\(configuration.publishRoot)/\(Self.topicSegment(key.venue))/devices/\(Self.topicSegment(key.device))"
         let config = TrackerDiscovery(
@@ -154,6 +165,8 @@ final class MQTTPublisher: Sendable {
     private func sendRaw(_ topic: String, _ payload: [UInt8], retain: Bool) async {
         do {
             try await client.publish(topic: topic, payload: payload, qos: .atMostOnce, retain: retain)
+        } catch let error as MQTTClientError where error.code == .brokerLimit {
+            refused(error, topic: topic)
         } catch {
             // Not connected: the state is sent again with the device's next fix.
             let failures = state.withLock { state in
@@ -166,16 +179,38 @@ final class MQTTPublisher: Sendable {
         }
     }
 
-    /// `id` as one topic level: characters other than letters, digits, `-`, `_` and `.` (a `/`, `+`, `#`, a space)
-    /// become `_`, so a beacon id `UUID/major/minor` stays one level.
+    /// Counts a message the broker's limits forbid and logs it with its topic, at most once every 10 s.
+    private func refused(_ error: MQTTClientError, topic: String) {
+        CoreMetrics.Counter(
+            label: "indoor_mqtt_publish_refused_total", dimensions: [("reason", "brokerLimit")],
+            factory: metrics.factory
+        ).increment()
+        let now = Date().timeIntervalSince1970
+        let notLogged = state.withLock { state -> Int? in
+            guard now - state.refusalLoggedAt >= 10 else {
+                state.refusalsNotLogged += 1
+                return nil
+            }
+            defer {
+                state.refusalLoggedAt = now
+                state.refusalsNotLogged = 0
+            }
+            return state.refusalsNotLogged
+        }
+        guard let notLogged else { return }
+        let more = notLogged > 0 ? " (and \(notLogged) more refused in the last 10 s)" : ""
+        logger.warning("MQTT publish refused on \(topic): \(error.message)\(more)")
+    }
+
+    /// `id` as one topic level (``IndoorGateways/TopicLevel``): letters, digits and `-` stay, any other byte becomes
+    /// `_XX`, so a beacon id `UUID/major/minor` stays one level and no broker changes it.
     static func topicSegment(_ id: String) -> String {
-        String(
-            id.unicodeScalars.map { scalar -> Character in
-                let allowed =
-                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                    || scalar == "-" || scalar == "_" || scalar == "."
-                return allowed ? Character(scalar) : "_"
-            })
+        TopicLevel.escape(id)
+    }
+
+    /// Home Assistant's object id (and unique id) of a device: `indoor_<venue>_<device>`, each id a ``topicSegment(_:)``.
+    static func objectID(venue: String, device: String) -> String {
+        "indoor_\(topicSegment(venue))_\(topicSegment(device))"
     }
 }
 

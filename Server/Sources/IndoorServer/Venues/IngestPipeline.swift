@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorSession
 import Logging
 
 /// What runs as a venue's jobs (``VenueRuntime/jobs``, one at a time): its batches of sightings through the session,
@@ -148,11 +149,12 @@ struct IngestPipeline: Sendable {
         let all = registry.all
         for runtime in all {
             let stored = try await runtime.jobs.run { () async throws -> [StoredEvent] in
-                let events = runtime.locked { state -> [ServerEvent] in
+                let (events, rooms) = runtime.locked { state -> ([ServerEvent], [String: DeviceRoom]) in
                     guard !state.retired, let lastData = state.lastDataTime, let lastArrival = state.lastArrival,
                         now - lastArrival >= quiet
-                    else { return [] }
-                    return ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival)))
+                    else { return ([], [:]) }
+                    let events = ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival)))
+                    return (events, Self.rooms(of: events, runtime: runtime, session: state.session))
                 }
                 guard !events.isEmpty else {
                     self.letGoOfForgottenDevices(runtime)
@@ -162,12 +164,26 @@ struct IngestPipeline: Sendable {
                     IngestBatch(
                         venue: runtime.venue.id, sightings: [], events: events, receivedAt: now, lease: runtime.lease),
                     runtime: runtime)
-                self.publish(stored.map { LiveEvent(stored: $0) }, runtime: runtime)
+                self.publish(runtime.live(stored, rooms: rooms), runtime: runtime)
                 self.letGoOfForgottenDevices(runtime)
                 return stored
             }
             metrics.recordStored(stored)
         }
+    }
+
+    /// The room each device with a fix among `events` is in, as `session` holds it right after them (a tick's fixes,
+    /// like a batch's, carry their device's held room, so that Home Assistant's state follows it).
+    static func rooms(of events: [ServerEvent], runtime: VenueRuntime, session: LocationSession) -> [String: DeviceRoom]
+    {
+        var rooms: [String: DeviceRoom] = [:]
+        for event in events {
+            guard case .fix(let fix) = event, rooms[fix.device] == nil,
+                let room = runtime.room(of: fix.device, session: session)
+            else { continue }
+            rooms[fix.device] = room
+        }
+        return rooms
     }
 
     /// Puts `runtime` in place of venue `id`'s, carrying the old session's open visits over

@@ -58,13 +58,7 @@ extension PreparedBatch {
                 state.lastDataTime = max(state.lastDataTime ?? last, last)
                 state.lastArrival = now
             }
-            var rooms: [String: DeviceRoom] = [:]
-            for event in events {
-                guard case .fix(let fix) = event, rooms[fix.device] == nil,
-                    let room = runtime.room(of: fix.device, session: state.session)
-                else { continue }
-                rooms[fix.device] = room
-            }
+            let rooms = IngestPipeline.rooms(of: events, runtime: runtime, session: state.session)
             return PreparedBatch(taken: taken, events: events, refused: refused, links: links, rooms: rooms)
         }
         guard let prepared else { return nil }

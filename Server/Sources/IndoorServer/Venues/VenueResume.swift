@@ -22,6 +22,9 @@ struct VenueResume: Sendable {
     /// committed: the others were stored before the stop. The store, not the replay, says which zone visits are open
     /// (`LocationSession.resumeVisits`): a visit the replay opens that the store closed before the stop stays closed,
     /// and a stored open visit goes on with its check-in time, so no restart adds, reopens or closes a visit twice.
+    /// After the replay the session's clock is moved to the latest stored fix of the devices replayed, so what the
+    /// venue's tick made before the stop (a first fix after the last sighting, with its check-in) is made there and
+    /// dropped, not made again by the next tick: a restart stores and publishes nothing a second time.
     /// The venue's present is its latest sighting's data time plus the wall-clock time since that sighting was
     /// received, so a server that was down for a while checks out (`lost`) the devices it no longer hears at its
     /// next tick.
@@ -36,9 +39,14 @@ struct VenueResume: Sendable {
         let devices = runtime.locked { state in
             Set(recent.map(\.sighting.device)).filter { !state.session.isNodeLink($0) }
         }
-        for device in devices.sorted()
-        where try await store.latestFix(venue: runtime.venue.id, device: device) == nil {
-            unfixed.insert(device)
+        // The data time up to which the venue's session had made and stored its events before the stop.
+        var storedUntil: Double?
+        for device in devices.sorted() {
+            if let fix = try await store.latestFix(venue: runtime.venue.id, device: device) {
+                storedUntil = max(storedUntil ?? fix.time, fix.time)
+            } else {
+                unfixed.insert(device)
+            }
         }
         let open = try await openVisits(venue: runtime.venue.id)
         var lastSeen: [String: Double] = [:]
@@ -54,7 +62,12 @@ struct VenueResume: Sendable {
             let storedKeys = Set(open.map { VisitKey(zone: $0.zone, device: $0.device) })
             // Only devices without a stored fix had nothing stored before the stop; of their zone events, none about
             // a visit the store holds open (that one goes on as stored).
-            let events = ServerEvent.stored(from: state.session.ingest(sightings)).filter { event in
+            // The replay, then the session's clock moved to the latest stored fix: a fix the venue's tick made after
+            // the last sighting (a first fix, or one due when the venue went quiet) was stored before the stop, so
+            // it is made again here, not by the next tick (stored and published a second time).
+            var replayed = state.session.ingest(sightings)
+            if let storedUntil { replayed += state.session.advance(to: storedUntil) }
+            let events = ServerEvent.stored(from: replayed).filter { event in
                 guard unfixed.contains(event.device) else { return false }
                 guard case .zone(let zone) = event else { return true }
                 return !storedKeys.contains(VisitKey(zone: zone.zone, device: zone.device))

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import IndoorModel
 import IndoorServerTestSupport
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import IndoorServer
@@ -24,7 +25,8 @@ import Testing
         for suffix in ["", "-wal", "-shm"] {
             let path = database.name + suffix
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            let mode = (attributes[.posixPermissions] as? Int) ?? (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+            let mode =
+                (attributes[.posixPermissions] as? Int) ?? (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
             #expect(mode == 0o600, "\(path) has mode \(String(mode, radix: 8))")
         }
     }
@@ -106,10 +108,11 @@ import Testing
         }
         let limiter = FailedKeyLimiter()
         for _ in 0..<FailedKeyLimiter.freeFailures { limiter.failed("a", now: 100) }
-        #expect(limiter.wait(for: "a", now: 100) == 1)
+        #expect(limiter.wait(for: "a", now: 100) == 5)
         limiter.failed("a", now: 100)
-        #expect(limiter.wait(for: "a", now: 100) == 2)
-        #expect(limiter.wait(for: "a", now: 103) == nil)
+        #expect(limiter.wait(for: "a", now: 100) == 10)
+        #expect(limiter.wait(for: "a", now: 109) == 1)
+        #expect(limiter.wait(for: "a", now: 111) == nil)
         #expect(limiter.wait(for: "b", now: 100) == nil)
         for index in 0..<(FailedKeyLimiter.capacity + 10) { limiter.failed("x\(index)", now: 200) }
         #expect(limiter.wait(for: "a", now: 100) == nil, "the table stays bounded")
@@ -131,6 +134,43 @@ import Testing
             #expect(id.count == 16)
             #expect(body.contains("request id \(id)"))
         }
+    }
+
+    /// `indoor serve` listening beyond loopback without TLS, and with a plain `mqtt://` broker elsewhere, warns of each.
+    @Test func plainTextBeyondThisMachineIsWarnedOf() throws {
+        guard let binary = DurabilityTests.binary else {
+            Issue.record("no indoor binary: build it with swift build --package-path Server --product indoor")
+            return
+        }
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = binary
+        // 192.0.2.1 (TEST-NET-1) is never this machine: the bridge only keeps trying to connect.
+        process.arguments = [
+            "serve", "--host", "0.0.0.0", "--port", "0", "--database", folder.appendingPathComponent("a.sqlite").path,
+            "--admin-key", "a-key-6f1c2a9e4b7d0358", "--mqtt", "mqtt://192.0.2.1:1883", "--log-level", "warning",
+        ]
+        let error = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = error
+        let said = Mutex("")
+        error.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            said.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            error.fileHandleForReading.readabilityHandler = nil
+        }
+        let deadline = Date().addingTimeInterval(60)
+        func both() -> Bool {
+            said.withLock { $0.contains("listening on 0.0.0.0 without TLS") && $0.contains("192.0.2.1:1883 is not on") }
+        }
+        while !both() && Date() < deadline && process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(both(), "\(said.withLock { $0 })")
     }
 
     @Test func weakOperatorKeysAreRefusedAtStartNamingTheFlag() throws {

@@ -201,7 +201,7 @@ import Testing
     /// `unsupported_method` check: it was 404); an unknown path stays 404.
     @Test(arguments: [
         ("/health", HTTPRequest.Method.delete, "GET"),
-        ("/v1/keys", .get, "POST"),
+        ("/v1/keys", .put, "GET, POST"),
         ("/v1/venues/tiny", .post, "DELETE, GET, PUT"),
         ("/v1/venues/tiny/devices/p", .trace, "GET"),
     ])

@@ -60,7 +60,9 @@ import Testing
     }
 
     static func metric(_ name: String, port: Int) async throws -> Double? {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        request.setValue("Bearer r-key-2d8a64f0c5e19b37", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + " ") }
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }

@@ -2,13 +2,15 @@ import Foundation
 import Synchronization
 
 /// Slows down guessing keys: after ``freeFailures`` refused keys from one client address, that address is answered
-/// 429 on every route that needs a key for a time that doubles with each further failure (1 s, 2 s, 4 s, … at most
-/// ``maximumSeconds``). An accepted key clears the address's count; so does ``forgetSeconds`` without a failure.
+/// 429 on every route that needs a key for a time that doubles with each further failure (``firstSeconds``, then twice
+/// that, four times, … at most ``maximumSeconds``). An accepted key clears the address's count; so does ``forgetSeconds`` without a failure.
 ///
 /// It remembers at most ``capacity`` addresses: when full, those not blocked now are forgotten first, then all.
 public final class FailedKeyLimiter: Sendable {
     /// Failures an address may have before it is blocked.
     public static let freeFailures = 5
+    /// The first block, seconds.
+    public static let firstSeconds: Double = 5
     /// The longest block, seconds.
     public static let maximumSeconds: Double = 300
     /// Seconds after its last failure when an address's count is forgotten.
@@ -44,7 +46,7 @@ public final class FailedKeyLimiter: Sendable {
             failures.last = now
             if failures.count >= Self.freeFailures {
                 let exponent = Double(min(failures.count - Self.freeFailures, 20))
-                failures.blockedUntil = now + min(pow(2, exponent), Self.maximumSeconds)
+                failures.blockedUntil = now + min(Self.firstSeconds * pow(2, exponent), Self.maximumSeconds)
             }
             if table[address] == nil && table.count >= Self.capacity {
                 table = table.filter { $0.value.blockedUntil > now }

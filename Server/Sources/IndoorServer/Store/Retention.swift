@@ -31,13 +31,14 @@ public struct Retention: Hashable, Sendable {
         public var sightings: Int
         public var events: Int
         public var visits: Int
-        public var audit: Int = 0
+        public var audit: Int
 
         /// Counts of deleted rows; nothing by default.
-        public init(sightings: Int = 0, events: Int = 0, visits: Int = 0) {
+        public init(sightings: Int = 0, events: Int = 0, visits: Int = 0, audit: Int = 0) {
             self.sightings = sightings
             self.events = events
             self.visits = visits
+            self.audit = audit
         }
 
         /// Whether anything was deleted.

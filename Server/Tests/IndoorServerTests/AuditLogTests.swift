@@ -77,6 +77,18 @@ import Testing
         }
     }
 
+    @Test func anEntrySaysTheClientsAddress() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        try await Application(router: fixture.server.router()).test(.live) { client in
+            #expect(try await client.get("/v1/activity?venue=nowhere").status == .notFound)
+            let entry = try #require(try await Self.entries(client).first)
+            #expect(entry["address"] as? String == "127.0.0.1")
+            #expect(entry["venue"] as? String == "nowhere")
+            #expect(entry["status"] as? Int == 404)
+        }
+    }
+
     @Test(arguments: StoreKind.tested) func retentionPrunesTheAuditLog(_ store: StoreKind) async throws {
         let database = try TestDatabase(store)
         defer { database.remove() }

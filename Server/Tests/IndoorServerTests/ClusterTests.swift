@@ -222,6 +222,32 @@ struct ClusterTests {
         if let postgres = store as? PostgresStore { await postgres.close() }
     }
 
+    /// A key made on one instance works on the other; revoked on the first, the other refuses it within 5 s.
+    @Test func aKeyRevokedOnOneInstanceIsRefusedByTheOtherWithinFiveSeconds() async throws {
+        guard Self.ready, let binary = DurabilityTests.binary else { return }
+        let cluster = try Cluster(binary: binary)
+        defer { cluster.stop() }
+        for name in ["a", "b"] { try cluster.start(name) }
+        let (made, key, _) = try await Self.request(
+            cluster.port("a"), "POST", "/v1/keys", key: "a-key-6f1c2a9e4b7d0358", body: #"{"kind": "read"}"#)
+        #expect(made == 201)
+        let secret = try #require(key["key"] as? String)
+        let id = try #require(key["id"] as? String)
+        let accepted = await Self.eventually(5) {
+            (try? await Self.request(cluster.port("b"), "GET", "/v1/venues", key: secret))?.0 == 200
+        }
+        #expect(accepted, "a key made on instance a works on b")
+        let (revoked, _, _) = try await Self.request(
+            cluster.port("a"), "DELETE", "/v1/keys/\(id)", key: "a-key-6f1c2a9e4b7d0358")
+        #expect(revoked == 204)
+        let start = Date()
+        let refused = await Self.eventually(5) {
+            (try? await Self.request(cluster.port("b"), "GET", "/v1/venues", key: secret))?.0 == 401
+        }
+        #expect(refused, "instance b still accepts the key revoked on a after 5 s")
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
     @Test(.needsBroker) func eachInstanceTakesTheGatewayMessagesOfTheVenuesItOwnsOnly() async throws {
         guard Self.ready, let binary = DurabilityTests.binary else { return }
         let broker = try Broker()

@@ -11,10 +11,14 @@ import Synchronization
 ///
 /// A key revoked or added on another instance sharing the store is refused or accepted here within
 /// ``refreshSeconds``: the first request after that time reads the keys again (one read at a time; the others wait for
-/// it). When a key is accepted, its last use is noted and written with the next read (to about a minute).
+/// it). A key not found reads them again at once when they are older than ``missRefreshSeconds`` (so a key made on
+/// another instance works here at once; refused keys are slowed by ``FailedKeyLimiter`` before they cost a read).
+/// When a key is accepted, its last use is noted and written with the next read (to about a minute).
 public final class KeyRing: Sendable {
     /// Seconds the keys read from the store are trusted before they are read again.
     public static let refreshSeconds: Double = 2
+    /// Seconds the keys must have been held before a key not found among them reads them again.
+    public static let missRefreshSeconds: Double = 0.25
     /// Seconds between two records of one key's last use.
     static let lastUseSeconds: Double = 60
 
@@ -61,10 +65,10 @@ public final class KeyRing: Sendable {
         try await store.keys().compactMap { key in Self.bytes(hex: key.hash).map { Entry(hash: $0, key: key) } }
     }
 
-    /// The entries, read again first when they are older than the refresh time (one read at a time). A read that fails
-    /// keeps the entries read before, and is tried again after the refresh time.
-    private func current() async -> [Entry] {
-        let refresh = refresh
+    /// The entries, read again first when they are older than `maxAge` (the refresh time by default; one read at a
+    /// time). A read that fails keeps the entries read before, and is tried again after the refresh time.
+    private func current(maxAge: Duration? = nil) async -> [Entry] {
+        let refresh = maxAge ?? refresh
         let (entries, pending) = state.withLock { state -> ([Entry], Task<Void, Never>?) in
             if let task = state.refreshing { return (state.entries, task) }
             guard ContinuousClock.now - state.loaded >= refresh else { return (state.entries, nil) }
@@ -154,13 +158,12 @@ public final class KeyRing: Sendable {
 
     /// The stored key `key` is, when it is known and has not expired (its last use is noted); `nil` otherwise.
     public func authenticate(_ key: String) async -> StoredKey? {
-        let entries = await current()
         let presented = Array(SHA256.hash(data: Data(key.utf8)))
-        var found: StoredKey?
-        for entry in entries {
-            var difference: UInt8 = entry.hash.count == presented.count ? 0 : 1
-            for (a, b) in zip(entry.hash, presented) { difference |= a ^ b }
-            if difference == 0 && found == nil { found = entry.key }
+        var found = Self.find(presented, in: await current())
+        if found == nil {
+            // Perhaps made on another instance since the keys were read.
+            found = Self.find(
+                presented, in: await current(maxAge: .milliseconds(Int64(Self.missRefreshSeconds * 1000))))
         }
         let now = Date().timeIntervalSince1970
         guard let found, !found.isExpired(at: now) else { return nil }
@@ -168,6 +171,17 @@ public final class KeyRing: Sendable {
             state.withLock { state in
                 if state.used[found.id] == nil { state.used[found.id] = now }
             }
+        }
+        return found
+    }
+
+    /// The entry whose hash is `presented`, compared with every entry in constant time.
+    private static func find(_ presented: [UInt8], in entries: [Entry]) -> StoredKey? {
+        var found: StoredKey?
+        for entry in entries {
+            var difference: UInt8 = entry.hash.count == presented.count ? 0 : 1
+            for (a, b) in zip(entry.hash, presented) { difference |= a ^ b }
+            if difference == 0 && found == nil { found = entry.key }
         }
         return found
     }

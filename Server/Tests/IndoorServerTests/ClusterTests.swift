@@ -240,12 +240,10 @@ struct ClusterTests {
         let (revoked, _, _) = try await Self.request(
             cluster.port("a"), "DELETE", "/v1/keys/\(id)", key: "a-key-6f1c2a9e4b7d0358")
         #expect(revoked == 204)
-        let start = Date()
         let refused = await Self.eventually(5) {
             (try? await Self.request(cluster.port("b"), "GET", "/v1/venues", key: secret))?.0 == 401
         }
         #expect(refused, "instance b still accepts the key revoked on a after 5 s")
-        #expect(Date().timeIntervalSince(start) < 5)
     }
 
     @Test(.needsBroker) func eachInstanceTakesTheGatewayMessagesOfTheVenuesItOwnsOnly() async throws {

@@ -212,12 +212,10 @@ import Testing
             #expect(accepted, "a key added on the first server is accepted by the second")
             let revoked = try await first.keys.revoke(id: stored.id)
             #expect(revoked)
-            let start = Date()
             let refused = await ClusterTests.eventually(5) {
                 (try? await client.get("/v1/venues", key: key).status) == .unauthorized
             }
             #expect(refused, "the second server still accepts the key revoked on the first after 5 s")
-            #expect(Date().timeIntervalSince(start) < 5)
         }
     }
 }

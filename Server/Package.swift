@@ -65,7 +65,8 @@ let package = Package(
                 // The map (the page, its style and its script modules, served by `MapAssets`) and the OpenAPI document,
                 // embedded in the binary: `indoor serve` needs no file beside it.
                 .embedInCode("Resources/map.html"), .embedInCode("Resources/map.css"),
-                .embedInCode("Resources/main.js"), .embedInCode("Resources/api.js"), .embedInCode("Resources/state.js"),
+                .embedInCode("Resources/main.js"), .embedInCode("Resources/api.js"),
+                .embedInCode("Resources/address-key.js"), .embedInCode("Resources/state.js"),
                 .embedInCode("Resources/geometry.js"), .embedInCode("Resources/layout.js"),
                 .embedInCode("Resources/format.js"), .embedInCode("Resources/view.js"),
                 .embedInCode("Resources/zoom.js"), .embedInCode("Resources/labels.js"),

@@ -62,7 +62,7 @@ def resident_kb(pid):
 folder = tempfile.mkdtemp(prefix="indoor-churn-")
 server = subprocess.Popen(
     [args.binary, "serve", "--port", "0", "--database", os.path.join(folder, "indoor.sqlite"), "--admin-key",
-     "admin-key-churn", "--ingest-key", "ingest-key-churn", "--read-key", "read-key-churn", "--log-level", "error"],
+     "admin-key-churn-5e0c93a7d1f4b862", "--ingest-key", "ingest-key-churn-0a7f2c94e1b6d385", "--read-key", "read-key-churn-c4e8139b07a2f5d6", "--log-level", "error"],
     stdout=subprocess.PIPE, text=True)
 try:
     port = int(re.search(r"127\.0\.0\.1:(\d+)", server.stdout.readline()).group(1))
@@ -75,11 +75,11 @@ try:
             return answer.read()
 
     def tracked():
-        text = call("GET", "/metrics", "read-key-churn").decode()
+        text = call("GET", "/metrics", "read-key-churn-c4e8139b07a2f5d6").decode()
         match = re.search(r'^indoor_devices_tracked(?:\{[^}]*\})? ([0-9.e+]+)$', text, re.M)
         return int(float(match.group(1))) if match else -1
 
-    call("PUT", "/v1/venues/churn", "admin-key-churn", venue())
+    call("PUT", "/v1/venues/churn", "admin-key-churn-5e0c93a7d1f4b862", venue())
     start = time.time()
     seconds = int(args.minutes * 60)
     samples = []
@@ -98,7 +98,7 @@ try:
                 for k, node in enumerate(nearest(room)):
                     batch.append({"t": round(now + index / args.rate / 2 + k * 0.01, 3), "device": device,
                                   "node": f"n{node}", "rssi": -58 - 6 * k})
-        call("POST", "/v1/sightings", "ingest-key-churn", {"venue": "churn", "sightings": batch})
+        call("POST", "/v1/sightings", "ingest-key-churn-0a7f2c94e1b6d385", {"venue": "churn", "sightings": batch})
         if (second + 1) % args.sample == 0:
             sample = ((second + 1) / 60, resident_kb(server.pid) / 1024, tracked(), (second + 1) * args.rate)
             samples.append(sample)

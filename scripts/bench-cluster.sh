@@ -64,7 +64,7 @@ for n in 1 2; do sed "0,/\"id\" *: *\"$id\"/s//\"id\": \"office-$n\"/" "$work/ve
 
 start_server() { # NAME DATABASE [OPTIONS...] -> prints the address
     local name=$1 database=$2; shift 2
-    "$binary" serve --database "$database" --admin-key bench-admin --ingest-key bench-ingest --log-level warning "$@" \
+    "$binary" serve --database "$database" --admin-key bench-admin-7c1e5a93f08d2b46 --ingest-key bench-ingest-2f9b6d04e8a13c75 --log-level warning "$@" \
         > "$work/$name.out" 2> "$work/$name.err" &
     servers+=($!)
     local address=""
@@ -82,12 +82,12 @@ stop_servers() {
 }
 put_venues() { # ADDRESS
     for n in 1 2; do
-        curl -sf -X PUT -H "Authorization: Bearer bench-admin" --data-binary "@$work/office-$n.json" \
+        curl -sf -X PUT -H "Authorization: Bearer bench-admin-7c1e5a93f08d2b46" --data-binary "@$work/office-$n.json" \
             "$1/v1/venues/office-$n" > /dev/null
     done
 }
 owner_address() { # ADDRESS VENUE -> the owner's advertised URL
-    curl -sf -H "Authorization: Bearer bench-admin" "$1/health" | python3 -c '
+    curl -sf -H "Authorization: Bearer bench-admin-7c1e5a93f08d2b46" "$1/health" | python3 -c '
 import json, sys
 health = json.load(sys.stdin)
 members = {m["id"]: m["url"] for m in health["cluster"]["members"]}
@@ -95,7 +95,7 @@ print(members.get(sys.argv[2], ""))' "$1" "$2"
 }
 run_wrk() { # ADDRESS VENUE OUT
     wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s scripts/bench/post-batches.lua "$1" \
-        -- "$work/venue/test/sightings.csv" "$2" "$batch" bench-ingest > "$3"
+        -- "$work/venue/test/sightings.csv" "$2" "$batch" bench-ingest-2f9b6d04e8a13c75 > "$3"
 }
 report() { # PHASE FILES...
     local phase=$1; shift
@@ -139,7 +139,7 @@ a=$(start_server a2 "$url" --port "$pa" --instance a)
 b=$(start_server b2 "$url" --port "$pb" --instance b)
 put_venues "$a"
 for _ in $(seq 1 100); do
-    o1=$(curl -sf -H "Authorization: Bearer bench-admin" "$a/v1/venues" | python3 -c '
+    o1=$(curl -sf -H "Authorization: Bearer bench-admin-7c1e5a93f08d2b46" "$a/v1/venues" | python3 -c '
 import json, sys; print(" ".join(v.get("owner", "-") for v in json.load(sys.stdin)["venues"]))')
     case "$o1" in "a b" | "b a") break ;; esac
     sleep 0.2

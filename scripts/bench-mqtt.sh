@@ -115,9 +115,9 @@ echo "bench-mqtt: mosquitto $(mosquitto -h 2> /dev/null | sed -n 's/^mosquitto v
 
 "$bin/indoor" simulate -o "$work/venue" --devices "$devices" --duration 300 > /dev/null
 venue=$(sed -n 's/.*"id" *: *"\([^"]*\)".*/\1/p' "$work/venue/venue.json" | head -1)
-admin="bench-admin-$RANDOM$RANDOM"
-ingest="bench-ingest-$RANDOM$RANDOM"
-read="bench-read-$RANDOM$RANDOM"
+admin="bench-admin-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ingest="bench-ingest-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+read="bench-read-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 "$bin/indoor" serve --port 0 --database "$work/bench.sqlite" --durability "$durability" --admin-key "$admin" \
     --ingest-key "$ingest" --read-key "$read" --mqtt "mqtt://127.0.0.1:$port" --mqtt-client-id "indoor-bench-$$" \
     --log-level warning > "$work/server.out" 2> "$work/server.err" &
@@ -133,7 +133,7 @@ done
 curl -sf -X PUT -H "Authorization: Bearer $admin" -H "Content-Type: application/json" \
     --data-binary "@$work/venue/venue.json" "$address/v1/venues/$venue" > /dev/null
 for _ in $(seq 1 100); do
-    curl -sf "$address/health" | grep -q '"connected"' && break
+    curl -sf -H "Authorization: Bearer $read" "$address/health" | grep -q '"connected"' && break
     sleep 0.1
 done
 echo "bench-mqtt: indoor serve $address (pid $server, $durability durability, fresh database), venue '$venue'," \

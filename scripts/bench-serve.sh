@@ -58,8 +58,8 @@ trap cleanup EXIT
 
 "$binary" simulate -o "$work/venue" --devices "$devices" --duration 300 > /dev/null
 venue=$(sed -n 's/.*"id" *: *"\([^"]*\)".*/\1/p' "$work/venue/venue.json" | head -1)
-admin="bench-admin-$RANDOM$RANDOM"
-ingest="bench-ingest-$RANDOM$RANDOM"
+admin="bench-admin-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+ingest="bench-ingest-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 "$binary" serve --port 0 --database "$work/bench.sqlite" --durability "$durability" --admin-key "$admin" \
     --ingest-key "$ingest" --log-level warning > "$work/server.out" 2> "$work/server.err" &
 server=$!
@@ -100,7 +100,7 @@ cat "$work/wrk.out"
 awk -v a="$cpu_before" -v b="$cpu_after" -v s="$wall_before" -v e="$wall_after" -v hz="$(getconf CLK_TCK)" \
     'BEGIN { cpu = (b - a) / hz; printf "server: cpu %.2f s over %.2f s of wall time (%.2f cores)\n", cpu, e - s, cpu / (e - s) }'
 result=$(grep '^result:' "$work/wrk.out")
-curl -sf "$address/metrics" > "$work/metrics.txt"
+curl -sf -H "Authorization: Bearer $admin" "$address/metrics" > "$work/metrics.txt"
 ingested=$(sed -n 's/^indoor_sightings_ingested_total \([0-9.e+]*\).*/\1/p' "$work/metrics.txt")
 requests=$(sed -n 's/.*requests=\([0-9]*\).*/\1/p' <<< "$result")
 failed=$(sed -n 's/.* failed=\([0-9]*\).*/\1/p' <<< "$result")

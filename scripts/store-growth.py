@@ -8,7 +8,7 @@ database file's growth. The folder is removed afterwards.
 
 Usage: scripts/store-growth.py [--binary PATH] [--devices 20] [--seconds 600]
 """
-import argparse, json, os, re, shutil, signal, subprocess, sys, tempfile, time, urllib.request
+import argparse, json, os, re, secrets, shutil, signal, subprocess, sys, tempfile, time, urllib.request
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--binary", default="Server/.build/release/indoor")
@@ -18,10 +18,13 @@ args = parser.parse_args()
 if not os.access(args.binary, os.X_OK):
     sys.exit(f"store-growth: '{args.binary}' not found: swift build --package-path Server -c release --product indoor")
 
+# Keys strong enough for indoor serve (128 bits or more).
+ADMIN = "growth-admin-" + secrets.token_hex(16)
+INGEST = "growth-ingest-" + secrets.token_hex(16)
 folder = tempfile.mkdtemp(prefix="indoor-growth-")
 database = os.path.join(folder, "indoor.sqlite")
 server = subprocess.Popen(
-    [args.binary, "serve", "--port", "0", "--database", database, "--admin-key", "a", "--ingest-key", "i",
+    [args.binary, "serve", "--port", "0", "--database", database, "--admin-key", ADMIN, "--ingest-key", INGEST,
      "--log-level", "error"], stdout=subprocess.PIPE, text=True)
 try:
     line = server.stdout.readline()
@@ -35,7 +38,7 @@ try:
 
     venue = {"id": "growth", "nodes": [{"id": f"n{i}", "x": x, "y": y} for i, (x, y) in
                                        enumerate([(0, 0), (20, 0), (0, 20), (20, 20)])]}
-    call("PUT", "/v1/venues/growth", "a", venue)
+    call("PUT", "/v1/venues/growth", ADMIN, venue)
     server.send_signal(signal.SIGTERM); server.wait(timeout=60)
     empty = os.path.getsize(database)
     server = subprocess.Popen(
@@ -46,7 +49,7 @@ try:
     for second in range(args.seconds):
         batch = [{"t": second + device / args.devices, "device": f"phone-{device}", "node": f"n{(device + k) % 4}",
                   "rssi": -60 - k * 5} for device in range(args.devices) for k in range(3)]
-        answer = call("POST", "/v1/sightings", "i", {"venue": "growth", "sightings": batch})
+        answer = call("POST", "/v1/sightings", INGEST, {"venue": "growth", "sightings": batch})
         sightings += answer["accepted"]
         fixes += len(answer["fixes"])
     server.send_signal(signal.SIGTERM); server.wait(timeout=60)

@@ -204,7 +204,8 @@ def open_editor(driver, url, admin, venue, timeout, deadline, screenshot):
     driver.set_page_load_timeout(max(timeout, 30))
     query = dict(parse_qsl(parts.query))
     query["venue"] = venue["id"]
-    driver.get(base + "/?" + urlencode(query))
+    # The read key travels in the fragment (never sent to the server), as the server prints it.
+    driver.get(base + "/?" + urlencode(query) + ("#" + parts.fragment if parts.fragment else ""))
     wait(driver, "return document.querySelectorAll('#map .outline').length && window.indoorMap;",
          f"venue '{venue['id']}''s plan did not draw", deadline, screenshot)
     tap(driver, "#edit")
@@ -705,6 +706,9 @@ def main():
                 os.makedirs(arguments.screenshots, exist_ok=True)
             run(driver, url, server_keys["admin"], server_keys["read"], server_keys.get("ingest"), arguments.timeout,
                 arguments.screenshot, arguments.screenshots)
+        # The editor (its floor image shown from a blob: address among the rest) ran under the server's
+        # Content-Security-Policy without a violation.
+        map_test.check_protections(driver, url, arguments.screenshot)
     except Exception as error:  # selenium's errors (no browser, a crash, a time-out) as one clear line
         if driver is not None:
             map_test.problem(driver, arguments.screenshot)

@@ -31,7 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-admin="schemathesis-admin-$RANDOM$RANDOM"
+admin="schemathesis-admin-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 "$binary" serve --demo --port 0 --database "$work/api.sqlite" --admin-key "$admin" --log-level error \
     > "$work/server.out" 2> "$work/server.err" &
 server=$!

@@ -33,6 +33,11 @@ public struct ServerConfiguration: Sendable {
     public var retention: Retention
     /// This instance's part in a cluster of servers sharing a PostgreSQL database, or `nil` for a server alone.
     public var cluster: ClusterIdentity?
+    /// Whether the server is served over TLS (answers then carry Strict-Transport-Security).
+    public var tls: Bool = false
+    /// Whether `/metrics` and the detailed `/health` are open to anyone (`--public-metrics`); by default they need a
+    /// read key, and `/health` without one says only whether the server is up.
+    public var publicMetrics: Bool = false
 
     /// The default settings, listening on `host`:`port`.
     public init(

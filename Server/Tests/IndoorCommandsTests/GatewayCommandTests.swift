@@ -154,14 +154,18 @@ import Testing
         process.executableURL = binary
         process.arguments =
             [
-                "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", database, "--admin-key", "a-key",
-                "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
+                "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", database, "--admin-key",
+                "a-key-6f1c2a9e4b7d0358",
+                "--ingest-key", "i-key-93be0d5c71a4f826", "--read-key", "r-key-2d8a64f0c5e19b37", "--log-level",
+                "warning",
             ] + options
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         for _ in 0..<600 {
-            if let (status, _) = try? await request(port, "GET", "/health", key: "r-key"), status == 200 {
+            if let (status, _) = try? await request(port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37"),
+                status == 200
+            {
                 return process
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -191,7 +195,7 @@ import Testing
         process.executableURL = binary
         process.arguments = ["gateway"] + arguments
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        environment["INDOOR_INGEST_KEY"] = "i-key"
+        environment["INDOOR_INGEST_KEY"] = "i-key-93be0d5c71a4f826"
         process.environment = environment
         let errors = Pipe()
         process.standardError = errors
@@ -203,7 +207,7 @@ import Testing
 
     /// The sightings the server counted as ingested (`/metrics`).
     static func ingested(_ port: Int) async throws -> Double {
-        let (_, data) = try await request(port, "GET", "/metrics", key: "r-key")
+        let (_, data) = try await request(port, "GET", "/metrics", key: "r-key-2d8a64f0c5e19b37")
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first {
             $0.hasPrefix("indoor_sightings_ingested_total")
         }
@@ -249,7 +253,8 @@ import Testing
             server.terminate()
             server.waitUntilExit()
         }
-        let (created, _) = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        let (created, _) = try await Self.request(
+            port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: Self.venueJSON)
         #expect(created == 201)
         var delivered = 0.0
         for _ in 0..<150 where delivered < 20 {
@@ -257,7 +262,8 @@ import Testing
             delivered = try await Self.ingested(port)
         }
         #expect(delivered == 20)
-        let (status, body) = try await Self.request(port, "GET", "/v1/venues/tiny/devices?within=3600", key: "r-key")
+        let (status, body) = try await Self.request(
+            port, "GET", "/v1/venues/tiny/devices?within=3600", key: "r-key-2d8a64f0c5e19b37")
         #expect(status == 200)
         let text = String(decoding: body, as: UTF8.self)
         #expect(text.contains(Self.beacon.uuid.uuidString))
@@ -282,7 +288,7 @@ import Testing
             server.terminate()
             server.waitUntilExit()
         }
-        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: Self.venueJSON)
         let input = Pipe()
         let (agent, errors) = try Self.gateway(
             binary,
@@ -313,10 +319,10 @@ import Testing
             server.terminate()
             server.waitUntilExit()
         }
-        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: Self.venueJSON)
         // The server subscribes before the gateway publishes: its session is new, so nothing would be kept for it.
         for _ in 0..<300 {
-            let (_, health) = try await Self.request(port, "GET", "/health", key: "r-key")
+            let (_, health) = try await Self.request(port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             if String(decoding: health, as: UTF8.self).contains(#""state":"connected""#) { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -341,7 +347,8 @@ import Testing
         // The beacon's first fix, made by the server's tick when its first-fix delay has passed.
         var devices = ""
         for _ in 0..<300 where !devices.contains(Self.beacon.uuid.uuidString) {
-            let (_, body) = try await Self.request(port, "GET", "/v1/venues/tiny/devices?within=3600", key: "r-key")
+            let (_, body) = try await Self.request(
+                port, "GET", "/v1/venues/tiny/devices?within=3600", key: "r-key-2d8a64f0c5e19b37")
             devices = String(decoding: body, as: UTF8.self)
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -367,9 +374,9 @@ import Testing
             server.terminate()
             server.waitUntilExit()
         }
-        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: Self.venueJSON)
         for _ in 0..<300 {
-            let (_, health) = try await Self.request(port, "GET", "/health", key: "r-key")
+            let (_, health) = try await Self.request(port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             if String(decoding: health, as: UTF8.self).contains(#""state":"connected""#) { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -493,7 +500,7 @@ import Testing
             server.terminate()
             server.waitUntilExit()
         }
-        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key", body: Self.venueJSON)
+        _ = try await Self.request(port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: Self.venueJSON)
         let fifo = folder.appendingPathComponent("btmon.fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let (agent, errors) = try Self.gateway(

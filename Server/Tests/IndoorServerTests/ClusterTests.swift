@@ -62,7 +62,8 @@ struct ClusterTests {
         /// Each venue's owner as instance `name` lists them.
         func owners(asSeenBy name: String) async -> [String: String] {
             guard
-                let (status, json, _) = try? await ClusterTests.request(port(name), "GET", "/v1/venues", key: "r-key"),
+                let (status, json, _) = try? await ClusterTests.request(
+                    port(name), "GET", "/v1/venues", key: "r-key-2d8a64f0c5e19b37"),
                 status == 200
             else { return [:] }
             var owners: [String: String] = [:]
@@ -135,7 +136,7 @@ struct ClusterTests {
         let venues = (1...6).map { "v\($0)" }
         for venue in venues {
             let (status, _, _) = try await Self.request(
-                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key", body: Self.venue(venue))
+                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key-6f1c2a9e4b7d0358", body: Self.venue(venue))
             #expect(status == 201)
         }
         // Spread: two venues an instance, and every instance agrees on the owners.
@@ -158,7 +159,7 @@ struct ClusterTests {
                     venue: venue,
                     [(Double(index), "p-\(name)", "n1", -59), (Double(index) + 0.6, "p-\(name)", "n1", -60)])
                 let (status, json, headers) = try await Self.request(
-                    cluster.port(name), "POST", "/v1/sightings", key: "i-key", body: body)
+                    cluster.port(name), "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826", body: body)
                 #expect(status == 200, "\(venue) through \(name): \(json)")
                 #expect(json["accepted"] as? Int == 2)
                 if owners[venue] != name { #expect(headers["indoor-served-by"] == owners[venue]) }
@@ -166,16 +167,17 @@ struct ClusterTests {
             // A device's fix and the node list are read through a non-owner too.
             let reader = names.first { $0 != owners[venue] } ?? "a"
             let (fixStatus, fix, _) = try await Self.request(
-                cluster.port(reader), "GET", "/v1/venues/\(venue)/devices/p-a", key: "r-key")
+                cluster.port(reader), "GET", "/v1/venues/\(venue)/devices/p-a", key: "r-key-2d8a64f0c5e19b37")
             #expect(fixStatus == 200)
             #expect(fix["device"] as? String == "p-a")
             let (nodesStatus, nodes, _) = try await Self.request(
-                cluster.port(reader), "GET", "/v1/venues/\(venue)/nodes", key: "r-key")
+                cluster.port(reader), "GET", "/v1/venues/\(venue)/nodes", key: "r-key-2d8a64f0c5e19b37")
             #expect(nodesStatus == 200)
             #expect((nodes["nodes"] as? [[String: Any]])?.first?["status"] as? String == "online")
         }
         for name in names {
-            let (_, health, _) = try await Self.request(cluster.port(name), "GET", "/health", key: "r-key")
+            let (_, health, _) = try await Self.request(
+                cluster.port(name), "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             let part = health["cluster"] as? [String: Any]
             #expect(part?["instance"] as? String == name)
             #expect(Set(part?["owned"] as? [String] ?? []) == Set(owners.filter { $0.value == name }.keys))
@@ -194,7 +196,7 @@ struct ClusterTests {
                 let body = Self.batch(venue: venue, [(t, "walker", "n2", -59), (t + 0.6, "walker", "n2", -60)])
                 t += 1.2
                 let (status, _, _) = try await Self.request(
-                    cluster.port(name), "POST", "/v1/sightings", key: "i-key", body: body)
+                    cluster.port(name), "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826", body: body)
                 #expect(status == 200)
             }
         }
@@ -220,6 +222,30 @@ struct ClusterTests {
         if let postgres = store as? PostgresStore { await postgres.close() }
     }
 
+    /// A key made on one instance works on the other; revoked on the first, the other refuses it within 5 s.
+    @Test func aKeyRevokedOnOneInstanceIsRefusedByTheOtherWithinFiveSeconds() async throws {
+        guard Self.ready, let binary = DurabilityTests.binary else { return }
+        let cluster = try Cluster(binary: binary)
+        defer { cluster.stop() }
+        for name in ["a", "b"] { try cluster.start(name) }
+        let (made, key, _) = try await Self.request(
+            cluster.port("a"), "POST", "/v1/keys", key: "a-key-6f1c2a9e4b7d0358", body: #"{"kind": "read"}"#)
+        #expect(made == 201)
+        let secret = try #require(key["key"] as? String)
+        let id = try #require(key["id"] as? String)
+        let accepted = await Self.eventually(5) {
+            (try? await Self.request(cluster.port("b"), "GET", "/v1/venues", key: secret))?.0 == 200
+        }
+        #expect(accepted, "a key made on instance a works on b")
+        let (revoked, _, _) = try await Self.request(
+            cluster.port("a"), "DELETE", "/v1/keys/\(id)", key: "a-key-6f1c2a9e4b7d0358")
+        #expect(revoked == 204)
+        let refused = await Self.eventually(5) {
+            (try? await Self.request(cluster.port("b"), "GET", "/v1/venues", key: secret))?.0 == 401
+        }
+        #expect(refused, "instance b still accepts the key revoked on a after 5 s")
+    }
+
     @Test(.needsBroker) func eachInstanceTakesTheGatewayMessagesOfTheVenuesItOwnsOnly() async throws {
         guard Self.ready, let binary = DurabilityTests.binary else { return }
         let broker = try Broker()
@@ -231,7 +257,7 @@ struct ClusterTests {
             .replacingOccurrences(of: #""n2""#, with: #""m2""#)
         for (venue, json) in [("v1", Self.venue("v1")), ("v2", second)] {
             let (status, _, _) = try await Self.request(
-                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key", body: json)
+                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key-6f1c2a9e4b7d0358", body: json)
             #expect(status == 201)
         }
         var owners: [String: String] = [:]
@@ -243,7 +269,9 @@ struct ClusterTests {
         for name in ["a", "b"] {
             #expect(
                 await Self.eventually(30) {
-                    let health = try? await Self.request(cluster.port(name), "GET", "/health", key: "r-key").1
+                    let health = try? await Self.request(
+                        cluster.port(name), "GET", "/health", key: "r-key-2d8a64f0c5e19b37"
+                    ).1
                     return (health?["mqtt"] as? [String: Any])?["state"] as? String == "connected"
                 }, "\(name) did not connect to the broker")
         }
@@ -300,7 +328,7 @@ struct ClusterTests {
                             let name = names[batch % max(1, names.count)]
                             guard
                                 let (status, json, _) = try? await ClusterTests.request(
-                                    cluster.port(name), "POST", "/v1/sightings", key: "i-key",
+                                    cluster.port(name), "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826",
                                     body: ClusterTests.batch(venue: venue, items)),
                                 status == 200
                             else {
@@ -335,7 +363,7 @@ struct ClusterTests {
         for name in names { try cluster.start(name) }
         for venue in ["v1", "v2", "v3"] {
             let (status, _, _) = try await Self.request(
-                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key", body: Self.venue(venue))
+                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key-6f1c2a9e4b7d0358", body: Self.venue(venue))
             #expect(status == 201)
         }
         var owners: [String: String] = [:]
@@ -419,7 +447,7 @@ struct ClusterTests {
         for name in names { try cluster.start(name) }
         for venue in ["v1", "v2", "v3"] {
             _ = try await Self.request(
-                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key", body: Self.venue(venue))
+                cluster.port("a"), "PUT", "/v1/venues/\(venue)", key: "a-key-6f1c2a9e4b7d0358", body: Self.venue(venue))
         }
         var times: [Double] = []
         var t = 0.0
@@ -437,7 +465,8 @@ struct ClusterTests {
                 t += 1
                 let body = Self.batch(venue: "v1", [(t, "trial", "n1", -59)])
                 if let (status, _, _) = try? await Self.request(
-                    cluster.port(survivor), "POST", "/v1/sightings", key: "i-key", body: body), status == 200
+                    cluster.port(survivor), "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826", body: body),
+                    status == 200
                 {
                     break
                 }
@@ -470,7 +499,7 @@ final class SSEReader: Sendable {
 
     init(port: Int, venue: String, lastEventID: Int64? = nil) async throws {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/stream?venue=\(venue)")
-        request.headers.add(name: "Authorization", value: "Bearer r-key")
+        request.headers.add(name: "Authorization", value: "Bearer r-key-2d8a64f0c5e19b37")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let received = received

@@ -39,8 +39,9 @@ import Testing
             process.arguments =
                 [
                     "serve", "--host", "127.0.0.1", "--port", String(port), "--database", database, "--admin-key",
-                    "a-key",
-                    "--ingest-key", "i-key", "--read-key", "r-key", "--log-level", "warning",
+                    "a-key-6f1c2a9e4b7d0358",
+                    "--ingest-key", "i-key-93be0d5c71a4f826", "--read-key", "r-key-2d8a64f0c5e19b37", "--log-level",
+                    "warning",
                 ] + options
             let output = Pipe()
             process.standardOutput = output
@@ -136,7 +137,7 @@ import Testing
         defer { child.stop() }
         let port = child.port
         let (created, _) = try await Self.request(
-            port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+            port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
         #expect(created == 201)
 
         let acknowledged = Log()
@@ -153,7 +154,7 @@ import Testing
                         let body = #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#
                         guard
                             let (status, json) = try? await Self.request(
-                                port, "POST", "/v1/sightings", key: "i-key", body: body),
+                                port, "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826", body: body),
                             status == 200
                         else { continue }
                         let fixes = (json["fixes"] as? [Any])?.count ?? 0
@@ -186,7 +187,7 @@ import Testing
         defer { again.stop() }
         for ack in acked {
             let (status, fix) = try await Self.request(
-                again.port, "GET", "/v1/venues/tiny/devices/\(ack.device)", key: "r-key")
+                again.port, "GET", "/v1/venues/tiny/devices/\(ack.device)", key: "r-key-2d8a64f0c5e19b37")
             #expect(status == 200, "device \(ack.device) of an acknowledged batch has no fix after the restart")
             #expect(fix["device"] as? String == ack.device)
         }

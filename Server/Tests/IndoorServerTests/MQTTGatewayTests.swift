@@ -91,18 +91,21 @@ import Testing
             options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-client-id", "indoor-test"] + options)
         if putVenue {
             let (status, _) = try await DurabilityTests.request(
-                child.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+                child.port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
             #expect(status == 201 || status == 200)
         }
         try await eventually("the server's MQTT connection") {
-            let (_, health) = try await DurabilityTests.request(child.port, "GET", "/health", key: "r-key")
+            let (_, health) = try await DurabilityTests.request(
+                child.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
         }
         return child
     }
 
     static func metric(_ line: String, port: Int) async throws -> Double? {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        request.setValue("Bearer r-key-2d8a64f0c5e19b37", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
         let found = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(line + " ") }
         return found.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
@@ -110,7 +113,7 @@ import Testing
     /// The latest fix of `device` in venue `tiny`, from the device list (ids with a `/` are not one path segment).
     static func fix(port: Int, device: String) async throws -> [String: Any]? {
         let (_, json) = try await DurabilityTests.request(
-            port, "GET", "/v1/venues/tiny/devices?within=100000", key: "r-key")
+            port, "GET", "/v1/venues/tiny/devices?within=100000", key: "r-key-2d8a64f0c5e19b37")
         return (json["devices"] as? [[String: Any]] ?? []).first { $0["device"] as? String == device }
     }
 
@@ -143,11 +146,11 @@ import Testing
             binary: try Self.binary(), database: folder.appendingPathComponent("http.sqlite").path)
         defer { plain.stop() }
         _ = try await DurabilityTests.request(
-            plain.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+            plain.port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
         let t = Date().timeIntervalSince1970
         let items = heard.map { #"{"t": \#(t), "device": "\#($0.device)", "node": "\#($0.node)", \#($0.http)}"# }
         let (posted, _) = try await DurabilityTests.request(
-            plain.port, "POST", "/v1/sightings", key: "i-key",
+            plain.port, "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826",
             body: #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#)
         #expect(posted == 200)
         // A device's first fix is made half a second (its first-fix delay) after its first sighting, here by the
@@ -169,7 +172,8 @@ import Testing
         #expect(accuracies.count == 3, "\(accuracies)")
 
         // Node health: n1 and n2 heard; n1's gateway said online.
-        let (_, nodes) = try await DurabilityTests.request(server.port, "GET", "/v1/venues/tiny/nodes", key: "r-key")
+        let (_, nodes) = try await DurabilityTests.request(
+            server.port, "GET", "/v1/venues/tiny/nodes", key: "r-key-2d8a64f0c5e19b37")
         let health = (nodes["nodes"] as? [[String: Any]] ?? []).reduce(into: [String: [String: Any]]()) {
             $0[$1["id"] as? String ?? ""] = $1
         }
@@ -180,7 +184,7 @@ import Testing
         try await peer.publish("espresense/rooms/n2/status", "offline")
         try await Self.eventually("n2 offline") {
             let (_, nodes) = try await DurabilityTests.request(
-                server.port, "GET", "/v1/venues/tiny/nodes", key: "r-key")
+                server.port, "GET", "/v1/venues/tiny/nodes", key: "r-key-2d8a64f0c5e19b37")
             let n2 = (nodes["nodes"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "n2" }
             return n2?["status"] as? String == "offline"
         }
@@ -227,11 +231,12 @@ import Testing
             binary: try Self.binary(), database: folder.appendingPathComponent("http.sqlite").path)
         defer { plain.stop() }
         _ = try await DurabilityTests.request(
-            plain.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+            plain.port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
         let sighting =
             #"{"t": \#(Date().timeIntervalSince1970), "device": "\#(device)", "node": "n2", "rssi": -61, "tx": -59}"#
         let (posted, _) = try await DurabilityTests.request(
-            plain.port, "POST", "/v1/sightings", key: "i-key", body: #"{"venue": "tiny", "sightings": [\#(sighting)]}"#)
+            plain.port, "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826",
+            body: #"{"venue": "tiny", "sightings": [\#(sighting)]}"#)
         #expect(posted == 200)
         try await Self.eventually("the beacon's fix over HTTP") {
             try await Self.fix(port: plain.port, device: device) != nil
@@ -312,7 +317,7 @@ import Testing
                 ]
             }
             let (posted, _) = try await DurabilityTests.request(
-                server.port, "POST", "/v1/sightings", key: "i-key",
+                server.port, "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826",
                 body: #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#)
             #expect(posted == 200)
             if round < 2 { try await Task.sleep(for: .seconds(1)) }
@@ -409,7 +414,7 @@ import Testing
                 ?? 0 > 0
         }
         #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny_phone-1/config").isEmpty)
-        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         let mqtt = try #require(health["mqtt"] as? [String: Any])
         #expect(mqtt["state"] as? String == "connected")
         #expect(mqtt["protocol"] as? String == "5")
@@ -435,10 +440,10 @@ import Testing
             ])
         defer { server.stop() }
         try await Self.eventually("the server's MQTT connection") {
-            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
         }
-        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         let mqtt = try #require(health["mqtt"] as? [String: Any])
         #expect(mqtt["protocol"] as? String == "3.1.1")
         #expect((mqtt["fallBack"] as? String)?.contains("refused MQTT 5") == true, "\(mqtt)")
@@ -463,7 +468,7 @@ import Testing
         server = try await Self.server(broker, folder: folder, putVenue: false)
         try await Self.eventually("every device's fix", seconds: 120) {
             let (_, json) = try await DurabilityTests.request(
-                server.port, "GET", "/v1/venues/tiny/devices?within=100000", key: "r-key")
+                server.port, "GET", "/v1/venues/tiny/devices?within=100000", key: "r-key-2d8a64f0c5e19b37")
             return (json["devices"] as? [Any])?.count == count
         }
         server.stop()
@@ -481,12 +486,14 @@ import Testing
         defer { server.stop() }
         broker.stop()
         try await Self.eventually("the server to see the broker gone") {
-            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            let (_, health) = try await DurabilityTests.request(
+                server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             return (health["mqtt"] as? [String: Any])?["state"] as? String != "connected"
         }
         try broker.start()
         try await Self.eventually("the server to connect again") {
-            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            let (_, health) = try await DurabilityTests.request(
+                server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
         }
         let peer = Peer(broker: broker)
@@ -506,15 +513,17 @@ import Testing
             binary: try Self.binary(), database: folder.appendingPathComponent("indoor.sqlite").path,
             options: ["--mqtt", "mqtt://127.0.0.1:\(port)"])
         defer { server.stop() }
-        let (status, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+        let (status, health) = try await DurabilityTests.request(
+            server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         #expect(status == 200)
         #expect((health["mqtt"] as? [String: Any])?["state"] as? String != "connected")
         let (created, _) = try await DurabilityTests.request(
-            server.port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+            server.port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
         #expect(created == 201)
         let broker = try Broker(port: port)
         try await Self.eventually("the connection once the broker is up") {
-            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key")
+            let (_, health) = try await DurabilityTests.request(
+                server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
         }
         withExtendedLifetime(broker) {}

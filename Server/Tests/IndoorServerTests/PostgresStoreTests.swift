@@ -103,7 +103,34 @@ struct PostgresStoreTests {
         try await store.addKey(StoredKey(hash: String(repeating: "a", count: 64), kind: .admin, label: "first"))
         try await store.addKey(StoredKey(hash: String(repeating: "b", count: 64), kind: .read, label: "second"))
         try await store.addKey(StoredKey(hash: String(repeating: "a", count: 64), kind: .read, label: "again"))
-        note("keys", try await store.keys())
+        // The ids and times differ from store to store: what they hold besides.
+        func keyFields() async throws -> [String] {
+            try await store.keys().map { "\($0.hash) \($0.kind) \($0.label) \($0.origin) \($0.id.count)" }
+        }
+        note("keys", try await keyFields())
+        let ids = try await store.keys().map(\.id)
+        note("retire none", try await store.retireOperatorKeys(keeping: []))
+        try await store.addKey(
+            StoredKey(hash: String(repeating: "c", count: 64), kind: .read, label: "operator", origin: .operator))
+        note("retire", try await store.retireOperatorKeys(keeping: [String(repeating: "a", count: 64)]).count)
+        note("keys after retiring", try await keyFields())
+        try await store.touchKeys([ids[0]: 1234])
+        note("last used", try await store.keys().map { $0.lastUsed as Any })
+        note("revoke", try await store.revokeKey(id: ids[1]))
+        note("revoke again", try await store.revokeKey(id: ids[1]))
+        note("keys after revoking", try await keyFields())
+        try await store.appendAudit([
+            AuditEntry(
+                time: 10, keyId: "k1", keyLabel: "read", method: "GET", route: "/v1/activity", path: "/v1/activity",
+                venue: "a", device: "p", address: "127.0.0.1", status: 200),
+            AuditEntry(
+                time: 20, keyId: nil, keyLabel: nil, method: "DELETE", route: "/v1/keys/{id}", path: "/v1/keys/x",
+                venue: nil, device: nil, address: nil, status: 401),
+        ])
+        note("audit", try await store.audit(AuditQuery()))
+        note("audit from 15", try await store.audit(AuditQuery(from: 15)))
+        note("audit to 15, limit 1", try await store.audit(AuditQuery(to: 15, limit: 1)))
+        note("prune audit", try await store.pruneAudit(recordedBefore: 15, limit: 10))
         try await store.ping()
 
         var storage = try await store.storage()
@@ -243,13 +270,14 @@ struct PostgresStoreTests {
         let applied = try cluster.psql(database.name, "SELECT identifier FROM indoor_migrations ORDER BY identifier")
         #expect(
             applied
-                == "v1-venues-sightings-events-visits-keys\nv2-event-storedAt-visit-closedAt\nv3-floorImage\nv4-cluster"
+                == "v1-venues-sightings-events-visits-keys\nv2-event-storedAt-visit-closedAt\nv3-floorImage\nv4-cluster\n"
+                + "v5-key-lifecycle-audit"
         )
         let before = try Self.schema(database.name)
         #expect(before.contains("visit_open|CREATE UNIQUE INDEX visit_open ON public.visit"))
         let store = try await database.open()
         #expect(try Self.schema(database.name) == before)
-        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "4")
+        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "5")
         try await store.ping()
     }
 
@@ -366,18 +394,21 @@ struct PostgresServeTests {
         #expect(!child.startup.contains(Postgres.password))
         let port = child.port
         let (created, _) = try await DurabilityTests.request(
-            port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+            port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
         #expect(created == 201)
         let (status, answer) = try await DurabilityTests.request(
-            port, "POST", "/v1/sightings", key: "i-key",
+            port, "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826",
             body: #"{"venue": "tiny", "sightings": \#(ServerFixture.walk)}"#)
         #expect(status == 200)
         #expect(answer["accepted"] as? Int == 6)
-        let (_, fix) = try await DurabilityTests.request(port, "GET", "/v1/venues/tiny/devices/p", key: "r-key")
+        let (_, fix) = try await DurabilityTests.request(
+            port, "GET", "/v1/venues/tiny/devices/p", key: "r-key-2d8a64f0c5e19b37")
         #expect(fix["t"] as? Double == 22)
-        let (_, activity) = try await DurabilityTests.request(port, "GET", "/v1/activity?venue=tiny", key: "r-key")
+        let (_, activity) = try await DurabilityTests.request(
+            port, "GET", "/v1/activity?venue=tiny", key: "r-key-2d8a64f0c5e19b37")
         #expect((activity["visits"] as? [Any])?.count == 3)
-        let (healthStatus, health) = try await DurabilityTests.request(port, "GET", "/health", key: "r-key")
+        let (healthStatus, health) = try await DurabilityTests.request(
+            port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         #expect(healthStatus == 200)
         #expect(health["store"] as? String == "postgres")
         #expect(health["database"] as? String == "ok")

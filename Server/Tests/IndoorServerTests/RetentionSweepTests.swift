@@ -45,4 +45,24 @@ import Testing
         #expect(text.contains("indoor_sightings_pruned_total 2"))
         #expect(text.contains("indoor_store_oldest_sighting_seconds 300"))
     }
+
+    @Test func aSweepDeletesAuditEntriesOlderThanTheirRetention() async throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        let store = try await database.open()
+        try await store.appendAudit(
+            [100.0, 200.0, 300.0].map {
+                AuditEntry(
+                    time: $0, keyId: nil, keyLabel: nil, method: "GET", route: "/v1/activity", path: "/v1/activity",
+                    venue: nil, device: nil, address: nil, status: 401)
+            })
+        let sweep = RetentionSweep(store: store, metrics: ServerMetrics(), wallClock: { 350 })
+        let kept = Retention(sightings: .infinity, events: .infinity, visits: .infinity, audit: .infinity)
+        #expect(try await sweep.prune(kept, batch: 1).isEmpty)
+        let pruned = try await sweep.prune(
+            Retention(sightings: .infinity, events: .infinity, visits: .infinity, audit: 100), batch: 1)
+        #expect(pruned == Retention.Pruned(audit: 2))
+        #expect(try await store.audit(AuditQuery()).map(\.time) == [300])
+        #expect(Retention().audit == 90 * 86400)
+    }
 }

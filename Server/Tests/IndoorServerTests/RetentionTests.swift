@@ -142,7 +142,7 @@ struct RetentionTests {
         try await fixture.test { client in
             _ = try await client.putVenue()
             _ = try await client.post(#"{"venue": "tiny", "sightings": \#(ServerFixture.walk)}"#)
-            let health = try await client.get("/health", key: nil).json
+            let health = try await client.get("/health").json
             #expect(health["store"] as? String == store.rawValue)
             let storage = health["storage"] as? [String: Any]
             #expect((storage?["bytes"] as? Int ?? 0) > 0)

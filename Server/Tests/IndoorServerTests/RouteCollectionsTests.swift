@@ -23,12 +23,12 @@ import Testing
             "GET /v1/activity", "GET /v1/stream",
         ],
         "ingest": ["POST /v1/sightings", "POST /v1/scans"],
-        "admin": ["POST /v1/keys"],
+        "admin": ["POST /v1/keys", "GET /v1/keys", "DELETE /v1/keys/{id}", "GET /v1/audit"],
     ]
 
     /// The routes `collection` adds to a router, as "METHOD path".
-    static func routes(_ collection: RouteCollection<BasicRequestContext>) -> Set<String> {
-        let router = Router()
+    static func routes(_ collection: RouteCollection<IndoorRequestContext>) -> Set<String> {
+        let router = Router(context: IndoorRequestContext.self)
         router.addRoutes(collection)
         return Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
     }
@@ -37,7 +37,7 @@ import Testing
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
         let server = fixture.server
-        let collections: [String: RouteCollection<BasicRequestContext>] = [
+        let collections: [String: RouteCollection<IndoorRequestContext>] = [
             "map": MapRoutes(server: server).collection(),
             "status": StatusRoutes(server: server).collection(),
             "venues": VenueRoutes(server: server).collection(),
@@ -50,7 +50,7 @@ import Testing
             #expect(Self.routes(collection) == Self.areas[area], "\(area)")
         }
         let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        #expect(all.count == 22)
+        #expect(all.count == 25)
         #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
     }
 
@@ -76,15 +76,19 @@ import Testing
         }
     }
 
-    @Test func theMapAndTheStatusNeedNoKey() async throws {
+    @Test func theMapAndTheBareHealthNeedNoKeyTheMetricsDo() async throws {
         let fixture = try await ServerFixture()
         defer { fixture.remove() }
         try await fixture.test { client in
-            for uri in ["/", "/assets/main.js", "/assets/map.css", "/openapi.json", "/health", "/metrics"] {
+            for uri in ["/", "/assets/main.js", "/assets/map.css", "/openapi.json", "/health"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .ok, "\(uri)")
                 #expect(response.headers[.cacheControl] == (uri == "/health" ? nil : "no-cache"), "\(uri)")
             }
+            #expect(try await client.execute(uri: "/metrics", method: .get).status == .unauthorized)
+            let metrics = try await client.get("/metrics")
+            #expect(metrics.status == .ok)
+            #expect(metrics.headers[.cacheControl] == "no-cache")
         }
     }
 }

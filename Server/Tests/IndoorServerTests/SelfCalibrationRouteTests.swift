@@ -105,7 +105,7 @@ import Testing
             let session = try #require(fixture.server.hub.nodeList(venue: "lab"))
             #expect(session.selfCalibration?.pathLossExponent == exponent)
 
-            let metrics = try await client.get("/metrics", key: nil).text
+            let metrics = try await client.get("/metrics").text
             #expect(metrics.contains(#"indoor_node_links_total{venue="lab",result="used"} \#(links.count)"#))
             // Nodes heard by nodes are no devices.
             #expect(metrics.contains("indoor_devices_tracked 0"))
@@ -136,7 +136,7 @@ import Testing
             #expect(list["selfCalibration"] == nil)
             #expect(list["nodeLinks"] == .object(["used": .number(144), "ignored": .number(1)]))
             #expect(try #require(list["nodes"]?.array).allSatisfy { $0["selfCalibration"] == nil })
-            let metrics = try await client.get("/metrics", key: nil).text
+            let metrics = try await client.get("/metrics").text
             #expect(metrics.contains(#"indoor_node_links_total{venue="lab",result="ignored"} 1"#))
             #expect(metrics.contains("indoor_devices_tracked 1"))
         }

@@ -15,7 +15,8 @@ import Testing
         let process = Process()
         process.executableURL = binary
         process.arguments =
-            ["serve", "--host", "127.0.0.1", "--admin-key", "a-key", "--log-level", "warning"] + arguments
+            ["serve", "--host", "127.0.0.1", "--admin-key", "a-key-6f1c2a9e4b7d0358", "--log-level", "warning"]
+            + arguments
         let error = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = error

@@ -44,6 +44,15 @@ import Testing
             in: folder)
         #expect(status == 0)
         #expect(body.contains("\"status\""), "\(body)")
+        // Served over TLS, every answer asks browsers to keep to HTTPS.
+        let (_, headers) = try Self.run(
+            curl,
+            [
+                "-sS", "-D", "-", "-o", "/dev/null", "--max-time", "20", "--cacert", "ca.pem",
+                "https://127.0.0.1:\(server.port)/",
+            ],
+            in: folder)
+        #expect(headers.lowercased().contains("strict-transport-security: max-age="), "\(headers)")
         // Without trusting it, the handshake fails; in plain HTTP, no answer comes.
         let (untrusted, _) = try Self.run(
             curl, ["-sS", "--max-time", "20", "https://127.0.0.1:\(server.port)/health"], in: folder)

@@ -60,7 +60,9 @@ import Testing
     }
 
     static func metric(_ name: String, port: Int) async throws -> Double? {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        request.setValue("Bearer r-key-2d8a64f0c5e19b37", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + " ") }
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
@@ -78,10 +80,11 @@ import Testing
         defer { server.stop() }
         let port = server.port
         let (created, _) = try await DurabilityTests.request(
-            port, "PUT", "/v1/venues/tiny", key: "a-key", body: ServerFixture.venueJSON)
+            port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
         #expect(created == 201)
 
-        let request = "GET /v1/stream?venue=tiny HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer r-key\r\n\r\n"
+        let request =
+            "GET /v1/stream?venue=tiny HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer r-key-2d8a64f0c5e19b37\r\n\r\n"
         let readers = (0..<20).compactMap { _ in Self.connect(port: port, sending: request) }
         defer { for socket in readers { close(socket) } }
         #expect(readers.count == 20)
@@ -95,7 +98,7 @@ import Testing
                 #"{"t": \#(second), "device": "d\#(device)", "node": "n\#(device % 2 + 1)", "rssi": -6\#(device % 10)}"#
             }
             let (status, json) = try await DurabilityTests.request(
-                port, "POST", "/v1/sightings", key: "i-key",
+                port, "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826",
                 body: #"{"venue": "tiny", "sightings": [\#(items.joined(separator: ","))]}"#)
             #expect(status == 200)
             fixes += (json["fixes"] as? [Any])?.count ?? 0
@@ -110,7 +113,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(dropped == 20)
-        let (health, _) = try await DurabilityTests.request(port, "GET", "/health", key: "r-key")
+        let (health, _) = try await DurabilityTests.request(port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         #expect(health == 200)
         if let before, let after = Self.residentBytes(server.process.processIdentifier) {
             #expect(after - before < 250 << 20, "grew \((after - before) >> 20) MB")
@@ -144,7 +147,8 @@ import Testing
         var json: [String: Any] = [:]
         var unanswered = 0
         for _ in 0..<50 {
-            if let (status, body) = try? await DurabilityTests.request(server.port, "GET", "/health", key: "r-key"),
+            if let (status, body) = try? await DurabilityTests.request(
+                server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37"),
                 status == 200
             {
                 json = body

@@ -23,8 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
             environment variable named in its help; a flag wins over the environment. Stop with Ctrl-C or \
             SIGTERM: the server finishes the requests in flight and closes the database.
             Keys: an admin key (venues, keys), ingest keys (sightings), read keys (API, stream, map). Keys are \
-            stored hashed in the database, so they stay valid after a restart. When the database has no admin \
-            key and none is given, one is made and printed once.
+            stored hashed in the database. A key given here must carry 128 bits or more (make one with \
+            'openssl rand -hex 16'), and is accepted only while it is given: a start without it retires it. Keys \
+            made with POST /v1/keys stay until revoked (DELETE /v1/keys/ID) or expired. When the database has no \
+            admin key and none is given, one is made and printed once.
             """
     )
 
@@ -53,14 +55,23 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var durability: String?
 
-    @Option(help: "An admin key to accept, stored hashed (INDOOR_ADMIN_KEY).")
+    @Option(
+        help:
+            "An admin key to accept while given, stored hashed; 128 bits or more, e.g. from 'openssl rand -hex 16' (INDOOR_ADMIN_KEY)."
+    )
     var adminKey: String?
 
-    @Option(help: "An ingest key to accept (repeatable; INDOOR_INGEST_KEYS, comma-separated).")
+    @Option(help: "An ingest key to accept while given (repeatable; INDOOR_INGEST_KEYS, comma-separated).")
     var ingestKey: [String] = []
 
-    @Option(help: "A read key to accept (repeatable; INDOOR_READ_KEYS, comma-separated).")
+    @Option(help: "A read key to accept while given (repeatable; INDOOR_READ_KEYS, comma-separated).")
     var readKey: [String] = []
+
+    @Flag(
+        help: ArgumentHelp(
+            "Answer /metrics and the detailed /health without a key (INDOOR_PUBLIC_METRICS=1).",
+            discussion: "By default they need a read key, and /health without one says only whether the server is up."))
+    var publicMetrics = false
 
     @Option(help: "The most sightings in one batch; more is answered 413 (INDOOR_MAX_BATCH; default 10000).")
     var maxBatch: Int?
@@ -99,6 +110,13 @@ struct ServeCommand: AsyncParsableCommand {
             "How long closed zone visits (the activity log) are kept after their check-out; open visits always stay.",
             valueName: "duration"))
     var retainVisits: String = "400d"
+
+    @Option(
+        help: ArgumentHelp(
+            "How long audit log entries (who read devices, activity and streams, and every admin action) are kept, "
+                + "as for --retain-sightings.",
+            valueName: "duration"))
+    var retainAudit: String = "90d"
 
     @Option(
         help: ArgumentHelp(
@@ -183,7 +201,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for (option, text) in [
             ("--retain-sightings", retainSightings), ("--retain-events", retainEvents),
-            ("--retain-visits", retainVisits),
+            ("--retain-visits", retainVisits), ("--retain-audit", retainAudit),
         ] where Self.duration(text) == nil {
             throw ValidationError("\(option) '\(text)': expected a duration such as 90s, 30m, 12h, 7d, or forever")
         }
@@ -212,6 +230,9 @@ struct ServeCommand: AsyncParsableCommand {
         case (.some, nil): throw ValidationError("--tls-cert needs --tls-key, the certificate's private key")
         case (nil, .some): throw ValidationError("--tls-key needs --tls-cert, the certificate chain it belongs to")
         default: break
+        }
+        for (option, key) in operatorKeys() {
+            if let problem = KeyStrength.problem(key.key, option: option) { throw ValidationError(problem) }
         }
         if let text = logLevel ?? Self.environment("INDOOR_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("--log-level '\(text)' is not one of trace, debug, info, notice, warning, error")
@@ -251,7 +272,7 @@ struct ServeCommand: AsyncParsableCommand {
         let openFiles = ConnectionLimiter.raiseOpenFilesLimit()
         let (store, shownDatabase, lock) = try await openStore(databasePath, logger: logger)
         defer { withExtendedLifetime(lock) {} }
-        let configuration = ServerConfiguration(
+        var settings = ServerConfiguration(
             host: host, port: port,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
@@ -262,8 +283,18 @@ struct ServeCommand: AsyncParsableCommand {
             retention: Retention(
                 sightings: Self.duration(retainSightings) ?? 7 * 86400,
                 events: Self.duration(retainEvents) ?? 30 * 86400,
-                visits: Self.duration(retainVisits) ?? 400 * 86400),
+                visits: Self.duration(retainVisits) ?? 400 * 86400,
+                audit: Self.duration(retainAudit) ?? 90 * 86400),
             cluster: clusterIdentity)
+        settings.tls = tls != nil
+        settings.publicMetrics = publicMetrics || Self.environment("INDOOR_PUBLIC_METRICS") == "1"
+        let configuration = settings
+        if tls == nil && !LoopbackHost.contains(host) {
+            let warning =
+                "listening on \(host) without TLS: keys and where people are cross the network in plain text; give "
+                + "--tls-cert and --tls-key, or serve behind a TLS proxy"
+            logger.warning("\(warning)")
+        }
         var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
         // The demo learns from its simulated survey unless one is given for it.
@@ -280,14 +311,11 @@ struct ServeCommand: AsyncParsableCommand {
         server.mqtt = try gateways.bridge(hub: server.hub, metrics: server.metrics, logger: logger)
 
         var printed: [String] = []
-        if let key = adminKey ?? Self.environment("INDOOR_ADMIN_KEY") {
-            try await server.keys.add(key, kind: .admin, label: "admin (command line)")
-        }
-        for key in ingestKey + Self.list("INDOOR_INGEST_KEYS") {
-            try await server.keys.add(key, kind: .ingest, label: "ingest (command line)")
-        }
-        for key in readKey + Self.list("INDOOR_READ_KEYS") {
-            try await server.keys.add(key, kind: .read, label: "read (command line)")
+        let retired = try await server.keys.setOperatorKeys(operatorKeys().map { $0.key })
+        if !retired.isEmpty {
+            logger.notice(
+                "operator keys of an earlier start not given now are retired",
+                metadata: ["ids": "\(retired.joined(separator: ", "))"])
         }
         var readKeyForMap: String?
         if let venue = demoVenue {
@@ -295,13 +323,13 @@ struct ServeCommand: AsyncParsableCommand {
             _ = try await server.hub.putVenue(id: venue.venue.id, json: json)
             for kind in KeyKind.allCases {
                 let key = KeyRing.generate(kind: kind)
-                try await server.keys.add(key, kind: kind, label: "\(kind) (demo)")
+                try await server.keys.add(key, kind: kind, label: "\(kind) (demo)", origin: .generated)
                 printed.append("  \(kind) key: \(key)")
                 if kind == .read { readKeyForMap = key }
             }
         } else if !server.keys.hasKey(of: .admin) {
             let key = KeyRing.generate(kind: .admin)
-            try await server.keys.add(key, kind: .admin, label: "admin (generated)")
+            try await server.keys.add(key, kind: .admin, label: "admin (generated)", origin: .generated)
             printed.append("  admin key: \(key)   (made now and shown only this once; keep it)")
         }
 
@@ -326,7 +354,8 @@ struct ServeCommand: AsyncParsableCommand {
                 ]
                 lines += banner
                 if let demoID, let mapKey {
-                    lines.append("  map: \(scheme)://\(shownHost):\(port)/?venue=\(demoID)&key=\(mapKey)")
+                    // The key in the fragment, which the browser never sends: not in any request's address or log.
+                    lines.append("  map: \(scheme)://\(shownHost):\(port)/?venue=\(demoID)#key=\(mapKey)")
                 }
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             },
@@ -426,6 +455,21 @@ struct ServeCommand: AsyncParsableCommand {
     private static func environment(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
         return value
+    }
+
+    /// The keys given on the command line or in the environment, each with its option (for errors) and label.
+    private func operatorKeys() -> [(option: String, key: (key: String, kind: KeyKind, label: String))] {
+        var keys: [(option: String, key: (key: String, kind: KeyKind, label: String))] = []
+        if let key = adminKey ?? Self.environment("INDOOR_ADMIN_KEY") {
+            keys.append(("--admin-key", (key, .admin, "admin (command line)")))
+        }
+        for key in ingestKey + Self.list("INDOOR_INGEST_KEYS") {
+            keys.append(("--ingest-key", (key, .ingest, "ingest (command line)")))
+        }
+        for key in readKey + Self.list("INDOOR_READ_KEYS") {
+            keys.append(("--read-key", (key, .read, "read (command line)")))
+        }
+        return keys
     }
 
     private static func list(_ name: String) -> [String] {

@@ -98,6 +98,12 @@ struct ServeMQTTOptions: ParsableArguments {
     /// - Throws: ``CommandFailure`` for an unreadable IRK file or CA file, or a key that is not 32 hex digits.
     func bridge(hub: VenueHub, metrics: ServerMetrics, logger: Logger) throws -> MQTTBridge? {
         guard let url = try url() else { return nil }
+        if !url.isTLS && !LoopbackHost.contains(url.host) {
+            let warning =
+                "the MQTT broker \(url.host):\(url.port) is not on this machine and is spoken to without TLS: "
+                + "sightings and the MQTT password cross the network in plain text; use mqtts://"
+            logger.warning("\(warning)")
+        }
         if let mqttCA, !FileManager.default.isReadableFile(atPath: mqttCA) {
             throw CommandFailure("cannot read the CA certificate '\(mqttCA)' (--mqtt-ca): no such readable file")
         }

@@ -14,10 +14,11 @@ import Foundation
 final class DatabaseLock {
     private let descriptor: Int32
 
-    /// Takes the lock on `path`, creating an empty file there when there is none (SQLite then makes it a database).
+    /// Takes the lock on `path`, creating an empty file there when there is none, readable by this user only (mode
+    /// 0600; SQLite then makes it a database, and gives its `-wal` and `-shm` files the same mode).
     /// - Throws: ``CommandFailure`` naming the file: held by another server, or not openable (and why).
     init(path: String) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw CommandFailure(

@@ -1,9 +1,11 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// Answers every error as JSON naming the field (``APIError``): the handlers' ``APIError``s, a body over the limit
 /// (413), an unknown route (404), a known path asked with a method it does not answer (405 with `Allow`) and anything
-/// unexpected (500, logged without the request's keys).
+/// unexpected (500 with a generic message and a request id, in `X-Request-Id` too; the error logged under that id,
+/// without the request's keys).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The methods of each route path, for 405 answers.
     let routes: RouteMethods
@@ -38,11 +40,20 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try APIError(status: error.status, code: "http", field: field, message: message)
                 .response(from: request, context: context)
         } catch {
+            // The details go to the log only, under an id the answer gives: an error's text can name paths, queries
+            // or the database.
+            let requestID = StoredKey.newID()
             context.logger.error(
-                "request failed", metadata: ["route": "\(context.endpointPath ?? "-")", "error": "\(error)"])
-            return try APIError(
-                status: .internalServerError, code: "internal", field: nil, message: "the server failed: \(error)"
+                "request failed",
+                metadata: [
+                    "requestId": "\(requestID)", "route": "\(context.endpointPath ?? "-")", "error": "\(error)",
+                ])
+            var response = try APIError(
+                status: .internalServerError, code: "internal", field: nil,
+                message: "the server failed; its log has the details under request id \(requestID)"
             ).response(from: request, context: context)
+            if let name = HTTPField.Name("X-Request-Id") { response.headers[name] = requestID }
+            return response
         }
     }
 }

@@ -10,18 +10,18 @@ struct IngestRoutes: RouteArea {
     let server: LocationServer
 
     /// The routes, behind an ingest key.
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<IndoorRequestContext> {
+        let routes = RouteCollection(context: IndoorRequestContext.self)
         let ingest = group(of: routes, needing: .ingest)
         ingest.post("/v1/sightings") { request, context in try await sightings(request, context: context) }
-        ingest.post("/v1/scans") { request, _ in try await scan(request) }
+        ingest.post("/v1/scans") { request, context in try await scan(request, context: context) }
         return routes
     }
 
     /// `POST /v1/sightings`: the batch read in one pass (``SightingBatchReader``), admitted by its venue
     /// (``VenueHub/admit(venue:sightings:)``), answered with each stored event's JSON as stored and each refused
     /// item's error; 400 with the first problem when nothing was taken.
-    func sightings(_ request: Request, context: some RequestContext) async throws -> Response {
+    func sightings(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let body = try await request.bodyBytes(limit: configuration.maxBodyBytes)
         let batch: SightingBatchReader.Batch
         do {
@@ -34,6 +34,7 @@ struct IngestRoutes: RouteArea {
                 field: "sightings",
                 "\(batch.count) sightings in one batch; the limit is \(configuration.maxBatch): split the batch")
         }
+        try KeyAuthenticator.check(context.record.key, venue: batch.venue)
         guard hub.venue(id: batch.venue) != nil else { throw APIError.unknownVenue(batch.venue, field: "venue") }
         if let elsewhere = try await forwarder.answerElsewhere(request, venue: batch.venue, body: body) {
             return elsewhere
@@ -71,7 +72,14 @@ struct IngestRoutes: RouteArea {
 
     /// `POST /v1/scans`: the indoor provider's scan over the sightings of the request (``ScanRequest``), answered
     /// with the provider's result JSON (docs/SCAN.md). Nothing is stored: a scan is a question, not an ingest.
-    func scan(_ request: Request) async throws -> BytesResponse {
+    /// A key limited to venues may not scan (a scan runs over every venue).
+    func scan(_ request: Request, context: IndoorRequestContext) async throws -> BytesResponse {
+        if let venues = context.record.key?.venues {
+            throw APIError(
+                status: .forbidden, code: "forbidden", field: "Authorization",
+                message: "this key is limited to venues \(venues.joined(separator: ", ")); a scan runs over every venue"
+            )
+        }
         let body = try await request.bodyBytes(limit: configuration.maxBodyBytes)
         let scan =
             try body.withUnsafeReadableBytes { ScanRequestReader.read($0) } ?? ScanRequest.decode(Data(buffer: body))

@@ -19,6 +19,10 @@ public struct LocationServer: Sendable {
     public let hub: VenueHub
     /// The accepted keys.
     public let keys: KeyRing
+    /// The count of refused keys by client address (``FailedKeyLimiter``).
+    public let failedKeys: FailedKeyLimiter
+    /// Who read what: the audit log's writer.
+    public let audit: AuditLog
     /// Listening address and limits.
     public let configuration: ServerConfiguration
     /// The metrics `/metrics` prints.
@@ -55,6 +59,8 @@ public struct LocationServer: Sendable {
                 lateness: configuration.maxLateness, skew: configuration.maxClockSkew,
                 recordingLead: configuration.maxLateness), cluster: configuration.cluster)
         keys = try await KeyRing(store: store)
+        failedKeys = FailedKeyLimiter()
+        audit = AuditLog(store: store, logger: logger)
         relay = configuration.cluster == nil ? nil : EventRelay(hub: hub)
         forwarder = OwnerForwarder(hub: hub, metrics: metrics)
         self.logger = logger
@@ -73,11 +79,15 @@ public struct LocationServer: Sendable {
     /// the map (``MapRoutes``), the server's status (``StatusRoutes``), venues (``VenueRoutes``), reads
     /// (``ReadRoutes``), ingest (``IngestRoutes``) and admin (``AdminRoutes``). Every route but the map's and the
     /// status's needs a key (``KeyAuthenticator``); an admin key is admitted everywhere. Every request is counted
-    /// (``MetricsMiddleware``) and every error answered as JSON (``ErrorMiddleware``).
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    /// (``MetricsMiddleware``), every answer carries the browser's protections (``SecurityHeadersMiddleware``), reads
+    /// about people and admin actions are audited (``AuditMiddleware``) and every error is answered as JSON
+    /// (``ErrorMiddleware``).
+    public func router() -> Router<IndoorRequestContext> {
+        let router = Router(context: IndoorRequestContext.self)
         let methods = RouteMethods()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: SecurityHeadersMiddleware(tls: configuration.tls))
+        router.add(middleware: AuditMiddleware(log: audit))
         router.add(middleware: ErrorMiddleware(routes: methods))
         let areas: [any RouteArea] = [
             MapRoutes(server: self), StatusRoutes(server: self), VenueRoutes(server: self), ReadRoutes(server: self),

@@ -36,6 +36,7 @@ enum MapAssets {
         "map.css": Asset(bytes: PackageResources.map_css, contentType: "text/css; charset=utf-8"),
         "main.js": Asset(bytes: PackageResources.main_js, contentType: script),
         "api.js": Asset(bytes: PackageResources.api_js, contentType: script),
+        "address-key.js": Asset(bytes: PackageResources.address_key_js, contentType: script),
         "state.js": Asset(bytes: PackageResources.state_js, contentType: script),
         "geometry.js": Asset(bytes: PackageResources.geometry_js, contentType: script),
         "layout.js": Asset(bytes: PackageResources.layout_js, contentType: script),

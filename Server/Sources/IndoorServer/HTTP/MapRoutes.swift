@@ -6,8 +6,8 @@ struct MapRoutes: RouteArea {
     let server: LocationServer
 
     /// The routes.
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<IndoorRequestContext> {
+        let routes = RouteCollection(context: IndoorRequestContext.self)
         routes.get("/") { _, _ in AssetResponse(MapAssets.html, type: "text/html; charset=utf-8") }
         routes.get("/assets/{file}") { _, context in try MapAssets.response(for: context.parameters.require("file")) }
         routes.get("/openapi.json") { _, _ in AssetResponse(OpenAPIDocument.json, type: "application/json") }

@@ -19,8 +19,8 @@ struct ReadRoutes: RouteArea {
     }
 
     /// The routes, behind a read key.
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<IndoorRequestContext> {
+        let routes = RouteCollection(context: IndoorRequestContext.self)
         let read = group(of: routes, needing: .read)
         read.get("/v1/venues/{venue}/devices") { request, context in
             let venue = try context.parameters.require("venue")

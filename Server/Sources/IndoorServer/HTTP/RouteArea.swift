@@ -7,7 +7,7 @@ protocol RouteArea: Sendable {
     var server: LocationServer { get }
 
     /// The area's routes, each behind the key it needs.
-    func collection() -> RouteCollection<BasicRequestContext>
+    func collection() -> RouteCollection<IndoorRequestContext>
 }
 
 extension RouteArea {
@@ -20,8 +20,8 @@ extension RouteArea {
 
     /// A group of `routes` behind a key of `kind` (``KeyAuthenticator``; an admin key is admitted everywhere).
     func group(
-        of routes: RouteCollection<BasicRequestContext>, needing kind: KeyKind
-    ) -> RouterGroup<BasicRequestContext> {
-        routes.group().add(middleware: KeyAuthenticator(keys: server.keys, required: kind))
+        of routes: RouteCollection<IndoorRequestContext>, needing kind: KeyKind
+    ) -> RouterGroup<IndoorRequestContext> {
+        routes.group().add(middleware: KeyAuthenticator(keys: server.keys, required: kind, failures: server.failedKeys))
     }
 }

@@ -1,20 +1,24 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
-/// The routes that say how the server is, which need no key: `GET /health` (the database, the venues, the
-/// connections, the MQTT bridge and the cluster) and `GET /metrics` (Prometheus text).
+/// The routes that say how the server is: `GET /health` (whether it is up; with a read key, or with
+/// ``ServerConfiguration/publicMetrics``, also the database, the venues, the connections, the MQTT bridge and the
+/// cluster) and `GET /metrics` (Prometheus text; with a read key unless ``ServerConfiguration/publicMetrics``). Without a
+/// key `/health` says nothing of who is in the building.
 struct StatusRoutes: RouteArea {
     let server: LocationServer
 
     struct Health: Encodable {
         var status: String
-        var database: String
+        /// The rest is absent from the bare answer (no key).
+        var database: String?
         /// The kind of database: `sqlite` or `postgres`.
-        var store: String
-        var venues: Int
+        var store: String?
+        var venues: Int?
         /// The store's size and oldest sighting; absent when the database cannot be read.
         var storage: StoreStorage?
-        var connections: Connections
+        var connections: Connections?
         /// The broker connection, with `--mqtt`.
         var mqtt: MQTTHealth?
         /// This instance in its cluster, with `--cluster`.
@@ -46,11 +50,31 @@ struct StatusRoutes: RouteArea {
     }
 
     /// The routes.
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<IndoorRequestContext> {
+        let routes = RouteCollection(context: IndoorRequestContext.self)
         routes.get("/health") { request, context in try await health(request, context: context) }
-        routes.get("/metrics") { _, _ in AssetResponse(metrics.text(), type: "text/plain; version=0.0.4") }
+        routes.get("/metrics") { request, context in
+            if !configuration.publicMetrics { try await readKey.authorize(request, context: context) }
+            return AssetResponse(metrics.text(), type: "text/plain; version=0.0.4")
+        }
         return routes
+    }
+
+    /// The check of a read key, for the details.
+    var readKey: KeyAuthenticator {
+        KeyAuthenticator(keys: server.keys, required: .read, failures: server.failedKeys)
+    }
+
+    /// Whether `request` is answered the details: with ``ServerConfiguration/publicMetrics``, or with a key in a
+    /// header (checked: a wrong one is refused).
+    func detailed(_ request: Request, context: IndoorRequestContext) async throws -> Bool {
+        if configuration.publicMetrics { return true }
+        let presents =
+            request.headers[.authorization] != nil
+            || HTTPField.Name("X-API-Key").map { request.headers[$0] != nil } == true
+        guard presents else { return false }
+        try await readKey.authorize(request, context: context)
+        return true
     }
 
     /// This instance in its cluster, with `--cluster`.
@@ -72,9 +96,15 @@ struct StatusRoutes: RouteArea {
             perAddressLimit: connections.maximumPerAddress, openFilesLimit: configuration.openFilesLimit)
     }
 
-    /// `GET /health`: 200 when the database answers, else 503 saying why.
-    func health(_ request: Request, context: some RequestContext) async throws -> Response {
+    /// `GET /health`: 200 when the database answers, else 503 (saying why with the details).
+    func health(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let mqtt = server.mqtt
+        guard try await detailed(request, context: context) else {
+            let up = (try? await store.ping()) != nil
+            return try JSONResponse(
+                Health(status: up ? "ok" : "unavailable"), status: up ? .ok : .serviceUnavailable
+            ).response(from: request, context: context)
+        }
         do {
             try await store.ping()
             return try JSONResponse(

@@ -30,12 +30,18 @@ struct VenueRoutes: RouteArea {
     }
 
     /// The routes, each behind the key it needs.
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<IndoorRequestContext> {
+        let routes = RouteCollection(context: IndoorRequestContext.self)
         let read = group(of: routes, needing: .read)
         let admin = group(of: routes, needing: .admin)
-        read.get("/v1/venues") { _, _ in
-            JSONResponse(VenueList(venues: try await store.venues().map { try summary($0) }))
+        read.get("/v1/venues") { _, context in
+            // A key limited to venues lists those only.
+            let key = context.record.key
+            return JSONResponse(
+                VenueList(
+                    venues: try await store.venues().filter { key?.allows(venue: $0.id) ?? true }.map {
+                        try summary($0)
+                    }))
         }
         read.get("/v1/venues/{venue}") { _, context in
             let id = try context.parameters.require("venue")

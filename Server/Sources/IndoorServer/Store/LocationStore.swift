@@ -2,14 +2,14 @@ import Foundation
 import IndoorGeofencing
 import IndoorModel
 
-/// Everything the server keeps: venues, sightings, the events they caused, devices' latest fixes, zone visits
-/// and hashed keys.
+/// Everything the server keeps: venues, sightings, the events they caused, devices' latest fixes, zone visits,
+/// and (``AccessStore``) hashed keys and the audit log.
 ///
 /// The handlers see only this protocol: ``SQLiteStore`` is the embedded database, ``PostgresStore`` a PostgreSQL
 /// server. Every method is `async`, so a database round trip waits without blocking a thread; ``commit(_:)``
 /// returns only once what it was given is durable (committed), so the server answers a batch after it is stored.
 /// Both stores give the same answers to the same calls (ids increase, orders and pages are the same).
-public protocol LocationStore: Sendable {
+public protocol LocationStore: AccessStore {
     /// The stored venues, as the JSON they were put with, by id.
     func venues() async throws -> [StoredVenue]
     /// One stored venue, or `nil`.
@@ -53,11 +53,6 @@ public protocol LocationStore: Sendable {
     /// of them (the latest), in time order (then the order they were stored), each with when it was received (Unix
     /// seconds). What a restarted server replays to rebuild the venue's session.
     func recentSightings(venue: String, seconds: Double, limit: Int) async throws -> [ReceivedSighting]
-
-    /// The stored keys (hashes and kinds; never the keys themselves).
-    func keys() async throws -> [StoredKey]
-    /// Stores a key's hash, unless that hash is already stored.
-    func addKey(_ key: StoredKey) async throws
 
     /// Answers when the database can be read (for `/health`); throws otherwise.
     func ping() async throws
@@ -296,36 +291,4 @@ public struct Visit: Hashable, Sendable, Codable {
     public var dwell: Double?
     /// `left` or `lost`, once checked out; `crossing` for a check-in that has no check-out (a geoline).
     public var reason: String?
-}
-
-/// A key's hash and what it may do.
-public struct StoredKey: Hashable, Sendable {
-    /// Lower-case hex SHA-256 of the key's UTF-8 bytes.
-    public var hash: String
-    /// What the key may do.
-    public var kind: KeyKind
-    /// A label for people (never the key).
-    public var label: String
-
-    /// A stored key.
-    public init(hash: String, kind: KeyKind, label: String) {
-        self.hash = hash
-        self.kind = kind
-        self.label = label
-    }
-}
-
-/// What a key may do: `admin` everything, `ingest` post sightings, `read` read the API, the stream and the map.
-public enum KeyKind: String, Hashable, Sendable, Codable, CaseIterable {
-    /// Venue changes, keys, and everything the other kinds may do.
-    case admin
-    /// Posting sightings.
-    case ingest
-    /// Reading venues, devices, activity, the stream and the map.
-    case read
-
-    /// Whether a key of this kind may do what `required` allows.
-    public func allows(_ required: KeyKind) -> Bool {
-        self == .admin || self == required
-    }
 }

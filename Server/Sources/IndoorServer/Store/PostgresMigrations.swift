@@ -139,6 +139,36 @@ enum PostgresMigrations {
                 )
                 """,
             ]),
+        // Keys with a lifecycle and the audit log, as in SQLite.
+        Migration(
+            identifier: SQLiteMigrations.keyLifecycleAudit,
+            statements: [
+                "ALTER TABLE api_key ADD COLUMN id TEXT",
+                "ALTER TABLE api_key ADD COLUMN origin TEXT NOT NULL DEFAULT 'api'",
+                "ALTER TABLE api_key ADD COLUMN last_used_at DOUBLE PRECISION",
+                "ALTER TABLE api_key ADD COLUMN expires_at DOUBLE PRECISION",
+                "ALTER TABLE api_key ADD COLUMN venues TEXT",
+                "UPDATE api_key SET id = substr(md5(random()::text || clock_timestamp()::text || hash), 1, 16)",
+                "UPDATE api_key SET origin = 'operator' WHERE label LIKE '% (command line)'",
+                "UPDATE api_key SET origin = 'generated' WHERE label = 'admin (generated)' OR label LIKE '% (demo)'",
+                "CREATE UNIQUE INDEX api_key_id ON api_key (id)",
+                """
+                CREATE TABLE audit (
+                    id BIGSERIAL PRIMARY KEY,
+                    at DOUBLE PRECISION NOT NULL,
+                    key_id TEXT,
+                    key_label TEXT,
+                    method TEXT NOT NULL,
+                    route TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    venue TEXT,
+                    device TEXT,
+                    address TEXT,
+                    status INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX audit_at ON audit (at)",
+            ]),
     ]
 
     /// Brings the schema of the database `connection` is on up to date.

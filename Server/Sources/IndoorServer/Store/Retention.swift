@@ -11,12 +11,19 @@ public struct Retention: Hashable, Sendable {
     public var events: Double
     /// Seconds a closed visit is kept after its check-out was stored.
     public var visits: Double
+    /// Seconds an audit log entry is kept after it was recorded.
+    public var audit: Double
 
-    /// Sightings 7 days, events 30 days, visits 400 days (a year's reports and then some), unless given.
-    public init(sightings: Double = 7 * 86400, events: Double = 30 * 86400, visits: Double = 400 * 86400) {
+    /// Sightings 7 days, events 30 days, visits 400 days (a year's reports and then some), audit entries 90 days,
+    /// unless given.
+    public init(
+        sightings: Double = 7 * 86400, events: Double = 30 * 86400, visits: Double = 400 * 86400,
+        audit: Double = 90 * 86400
+    ) {
         self.sightings = sightings
         self.events = events
         self.visits = visits
+        self.audit = audit
     }
 
     /// How many rows of each kind one round of retention deleted.
@@ -24,15 +31,17 @@ public struct Retention: Hashable, Sendable {
         public var sightings: Int
         public var events: Int
         public var visits: Int
+        public var audit: Int
 
         /// Counts of deleted rows; nothing by default.
-        public init(sightings: Int = 0, events: Int = 0, visits: Int = 0) {
+        public init(sightings: Int = 0, events: Int = 0, visits: Int = 0, audit: Int = 0) {
             self.sightings = sightings
             self.events = events
             self.visits = visits
+            self.audit = audit
         }
 
         /// Whether anything was deleted.
-        public var isEmpty: Bool { sightings == 0 && events == 0 && visits == 0 }
+        public var isEmpty: Bool { sightings == 0 && events == 0 && visits == 0 && audit == 0 }
     }
 }

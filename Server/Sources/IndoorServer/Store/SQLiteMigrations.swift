@@ -98,6 +98,39 @@ enum SQLiteMigrations {
                     );
                     """)
         }
+        // Keys with a lifecycle (a public id, who made them, last use, expiry, venues) and the audit log. Keys given
+        // on the command line before are marked as the operator's, so that a start without them retires them.
+        migrator.registerMigration(SQLiteMigrations.keyLifecycleAudit) { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE apiKey ADD COLUMN id TEXT;
+                    ALTER TABLE apiKey ADD COLUMN origin TEXT NOT NULL DEFAULT 'api';
+                    ALTER TABLE apiKey ADD COLUMN lastUsedAt REAL;
+                    ALTER TABLE apiKey ADD COLUMN expiresAt REAL;
+                    ALTER TABLE apiKey ADD COLUMN venues TEXT;
+                    UPDATE apiKey SET id = lower(hex(randomblob(8)));
+                    UPDATE apiKey SET origin = 'operator' WHERE label LIKE '% (command line)';
+                    UPDATE apiKey SET origin = 'generated' WHERE label = 'admin (generated)' OR label LIKE '% (demo)';
+                    CREATE UNIQUE INDEX apiKey_id ON apiKey (id);
+                    CREATE TABLE audit (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        at REAL NOT NULL,
+                        keyId TEXT,
+                        keyLabel TEXT,
+                        method TEXT NOT NULL,
+                        route TEXT NOT NULL,
+                        path TEXT NOT NULL,
+                        venue TEXT,
+                        device TEXT,
+                        address TEXT,
+                        status INTEGER NOT NULL
+                    );
+                    CREATE INDEX audit_at ON audit (at);
+                    """)
+        }
         return migrator
     }
+
+    /// The migration of keys with a lifecycle and the audit log (the same identifier in ``PostgresMigrations``).
+    static let keyLifecycleAudit = "v5-key-lifecycle-audit"
 }

@@ -3,6 +3,12 @@ import GRDB
 import IndoorGeofencing
 import IndoorModel
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The embedded store: one SQLite file in WAL mode, through GRDB.
 ///
 /// Schema changes are append-only migrations (``SQLiteMigrations``). A batch is one transaction; in WAL mode with
@@ -52,13 +58,31 @@ public final class SQLiteStore: LocationStore {
         }
         configuration.busyMode = .timeout(10)
         do {
-            if exists { try Self.checkOwnership(path: path) }
+            if exists {
+                try Self.checkOwnership(path: path)
+            } else {
+                try Self.createPrivateFile(path: path)
+            }
             pool = try DatabasePool(path: path, configuration: configuration)
             try SQLiteMigrations.migrator.migrate(pool)
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
             throw StoreError("'\(path)': \(error.message ?? "\(error)")")
+        }
+    }
+
+    /// Creates the empty database file readable and writable by this user only (mode 0600, whatever the umask): it
+    /// holds where people were. SQLite gives its `-wal` and `-shm` files the mode of the database file.
+    private static func createPrivateFile(path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return }
+            throw StoreError("'\(path)': cannot create the database file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o600) == 0 else {
+            throw StoreError("'\(path)': cannot make the database file private: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -44,7 +44,8 @@ public struct HubService: Service {
                         let pruned = try await hub.prune(retention)
                         if !pruned.isEmpty {
                             let counts =
-                                "\(pruned.sightings) sightings, \(pruned.events) events, \(pruned.visits) visits"
+                                "\(pruned.sightings) sightings, \(pruned.events) events, \(pruned.visits) visits, "
+                                + "\(pruned.audit) audit entries"
                             logger.info("retention deleted \(counts)")
                         }
                     } catch {

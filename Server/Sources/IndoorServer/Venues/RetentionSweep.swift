@@ -1,4 +1,4 @@
-/// Retention: deletes the sightings, events and closed visits older than a ``Retention`` says, by the wall clock, in
+/// Retention: deletes the sightings, events, closed visits and audit entries older than a ``Retention`` says, by the wall clock, in
 /// rounds of a batch of rows with a pause for other work between them, so that ingest is never held up for long; then
 /// records the store's size and oldest rows in the metrics.
 struct RetentionSweep: Sendable {
@@ -21,6 +21,9 @@ struct RetentionSweep: Sendable {
         }
         pruned.visits = try await Self.rounds(retention.visits, now: now) {
             try await store.pruneVisits(closedBefore: $0, limit: batch)
+        }
+        pruned.audit = try await Self.rounds(retention.audit, now: now) {
+            try await store.pruneAudit(recordedBefore: $0, limit: batch)
         }
         metrics.sightingsPruned.increment(by: pruned.sightings)
         metrics.eventsPruned.increment(by: pruned.events)

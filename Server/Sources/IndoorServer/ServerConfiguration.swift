@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     public var retention: Retention
     /// This instance's part in a cluster of servers sharing a PostgreSQL database, or `nil` for a server alone.
     public var cluster: ClusterIdentity?
+    /// How the devices reported by gateways are named (``DevicePseudonyms``): pseudonymous unless kept raw.
+    public var deviceIDs: DeviceIDSettings = DeviceIDSettings()
 
     /// The default settings, listening on `host`:`port`.
     public init(
@@ -58,5 +60,23 @@ public struct ServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.openFilesLimit = openFilesLimit
+    }
+}
+
+/// How the server names the devices gateways report (``DevicePseudonyms``, docs/PRIVACY.md).
+public struct DeviceIDSettings: Hashable, Sendable {
+    /// Keeps gateway-derived ids (addresses, `irk:` ids, beacon ids) as they are (`--raw-device-ids`).
+    public var raw: Bool
+    /// Enrolled devices: a raw id (an address in any case) → the readable name the server calls it
+    /// (`--device-names`).
+    public var names: [String: String]
+    /// Names that are never replaced, such as the IRK file's devices (`--irks`).
+    public var readable: Set<String>
+
+    /// Pseudonymous ids, nobody enrolled, unless given.
+    public init(raw: Bool = false, names: [String: String] = [:], readable: Set<String> = []) {
+        self.raw = raw
+        self.names = names
+        self.readable = readable
     }
 }

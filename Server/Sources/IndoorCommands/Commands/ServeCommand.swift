@@ -143,6 +143,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Several instances")
     var cluster: ServeClusterOptions
 
+    @OptionGroup(title: "Privacy")
+    var privacy: ServePrivacyOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -251,7 +254,7 @@ struct ServeCommand: AsyncParsableCommand {
         let openFiles = ConnectionLimiter.raiseOpenFilesLimit()
         let (store, shownDatabase, lock) = try await openStore(databasePath, logger: logger)
         defer { withExtendedLifetime(lock) {} }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
@@ -262,8 +265,9 @@ struct ServeCommand: AsyncParsableCommand {
             retention: Retention(
                 sightings: Self.duration(retainSightings) ?? 7 * 86400,
                 events: Self.duration(retainEvents) ?? 30 * 86400,
-                visits: Self.duration(retainVisits) ?? 400 * 86400),
+                visits: Self.duration(retainVisits) ?? 400 * 86400, openVisits: privacy.openVisits),
             cluster: clusterIdentity)
+        configuration.deviceIDs = try privacy.settings(readable: try gateways.irkNames())
         var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
         // The demo learns from its simulated survey unless one is given for it.

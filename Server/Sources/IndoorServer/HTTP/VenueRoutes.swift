@@ -43,10 +43,18 @@ struct VenueRoutes: RouteArea {
             return BytesResponse(stored.json, type: "application/json")
         }
         admin.put("/v1/venues/{venue}") { request, context in try await putVenue(request, context: context) }
-        admin.delete("/v1/venues/{venue}") { _, context in
+        admin.delete("/v1/venues/{venue}") { request, context in
             let id = try context.parameters.require("venue")
-            guard try await hub.deleteVenue(id: id) else { throw APIError.unknownVenue(id) }
-            return Response(status: .noContent)
+            let purge: Bool
+            switch request.uri.queryParameters.get("purge") {
+            case nil, "false": purge = false
+            case "true": purge = true
+            case let other?: throw APIError.badRequest(field: "purge", "purge '\(other)' is not true or false")
+            }
+            guard let deletion = try await hub.deleteVenue(id: id, purge: purge) else { throw APIError.unknownVenue(id) }
+            // Its open visits are closed either way; with purge its data goes too, and the counts are answered.
+            guard purge else { return Response(status: .noContent) }
+            return try JSONResponse(deletion).response(from: request, context: context)
         }
         read.get("/v1/venues/{venue}/floors/{level}/image") { _, context in try await floorImage(context: context) }
         read.get("/v1/venues/{venue}/floors/{level}/image/placement") { _, context in

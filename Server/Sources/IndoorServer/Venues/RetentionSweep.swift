@@ -1,4 +1,5 @@
-/// Retention: deletes the sightings, events and closed visits older than a ``Retention`` says, by the wall clock, in
+/// Retention: deletes the sightings, events, closed visits and latest fixes older than a ``Retention`` says, by the
+/// wall clock, in
 /// rounds of a batch of rows with a pause for other work between them, so that ingest is never held up for long; then
 /// records the store's size and oldest rows in the metrics.
 struct RetentionSweep: Sendable {
@@ -22,6 +23,8 @@ struct RetentionSweep: Sendable {
         pruned.visits = try await Self.rounds(retention.visits, now: now) {
             try await store.pruneVisits(closedBefore: $0, limit: batch)
         }
+        // A latest fix goes with its venue's events (none are pruned with an infinite retention).
+        if retention.events.isFinite { pruned.latestFixes = try await store.pruneLatestFixes() }
         metrics.sightingsPruned.increment(by: pruned.sightings)
         metrics.eventsPruned.increment(by: pruned.events)
         metrics.visitsPruned.increment(by: pruned.visits)

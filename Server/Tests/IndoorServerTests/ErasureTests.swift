@@ -61,7 +61,8 @@ import Testing
                     try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 if object["kind"] as? String == "next" {
                     uri = object["href"] as? String
-                    #expect(response.headers[HTTPField.Name("Link")!]?.contains("rel=\"next\"") == true)
+                    let link = try #require(HTTPField.Name("Link"))
+                    #expect(response.headers[link]?.contains("rel=\"next\"") == true)
                 } else {
                     lines.append(object)
                 }

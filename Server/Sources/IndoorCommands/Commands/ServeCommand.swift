@@ -254,7 +254,7 @@ struct ServeCommand: AsyncParsableCommand {
         let openFiles = ConnectionLimiter.raiseOpenFilesLimit()
         let (store, shownDatabase, lock) = try await openStore(databasePath, logger: logger)
         defer { withExtendedLifetime(lock) {} }
-        var configuration = ServerConfiguration(
+        var settings = ServerConfiguration(
             host: host, port: port,
             maxBatch: try resolvedInt(maxBatch, "INDOOR_MAX_BATCH") ?? 10_000,
             maxBodyBytes: try resolvedInt(maxBodyBytes, "INDOOR_MAX_BODY_BYTES") ?? 8 << 20,
@@ -267,7 +267,8 @@ struct ServeCommand: AsyncParsableCommand {
                 events: Self.duration(retainEvents) ?? 30 * 86400,
                 visits: Self.duration(retainVisits) ?? 400 * 86400, openVisits: privacy.openVisits),
             cluster: clusterIdentity)
-        configuration.deviceIDs = try privacy.settings(readable: try gateways.irkNames())
+        settings.deviceIDs = try privacy.settings(readable: try gateways.irkNames())
+        let configuration = settings
         var surveys = try readSurveys()
         let demoVenue = demo ? try DemoVenue() : nil
         // The demo learns from its simulated survey unless one is given for it.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import IndoorModel
 
@@ -47,7 +48,7 @@ struct DeviceRoutes: RouteArea {
     /// stored under; answered with the counts of rows deleted (200 also when there was nothing).
     func erase(_ request: Request, context: some RequestContext) async throws -> JSONResponse<ErasureResponse> {
         let device = try device(context)
-        let venue = request.uri.queryParameters.get("venue").map(String.init)
+        let venue = request.uri.queryParameters.get("venue")
         if let venue, venue.isEmpty { throw APIError.badRequest(field: "venue", "venue is empty") }
         let ids = hub.pseudonyms.storedIDs(for: device)
         var counts = DataCounts()
@@ -60,8 +61,11 @@ struct DeviceRoutes: RouteArea {
     /// header (`rel="next"`) say where the next page is.
     func export(_ request: Request, context: some RequestContext) async throws -> Response {
         let device = try device(context)
-        let limit = try request.number("limit").map(Int.init) ?? 1000
-        guard (1...10_000).contains(limit) else { throw APIError.badRequest(field: "limit", "limit must be 1…10000") }
+        let wanted = try request.number("limit") ?? 1000
+        guard wanted >= 1, wanted <= 10_000, wanted == wanted.rounded() else {
+            throw APIError.badRequest(field: "limit", "limit must be an integer 1…10000")
+        }
+        let limit = Int(wanted)
         let from = try request.number("from")
         let to = try request.number("to")
         var cursor = DeviceExport.Cursor.start

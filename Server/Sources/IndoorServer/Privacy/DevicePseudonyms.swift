@@ -122,7 +122,9 @@ public final class DevicePseudonyms: Sendable {
     public func scrub(_ text: String) -> String {
         guard key != nil else { return text }
         var result = text
-        for pattern in Self.scrubbed {
+        // Made for each call: a refusal is logged at most once every 10 s.
+        let patterns = Self.scrubbed.compactMap { try? NSRegularExpression(pattern: $0) }
+        for pattern in patterns {
             let range = NSRange(result.startIndex..., in: result)
             let matches = pattern.matches(in: result, range: range).reversed()
             for match in matches {
@@ -135,12 +137,12 @@ public final class DevicePseudonyms: Sendable {
 
     /// The patterns ``scrub(_:)`` replaces: a gateway topic's device segment (ESPresense's `…/devices/<id>`,
     /// Theengs' `…/BTtoMQTT/<address>`), addresses with `:` or `-`, and `irk:` with 32 hex digits.
-    private static let scrubbed: [NSRegularExpression] = [
+    private static let scrubbed = [
         #"(?<=/devices/)[^/\s']+"#,
         #"(?<=/BTtoMQTT/)[^/\s']+"#,
         #"(?<![0-9A-Fa-f:-])[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}(?![0-9A-Fa-f:-])"#,
         #"irk:[0-9A-Fa-f]{32}"#,
-    ].compactMap { try? NSRegularExpression(pattern: $0) }
+    ]
 
     /// Prefixes of the ids ESPresense makes from an advertisement (besides `irk:` and `iBeacon:`, which the gateway
     /// reader rewrites): each names a radio, not a person's choice.

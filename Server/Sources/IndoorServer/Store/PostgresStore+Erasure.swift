@@ -10,7 +10,7 @@ extension PostgresStore {
                 func delete(_ table: String) async throws -> Int {
                     var binds = PostgresBindings()
                     binds.append(device)
-                    binds.append(venue)
+                    if let venue { binds.append(venue) } else { binds.appendNull() }
                     let query = PostgresQuery(
                         unsafeSQL: """
                             WITH gone AS (DELETE FROM \(table) WHERE device = $1 AND ($2::text IS NULL OR venue = $2)

@@ -169,8 +169,9 @@ import Testing
                 guard object?["kind"] as? String == "sighting" else { continue }
                 #expect(((object?["data"] as? [String: Any])?["t"] as? Double ?? 0) >= 15)
             }
-            #expect(try await client.get("/v1/devices/x/export?cursor=nonsense", key: ServerFixture.admin).status
-                == .badRequest)
+            #expect(
+                try await client.get("/v1/devices/x/export?cursor=nonsense", key: ServerFixture.admin).status
+                    == .badRequest)
             #expect(try await client.get("/v1/devices/x/export").status == .forbidden)
         }
     }
@@ -209,9 +210,11 @@ import Testing
             #expect(try await store.sightingCount(venue: "tiny") == 0)
             #expect(try await store.visits(VisitQuery(venue: "tiny")).visits.isEmpty)
             #expect(try await store.devices(venue: "tiny", since: -.infinity).isEmpty)
-            #expect(try await client.execute(
-                uri: "/v1/venues/tiny?purge=maybe", method: .delete,
-                headers: ServerFixture.headers(ServerFixture.admin)).status == .badRequest)
+            #expect(
+                try await client.execute(
+                    uri: "/v1/venues/tiny?purge=maybe", method: .delete,
+                    headers: ServerFixture.headers(ServerFixture.admin)
+                ).status == .badRequest)
         }
     }
 }

@@ -27,7 +27,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only data before this data time, seconds.", valueName: "seconds"))
     var to: Double?
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"))
+    @Option(
+        name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"))
     var output: String?
 
     @Flag(help: "Replace the --output file if it exists.")

@@ -72,9 +72,10 @@ public struct LocationServer: Sendable {
 
     /// The router with every route of the API (the OpenAPI document lists the same), a collection of routes per area:
     /// the map (``MapRoutes``), the server's status (``StatusRoutes``), venues (``VenueRoutes``), reads
-    /// (``ReadRoutes``), ingest (``IngestRoutes``), admin (``AdminRoutes``) and a person's data (``DeviceRoutes``). Every route but the map's and the
-    /// status's needs a key (``KeyAuthenticator``); an admin key is admitted everywhere. Every request is counted
-    /// (``MetricsMiddleware``) and every error answered as JSON (``ErrorMiddleware``).
+    /// (``ReadRoutes``), ingest (``IngestRoutes``), admin (``AdminRoutes``) and a person's data (``DeviceRoutes``).
+    /// Every route but the map's and the status's needs a key (``KeyAuthenticator``); an admin key is admitted
+    /// everywhere. Every request is counted (``MetricsMiddleware``) and every error answered as JSON
+    /// (``ErrorMiddleware``).
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         let methods = RouteMethods()

@@ -91,7 +91,8 @@ extension PostgresStore {
             return try rows.map { row in
                 let (id, venue, zone, zoneName, device, trigger, checkIn, checkOut, departure, dwell, reason) =
                     try row.decode(
-                        (Int64, String, String, String, String, String, Double, Double?, Double?, Double?, String?).self)
+                        (Int64, String, String, String, String, String, Double, Double?, Double?, Double?, String?).self
+                    )
                 let visit = Visit(
                     id: id, venue: venue, zone: zone, zoneName: zoneName, device: device, trigger: trigger,
                     checkIn: checkIn, checkOut: checkOut, departure: departure, dwell: dwell, reason: reason)
@@ -118,7 +119,8 @@ extension PostgresStore {
                     var binds = PostgresBindings()
                     binds.append(id)
                     let query = PostgresQuery(
-                        unsafeSQL: "WITH gone AS (DELETE FROM \(table) WHERE venue = $1 RETURNING 1) SELECT COUNT(*) FROM gone",
+                        unsafeSQL:
+                            "WITH gone AS (DELETE FROM \(table) WHERE venue = $1 RETURNING 1) SELECT COUNT(*) FROM gone",
                         binds: binds)
                     return Int(
                         try await connection.query(query, logger: logger).collect().first?.decode(Int64.self) ?? 0)

@@ -135,7 +135,9 @@ extension SQLiteStore {
             try db.execute(
                 sql: "INSERT INTO serverSecret (name, value, createdAt) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING",
                 arguments: [name, candidate, Date().timeIntervalSince1970])
-            guard let stored = try Data.fetchOne(db, sql: "SELECT value FROM serverSecret WHERE name = ?", arguments: [name])
+            guard
+                let stored = try Data.fetchOne(
+                    db, sql: "SELECT value FROM serverSecret WHERE name = ?", arguments: [name])
             else { throw StoreError("the secret '\(name)' was not stored") }
             return stored
         }

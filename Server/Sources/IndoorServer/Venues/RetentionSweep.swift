@@ -1,7 +1,6 @@
 /// Retention: deletes the sightings, events, closed visits and latest fixes older than a ``Retention`` says, by the
-/// wall clock, in
-/// rounds of a batch of rows with a pause for other work between them, so that ingest is never held up for long; then
-/// records the store's size and oldest rows in the metrics.
+/// wall clock, in rounds of a batch of rows with a pause for other work between them, so that ingest is never held up
+/// for long; then records the store's size and oldest rows in the metrics.
 struct RetentionSweep: Sendable {
     /// The store pruned.
     let store: any LocationStore

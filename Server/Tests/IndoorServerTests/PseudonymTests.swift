@@ -39,6 +39,10 @@ import Testing
         #expect(DevicePseudonyms(secret: Data(repeating: 8, count: 32)).device("AA:BB:CC:DD:EE:FF") != hashed)
         #expect(pseudonyms.device("AA:BB:CC:DD:EE:02") == "keys-anna")
         #expect(pseudonyms.device("anna-iphone") == "anna-iphone")
+        // An enrolled name stays readable even when it looks gateway-made, and after its pseudonym was asked for.
+        let enrolled = DevicePseudonyms(secret: Data(repeating: 7, count: 32), readable: ["apple:anna"])
+        #expect(enrolled.storedIDs(for: "apple:anna").count == 2)
+        #expect(enrolled.device("apple:anna") == "apple:anna")
         #expect(pseudonyms.device("phone-anna") == "phone-anna")
         // A node id of the venue (a node-to-node link) stays as it is, whatever it looks like.
         #expect(pseudonyms.device("AA:BB:CC:DD:EE:FF", nodes: ["AA:BB:CC:DD:EE:FF"]) == "AA:BB:CC:DD:EE:FF")

@@ -68,10 +68,9 @@ public final class DevicePseudonyms: Sendable {
     /// What the server calls the device a gateway reported as `id` (the type's rule); `nodes` are the venue's node ids.
     public func device(_ id: String, nodes: Set<String> = []) -> String {
         if !names.isEmpty, let name = names[Self.normalised(id)] { return name }
-        guard key != nil else { return id }
-        if let known = cache.withLock({ $0[id] }), !nodes.contains(id) { return known }
-        guard !readable.contains(id), !nodes.contains(id), Self.isGatewayDerived(id) else { return id }
-        return pseudonym(id)
+        guard key != nil, !readable.contains(id), !nodes.contains(id) else { return id }
+        if let known = cache.withLock({ $0[id] }) { return known }
+        return Self.isGatewayDerived(id) ? pseudonym(id) : id
     }
 
     /// `sightings` with each device id as ``device(_:nodes:)`` says.
@@ -156,11 +155,14 @@ public final class DevicePseudonyms: Sendable {
     /// bare hex digits), an `irk:` id, a beacon identity (`UUID/major/minor`, Eddystone), a bare UUID (CoreBluetooth's
     /// id for a peripheral) or another id ESPresense makes from an advertisement (``generatedPrefixes``).
     public static func isGatewayDerived(_ id: String) -> Bool {
-        if id.utf8.count == 17, BluetoothAddress(id) != nil { return true }
-        if id.utf8.count == 12, id.utf8.allSatisfy(\.isHexDigit) { return true }
-        if generatedPrefixes.contains(where: { id.hasPrefix($0) }) { return true }
-        if id.utf8.count == 36, UUID(uuidString: id) != nil { return true }
-        if id.contains("/"), (try? BeaconID(parsing: id)) != nil { return true }
+        // Each shape is tried only when the id could have it (its length, a `:` or a `/`): an id an app chose costs a
+        // few comparisons per sighting.
+        let utf8 = id.utf8
+        if utf8.count == 17, BluetoothAddress(id) != nil { return true }
+        if utf8.count == 12, utf8.allSatisfy(\.isHexDigit) { return true }
+        if utf8.count == 36, UUID(uuidString: id) != nil { return true }
+        if utf8.contains(UInt8(ascii: ":")), generatedPrefixes.contains(where: { id.hasPrefix($0) }) { return true }
+        if utf8.contains(UInt8(ascii: "/")), (try? BeaconID(parsing: id)) != nil { return true }
         return false
     }
 

@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     /// Whether `/metrics` and the detailed `/health` are open to anyone (`--public-metrics`); by default they need a
     /// read key, and `/health` without one says only whether the server is up.
     public var publicMetrics: Bool = false
+    /// How the devices reported by gateways are named (``DevicePseudonyms``): pseudonymous unless kept raw.
+    public var deviceIDs: DeviceIDSettings = DeviceIDSettings()
 
     /// The default settings, listening on `host`:`port`.
     public init(
@@ -63,5 +65,23 @@ public struct ServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.openFilesLimit = openFilesLimit
+    }
+}
+
+/// How the server names the devices gateways report (``DevicePseudonyms``, docs/PRIVACY.md).
+public struct DeviceIDSettings: Hashable, Sendable {
+    /// Keeps gateway-derived ids (addresses, `irk:` ids, beacon ids) as they are (`--raw-device-ids`).
+    public var raw: Bool
+    /// Enrolled devices: a raw id (an address in any case) → the readable name the server calls it
+    /// (`--device-names`).
+    public var names: [String: String]
+    /// Names that are never replaced, such as the IRK file's devices (`--irks`).
+    public var readable: Set<String>
+
+    /// Pseudonymous ids, nobody enrolled, unless given.
+    public init(raw: Bool = false, names: [String: String] = [:], readable: Set<String> = []) {
+        self.raw = raw
+        self.names = names
+        self.readable = readable
     }
 }

@@ -35,6 +35,7 @@ struct ServeOptionPairsTests {
         (["--stream-buffer", "0"], "--stream-buffer must be at least 1"),
         (["--max-connections-per-address", "0"], "--max-connections-per-address must be at least 1"),
         (["--retain-events", "soon"], "--retain-events 'soon'"),
+        (["--retain-open-visits", "soon"], "--retain-open-visits 'soon'"),
         (["--database", "postgres://db.example/indoor"], "--database: 'postgres://db.example/indoor' names no user"),
         (["--database", "postgres://u@db/x?sslmode=sometimes"], "sslmode 'sometimes' is not one of disable, prefer"),
         (["--database", "postgres://u@db/x", "--durability", "full"], "--durability is for a SQLite database"),

@@ -194,7 +194,8 @@ import Testing
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await Self.server(broker, folder: folder)
+        // Raw ids, to compare the names (pseudonymous by default: PseudonymMQTTTests).
+        let server = try await Self.server(broker, folder: folder, options: ["--raw-device-ids"])
         defer { server.stop() }
         let peer = Peer(broker: broker)
         defer { Task { await peer.stop() } }
@@ -228,7 +229,8 @@ import Testing
         // The same sighting over HTTP (the frame's measured power, −59 dBm at 1 m, as tx) gives the same fix.
         let overMQTT = try #require(try await Self.fix(port: server.port, device: device))
         let plain = try DurabilityTests.Child(
-            binary: try Self.binary(), database: folder.appendingPathComponent("http.sqlite").path)
+            binary: try Self.binary(), database: folder.appendingPathComponent("http.sqlite").path,
+            options: ["--raw-device-ids"])
         defer { plain.stop() }
         _ = try await DurabilityTests.request(
             plain.port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)

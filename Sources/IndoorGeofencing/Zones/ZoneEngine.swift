@@ -452,6 +452,25 @@ public struct ZoneEngine: Sendable {
         return closed
     }
 
+    /// Erases `device`: as ``forget(device:at:)``, but without any check-out (an open visit is dropped, not closed)
+    /// and with its visits taken out of ``activity`` too, so that nothing of the device is left (a person's data
+    /// erased on request). One heard again afterwards enters anew.
+    /// - Returns: Whether the engine held anything of the device.
+    @discardableResult
+    public mutating func erase(device: String) -> Bool {
+        let held = zones.indices.contains { states[Key(zone: $0, device: device)] != nil } || lastFixes[device] != nil
+        let logged = activity.visits.count
+        activity.visits.removeAll { $0.device == device }
+        for index in zones.indices {
+            let key = Key(zone: index, device: device)
+            states[key] = nil
+            scheduled[key] = nil
+        }
+        fenceZonesByDevice[device] = nil
+        lastFixes[device] = nil
+        return held || activity.visits.count != logged
+    }
+
     /// Enables or disables the zone with id `zone` from now on (the venue JSON's `enabled`, at run time).
     ///
     /// A disabled zone checks no one in; a visit already open goes on and still checks out, its events carrying

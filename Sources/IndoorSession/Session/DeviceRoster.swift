@@ -55,6 +55,13 @@ struct DeviceRoster: Sendable {
         popSilent(before: .infinity)
     }
 
+    /// Lets `device` go now, whenever it was heard (its queue entry, now stale, is skipped when it comes up).
+    /// - Returns: Whether it was held.
+    @discardableResult
+    mutating func remove(_ device: String) -> Bool {
+        lastHeard.removeValue(forKey: device) != nil
+    }
+
     /// Holds `device` again as last heard at `time` seconds: one a session could not let go yet (a zone rule still
     /// needs it) comes up again once the queue reaches that time.
     mutating func keep(_ device: String, until time: Double) {

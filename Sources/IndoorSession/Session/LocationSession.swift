@@ -171,6 +171,27 @@ public struct LocationSession: Sendable {
         return forgotten
     }
 
+    /// Erases `device` from the session at once, everywhere (positioning, ranging, zones and their activity log,
+    /// monitors, its room, its last fix, the devices let go), without any event: an open visit is dropped, not
+    /// checked out. For erasing a person's data on request; a device heard again afterwards is a new device.
+    /// - Returns: Whether the session held anything of the device.
+    @discardableResult
+    public mutating func erase(device: String) -> Bool {
+        var held = roster.remove(device)
+        held = zones.erase(device: device) || held
+        held = (monitors.removeValue(forKey: device) != nil) || held
+        held = (rooms.removeValue(forKey: device) != nil) || held
+        held = (lastFix.removeValue(forKey: device) != nil) || held
+        if firstHeard.removeValue(forKey: device) != nil {
+            held = true
+            if firstHeard.isEmpty { nextFirstFix = .infinity }
+        }
+        forgotten.removeAll { $0 == device }
+        locator.forget(device: device)
+        ranger.forget(device: device)
+        return held
+    }
+
     /// How many devices each part of the session keeps state for, counted over that state: for tests that check a
     /// device that is gone is gone everywhere.
     package var heldDevicesByPart: [String: Int] {

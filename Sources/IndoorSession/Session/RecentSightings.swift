@@ -48,4 +48,14 @@ public struct RecentSightings: Sendable {
         if kept.count > capacity { kept.removeFirst(kept.count - capacity) }
         trimmed = kept.count
     }
+
+    /// Drops every sighting of `device` (its data erased on request).
+    /// - Returns: How many were dropped.
+    @discardableResult
+    public mutating func erase(device: String) -> Int {
+        let count = kept.count
+        kept.removeAll { $0.device == device }
+        trimmed = min(trimmed, kept.count)
+        return count - kept.count
+    }
 }

@@ -20,6 +20,8 @@ public struct IndoorCommand: AsyncParsableCommand {
             ScanCommand.self,
             ServeCommand.self,
             GatewayCommand.self,
+            ForgetCommand.self,
+            ExportCommand.self,
         ]
     )
 

@@ -161,6 +161,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Several instances")
     var cluster: ServeClusterOptions
 
+    @OptionGroup(title: "Privacy")
+    var privacy: ServePrivacyOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (INDOOR_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -284,10 +287,11 @@ struct ServeCommand: AsyncParsableCommand {
                 sightings: Self.duration(retainSightings) ?? 7 * 86400,
                 events: Self.duration(retainEvents) ?? 30 * 86400,
                 visits: Self.duration(retainVisits) ?? 400 * 86400,
-                audit: Self.duration(retainAudit) ?? 90 * 86400),
+                audit: Self.duration(retainAudit) ?? 90 * 86400, openVisits: privacy.openVisits),
             cluster: clusterIdentity)
         settings.tls = tls != nil
         settings.publicMetrics = publicMetrics || Self.environment("INDOOR_PUBLIC_METRICS") == "1"
+        settings.deviceIDs = try privacy.settings(readable: try gateways.irkNames())
         let configuration = settings
         if tls == nil && !LoopbackHost.contains(host) {
             let warning =

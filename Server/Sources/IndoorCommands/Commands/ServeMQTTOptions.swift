@@ -93,6 +93,13 @@ struct ServeMQTTOptions: ParsableArguments {
         }
     }
 
+    /// The device names of the `--irks` file (none without it): the server never pseudonymises them.
+    /// - Throws: ``CommandFailure`` for an unreadable IRK file.
+    func irkNames() throws -> Set<String> {
+        guard mqttURL != nil, let irks else { return [] }
+        return Set(try IRKFile.keys(path: irks).keys)
+    }
+
     /// The bridge to the broker, or `nil` without `--mqtt`. With several instances (`--instance`), the default client
     /// id names the instance too: a broker keeps one connection per client id.
     /// - Throws: ``CommandFailure`` for an unreadable IRK file or CA file, or a key that is not 32 hex digits.

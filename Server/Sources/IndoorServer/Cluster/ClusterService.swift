@@ -22,7 +22,12 @@ struct ClusterService: Service {
                     await store.listen { notice in
                         switch notice {
                         case .events: relay.wake()
-                        case .message: wake.yield()
+                        case .message(let text):
+                            // Another instance erased a device: so do the sessions running here.
+                            if let erasure = ClusterErasure(message: text) {
+                                Task { await hub.eraseFromSessions(erasure.device, venue: erasure.venue) }
+                            }
+                            wake.yield()
                         case .reconnected:
                             relay.wake()
                             wake.yield()

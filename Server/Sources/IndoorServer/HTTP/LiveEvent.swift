@@ -32,4 +32,7 @@ public struct VenueLiveEvents: Hashable, Sendable {
     /// The devices the venue's session let go since the last such batch (silent for its device memory, or evicted
     /// beyond its cap): what an observer keeps of them can go too.
     public var forgotten: [String] = []
+    /// The devices whose data was erased (``VenueHub/eraseDevice(_:venue:)``): an observer clears what it published of
+    /// them (the MQTT publisher empties their retained topics and Home Assistant discovery).
+    public var erased: [String] = []
 }

@@ -57,7 +57,8 @@ public struct LocationServer: Sendable {
             store: store, metrics: metrics, surveys: surveys, logger: logger,
             timeWindow: SightingTimeWindow(
                 lateness: configuration.maxLateness, skew: configuration.maxClockSkew,
-                recordingLead: configuration.maxLateness), cluster: configuration.cluster)
+                recordingLead: configuration.maxLateness), cluster: configuration.cluster,
+            pseudonyms: try await DevicePseudonyms.of(configuration.deviceIDs, store: store))
         keys = try await KeyRing(store: store)
         failedKeys = FailedKeyLimiter()
         audit = AuditLog(store: store, logger: logger)
@@ -77,11 +78,11 @@ public struct LocationServer: Sendable {
 
     /// The router with every route of the API (the OpenAPI document lists the same), a collection of routes per area:
     /// the map (``MapRoutes``), the server's status (``StatusRoutes``), venues (``VenueRoutes``), reads
-    /// (``ReadRoutes``), ingest (``IngestRoutes``) and admin (``AdminRoutes``). Every route but the map's and the
-    /// status's needs a key (``KeyAuthenticator``); an admin key is admitted everywhere. Every request is counted
-    /// (``MetricsMiddleware``), every answer carries the browser's protections (``SecurityHeadersMiddleware``), reads
-    /// about people and admin actions are audited (``AuditMiddleware``) and every error is answered as JSON
-    /// (``ErrorMiddleware``).
+    /// (``ReadRoutes``), ingest (``IngestRoutes``), admin (``AdminRoutes``) and a person's data (``DeviceRoutes``).
+    /// Every route but the map's and the status's needs a key (``KeyAuthenticator``); an admin key is admitted
+    /// everywhere. Every request is counted (``MetricsMiddleware``), every answer carries the browser's protections
+    /// (``SecurityHeadersMiddleware``), reads about people and admin actions are audited (``AuditMiddleware``) and
+    /// every error is answered as JSON (``ErrorMiddleware``).
     public func router() -> Router<IndoorRequestContext> {
         let router = Router(context: IndoorRequestContext.self)
         let methods = RouteMethods()
@@ -91,7 +92,7 @@ public struct LocationServer: Sendable {
         router.add(middleware: ErrorMiddleware(routes: methods))
         let areas: [any RouteArea] = [
             MapRoutes(server: self), StatusRoutes(server: self), VenueRoutes(server: self), ReadRoutes(server: self),
-            IngestRoutes(server: self), AdminRoutes(server: self),
+            IngestRoutes(server: self), AdminRoutes(server: self), DeviceRoutes(server: self),
         ]
         for area in areas { router.addRoutes(area.collection()) }
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

@@ -49,11 +49,7 @@ struct VenueRoutes: RouteArea {
             return BytesResponse(stored.json, type: "application/json")
         }
         admin.put("/v1/venues/{venue}") { request, context in try await putVenue(request, context: context) }
-        admin.delete("/v1/venues/{venue}") { _, context in
-            let id = try context.parameters.require("venue")
-            guard try await hub.deleteVenue(id: id) else { throw APIError.unknownVenue(id) }
-            return Response(status: .noContent)
-        }
+        admin.delete("/v1/venues/{venue}") { request, context in try await deleteVenue(request, context: context) }
         read.get("/v1/venues/{venue}/floors/{level}/image") { _, context in try await floorImage(context: context) }
         read.get("/v1/venues/{venue}/floors/{level}/image/placement") { _, context in
             try await floorImageInfo(context: context)
@@ -92,6 +88,21 @@ struct VenueRoutes: RouteArea {
         let (venue, created) =
             request.isZip ? try await hub.putVenue(id: id, imdf: body) : try await hub.putVenue(id: id, json: body)
         return BytesResponse(try venue.encodeJSON(), type: "application/json", status: created ? .created : .ok)
+    }
+
+    /// `DELETE /v1/venues/{venue}[?purge=true]`: the venue's open visits are closed either way (204); with `purge`
+    /// its data goes too, and the counts are answered (200, ``VenueDeletion``).
+    func deleteVenue(_ request: Request, context: some RequestContext) async throws -> Response {
+        let id = try context.parameters.require("venue")
+        let purge: Bool
+        switch request.uri.queryParameters.get("purge") {
+        case nil, "false": purge = false
+        case "true": purge = true
+        case let other?: throw APIError.badRequest(field: "purge", "purge '\(other)' is not true or false")
+        }
+        guard let deletion = try await hub.deleteVenue(id: id, purge: purge) else { throw APIError.unknownVenue(id) }
+        guard purge else { return Response(status: .noContent) }
+        return try JSONResponse(deletion).response(from: request, context: context)
     }
 
     // MARK: Floor images

@@ -218,7 +218,8 @@ public final class MQTTBridge: Service, Sendable {
         }
         guard let suppressed else { return }
         let more = suppressed > 0 ? " (and \(suppressed) more refused in the last 10 s)" : ""
-        logger.warning("MQTT message refused (\(reason)): \(message)\(more)")
+        // Never a raw address or irk: id in the log when ids are pseudonymous.
+        logger.warning("MQTT message refused (\(reason)): \(hub.pseudonyms.scrub(message))\(more)")
     }
 }
 

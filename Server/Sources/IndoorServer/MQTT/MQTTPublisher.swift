@@ -72,7 +72,32 @@ final class MQTTPublisher: Sendable {
             await resendIfAsked()
             for event in batch.events { await publish(event, venue: batch.venue) }
             for device in batch.forgotten { await forget(device, venue: batch.venue) }
+            for device in batch.erased { await clear(device, venue: batch.venue) }
         }
+    }
+
+    /// A device whose data was erased: every retained topic published for it in `venue` is emptied (an empty retained
+    /// payload deletes the broker's retained message), its Home Assistant discovery too (Home Assistant then removes
+    /// the tracker), and its tracker is dropped. Done whether or not this process published them (another process
+    /// may have, before a restart).
+    func clear(_ device: String, venue: String) async {
+        state.withLock { _ = $0.trackers.removeValue(forKey: TrackerKey(venue: venue, device: device)) }
+        for topic in Self.retainedTopics(of: device, venue: venue, configuration: configuration) {
+            await sendRaw(topic, [], retain: true)
+        }
+    }
+
+    /// Every retained topic the publisher may have published for `device` in `venue`: its fix, its tracker's state and
+    /// attributes, and with Home Assistant its discovery config.
+    static func retainedTopics(
+        of device: String, venue: String, configuration: MQTTBridgeConfiguration
+    ) -> [String] {
+        let base = "\(configuration.publishRoot)/\(topicSegment(venue))/devices/\(topicSegment(device))"
+        var topics = [base, "\(base)/state", "\(base)/attributes"]
+        if let homeAssistant = configuration.homeAssistant {
+            topics.append("\(homeAssistant.prefix)/device_tracker/\(topicSegment("indoor_\(venue)_\(device)"))/config")
+        }
+        return topics
     }
 
     /// A device the venue's session let go: its tracker says `not_home` (it is gone) and is dropped, so that the

@@ -75,6 +75,33 @@ public protocol LocationStore: AccessStore {
 
     /// How big the store is and how far back its sightings go.
     func storage() async throws -> StoreStorage
+
+    // MARK: A person's data (docs/PRIVACY.md)
+
+    /// Deletes every stored row that names `device`, in `venue` only or (`nil`) in every venue: its sightings, fixes
+    /// and zone events, latest fixes and visits, in one transaction. SQLite overwrites the deleted rows
+    /// (`secure_delete`), so they do not linger in the file's free pages.
+    /// - Returns: How many rows of each kind were deleted.
+    func eraseDevice(_ device: String, venue: String?) async throws -> DataCounts
+    /// One page of `query.device`'s rows of one table, across venues, in id order (``DeviceRecordQuery``).
+    func deviceRecords(_ query: DeviceRecordQuery) async throws -> [DeviceRecord]
+    /// Deletes every stored row of venue `id` (sightings, events, latest fixes, visits) in one transaction; the venue
+    /// itself and its floor images are ``deleteVenue(id:)``'s.
+    /// - Returns: How many rows of each kind were deleted.
+    func purgeVenueData(id: String) async throws -> DataCounts
+    /// Closes the open visits with these ids as `lost`: checked out at `checkOut` seconds of data time (each at its
+    /// own check-in when `nil`), without a departure or dwell (nobody knows when the device left), stamped as closed
+    /// at `closedAt` (Unix seconds, for retention). A visit closed meanwhile is left as it is.
+    /// - Returns: How many were closed.
+    func closeVisits(ids: [Int64], checkOut: Double?, closedAt: Double) async throws -> Int
+    /// The secret stored under `name`; when there is none yet, `candidate` is stored and returned (a secret is made
+    /// once and kept: several instances starting at once all get the one stored first). Used for the devices'
+    /// pseudonyms (``DevicePseudonyms``).
+    func serverSecret(named name: String, orNew candidate: Data) async throws -> Data
+    /// Deletes the devices' latest fixes older than their venue's oldest stored event (all of a venue's when it has
+    /// none left): a latest fix expires with the events' retention.
+    /// - Returns: How many were deleted.
+    func pruneLatestFixes() async throws -> Int
 }
 
 extension LocationStore {

@@ -169,6 +169,18 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX audit_at ON audit (at)",
             ]),
+        // Secrets the server makes once and keeps, as in SQLite.
+        Migration(
+            identifier: "v6-serverSecret",
+            statements: [
+                """
+                CREATE TABLE server_secret (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """
+            ]),
     ]
 
     /// Brings the schema of the database `connection` is on up to date.

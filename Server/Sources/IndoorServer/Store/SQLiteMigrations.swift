@@ -128,6 +128,17 @@ enum SQLiteMigrations {
                     CREATE INDEX audit_at ON audit (at);
                     """)
         }
+        // Secrets the server makes once and keeps: the key of the devices' pseudonyms (docs/PRIVACY.md).
+        migrator.registerMigration("v6-serverSecret") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE serverSecret (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        value BLOB NOT NULL,
+                        createdAt REAL NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 

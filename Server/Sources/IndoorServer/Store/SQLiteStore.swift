@@ -55,6 +55,8 @@ public final class SQLiteStore: LocationStore {
         let synchronous = durability == .full ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            // Deleted rows (an erasure, retention) are overwritten with zeros, not left in free pages (docs/PRIVACY.md).
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         configuration.busyMode = .timeout(10)
         do {

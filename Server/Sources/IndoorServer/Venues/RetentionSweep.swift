@@ -1,6 +1,6 @@
-/// Retention: deletes the sightings, events, closed visits and audit entries older than a ``Retention`` says, by the wall clock, in
-/// rounds of a batch of rows with a pause for other work between them, so that ingest is never held up for long; then
-/// records the store's size and oldest rows in the metrics.
+/// Retention: deletes the sightings, events, closed visits, latest fixes and audit entries older than a ``Retention``
+/// says, by the wall clock, in rounds of a batch of rows with a pause for other work between them, so that ingest is
+/// never held up for long; then records the store's size and oldest rows in the metrics.
 struct RetentionSweep: Sendable {
     /// The store pruned.
     let store: any LocationStore
@@ -25,6 +25,8 @@ struct RetentionSweep: Sendable {
         pruned.audit = try await Self.rounds(retention.audit, now: now) {
             try await store.pruneAudit(recordedBefore: $0, limit: batch)
         }
+        // A latest fix goes with its venue's events (none are pruned with an infinite retention).
+        if retention.events.isFinite { pruned.latestFixes = try await store.pruneLatestFixes() }
         metrics.sightingsPruned.increment(by: pruned.sightings)
         metrics.eventsPruned.increment(by: pruned.events)
         metrics.visitsPruned.increment(by: pruned.visits)

@@ -44,6 +44,8 @@ public final class VenueHub: Sendable {
     let scans: ScanSessions
     /// In a cluster: this instance's rounds and leases.
     let ownership: ClusterOwnership?
+    /// What each sighting's device is called from ingest on (``DevicePseudonyms``).
+    public let pseudonyms: DevicePseudonyms
 
     /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
     /// - Parameters:
@@ -52,13 +54,17 @@ public final class VenueHub: Sendable {
     ///   - logger: Where the end of each venue's learning is told (how long it took, or why it failed).
     ///   - wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
     ///   - timeWindow: Which sightings each venue takes by their time.
+    ///   - pseudonyms: What each sighting's device is called from ingest on (ids kept as they are by default; a
+    ///     ``LocationServer`` gives the pseudonyms of its configuration).
     /// - Throws: A stored venue that no longer decodes or makes no session, or whose survey hears none of its nodes.
     public init(
         store: any LocationStore, metrics: ServerMetrics, surveys: [String: Recording] = [:],
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() }),
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-        timeWindow: SightingTimeWindow = SightingTimeWindow(), cluster: ClusterIdentity? = nil
+        timeWindow: SightingTimeWindow = SightingTimeWindow(), cluster: ClusterIdentity? = nil,
+        pseudonyms: DevicePseudonyms = .raw()
     ) async throws {
+        self.pseudonyms = pseudonyms
         let clusterStore = store as? any ClusterStore
         if cluster != nil, clusterStore == nil {
             throw StoreError("a cluster of servers needs a PostgreSQL database (--database postgres://…)")
@@ -211,13 +217,15 @@ public final class VenueHub: Sendable {
     }
 
     /// Ingests the sightings of `sightings` that the venue can take: the session, then the store, then the
-    /// subscribers, one batch of a venue at a time, the batches that wait meanwhile committed together
+    /// subscribers, one batch of a venue at a time, each device id as ``pseudonyms`` names it, the batches that wait meanwhile committed together
     /// (``IngestPipeline``). Refused, each with why: a time outside the venue's window (``timeWindow``), a node the
     /// venue does not have, a device id longer than ``maximumIDLength``.
     /// - Throws: ``APIError`` (404) for an unknown venue; the store's error when the commit fails (for every batch
     ///   committed with it).
     public func admit(venue: String, sightings: [Sighting]) async throws -> Admission {
-        try await pipeline.admit(venue: venue, sightings: sightings)
+        // Gateway-derived ids are replaced before the session, the store, the streams and the topics see them.
+        let nodes = registry.runtime(venue)?.nodeIDs ?? []
+        return try await pipeline.admit(venue: venue, sightings: pseudonyms.apply(sightings, nodes: nodes))
     }
 
     /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
@@ -317,7 +325,10 @@ public final class VenueHub: Sendable {
     /// - Returns: How many rows of each kind were deleted.
     @discardableResult
     public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
-        try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock).prune(retention, batch: batch)
+        var pruned = try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock)
+            .prune(retention, batch: batch)
+        pruned.closedVisits = try await closeStaleVisits(after: retention.openVisits)
+        return pruned
     }
 
     // MARK: Cluster

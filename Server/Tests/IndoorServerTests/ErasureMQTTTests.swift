@@ -43,7 +43,8 @@ import Testing
         let connection = Task { try await client.run(subscriptions: []) { _ in } }
         defer { connection.cancel() }
         let configuration = MQTTBridgeConfiguration(homeAssistant: .init())
-        let publisher = MQTTPublisher(client: client, configuration: configuration, logger: Logger(label: "test"))
+        let publisher = MQTTPublisher(
+            client: client, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "test"))
         let feed = hub.observeAll()
         let publishing = Task { await publisher.run(feed) }
         defer { publishing.cancel() }

@@ -236,6 +236,13 @@ public final class VenueHub: Sendable {
         registry.runtime(venue)?.deviceCount
     }
 
+    /// How many visits `venue`'s session keeps in its activity log now (`LocationSession.activity`): none once a
+    /// batch or a tick is done, since the store has them; `nil` for a venue not run here. For tests of memory.
+    package func loggedVisits(venue: String) -> Int? {
+        guard let runtime = registry.runtime(venue) else { return nil }
+        return runtime.locked { $0.session.activity.visits.count }
+    }
+
     /// `nil` for an unknown venue, a venue without rooms (zones with polygon fences), and a device the session
     /// holds no fix of (none since the server started or the venue was put, or let go after its silence).
     public func room(venue: String, device: String) -> DeviceRoom? {

@@ -53,7 +53,8 @@ public struct LocationServer: Sendable {
             store: store, metrics: metrics, surveys: surveys, logger: logger,
             timeWindow: SightingTimeWindow(
                 lateness: configuration.maxLateness, skew: configuration.maxClockSkew,
-                recordingLead: configuration.maxLateness), cluster: configuration.cluster)
+                recordingLead: configuration.maxLateness), cluster: configuration.cluster,
+            maximumDevices: configuration.maxDevices)
         keys = try await KeyRing(store: store)
         relay = configuration.cluster == nil ? nil : EventRelay(hub: hub)
         forwarder = OwnerForwarder(hub: hub, metrics: metrics)

@@ -26,6 +26,10 @@ public final class VenueHub: Sendable {
     public let cluster: ClusterIdentity?
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
     public let nodeHealth: NodeHealthBook
+    /// The most devices each venue's session holds at once (`SessionConfiguration.maximumDevices`): beyond it, a new
+    /// device evicts the one silent longest (its open visits checked out, `lost`), so a flood of ids cannot exhaust
+    /// memory.
+    public let maximumDevices: Int
     let metrics: ServerMetrics
     let logger: Logger
     /// Seconds since 1970: arrivals are stamped with it, quiet venues moved on by it.
@@ -52,12 +56,14 @@ public final class VenueHub: Sendable {
     ///   - logger: Where the end of each venue's learning is told (how long it took, or why it failed).
     ///   - wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
     ///   - timeWindow: Which sightings each venue takes by their time.
+    ///   - maximumDevices: The most devices each venue's session holds at once (at least 1; default 100 000).
     /// - Throws: A stored venue that no longer decodes or makes no session, or whose survey hears none of its nodes.
     public init(
         store: any LocationStore, metrics: ServerMetrics, surveys: [String: Recording] = [:],
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() }),
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-        timeWindow: SightingTimeWindow = SightingTimeWindow(), cluster: ClusterIdentity? = nil
+        timeWindow: SightingTimeWindow = SightingTimeWindow(), cluster: ClusterIdentity? = nil,
+        maximumDevices: Int = SessionConfiguration.defaultMaximumDevices
     ) async throws {
         let clusterStore = store as? any ClusterStore
         if cluster != nil, clusterStore == nil {
@@ -65,6 +71,7 @@ public final class VenueHub: Sendable {
         }
         self.timeWindow = timeWindow
         self.cluster = cluster
+        self.maximumDevices = max(1, maximumDevices)
         self.store = store
         self.metrics = metrics
         self.logger = logger
@@ -79,7 +86,8 @@ public final class VenueHub: Sendable {
             catalog[venue.id] = venue
             // In a cluster, a venue runs once its lease is taken (``clusterRound()``).
             if cluster == nil {
-                runtimes[venue.id] = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil)
+                runtimes[venue.id] = try VenueRuntime(
+                    venue: venue, learnsSurvey: surveys[venue.id] != nil, maximumDevices: self.maximumDevices)
             }
         }
         let registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
@@ -102,7 +110,8 @@ public final class VenueHub: Sendable {
         if let cluster, let clusterStore {
             ownership = ClusterOwnership(
                 identity: cluster, store: clusterStore, registry: registry, pipeline: pipeline, resumption: resumption,
-                learning: learning, scans: scans, nodeHealth: nodeHealth, metrics: metrics, logger: logger)
+                learning: learning, scans: scans, nodeHealth: nodeHealth, metrics: metrics, logger: logger,
+                maximumDevices: self.maximumDevices)
         } else {
             ownership = nil
         }
@@ -153,7 +162,9 @@ public final class VenueHub: Sendable {
         }
         let runtime: VenueRuntime
         do {
-            runtime = try VenueRuntime(venue: venue, learnsSurvey: learning.hasSurvey(venue: id), lease: current?.lease)
+            runtime = try VenueRuntime(
+                venue: venue, learnsSurvey: learning.hasSurvey(venue: id), maximumDevices: maximumDevices,
+                lease: current?.lease)
         } catch {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }

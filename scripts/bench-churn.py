@@ -5,7 +5,8 @@ Starts `indoor serve` (BINARY, default Server/.build/release/indoor) on a new SQ
 puts a venue of 12 nodes and 12 zones (a 4 x 3 grid of 10 m rooms, a node in each), and posts once a second, paced
 by the wall clock with data time on Unix seconds: RATE new device ids every second, each heard by the 4 nodes nearest
 its room once a second for LIFE seconds and never again. Every SAMPLE seconds it reads the server's resident memory
-(VmRSS of /proc/PID/status) and what `/metrics` says the venue holds (`indoor_devices_tracked`), and prints one line;
+(VmRSS of /proc/PID/status, and its anonymous and file-backed parts) and what `/metrics` says the venue holds
+(`indoor_devices_tracked`), and the size of the database with its write-ahead log, and prints one line;
 at the end a summary: memory at 5 minutes and at the end, and their ratio (the goal: within 20 %, flat after warm-up).
 The folder is removed afterwards.
 
@@ -51,12 +52,21 @@ def nearest(room):
     return order[:4]
 
 
-def resident_kb(pid):
+def memory_kb(pid):
+    """VmRSS, RssAnon (the heap and stacks) and RssFile (mapped files and the binary) of /proc/PID/status, in kB."""
+    values = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+            name, _, rest = line.partition(":")
+            if name in ("VmRSS", "RssAnon", "RssFile"):
+                values[name] = int(rest.split()[0])
+    return values.get("VmRSS", 0), values.get("RssAnon", 0), values.get("RssFile", 0)
+
+
+def database_mb():
+    """Size of the SQLite database and its write-ahead log, in MB."""
+    paths = [os.path.join(folder, "indoor.sqlite" + suffix) for suffix in ("", "-wal")]
+    return sum(os.path.getsize(path) for path in paths if os.path.exists(path)) / 1048576
 
 
 folder = tempfile.mkdtemp(prefix="indoor-churn-")
@@ -84,7 +94,7 @@ try:
     seconds = int(args.minutes * 60)
     samples = []
     print(f"{args.rate} new ids/s, each heard {args.life} s by 4 of 12 nodes, for {args.minutes:g} min", flush=True)
-    print("minute  resident MB  devices held  new ids so far", flush=True)
+    print("minute  resident MB  devices held  new ids so far  anon MB  file MB  database MB", flush=True)
     for second in range(seconds):
         now = start + second
         wait = now - time.time()
@@ -100,9 +110,11 @@ try:
                                   "node": f"n{node}", "rssi": -58 - 6 * k})
         call("POST", "/v1/sightings", "ingest-key-churn-0a7f2c94e1b6d385", {"venue": "churn", "sightings": batch})
         if (second + 1) % args.sample == 0:
-            sample = ((second + 1) / 60, resident_kb(server.pid) / 1024, tracked(), (second + 1) * args.rate)
+            resident, anonymous, mapped = memory_kb(server.pid)
+            sample = ((second + 1) / 60, resident / 1024, tracked(), (second + 1) * args.rate)
             samples.append(sample)
-            print(f"{sample[0]:6.1f}  {sample[1]:11.1f}  {sample[2]:12d}  {sample[3]:14d}", flush=True)
+            print(f"{sample[0]:6.1f}  {sample[1]:11.1f}  {sample[2]:12d}  {sample[3]:14d}  {anonymous / 1024:7.1f}"
+                  f"  {mapped / 1024:7.1f}  {database_mb():11.1f}", flush=True)
     at5 = next((s for s in samples if s[0] >= 5), None)
     if at5 and samples:
         last = samples[-1]

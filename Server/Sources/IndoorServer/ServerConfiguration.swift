@@ -1,3 +1,5 @@
+import IndoorSession
+
 /// The server's settings: where it listens and what it takes.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on.
@@ -40,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     public var publicMetrics: Bool = false
     /// How the devices reported by gateways are named (``DevicePseudonyms``): pseudonymous unless kept raw.
     public var deviceIDs: DeviceIDSettings = DeviceIDSettings()
+    /// The most devices each venue's session holds at once (at least 1): beyond it, a new device evicts the one
+    /// silent longest (``VenueHub/maximumDevices``), so a flood of new ids cannot exhaust memory.
+    public var maxDevices: Int
 
     /// The default settings, listening on `host`:`port`.
     public init(
@@ -48,8 +53,9 @@ public struct ServerConfiguration: Sendable {
         streamBuffer: Int = 5000,
         maxConnections: Int = 4000, maxConnectionsPerAddress: Int = 200, openFilesLimit: UInt64? = nil,
         maxLateness: Double = 3600, maxClockSkew: Double = 60, retention: Retention = Retention(),
-        cluster: ClusterIdentity? = nil
+        cluster: ClusterIdentity? = nil, maxDevices: Int = SessionConfiguration.defaultMaximumDevices
     ) {
+        self.maxDevices = maxDevices
         self.retention = retention
         self.cluster = cluster
         self.maxLateness = maxLateness

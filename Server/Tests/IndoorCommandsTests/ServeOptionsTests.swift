@@ -13,6 +13,13 @@ struct ServeOptionsTests {
         #expect(ServeCommand.duration(text) == seconds)
     }
 
+    @Test func maxDevicesIsACount() throws {
+        let parsed = try IndoorCommand.parseAsRoot(["serve", "--max-devices", "250"])
+        #expect((parsed as? ServeCommand)?.maxDevices == 250)
+        let defaults = try IndoorCommand.parseAsRoot(["serve"])
+        #expect((defaults as? ServeCommand)?.maxDevices == 100_000)
+    }
+
     @Test(arguments: ["", "7x", "d", "0", "-1h", "never", "1e400"])
     func anythingElseIsRefused(text: String) {
         #expect(ServeCommand.duration(text) == nil)
@@ -33,6 +40,7 @@ struct ServeOptionPairsTests {
         (["--mqtt", "mqtt://user:secret@broker"], "INDOOR_MQTT_PASSWORD"),
         (["--mqtt", "mqtt://broker", "--publish-root", "indoor/#"], "--publish-root 'indoor/#'"),
         (["--stream-buffer", "0"], "--stream-buffer must be at least 1"),
+        (["--max-devices", "0"], "--max-devices must be at least 1"),
         (["--max-connections-per-address", "0"], "--max-connections-per-address must be at least 1"),
         (["--retain-events", "soon"], "--retain-events 'soon'"),
         (["--retain-open-visits", "soon"], "--retain-open-visits 'soon'"),

@@ -50,6 +50,8 @@ import Testing
             try await hub.tick()
         }
         #expect(hub.heldDevices(venue: "lobby") == 0)
+        // The session's activity log is emptied after each batch and tick: the store has the visits.
+        #expect(hub.loggedVisits(venue: "lobby") == 0)
         let text = metrics.text()
         #expect(text.contains("indoor_devices_tracked 0"), "\(text)")
         #expect(text.contains(#"indoor_venue_devices_held{venue="lobby"} 0"#), "\(text)")

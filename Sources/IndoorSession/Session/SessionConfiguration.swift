@@ -42,6 +42,8 @@ public struct SessionConfiguration: Sendable {
     /// device silent longest: its open zone visits are checked out (`lost`) and it is counted in
     /// ``SessionStatistics/evictedDevices``, so a flood of new ids (rotating private addresses) cannot exhaust memory.
     public var maximumDevices: Int
+    /// The default of ``maximumDevices``: 100 000 devices.
+    public static let defaultMaximumDevices = 100_000
 
     /// Seconds of data time after a device was last heard that the session lets it go (its readings, track, filters,
     /// monitors, room and last fix), once no zone rule still needs it (its check-outs made and its re-trigger windows
@@ -87,7 +89,7 @@ public struct SessionConfiguration: Sendable {
         positioning: PositioningEngine.Configuration = PositioningEngine.Configuration(),
         fixInterval seconds: Double = 1, firstFixDelay: Double = 0.5, ranger: (any BeaconRanger)? = nil,
         monitoring: [BeaconCondition] = [], monitoringExitDelay: Double = 10, peers: PeerConfiguration? = nil,
-        maximumDevices: Int = 100_000
+        maximumDevices: Int = SessionConfiguration.defaultMaximumDevices
     ) {
         self.venue = venue
         self.method = method ?? Self.defaultMethod

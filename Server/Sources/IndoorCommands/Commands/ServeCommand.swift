@@ -139,6 +139,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most devices each venue holds at once; beyond it a new device lets go of the one silent longest "
+                + "(its open visits checked out, lost), so a flood of new ids cannot exhaust memory.",
+            valueName: "count"))
+    var maxDevices: Int = 100_000
+
+    @Option(
+        help: ArgumentHelp(
             "The most live events a stream client may have waiting; one further behind is ended and may resume with "
                 + "Last-Event-ID.",
             valueName: "events"))
@@ -199,6 +206,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-connections-per-address must be at least 1")
         }
         guard streamBuffer >= 1 else { throw ValidationError("--stream-buffer must be at least 1") }
+        guard maxDevices >= 1 else { throw ValidationError("--max-devices must be at least 1") }
         guard (1...86400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be 1...86400 seconds")
         }
@@ -288,7 +296,7 @@ struct ServeCommand: AsyncParsableCommand {
                 events: Self.duration(retainEvents) ?? 30 * 86400,
                 visits: Self.duration(retainVisits) ?? 400 * 86400,
                 audit: Self.duration(retainAudit) ?? 90 * 86400, openVisits: privacy.openVisits),
-            cluster: clusterIdentity)
+            cluster: clusterIdentity, maxDevices: maxDevices)
         settings.tls = tls != nil
         settings.publicMetrics = publicMetrics || Self.environment("INDOOR_PUBLIC_METRICS") == "1"
         settings.deviceIDs = try privacy.settings(readable: try gateways.irkNames())

@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorSession
 import Logging
 import Synchronization
 
@@ -20,6 +21,8 @@ final class ClusterOwnership: Sendable {
     private let nodeHealth: NodeHealthBook
     private let metrics: ServerMetrics
     private let logger: Logger
+    /// The most devices the session of each venue taken here holds at once (``VenueHub/maximumDevices``).
+    private let maximumDevices: Int
     /// The stored venues as the last round read and decoded them, so that a round decodes only the venues whose JSON
     /// changed.
     private let decodedVenues = Mutex<[String: DecodedVenue]>([:])
@@ -32,7 +35,7 @@ final class ClusterOwnership: Sendable {
     init(
         identity: ClusterIdentity, store: any ClusterStore, registry: VenueRegistry, pipeline: IngestPipeline,
         resumption: VenueResume, learning: SurveyLearning, scans: ScanSessions, nodeHealth: NodeHealthBook,
-        metrics: ServerMetrics, logger: Logger
+        metrics: ServerMetrics, logger: Logger, maximumDevices: Int = SessionConfiguration.defaultMaximumDevices
     ) {
         self.identity = identity
         self.store = store
@@ -44,6 +47,7 @@ final class ClusterOwnership: Sendable {
         self.nodeHealth = nodeHealth
         self.metrics = metrics
         self.logger = logger
+        self.maximumDevices = maximumDevices
     }
 
     /// The live instance that owns `venue` as of the last round, or `nil`.
@@ -134,7 +138,9 @@ final class ClusterOwnership: Sendable {
     /// Runs `venue` here under `lease`: its session is rebuilt from the store (``VenueResume/resume(_:)``) before any batch can
     /// reach it, then it learns its survey if it has one.
     private func take(_ venue: Venue, lease: VenueLease) async throws {
-        let runtime = try VenueRuntime(venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), lease: lease)
+        let runtime = try VenueRuntime(
+            venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), maximumDevices: maximumDevices,
+            lease: lease)
         try await resumption.resume(runtime)
         registry.run(runtime)
         metrics.venuesTaken.increment()
@@ -146,7 +152,8 @@ final class ClusterOwnership: Sendable {
     /// Runs the new version `venue` (changed by another instance) in place of `runtime`, carrying its visits over.
     private func rerun(_ venue: Venue, replacing runtime: VenueRuntime) async throws {
         let new = try VenueRuntime(
-            venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), lease: runtime.lease)
+            venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), maximumDevices: maximumDevices,
+            lease: runtime.lease)
         let old = try await pipeline.replace(venue: venue.id, with: new)
         old?.subscribers.finishAll()
         scans.forget(venue: venue.id)

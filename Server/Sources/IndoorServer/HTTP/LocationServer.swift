@@ -58,6 +58,7 @@ public struct LocationServer: Sendable {
             timeWindow: SightingTimeWindow(
                 lateness: configuration.maxLateness, skew: configuration.maxClockSkew,
                 recordingLead: configuration.maxLateness), cluster: configuration.cluster,
+            maximumDevices: configuration.maxDevices,
             pseudonyms: try await DevicePseudonyms.of(configuration.deviceIDs, store: store))
         keys = try await KeyRing(store: store)
         failedKeys = FailedKeyLimiter()

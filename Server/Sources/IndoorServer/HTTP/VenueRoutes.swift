@@ -29,6 +29,22 @@ struct VenueRoutes: RouteArea {
         var venues: [VenueSummary]
     }
 
+    /// The answer of `GET /v1/venues/{venue}`: the venue's JSON as stored, and beside its fields `devices`, how many
+    /// devices its session holds now (as in ``VenueSummary``; absent where the session runs on another instance). A
+    /// venue PUT back with it is the same venue: a venue's JSON has no field `devices`, and unknown fields are ignored.
+    struct VenueAnswer: Encodable {
+        var venue: Venue
+        var devices: Int?
+
+        private enum Key: String, CodingKey { case devices }
+
+        func encode(to encoder: any Encoder) throws {
+            try venue.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encodeIfPresent(devices, forKey: .devices)
+        }
+    }
+
     /// The routes, each behind the key it needs.
     func collection() -> RouteCollection<IndoorRequestContext> {
         let routes = RouteCollection(context: IndoorRequestContext.self)
@@ -46,7 +62,8 @@ struct VenueRoutes: RouteArea {
         read.get("/v1/venues/{venue}") { _, context in
             let id = try context.parameters.require("venue")
             guard let stored = try await store.venue(id: id) else { throw APIError.unknownVenue(id) }
-            return BytesResponse(stored.json, type: "application/json")
+            let answer = VenueAnswer(venue: try Venue.decodeJSON(stored.json), devices: hub.heldDevices(venue: id))
+            return BytesResponse(try JSONFormat.encoder(pretty: true).encode(answer), type: "application/json")
         }
         admin.put("/v1/venues/{venue}") { request, context in try await putVenue(request, context: context) }
         admin.delete("/v1/venues/{venue}") { request, context in try await deleteVenue(request, context: context) }

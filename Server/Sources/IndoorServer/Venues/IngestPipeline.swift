@@ -124,9 +124,14 @@ struct IngestPipeline: Sendable {
     /// After a batch or a tick: the devices the venue's session let go (silent, or evicted beyond its cap) are told to
     /// the observers of every venue (the MQTT publisher drops their trackers), and the venue's count of devices
     /// held is recorded (`indoor_devices_tracked`, and per venue `indoor_venue_devices_held`).
+    ///
+    /// The session's activity log (`LocationSession.drainActivity()`) is emptied here too: the store already has
+    /// every visit from the zone events, and a log never drained grows by a visit per check-in for as long as the
+    /// server runs (some 130 bytes each: the slope left in docs/notes/device-churn-memory.md).
     private func letGoOfForgottenDevices(_ runtime: VenueRuntime) {
         let (forgotten, held) = runtime.locked { state in
-            (state.session.drainForgottenDevices(), state.session.heldDevices)
+            _ = state.session.drainActivity()
+            return (state.session.drainForgottenDevices(), state.session.heldDevices)
         }
         if !forgotten.isEmpty {
             observers.publish(VenueLiveEvents(venue: runtime.venue.id, events: [], forgotten: forgotten))

@@ -26,6 +26,10 @@ public final class VenueHub: Sendable {
     public let cluster: ClusterIdentity?
     /// Each node's health by venue: when it was last heard and what its gateway said (``NodeHealthBook``).
     public let nodeHealth: NodeHealthBook
+    /// The most devices each venue's session holds at once (`SessionConfiguration.maximumDevices`): beyond it, a new
+    /// device evicts the one silent longest (its open visits checked out, `lost`), so a flood of ids cannot exhaust
+    /// memory.
+    public let maximumDevices: Int
     let metrics: ServerMetrics
     let logger: Logger
     /// Seconds since 1970: arrivals are stamped with it, quiet venues moved on by it.
@@ -54,6 +58,7 @@ public final class VenueHub: Sendable {
     ///   - logger: Where the end of each venue's learning is told (how long it took, or why it failed).
     ///   - wallClock: Seconds since 1970, used to stamp arrivals and to move quiet venues on.
     ///   - timeWindow: Which sightings each venue takes by their time.
+    ///   - maximumDevices: The most devices each venue's session holds at once (at least 1; default 100 000).
     ///   - pseudonyms: What each sighting's device is called from ingest on (ids kept as they are by default; a
     ///     ``LocationServer`` gives the pseudonyms of its configuration).
     /// - Throws: A stored venue that no longer decodes or makes no session, or whose survey hears none of its nodes.
@@ -62,6 +67,7 @@ public final class VenueHub: Sendable {
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() }),
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
         timeWindow: SightingTimeWindow = SightingTimeWindow(), cluster: ClusterIdentity? = nil,
+        maximumDevices: Int = SessionConfiguration.defaultMaximumDevices,
         pseudonyms: DevicePseudonyms = .raw()
     ) async throws {
         self.pseudonyms = pseudonyms
@@ -71,6 +77,7 @@ public final class VenueHub: Sendable {
         }
         self.timeWindow = timeWindow
         self.cluster = cluster
+        self.maximumDevices = max(1, maximumDevices)
         self.store = store
         self.metrics = metrics
         self.logger = logger
@@ -85,7 +92,8 @@ public final class VenueHub: Sendable {
             catalog[venue.id] = venue
             // In a cluster, a venue runs once its lease is taken (``clusterRound()``).
             if cluster == nil {
-                runtimes[venue.id] = try VenueRuntime(venue: venue, learnsSurvey: surveys[venue.id] != nil)
+                runtimes[venue.id] = try VenueRuntime(
+                    venue: venue, learnsSurvey: surveys[venue.id] != nil, maximumDevices: self.maximumDevices)
             }
         }
         let registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
@@ -108,7 +116,8 @@ public final class VenueHub: Sendable {
         if let cluster, let clusterStore {
             ownership = ClusterOwnership(
                 identity: cluster, store: clusterStore, registry: registry, pipeline: pipeline, resumption: resumption,
-                learning: learning, scans: scans, nodeHealth: nodeHealth, metrics: metrics, logger: logger)
+                learning: learning, scans: scans, nodeHealth: nodeHealth, metrics: metrics, logger: logger,
+                maximumDevices: self.maximumDevices)
         } else {
             ownership = nil
         }
@@ -159,7 +168,9 @@ public final class VenueHub: Sendable {
         }
         let runtime: VenueRuntime
         do {
-            runtime = try VenueRuntime(venue: venue, learnsSurvey: learning.hasSurvey(venue: id), lease: current?.lease)
+            runtime = try VenueRuntime(
+                venue: venue, learnsSurvey: learning.hasSurvey(venue: id), maximumDevices: maximumDevices,
+                lease: current?.lease)
         } catch {
             throw APIError.badRequest(field: "venue", "the venue makes no session: \(error)")
         }
@@ -242,6 +253,13 @@ public final class VenueHub: Sendable {
     /// `nil` for a venue not run here.
     public func heldDevices(venue: String) -> Int? {
         registry.runtime(venue)?.deviceCount
+    }
+
+    /// How many visits `venue`'s session keeps in its activity log now (`LocationSession.activity`): none once a
+    /// batch or a tick is done, since the store has them; `nil` for a venue not run here. For tests of memory.
+    package func loggedVisits(venue: String) -> Int? {
+        guard let runtime = registry.runtime(venue) else { return nil }
+        return runtime.locked { $0.session.activity.visits.count }
     }
 
     /// `nil` for an unknown venue, a venue without rooms (zones with polygon fences), and a device the session

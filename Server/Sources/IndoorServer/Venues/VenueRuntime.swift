@@ -65,12 +65,17 @@ final class VenueRuntime: Sendable {
     }
 
     /// A runtime over `venue`, its session without a survey; with `learnsSurvey`, it keeps the recent sightings
-    /// until the hub hands it the positioning learned from the venue's survey.
-    init(venue: Venue, learnsSurvey: Bool, lease: VenueLease? = nil) throws {
+    /// until the hub hands it the positioning learned from the venue's survey. Its session holds at most
+    /// `maximumDevices` devices at once (`SessionConfiguration.maximumDevices`: beyond it, the one silent longest
+    /// is let go).
+    init(
+        venue: Venue, learnsSurvey: Bool, maximumDevices: Int = SessionConfiguration.defaultMaximumDevices,
+        lease: VenueLease? = nil
+    ) throws {
         self.venue = venue
         self.lease = lease
         nodeIDs = Set(venue.nodes.map(\.id))
-        let session = try LocationSession(SessionConfiguration(venue: venue))
+        let session = try LocationSession(SessionConfiguration(venue: venue, maximumDevices: maximumDevices))
         state = Mutex(
             State(
                 session: session, survey: learnsSurvey ? .learning : .none,

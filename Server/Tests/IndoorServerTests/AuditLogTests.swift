@@ -42,20 +42,24 @@ import Testing
                     "GET /v1/venues/{venue}/devices/{device}", "GET /v1/venues/{venue}/devices",
                     "PUT /v1/venues/{venue}",
                 ])
+            // The device is recorded as its keyed hash, in its field and in the path, never as the id asked for.
+            let p = fixture.server.hub.pseudonyms.auditName("p")
+            #expect(p.hasPrefix("h-") && p != fixture.server.hub.pseudonyms.pseudonym("p"))
             let refused = try #require(entries.first)
             #expect(refused["status"] as? Int == 401)
             #expect(refused["keyId"] == nil)
-            #expect(refused["device"] as? String == "p")
+            #expect(refused["device"] as? String == p)
+            #expect(refused["path"] as? String == "/v1/venues/tiny/devices/\(p)")
             let activity = entries[1]
             #expect(activity["keyId"] as? String == readKey.id)
             #expect(activity["keyLabel"] as? String == "read")
             #expect(activity["venue"] as? String == "tiny")
-            #expect(activity["device"] as? String == "p")
+            #expect(activity["device"] as? String == p)
             #expect(activity["status"] as? Int == 200)
             #expect(activity["path"] as? String == "/v1/activity")
             let device = entries[2]
             #expect(device["venue"] as? String == "tiny")
-            #expect(device["device"] as? String == "p")
+            #expect(device["device"] as? String == p)
             let put = entries[4]
             #expect(put["keyId"] as? String == adminKey.id)
             #expect(put["status"] as? Int == 201)

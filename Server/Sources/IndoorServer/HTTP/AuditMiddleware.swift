@@ -7,9 +7,15 @@ import Hummingbird
 /// and label, when one was accepted), what (method, route, path, venue and device named in the path or query), when,
 /// from where and the answer's status. Put outside ``ErrorMiddleware``, so an error is recorded with the status it is
 /// answered with.
+///
+/// The device is recorded as its keyed hash (``DevicePseudonyms/auditName(_:)``, the same one for the same id), in
+/// the device field and in the path, never as the id asked for: who read about a device stays accountable (an
+/// operator asked about a device computes its hash), and erasing a device leaves no copy of its id in the log.
 struct AuditMiddleware: RouterMiddleware {
     typealias Context = IndoorRequestContext
     let log: AuditLog
+    /// Hashes the devices named.
+    let pseudonyms: DevicePseudonyms
 
     /// The `GET` routes audited: reads of where people are and were, and of who may read.
     static let auditedReads: Set<String> = [
@@ -26,14 +32,20 @@ struct AuditMiddleware: RouterMiddleware {
         guard let route = context.endpointPath, Self.isAudited(method: request.method, route: route) else {
             return response
         }
-        let named = Self.parameters(route: route, path: request.uri.path)
+        var named = Self.parameters(route: route, path: request.uri.path)
         let query = request.uri.queryParameters
         let key = context.record.key
+        let device = (named["device"] ?? query.get("device")).map(pseudonyms.auditName)
+        var path = request.uri.path
+        if let hashed = device, named["device"] != nil {
+            named["device"] = hashed
+            path = Self.path(route: route, values: named)
+        }
         log.record(
             AuditEntry(
                 time: Date().timeIntervalSince1970, keyId: key?.id, keyLabel: key?.label,
-                method: request.method.rawValue, route: route, path: request.uri.path,
-                venue: named["venue"] ?? query.get("venue"), device: named["device"] ?? query.get("device"),
+                method: request.method.rawValue, route: route, path: path,
+                venue: named["venue"] ?? query.get("venue"), device: device,
                 address: context.clientAddress, status: response.status.code))
         return response
     }
@@ -43,6 +55,17 @@ struct AuditMiddleware: RouterMiddleware {
         if ingest.contains(route) { return false }
         if method != .get && method != .head { return true }
         return auditedReads.contains(route) || route.hasPrefix("/v1/devices") || route.contains("export")
+    }
+
+    /// `route` with each `{name}` segment replaced by its value in `values` (percent-encoded as a path segment).
+    static func path(route: String, values: [String: String]) -> String {
+        let segments = route.split(separator: "/", omittingEmptySubsequences: true).map { pattern -> String in
+            guard pattern.hasPrefix("{"), pattern.hasSuffix("}"),
+                let value = values[String(pattern.dropFirst().dropLast())]
+            else { return String(pattern) }
+            return value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
+        }
+        return "/" + segments.joined(separator: "/")
     }
 
     /// The values of the route's `{name}` segments in `path`, by name (percent-decoded).

@@ -89,7 +89,7 @@ public struct LocationServer: Sendable {
         let methods = RouteMethods()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: SecurityHeadersMiddleware(tls: configuration.tls))
-        router.add(middleware: AuditMiddleware(log: audit))
+        router.add(middleware: AuditMiddleware(log: audit, pseudonyms: hub.pseudonyms))
         router.add(middleware: ErrorMiddleware(routes: methods))
         let areas: [any RouteArea] = [
             MapRoutes(server: self), StatusRoutes(server: self), VenueRoutes(server: self), ReadRoutes(server: self),

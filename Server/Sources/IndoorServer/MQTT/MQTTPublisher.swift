@@ -95,7 +95,7 @@ final class MQTTPublisher: Sendable {
         let base = "\(configuration.publishRoot)/\(topicSegment(venue))/devices/\(topicSegment(device))"
         var topics = [base, "\(base)/state", "\(base)/attributes"]
         if let homeAssistant = configuration.homeAssistant {
-            topics.append("\(homeAssistant.prefix)/device_tracker/\(topicSegment("indoor_\(venue)_\(device)"))/config")
+            topics.append("\(homeAssistant.prefix)/device_tracker/\(objectID(venue: venue, device: device))/config")
         }
         return topics
     }

@@ -102,6 +102,22 @@ public final class DevicePseudonyms: Sendable {
         return pseudonym
     }
 
+    /// How the audit log names `id`: `h-` and the first 16 hex digits of HMAC-SHA-256(secret, "audit:" + `id`) (of
+    /// SHA-256 without a secret, with `--raw-device-ids`). Unlike ``pseudonym(_:)`` it is never a stored device id, so
+    /// an erased device leaves no id of its own in the log, while the same id always gets the same name there.
+    public func auditName(_ id: String) -> String {
+        let message = Data(("audit:" + id).utf8)
+        let digest: [UInt8] =
+            if let key { Array(HMAC<SHA256>.authenticationCode(for: message, using: key)) } else {
+                Array(SHA256.hash(data: message))
+            }
+        return "h-"
+            + digest.prefix(8).map { byte in
+                let text = String(byte, radix: 16)
+                return byte < 16 ? "0" + text : text
+            }.joined()
+    }
+
     /// The ids the server may have stored for a device an operator names as `id`: `id` itself, and the name or
     /// pseudonym it would be given at ingest when that differs (for erasure and export: a person gives their phone's
     /// address; the server stored its pseudonym).

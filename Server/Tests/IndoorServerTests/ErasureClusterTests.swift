@@ -7,7 +7,9 @@ import Testing
 struct ErasureClusterTests {
     /// How many devices `venue`'s session holds, as its owner says (`devices` of `GET /v1/venues`).
     static func held(_ venue: String, port: Int) async -> Int? {
-        guard let (_, json, _) = try? await ClusterTests.request(port, "GET", "/v1/venues", key: "r-key-2d8a64f0c5e19b37") else {
+        guard
+            let (_, json, _) = try? await ClusterTests.request(port, "GET", "/v1/venues", key: "r-key-2d8a64f0c5e19b37")
+        else {
             return nil
         }
         let entry = (json["venues"] as? [[String: Any]] ?? []).first { $0["id"] as? String == venue }
@@ -31,7 +33,8 @@ struct ErasureClusterTests {
         let other = owner == "a" ? "b" : "a"
         let items = (0..<4).map { (t: Double($0), device: "phone-anna-7f3e", node: "n2", rssi: -55) }
         let (posted, _, _) = try await ClusterTests.request(
-            cluster.port(other), "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826", body: ClusterTests.batch(venue: "v1", items))
+            cluster.port(other), "POST", "/v1/sightings", key: "i-key-93be0d5c71a4f826",
+            body: ClusterTests.batch(venue: "v1", items))
         #expect(posted == 200)
         #expect(await ClusterTests.eventually(10) { await Self.held("v1", port: cluster.port(owner)) == 1 })
 

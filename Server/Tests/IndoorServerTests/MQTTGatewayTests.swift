@@ -416,7 +416,8 @@ import Testing
                 ?? 0 > 0
         }
         #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny_phone-1/config").isEmpty)
-        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
+        let (_, health) = try await DurabilityTests.request(
+            server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         let mqtt = try #require(health["mqtt"] as? [String: Any])
         #expect(mqtt["state"] as? String == "connected")
         #expect(mqtt["protocol"] as? String == "5")
@@ -442,10 +443,12 @@ import Testing
             ])
         defer { server.stop() }
         try await Self.eventually("the server's MQTT connection") {
-            let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
+            let (_, health) = try await DurabilityTests.request(
+                server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
             return (health["mqtt"] as? [String: Any])?["state"] as? String == "connected"
         }
-        let (_, health) = try await DurabilityTests.request(server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
+        let (_, health) = try await DurabilityTests.request(
+            server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         let mqtt = try #require(health["mqtt"] as? [String: Any])
         #expect(mqtt["protocol"] as? String == "3.1.1")
         #expect((mqtt["fallBack"] as? String)?.contains("refused MQTT 5") == true, "\(mqtt)")

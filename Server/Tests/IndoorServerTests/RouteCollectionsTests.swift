@@ -20,7 +20,7 @@ import Testing
         ],
         "read": [
             "GET /v1/venues/{venue}/devices", "GET /v1/venues/{venue}/devices/{device}", "GET /v1/venues/{venue}/nodes",
-            "GET /v1/activity", "GET /v1/stream",
+            "GET /v1/venues/{venue}/occupancy", "GET /v1/activity", "GET /v1/stream",
         ],
         "ingest": ["POST /v1/sightings", "POST /v1/scans"],
         "admin": ["POST /v1/keys", "GET /v1/keys", "DELETE /v1/keys/{id}", "GET /v1/audit"],
@@ -52,7 +52,7 @@ import Testing
             #expect(Self.routes(collection) == Self.areas[area], "\(area)")
         }
         let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        #expect(all.count == 27)
+        #expect(all.count == 28)
         #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
     }
 

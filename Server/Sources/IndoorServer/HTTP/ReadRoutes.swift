@@ -13,6 +13,21 @@ struct ReadRoutes: RouteArea {
         var devices: [DeviceFix]
     }
 
+    /// `GET /v1/venues/{venue}/occupancy`: who is in each zone of the venue now.
+    struct Occupancy: Encodable {
+        struct ZoneCount: Encodable {
+            var zone: String
+            var name: String
+            /// How many devices have a visit open in the zone.
+            var count: Int
+            /// Those devices, sorted.
+            var devices: [String]
+        }
+
+        var venue: String
+        var zones: [ZoneCount]
+    }
+
     struct ActivityPage: Encodable {
         var visits: [Visit]
         var nextCursor: String?
@@ -44,6 +59,10 @@ struct ReadRoutes: RouteArea {
             guard let nodes = hub.nodeList(venue: venue) else { throw APIError.unknownVenue(venue) }
             return try JSONResponse(nodes).response(from: request, context: context)
         }
+        read.get("/v1/venues/{venue}/occupancy") { request, context in
+            let venue = try context.parameters.require("venue")
+            return try await occupancy(venue: venue).response(from: request, context: context)
+        }
         read.get("/v1/activity") { request, _ in try await activity(request) }
         read.get("/v1/stream") { request, _ in try await stream(request) }
         return routes
@@ -63,6 +82,29 @@ struct ReadRoutes: RouteArea {
                 venue: venue,
                 devices: active.map { DeviceFix(fix: $0, room: hub.room(venue: venue, device: $0.device)) }
             ))
+    }
+
+    /// `GET /v1/venues/{venue}/occupancy`: each zone of the venue (in the venue's order) with the devices whose visit
+    /// to it is open in the store now, the same on every instance of a cluster (``ZoneOccupancy``'s rule: check-ins
+    /// that open no visit, such as geoline crossings, do not count).
+    func occupancy(venue: String) async throws -> JSONResponse<Occupancy> {
+        guard let zones = hub.venue(id: venue)?.zones else { throw APIError.unknownVenue(venue) }
+        var members: [String: Set<String>] = [:]
+        var before: Int64?
+        while true {
+            let page = try await store.visits(
+                VisitQuery(venue: venue, limit: 1000, before: before, openOnly: true))
+            for visit in page.visits { members[visit.zone, default: []].insert(visit.device) }
+            guard let next = page.nextBefore, next != before, !page.visits.isEmpty else { break }
+            before = next
+        }
+        return JSONResponse(
+            Occupancy(
+                venue: venue,
+                zones: zones.map { zone in
+                    let devices = (members[zone.id] ?? []).sorted()
+                    return Occupancy.ZoneCount(zone: zone.id, name: zone.name, count: devices.count, devices: devices)
+                }))
     }
 
     /// `GET /v1/activity?venue=ID`: the venue's zone visits, newest first, a page at a time (``ActivityCursor``).

@@ -55,6 +55,25 @@ struct VenueImportCommandTests {
         }
     }
 
+    @Test("indoor venue check ARCHIVE says what the import makes of it, its notes grouped, and writes nothing")
+    func checkArchive() throws {
+        let command = try VenueCommand.Check.parse([archive])
+        #expect(VenueImport.isArchive(archive))
+        let (text, notes) = try command.checkArchive()
+        #expect(
+            text
+                == "\(archive): venue 'example-building' (Example Building): 2 floors, 8 rooms, 1 other zone, no nodes "
+                + "(an IMDF archive has none)\n"
+                + "\(archive): not used: 1 building, 1 fixture, 1 footprint\n"
+                + "\(archive): note: 1 unit(s) without a name were named by their category and a number (\"Room 1\")\n"
+                + "\(archive): note: units 'Stairs 1', 'Stairs' (stairs) make connection "
+                + "'00000000-0000-4000-8000-000000000015' joining levels 0, 1\n"
+                + "\(archive): 2 notes; import it with `indoor venue import \(archive) -o VENUE.json` and add its nodes\n"
+        )
+        #expect(notes == 2)
+        #expect(!VenueImport.isArchive(archive + "/manifest.json"))
+    }
+
     @Test("a .geojson file given as the archive is refused naming the folder to give instead")
     func aGeoJSONFileIsNotAnArchive() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -20,13 +20,19 @@ struct VenueCommand: ParsableCommand {
                 \(Int(VenueCheck.reach)) m of (exit status 0; 2 with --strict when there are warnings).
                 """)
 
-        @Argument(help: "A venue JSON file.")
+        @Argument(help: "A venue JSON file, or an IMDF archive (a .zip file or a folder) to check before importing it.")
         var file: String
 
         @Flag(help: "Exit with status 2 when there are warnings.")
         var strict = false
 
         func run() throws {
+            if VenueImport.isArchive(file) {
+                let (text, warnings) = try checkArchive()
+                print(text, terminator: "")
+                if strict && warnings > 0 { throw ExitCode(2) }
+                return
+            }
             let (data, name) = try VenueInput.json(file)
             let errors = VenueCheck.errors(in: data, file: name)
             guard errors.isEmpty, let venue = try? Venue.decodeJSON(data, file: name) else {
@@ -45,7 +51,9 @@ struct VenueCommand: ParsableCommand {
             if strict && !warnings.isEmpty { throw ExitCode(2) }
         }
     }
+}
 
+extension VenueCommand {
     /// `indoor venue export VENUE.json --geojson OUT.geojson --imdf OUT.zip`.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -176,5 +184,29 @@ struct VenueCommand: ParsableCommand {
             }
             return GeoAnchor(origin: GeoCoordinate(latitude: latitude, longitude: longitude), bearingDegrees: bearing)
         }
+    }
+}
+
+extension VenueCommand.Check {
+    /// `indoor venue check ARCHIVE`: what `indoor venue import` would make of an IMDF archive, without writing it:
+    /// the venue's counts, what was not used and the import's notes (those alike on one line, with their count).
+    /// Answers the text and how many notes it says (warnings for `--strict`).
+    func checkArchive() throws -> (text: String, warnings: Int) {
+        let imported = try VenueImport.venue(file, id: nil)
+        let venue = imported.venue
+        let rooms = venue.zones.filter { $0.data["imdf"] == "unit" }.count
+        var text =
+            "\(file): venue '\(venue.id)' (\(venue.name)): \(venue.floors.count) floor"
+            + "\(venue.floors.count == 1 ? "" : "s"), \(rooms) room\(rooms == 1 ? "" : "s"), \(venue.zones.count - rooms) "
+            + "other zone\(venue.zones.count - rooms == 1 ? "" : "s"), no nodes (an IMDF archive has none)\n"
+        let unused = imported.report.unusedSummary
+        if !unused.isEmpty { text += "\(file): not used: \(unused)\n" }
+        for path in imported.report.unusedFiles { text += "\(file): not used: file \(path)\n" }
+        let notes = imported.report.groupedNotes
+        for note in notes { text += "\(file): note: \(note)\n" }
+        text +=
+            "\(file): \(notes.isEmpty ? "no notes" : "\(notes.count) note\(notes.count == 1 ? "" : "s")"); import it "
+            + "with `indoor venue import \(file) -o VENUE.json` and add its nodes\n"
+        return (text, notes.count)
     }
 }

@@ -4,6 +4,13 @@ import IndoorModel
 
 /// `indoor venue import`: an IMDF archive (a zip file or a folder) read as a venue, and the summary said of it.
 enum VenueImport {
+    /// Whether `path` names an IMDF archive rather than a venue file: a folder, or a file ending in `.zip`.
+    static func isArchive(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
+        return isDirectory.boolValue || path.lowercased().hasSuffix(".zip")
+    }
+
     /// The files of the IMDF archive at `path`: a zip file's entries, or a folder's files by their paths in it.
     ///
     /// - Throws: ``CommandFailure`` naming `path`: no such file, a zip that cannot be read (``ZipError``), a folder

@@ -25,6 +25,21 @@ import Testing
         #expect(track.floor(at: 29) == 0 && track.floor(at: 31) == 1)
     }
 
+    @Test func marksFarApartOrNotFiniteGiveBoundedRows() {
+        let far = SurveyMark.truth(
+            device: "d",
+            marks: [
+                SurveyMark(time: 0, point: Point2D(x: 0, y: 0), hold: 1e12),
+                SurveyMark(time: 1e12 + 10, point: Point2D(x: 1, y: 0)),
+                SurveyMark(time: 2e12, point: Point2D(x: 2, y: 0)),
+                SurveyMark(time: .nan, point: Point2D(x: 3, y: 0), hold: .infinity),
+            ])
+        // The year-long hold and the gap before the last mark are not filled; the 10 s walk is (19 rows between).
+        #expect(far.count == 23)
+        #expect(far.prefix(2).map(\.time) == [0, 1e12])
+        #expect(far.suffix(2).map(\.time) == [1e12 + 10, 2e12])
+    }
+
     @Test func onlyTheDevicesSightingsWhileItRecordsAreKeptWithinABound() throws {
         var recorder = SurveyRecorder(device: "phone", startedAt: 10, maximumSightings: 3)
         let early = recorder.record(Sighting(time: 9, device: "phone", node: "a", rssi: -60))

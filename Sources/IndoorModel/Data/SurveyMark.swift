@@ -20,19 +20,29 @@ public struct SurveyMark: Hashable, Sendable, Codable {
         self.hold = hold
     }
 
+    /// The longest hold or walk between two marks that ``truth(device:marks:step:)`` fills with rows, seconds.
+    public static let longestWalk = 3600.0
+
     /// The truth rows of `device` along `marks` (in time order), as a dataset's `truth.csv` has them: a row at each
     /// mark and at the end of its hold, and between one mark (or the end of its hold) and the next a row every `step`
     /// seconds at constant speed along the straight line, as surveys of walks are annotated. Between marks on
     /// different floors the device is taken to change floor at the midpoint of the gap.
     ///
-    /// - Complexity: O(duration / step) rows; `step` is at least 0.1 s.
+    /// A mark whose time or hold is not finite gives no row. A hold, or a gap between marks, longer than
+    /// ``longestWalk`` is not filled in (rows only at its ends): nobody walks one straight line for an hour, and the
+    /// rows stay bounded whatever the marks say.
+    ///
+    /// - Complexity: O(duration / step) rows, at most ``longestWalk`` / `step` per mark; `step` is at least 0.1 s.
     public static func truth(device: String, marks: [SurveyMark], step: Double = 0.5) -> [TruthPoint] {
         let step = step.isFinite ? max(0.1, step) : 0.5
+        let marks = marks.filter { $0.time.isFinite && $0.hold.isFinite }
         var rows: [TruthPoint] = []
         for (index, mark) in marks.enumerated() {
             rows.append(TruthPoint(time: mark.time, device: device, point: mark.point, floor: mark.floor))
             let leaving = mark.time + max(0, mark.hold)
-            if mark.hold > 0 {
+            if mark.hold > 0, mark.hold > longestWalk {
+                rows.append(TruthPoint(time: leaving, device: device, point: mark.point, floor: mark.floor))
+            } else if mark.hold > 0 {
                 var time = mark.time + step
                 while time < leaving {
                     rows.append(TruthPoint(time: time, device: device, point: mark.point, floor: mark.floor))
@@ -43,7 +53,7 @@ public struct SurveyMark: Hashable, Sendable, Codable {
             guard index + 1 < marks.count else { continue }
             let next = marks[index + 1]
             let span = next.time - leaving
-            guard span > 0 else { continue }
+            guard span > 0, span <= longestWalk else { continue }
             var time = leaving + step
             while time < next.time - step / 2 {
                 let fraction = (time - leaving) / span

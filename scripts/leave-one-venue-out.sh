@@ -45,7 +45,9 @@ fi
 # the default and a value on either side (about ×½ and ×2, or the values the parameter's note compared), and for the
 # bars 0 (take the best on the walks) and 10⁹ (never leave the standard); for `no-survey-filter` off and on; for
 # `centroid-gate` 10⁹ (never: the default leaves it unset), the weighted centroid's radius and half of it (set after
-# a first look at the development sets: docs/notes/auto-no-survey-simple-estimators.md).
+# a first look at the development sets: docs/notes/auto-no-survey-simple-estimators.md); for `centroid-prior` and
+# `centroid-temperature` the neighbours in the grid they were chosen from, and 0 (no prior) for the width
+# (docs/notes/auto-no-survey-centroid-prior.md).
 # `particles` is `--particles`, the others `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(
     "survey lead-time 0.25 0 0.5"
@@ -68,6 +70,8 @@ parameters=(
     "no-survey ranges-bar 0.1 0.05 0.2"
     "no-survey no-survey-filter 0 1"
     "no-survey centroid-gate 1000000000 1 0.5"
+    "no-survey centroid-prior 0.75 0.5 1 0"
+    "no-survey centroid-temperature 10 8 6"
 )
 modes=(survey no-survey)
 

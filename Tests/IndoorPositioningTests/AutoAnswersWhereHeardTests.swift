@@ -19,8 +19,25 @@ import Testing
         meters <= 40 ? Point2D(x: meters, y: 0.6) : Point2D(x: 39.4, y: meters - 40)
     }
 
-    static func autoEngine() throws -> PositioningEngine {
-        try EngineFactory(nodes: corridor).engine(method: "auto")
+    /// `auto` over the corridor; `prior: false` turns the centroid prior off (the default has it).
+    static func autoEngine(prior: Bool = true) throws -> PositioningEngine {
+        let configuration = prior ? PositioningEngine.Configuration() : try CentroidPriorTests.withoutPrior()
+        return try EngineFactory(nodes: corridor, configuration: configuration).engine(method: "auto")
+    }
+
+    /// With the centroid prior the same four nodes are answered by the posterior itself, within the engine's
+    /// plausible area and between the nodes heard.
+    @Test func fourNodesInARowHeardAlikeAreAnsweredNearThemWithThePrior() throws {
+        var engine = try Self.autoEngine()
+        for node in ["n0", "n1", "n2", "n3"] {
+            engine.ingest(Sighting(time: 1, device: "p", node: node, rssi: -80))
+        }
+        let readings = engine.readings(device: "p", at: 1)
+        let estimate = try engine.method.estimate(from: readings).get()
+        #expect(PlausibleArea().check(estimate.position, readings: readings) == nil)
+        let fix = try engine.locate(device: "p", at: 1).get()
+        #expect(fix.method == "auto")
+        #expect(fix.position.x > 0 && fix.position.x < 55.0 * 3 / 15)
     }
 
     /// Four nodes in a row heard alike: relative RSSI alone cannot tell how far from the row the device is, the
@@ -28,7 +45,7 @@ import Testing
     /// than 10 m from the four nodes, which the engine's plausible area refuses. The weighted centroid answers, says
     /// so, and its radius holds the nodes heard.
     @Test func fourNodesInARowHeardAlikeAreAnsweredByTheWeightedCentroid() throws {
-        var engine = try Self.autoEngine()
+        var engine = try Self.autoEngine(prior: false)
         #expect(engine.answer?.surveyed == false)
         for node in ["n0", "n1", "n2", "n3"] {
             engine.ingest(Sighting(time: 1, device: "p", node: node, rssi: -80))
@@ -52,9 +69,10 @@ import Testing
     }
 
     /// Walkers along the corridor, heard by the nodes within reach through 5 dB of shadowing: every truth moment with
-    /// a sighting in the 2 s before it gets a fix, whichever estimator gives it.
-    @Test func aWalkAlongTheCorridorIsNeverSilentWhereANodeWasHeard() throws {
-        var engine = try Self.autoEngine()
+    /// a sighting in the 2 s before it gets a fix, whichever estimator gives it, with the centroid prior and without.
+    @Test(arguments: [false, true])
+    func aWalkAlongTheCorridorIsNeverSilentWhereANodeWasHeard(prior: Bool) throws {
+        var engine = try Self.autoEngine(prior: prior)
         var random = SplitMix64(seed: 56)
         var lastHeard: [String: Double] = [:]
         var located = 0
@@ -91,8 +109,13 @@ import Testing
             }
         }
         #expect(located > 300)
-        // The scenario is one where the method alone leaves rows without an answer.
-        #expect(refused > 0)
+        // Without the centroid prior the scenario is one where the method alone leaves rows without an answer (the
+        // engine's fallback answers them); with it, the method alone answers every row plausibly.
+        if prior {
+            #expect(refused == 0)
+        } else {
+            #expect(refused > 0)
+        }
     }
 }
 

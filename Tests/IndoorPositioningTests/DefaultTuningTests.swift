@@ -22,11 +22,12 @@ import Testing
             ("dense-minimum", 4),
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
+            ("centroid-prior", 0.75), ("centroid-temperature", 10),
         ] {
             try same.set(name, to: value)
         }
         // centroid-gate has no default value: unset, the posterior is never gated.
-        #expect(Set(DefaultTuning.names).count == 19)
+        #expect(Set(DefaultTuning.names).count == 21)
         #expect(same.centroidGate == nil)
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
@@ -44,11 +45,18 @@ import Testing
             #expect(map.knnShares == standard.knnShares && map.knnShares == [0, 0.25, 1.0 / 3])
             #expect(map.candidates == RadioMapCrossValidation.standardCandidates)
             #expect(tuning.genericConfiguration == AutoMethod.genericConfiguration)
+            #expect(tuning.centroidPrior == CentroidPrior.standard)
         }
     }
 
     @Test func eachValueReachesItsConstant() throws {
         var tuning = DefaultTuning()
+        try tuning.set("centroid-temperature", to: 6)
+        #expect(tuning.centroidPrior == CentroidPrior(temperature: 6, width: CentroidPrior.standard.width))
+        try tuning.set("centroid-prior", to: 0.5)
+        #expect(tuning.centroidPrior == CentroidPrior(temperature: 6, width: 0.5))
+        try tuning.set("centroid-prior", to: 0)
+        #expect(tuning.centroidPrior == nil)
         try tuning.set("evidence-weight", to: 0.6)
         try tuning.set("evidence-bar", to: 0)
         try tuning.set("speed", to: 1.4)
@@ -87,12 +95,15 @@ import Testing
         let readings = SeededVenue.readings(at: Point2D(x: 9, y: 7), sigma: 4, random: &random)
         let few = Array(readings.prefix(AutoMethod.denseMinimum - 1))
         let calibration = Calibration(deviceHeight: 1.2)
+        // These paths answer without the centroid prior (with it, the posterior answers however many are heard).
         func auto(_ settings: [(String, Double)]) throws -> AutoMethod {
-            var configuration = PositioningEngine.Configuration()
+            var configuration = try CentroidPriorTests.withoutPrior()
             for (name, value) in settings { try configuration.defaultTuning.set(name, to: value) }
             return AutoMethod(
                 nodes: SeededVenue.nodes, survey: nil, calibration: calibration, configuration: configuration)
         }
+        let prior = AutoMethod(nodes: SeededVenue.nodes, survey: nil, calibration: calibration)
+        #expect(try prior.estimate(from: few).get().method == nil)
         // Three readings: the weighted centroid by default, the posterior with a dense minimum of 3; three ranges are
         // too few to judge, so a bar no residual exceeds changes nothing. Four whose ranges disagree: the posterior
         // by default, trilateration with that bar.
@@ -117,7 +128,7 @@ import Testing
     /// posterior; readings all round a device in the seeded venue leave the posterior within the radius, ungated.
     @Test func withoutASurveyTheCentroidGateReachesAuto() throws {
         func auto(_ settings: [(String, Double)], nodes: [Node]) throws -> AutoMethod {
-            var configuration = PositioningEngine.Configuration()
+            var configuration = try CentroidPriorTests.withoutPrior()
             for (name, value) in settings { try configuration.defaultTuning.set(name, to: value) }
             return AutoMethod(nodes: nodes, survey: nil, calibration: .uncalibrated, configuration: configuration)
         }

@@ -34,8 +34,17 @@ import Testing
     }
 
     @Test func withoutASurveyTheDefaultTrilateratesRangesThatAgreeAndNamesWhatAnswered() throws {
-        // Four nodes heard at their exact ranges: the default solves the geometry instead of taking the centroid.
-        var engine = try MethodCatalog.engine(method: MethodCatalog.defaultName, nodes: nodes)
+        // With the centroid prior, the posterior answers four nodes heard at their exact ranges, near the device.
+        var prior = try MethodCatalog.engine(method: MethodCatalog.defaultName, nodes: nodes)
+        prior.ingest(sightings(device: "p", at: Point2D(x: 3, y: 4), time: 1))
+        let held = try prior.locate(device: "p", at: 1).get()
+        #expect(held.method == MethodCatalog.defaultName)
+        #expect(held.position.horizontal.distance(to: Point2D(x: 3, y: 4)) < 1.5, "\(held.position)")
+        // Without it, four nodes heard at their exact ranges: the default solves the geometry instead of taking the
+        // centroid.
+        let withoutPrior = try CentroidPriorTests.withoutPrior()
+        var engine = try MethodCatalog.engine(
+            method: MethodCatalog.defaultName, nodes: nodes, configuration: withoutPrior)
         engine.ingest(sightings(device: "p", at: Point2D(x: 3, y: 4), time: 1))
         let fix = try engine.locate(device: "p", at: 1).get()
         #expect(fix.position.horizontal.distance(to: Point2D(x: 3, y: 4)) < 0.05, "\(fix.position)")
@@ -43,7 +52,8 @@ import Testing
         // The same four with ranges that contradict each other (one node 12 dB weaker, one 8 dB stronger): four are
         // enough for the posterior, which answers; three of them, too few for it: the weighted centroid answers, and
         // the fix says so.
-        var noisy = try MethodCatalog.engine(method: MethodCatalog.defaultName, nodes: nodes)
+        var noisy = try MethodCatalog.engine(
+            method: MethodCatalog.defaultName, nodes: nodes, configuration: withoutPrior)
         var disagreeing = sightings(device: "q", at: Point2D(x: 3, y: 4), time: 1)
         disagreeing[0].rssi -= 12
         disagreeing[3].rssi += 8

@@ -22,8 +22,9 @@ struct IndoorScanTests {
         #expect(result.beacons == 5)
         #expect(result.duration == 5)
         #expect(result.timestamp == 1_005)
-        // The noise-free readings' ranges agree, so the default trilaterates, and the result names what answered.
-        #expect(result.method == "nonlinear+track")
+        // The default's posterior (held near the centroid of the strongest beacons) answers, tracked, and the result
+        // names what answered.
+        #expect(result.method == "auto+track")
         // Trilateration chosen by name, whose model the readings follow exactly, finds the phone within a metre.
         var trilateration = try IndoorScan(
             target: target, duration: 5, options: IndoorScan.Options(method: .nonlinear))
@@ -132,11 +133,11 @@ struct IndoorScanTests {
         }
         #expect(error.code == .tooFewBeacons)
         #expect(error.message.contains("heard 1 beacon of venue 'hall'"))
-        // With a minimum of one, the default answers at that beacon (its weighted centroid, one node heard).
+        // With a minimum of one, the default answers at that beacon (its posterior held near the one node heard).
         var near = try IndoorScan(target: target, duration: 5, options: IndoorScan.Options(minimumBeacons: 1))
         for sighting in standing(at: Point2D(x: 1, y: 1), in: venue, seconds: 6, only: 1) { near.ingest(sighting) }
         let answer = try near.result().get()
-        #expect(answer.method == "weighted-centroid+track")  // the estimator that answered, tracked
+        #expect(answer.method == "auto+track")  // the estimator that answered, tracked
         #expect(Point2D(x: answer.x, y: answer.y).distance(to: Point2D(x: 0, y: 0)) < 0.5)
     }
 

@@ -6,8 +6,10 @@ import IndoorModel
 /// calibration plus interpolated residuals), its kernel and weighting chosen on the survey alone by
 /// ``RadioMapCrossValidation``; without one (or with a survey too small to cross-validate) by the posterior mean over
 /// the calibration's path-loss model with generic weighting (``genericConfiguration``, or
-/// ``calibratedConfiguration`` when the calibration knows the path loss), except where fewer than ``denseMinimum``
-/// mapped nodes are heard: there a few readings leave the posterior broad and its mean is pulled towards the middle
+/// ``calibratedConfiguration`` when the calibration knows the path loss). Without a calibration that knows the path
+/// loss, that posterior is held near the centroid of the strongest nodes heard (``centroidPrior``) and answers however
+/// many nodes are heard. With one (or with the prior turned off by the configuration) it answers except where fewer
+/// than ``denseMinimum`` mapped nodes are heard: there a few readings leave the posterior broad and its mean is pulled towards the middle
 /// of the grid, so ``sparse`` answers (trilateration with a calibration that knows the path loss, else trilateration
 /// where the ranges agree and the weighted centroid where they do not); without a calibration that knows the path
 /// loss, ranges that agree are trilaterated however many nodes are heard (``agreement``).
@@ -48,6 +50,10 @@ public struct AutoMethod: PositioningMethod {
     /// moved the development sets' medians by a few centimetres either way
     /// (docs/notes/auto-no-survey-simple-estimators.md).
     let centroidGate: Double?
+    /// Without a survey or a calibration that knows the path loss, the prior the posterior is multiplied by
+    /// (``CentroidPrior/standard`` unless the configuration's ``DefaultTuning`` sets another or none): it then answers
+    /// however many nodes are heard, without ``sparse`` or ``agreement``. `nil` otherwise.
+    let centroidPrior: CentroidPrior?
 
     /// Grid spacing of the posterior without a survey, metres (0.5; with a survey the map's grid is 0.25 m).
     ///
@@ -140,6 +146,7 @@ public struct AutoMethod: PositioningMethod {
                 self.sparseBelow = Self.denseMinimum
                 self.lattice = nil
                 self.centroidGate = nil
+                self.centroidPrior = nil
                 return
             }
         }
@@ -163,6 +170,7 @@ public struct AutoMethod: PositioningMethod {
         self.agreement = known ? nil : ranges
         self.sparseBelow = configuration.defaultTuning.denseMinimum ?? Self.denseMinimum
         self.centroidGate = configuration.defaultTuning.centroidGate
+        self.centroidPrior = known ? nil : configuration.defaultTuning.centroidPrior
     }
 
     /// The grid around `nodes` and `extra` at `spacing` metres (at most 12 000 points per floor), coarser where a map
@@ -184,6 +192,11 @@ public struct AutoMethod: PositioningMethod {
     public func estimate(from readings: [NodeReading]) -> Result<Estimate, NoFix> {
         guard let sparse else { return inner.estimate(from: readings) }
         let heard = posterior.map.heard(readings)
+        if let centroidPrior, let lattice {
+            return gated(
+                lattice.estimate(heard: heard, readings: readings, prior: centroidPrior.prior(for: readings)),
+                readings: readings)
+        }
         if heard.columns.count < sparseBelow, case .success(var estimate) = sparse.estimate(from: readings) {
             estimate.method = estimate.method ?? sparse.name
             return .success(estimate)

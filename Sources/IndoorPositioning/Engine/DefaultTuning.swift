@@ -14,7 +14,8 @@ import Foundation
 /// ``genericOffsetPrior``, ``genericDegreesOfFreedom``: ``AutoMethod/genericConfiguration``), the fewest nodes heard
 /// for the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``), whether each
 /// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``) and how far the posterior may
-/// stray from the weighted centroid (``centroidGate``). The particle count has its
+/// stray from the weighted centroid (``centroidGate``), and the prior about the centroid that weighs its posterior
+/// (``centroidPriorWidth``, ``centroidPriorTemperature``). The particle count has its
 /// own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
@@ -64,9 +65,16 @@ public struct DefaultTuning: Hashable, Sendable {
     /// it does over a survey's map) instead of answering fix by fix (default `false`).
     public var filterWithoutSurvey: Bool?
     /// Without a survey, ``AutoMethod/centroidGate``: the weighted centroid of the strongest nodes answers instead of
-    /// the posterior's mean where that lies farther from it than this factor times the centroid's own radius
-    /// (default `nil`: never; an experiment of issue 56, docs/notes/auto-no-survey-simple-estimators.md).
+    /// the posterior's mean where that lies farther from it than this factor times the centroid's own radius,
+    /// with or without the centroid prior (default `nil`: never; an experiment of issue 56, docs/notes/auto-no-survey-simple-estimators.md).
     public var centroidGate: Double?
+    /// Without a survey, the width of ``AutoMethod``'s centroid prior per metre of the centroid's spread
+    /// (``CentroidPrior/width``; default 0.75; 0 turns the prior off and answers as before it: the sparse and
+    /// agreeing-ranges paths).
+    public var centroidPriorWidth: Double?
+    /// Without a survey, the centroid prior's softmax temperature on RSSI, dB (``CentroidPrior/temperature``;
+    /// default 10).
+    public var centroidPriorTemperature: Double?
 
     /// Every parameter's defaults.
     init() {}
@@ -148,6 +156,14 @@ public struct DefaultTuning: Hashable, Sendable {
             meaning:
                 "without a survey, the weighted centroid answers where the posterior's mean lies farther from it than this times its radius (unset: never)",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.centroidGate = $1 }),
+        Parameter(
+            name: "centroid-prior",
+            meaning:
+                "without a survey, the centroid prior's width per metre of the centroid's spread (0: no prior)",
+            accepted: "0 or more", accepts: { $0 >= 0 }, store: { $0.centroidPriorWidth = $1 }),
+        Parameter(
+            name: "centroid-temperature", meaning: "without a survey, the centroid prior's temperature on RSSI, dB",
+            accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.centroidPriorTemperature = $1 }),
     ]
 
     /// The names ``set(_:to:)`` takes, in order.
@@ -213,6 +229,15 @@ public struct DefaultTuning: Hashable, Sendable {
             if let degreesOfFreedom { validation.candidates[index].posterior.degreesOfFreedom = degreesOfFreedom }
         }
         return validation
+    }
+
+    /// The centroid prior of `auto` without a survey and without a calibration that knows the path loss; `nil` when
+    /// turned off (``centroidPriorWidth`` 0).
+    var centroidPrior: CentroidPrior? {
+        var prior = CentroidPrior.standard
+        if let centroidPriorWidth { prior.width = centroidPriorWidth }
+        if let centroidPriorTemperature { prior.temperature = centroidPriorTemperature }
+        return prior.width > 0 ? prior : nil
     }
 
     /// The weighting of the posterior without a survey and without a calibration that knows the path loss.

@@ -160,21 +160,51 @@ struct PosteriorLattice: PositioningMethod {
     }
 
     /// ``estimate(from:)`` with the map columns and RSSI of `readings` already taken (`RadioMap.heard`).
-    func estimate(heard: (columns: [Int], values: [Double]), readings: [NodeReading]) -> Result<Estimate, NoFix> {
+    /// - Parameter prior: A horizontal Gaussian each lattice point's weight is multiplied by (``CentroidPrior``), or
+    ///   `nil`. Where the weights with it underflow (the prior far from everywhere the readings fit), the posterior
+    ///   answers without it.
+    func estimate(
+        heard: (columns: [Int], values: [Double]), readings: [NodeReading], prior: CentroidPrior.Gaussian? = nil
+    ) -> Result<Estimate, NoFix> {
         guard applies else { return posterior.estimate(from: readings) }
         guard !heard.columns.isEmpty else {
             return .failure(NoFix(.notHeard, "none of the nodes heard is in the radio map"))
         }
+        if let prior, let answer = mean(columns: heard.columns, values: heard.values, prior: prior) {
+            return .success(answer)
+        }
         // Readings that fit nowhere (absurd RSSI) or weights that over- or underflow: as the exhaustive method.
-        guard let answer = mean(columns: heard.columns, values: heard.values) else {
+        guard let answer = mean(columns: heard.columns, values: heard.values, prior: nil) else {
             return posterior.estimate(from: readings)
         }
         return .success(answer)
     }
 
+    /// Per lattice column (four to a group, as ``columnSums``) and per lattice row, `prior`'s factor there; all ones
+    /// without a prior.
+    private func priorFactors(_ prior: CentroidPrior.Gaussian?) -> (columns: [SIMD4<Double>], rows: [Double]) {
+        let grid = posterior.map.grid
+        guard let prior else {
+            return (
+                [SIMD4<Double>](repeating: SIMD4(repeating: 1), count: rowGroups),
+                [Double](repeating: 1, count: rowKnots.count)
+            )
+        }
+        let columns = Self.lanes(
+            columnKnots.map {
+                prior.factor(grid.minimum.x + Double($0) * grid.spacing, about: prior.center.x)
+            })
+        let rows = rowKnots.map { prior.factor(grid.minimum.y + Double($0) * grid.spacing, about: prior.center.y) }
+        return (columns, rows)
+    }
+
     /// The posterior mean over the interpolated grid, as ``PosteriorGrid`` states it, from the lattice points'
-    /// weights; `nil` when the weights may have underflowed or do not sum to a positive finite number.
-    private func mean(columns: [Int], values: [Double]) -> Estimate? {
+    /// weights (times `prior`'s factors there); `nil` when the weights may have underflowed or do not sum to a
+    /// positive finite number.
+    private func mean(columns: [Int], values: [Double], prior: CentroidPrior.Gaussian?) -> Estimate? {
+        let factors = priorFactors(prior)
+        let columnPrior = factors.columns
+        let rowPrior = factors.rows
         let weighing = Weighing(
             configuration: posterior.configuration, precision: precision, unit: unit, heard: columns.count,
             valueSum: values.reduce(0, +) / unit)
@@ -205,12 +235,17 @@ struct PosteriorLattice: PositioningMethod {
                                 var rowSecond = SIMD4<Double>.zero
                                 let start = (floor &* height &+ row) &* rowGroups
                                 for column in 0..<rowGroups {
-                                    let w = weighing.weights(
-                                        group: start &+ column, means: means, starts: starts, values: values)
+                                    let w =
+                                        weighing.weights(
+                                            group: start &+ column, means: means, starts: starts, values: values)
+                                        * columnPrior[column]
                                     rowMass += w * columnSums[3 &* column]
                                     rowFirst += w * columnSums[3 &* column &+ 1]
                                     rowSecond += w * columnSums[3 &* column &+ 2]
                                 }
+                                rowMass *= rowPrior[row]
+                                rowFirst *= rowPrior[row]
+                                rowSecond *= rowPrior[row]
                                 let a = rowMoments.mass[row]
                                 let sumMass = rowMass.sum()
                                 mass += a * sumMass

@@ -254,7 +254,7 @@ import Testing
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Self.server(
-            broker, folder: folder, options: ["--home-assistant", "--home-assistant-device", "phone*"])
+            broker, folder: folder, options: ["--publish", "--home-assistant", "--home-assistant-device", "phone*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["homeassistant/#", "indoor/#"])
         defer { Task { await peer.stop() } }
@@ -297,6 +297,52 @@ import Testing
         try await Self.eventually("the config sent again") { peer.messages(on: config).count > before }
     }
 
+    /// Publishing is asked for: without `--publish` the broker is only read from (the fixes are made and stored, nothing
+    /// is published); with `--publish --publish-device PATTERN` only the matching devices' fixes and events are.
+    @Test(.needsBroker) func nothingIsPublishedUnlessAskedForAndThenOnlyTheListedDevices() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        func walk() async throws {
+            for second in 0..<4 {
+                try await peer.publish("espresense/devices/phone-1/n2", #"{"rssi":-50}"#)
+                try await peer.publish("espresense/devices/phone-1/n1", #"{"rssi":-80}"#)
+                try await peer.publish("espresense/devices/tag-7/n2", #"{"rssi":-50}"#)
+                try await peer.publish("espresense/devices/tag-7/n1", #"{"rssi":-80}"#)
+                if second < 3 { try await Task.sleep(for: .seconds(1)) }
+            }
+        }
+
+        let quiet = try await Self.server(broker, folder: folder)
+        defer { quiet.stop() }
+        try await walk()
+        try await Self.eventually("both devices' fixes") {
+            try await Self.fix(port: quiet.port, device: "phone-1") != nil
+                && Self.fix(port: quiet.port, device: "tag-7") != nil
+        }
+        try await Task.sleep(for: .seconds(1))
+        quiet.stop()
+        #expect(peer.received.messages.withLock { $0.map(\.topic) } == [])
+
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--publish", "--publish-device", "phone-*"], putVenue: false)
+        defer { server.stop() }
+        try await walk()
+        try await Self.eventually("phone-1's fix and a zone event") {
+            !peer.messages(on: "indoor/tiny/devices/phone-1").isEmpty
+                && !peer.messages(on: "indoor/tiny/events").isEmpty
+        }
+        try await Task.sleep(for: .seconds(1))
+        let topics = Set(peer.received.messages.withLock { $0.map(\.topic) })
+        #expect(topics == ["indoor/tiny/devices/phone-1", "indoor/tiny/events"], "\(topics)")
+        for event in peer.messages(on: "indoor/tiny/events") {
+            #expect(event.contains("phone-1") && !event.contains("tag-7"), "\(event)")
+        }
+    }
+
     /// Device ids with `.`, `/`, `+`, `#`, `_`, a space and non-ASCII characters, through a broker and back: each is
     /// one topic level by the documented rule, Home Assistant's object id and state topic use the same, and the
     /// level reads back as the id.
@@ -304,7 +350,8 @@ import Testing
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await Self.server(broker, folder: folder, options: ["--home-assistant"])
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--publish", "--home-assistant", "--home-assistant-device", "*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
         defer { Task { await peer.stop() } }
@@ -375,7 +422,8 @@ import Testing
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await Self.server(broker, folder: folder, options: ["--home-assistant"])
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--publish", "--home-assistant", "--home-assistant-device", "*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["indoor/#"])
         defer { Task { await peer.stop() } }
@@ -398,7 +446,8 @@ import Testing
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Self.server(
-            broker, folder: folder, options: ["--mqtt-version", "5", "--home-assistant"])
+            broker, folder: folder,
+            options: ["--mqtt-version", "5", "--home-assistant", "--home-assistant-device", "*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
         defer { Task { await peer.stop() } }

@@ -11,6 +11,10 @@ public struct MQTTBridgeConfiguration: Sendable {
     /// The root of what the server publishes: `<root>/<venue>/devices/<device>` (the latest fix and room, retained)
     /// and `<root>/<venue>/events` (check-ins and check-outs).
     public var publishRoot: String
+    /// Whose fixes and zone events are published under `publishRoot` (`--publish`, `--publish-device`); `nil`, the
+    /// default, publishes none: the bridge then only takes the gateways' messages (and Home Assistant's trackers,
+    /// when asked for, are published all the same).
+    public var publish: DeviceSelection?
     /// Home Assistant's MQTT discovery, when wanted.
     public var homeAssistant: HomeAssistant?
 
@@ -18,11 +22,10 @@ public struct MQTTBridgeConfiguration: Sendable {
     public struct HomeAssistant: Sendable {
         /// Home Assistant's discovery prefix (`homeassistant`); it announces itself on `<prefix>/status`.
         public var prefix: String
-        /// Only devices whose id matches one of these shell patterns (`*`, `?`, `[…]`) are given to Home
-        /// Assistant; every device when empty.
-        public var devices: [String]
+        /// The devices given to Home Assistant (`--home-assistant-device`): none unless listed or told every one.
+        public var devices: DeviceSelection
 
-        public init(prefix: String = "homeassistant", devices: [String] = []) {
+        public init(prefix: String = "homeassistant", devices: DeviceSelection) {
             self.prefix = prefix
             self.devices = devices
         }
@@ -30,11 +33,12 @@ public struct MQTTBridgeConfiguration: Sendable {
 
     public init(
         topics: GatewayTopicConfiguration = GatewayTopicConfiguration(), irks: [String: String] = [:],
-        publishRoot: String = "indoor", homeAssistant: HomeAssistant? = nil
+        publishRoot: String = "indoor", publish: DeviceSelection? = nil, homeAssistant: HomeAssistant? = nil
     ) {
         self.topics = topics
         self.irks = irks
         self.publishRoot = publishRoot
+        self.publish = publish
         self.homeAssistant = homeAssistant
     }
 }

@@ -7,23 +7,19 @@ import IndoorModel
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Publishes each venue's fixes and zone events to the broker, and Home Assistant's device trackers when asked.
 ///
 /// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s, escaped by one rule that
 /// every broker passes unchanged, the same in Home Assistant's object ids):
-/// - `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
-///   `GET /v1/venues/{venue}/devices/{device}`);
-/// - `<root>/<venue>/events`: each check-in and check-out (the JSON of a zone event);
-/// - with Home Assistant: `<prefix>/device_tracker/<object>/config` (retained discovery, once per device, again when
-///   Home Assistant says `online`), `<root>/<venue>/devices/<device>/state` (the held room's name, `home` in the
-///   venue but in no room, `not_home` once the device is lost) and `…/attributes` (x, y, floor, latitude,
-///   longitude, `gps_accuracy`, confidence).
+/// - with `--publish` (``MQTTBridgeConfiguration/publish``), for the devices it selects:
+///   `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
+///   `GET /v1/venues/{venue}/devices/{device}`), and `<root>/<venue>/events`: each check-in and check-out (the JSON
+///   of a zone event);
+/// - with Home Assistant, for the devices it is given (``MQTTBridgeConfiguration/HomeAssistant/devices``):
+///   `<prefix>/device_tracker/<object>/config` (retained discovery, once per device, again when Home Assistant says
+///   `online`), `<root>/<venue>/devices/<device>/state` (the held room's name, `home` in the venue but in no room,
+///   `not_home` once the device is lost) and `…/attributes` (x, y, floor, latitude, longitude, `gps_accuracy`,
+///   confidence).
 ///
 /// Everything is published at QoS 0: a state superseded while the broker was away is not worth sending late.
 /// A message a limit of the broker forbids (MQTT 5: larger than its Maximum Packet Size, retained where it keeps
@@ -117,7 +113,7 @@ final class MQTTPublisher: Sendable {
         switch event.stored.event {
         case .fix(let fix):
             let device = "\(root)/devices/\(Self.topicSegment(fix.device))"
-            await send(device, DeviceFix(fix: fix, room: event.room), retain: true)
+            if publishes(fix.device) { await send(device, DeviceFix(fix: fix, room: event.room), retain: true) }
             guard tracks(fix.device) else { return }
             await announce(venue: venue, device: fix.device)
             let room = event.room
@@ -126,7 +122,7 @@ final class MQTTPublisher: Sendable {
             if room != nil { await setState(name, venue: venue, device: fix.device) }
             await send("\(device)/attributes", TrackerAttributes(fix: fix, venue: venue, room: room), retain: true)
         case .zone(let zone):
-            await send("\(root)/events", zone, retain: false)
+            if publishes(zone.device) { await send("\(root)/events", zone, retain: false) }
             if zone.kind == .checkOut, zone.reason == .lost, tracks(zone.device) {
                 await announce(venue: venue, device: zone.device)
                 await setState("not_home", venue: venue, device: zone.device)
@@ -134,10 +130,14 @@ final class MQTTPublisher: Sendable {
         }
     }
 
-    /// Whether Home Assistant is given `device` (discovery on, and the device matches a pattern when any are given).
+    /// Whether `device`'s fixes and zone events are published (``MQTTBridgeConfiguration/publish``).
+    private func publishes(_ device: String) -> Bool {
+        configuration.publish?.contains(device) ?? false
+    }
+
+    /// Whether Home Assistant is given `device` (discovery on, and the device among its ``DeviceSelection``).
     private func tracks(_ device: String) -> Bool {
-        guard let homeAssistant = configuration.homeAssistant else { return false }
-        return homeAssistant.devices.isEmpty || homeAssistant.devices.contains { fnmatch($0, device, 0) == 0 }
+        configuration.homeAssistant?.devices.contains(device) ?? false
     }
 
     /// Sends `device`'s discovery config the first time it is seen.

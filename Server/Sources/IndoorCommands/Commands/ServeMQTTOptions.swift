@@ -144,7 +144,8 @@ struct ServeMQTTOptions: ParsableArguments {
     /// The bridge to the broker, or `nil` without `--mqtt`. With several instances (`--instance`), the default client
     /// id names the instance too: a broker keeps one connection per client id.
     /// - Throws: ``CommandFailure`` for an unreadable IRK file or CA file, or a key that is not 32 hex digits.
-    func bridge(hub: VenueHub, metrics: ServerMetrics, logger: Logger) throws -> MQTTBridge? {
+    /// Under MQTT 5 its retained messages expire with `retention`'s events (``MQTTBridgeConfiguration/retainedExpirySeconds``).
+    func bridge(hub: VenueHub, retention: Retention, metrics: ServerMetrics, logger: Logger) throws -> MQTTBridge? {
         guard let url = try url() else { return nil }
         if !url.isTLS && !LoopbackHost.contains(url.host) {
             let warning =
@@ -167,7 +168,7 @@ struct ServeMQTTOptions: ParsableArguments {
             topics: GatewayTopicConfiguration(
                 espresenseRoot: espresenseRoot, theengsPrefixes: theengsPrefix.isEmpty ? ["home"] : theengsPrefix),
             irks: try irks.map { try IRKFile.keys(path: $0) } ?? [:], publishRoot: publishRoot,
-            publish: published, homeAssistant: homeAssistantDiscovery)
+            publish: published, homeAssistant: homeAssistantDiscovery, retainedExpirySeconds: retention.events)
         do {
             return try MQTTBridge(
                 hub: hub, client: client, configuration: configuration, metrics: metrics, logger: logger)

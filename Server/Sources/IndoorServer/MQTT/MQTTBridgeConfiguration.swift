@@ -17,6 +17,11 @@ public struct MQTTBridgeConfiguration: Sendable {
     public var publish: DeviceSelection?
     /// Home Assistant's MQTT discovery, when wanted.
     public var homeAssistant: HomeAssistant?
+    /// MQTT 5: the Message Expiry Interval every retained message carries, seconds, so that the broker drops a
+    /// device's retained fix, state, attributes and discovery once the server no longer keeps its data (`indoor serve`
+    /// gives the events' retention, `--retain-events`, with which a latest fix expires); `nil` (or infinite) for
+    /// none. Under MQTT 3.1.1 retained messages stay until emptied.
+    public var retainedExpirySeconds: Double?
 
     /// Home Assistant's MQTT discovery: a `device_tracker` per device.
     public struct HomeAssistant: Sendable {
@@ -33,8 +38,10 @@ public struct MQTTBridgeConfiguration: Sendable {
 
     public init(
         topics: GatewayTopicConfiguration = GatewayTopicConfiguration(), irks: [String: String] = [:],
-        publishRoot: String = "indoor", publish: DeviceSelection? = nil, homeAssistant: HomeAssistant? = nil
+        publishRoot: String = "indoor", publish: DeviceSelection? = nil, homeAssistant: HomeAssistant? = nil,
+        retainedExpirySeconds: Double? = nil
     ) {
+        self.retainedExpirySeconds = retainedExpirySeconds
         self.topics = topics
         self.irks = irks
         self.publishRoot = publishRoot

@@ -96,13 +96,18 @@ final class MQTTPublisher: Sendable {
         return topics
     }
 
-    /// A device the venue's session let go: its tracker says `not_home` (it is gone) and is dropped, so that the
-    /// trackers do not grow with every device ever heard; heard again, it is announced anew.
+    /// A device the venue's session let go (its tracking expired: silent past the session's device memory, after
+    /// its check-outs as `lost`, or evicted beyond its cap): its tracker says `not_home` (live subscribers see it
+    /// go), then every retained topic published for it is emptied and its tracker dropped (``clear(_:venue:)``), so
+    /// that no new subscriber is sent a lost device's last position and the trackers do not grow with every device
+    /// ever heard; heard again, it is announced anew.
     private func forget(_ device: String, venue: String) async {
         let key = TrackerKey(venue: venue, device: device)
-        guard let last = state.withLock({ $0.trackers[key] }) else { return }
-        if last != "not_home" { await setState("not_home", venue: venue, device: device) }
-        state.withLock { _ = $0.trackers.removeValue(forKey: key) }
+        if let last = state.withLock({ $0.trackers[key] }), last != "not_home" {
+            await setState("not_home", venue: venue, device: device)
+        }
+        guard publishes(device) || tracks(device) else { return }
+        await clear(device, venue: venue)
     }
 
     /// How many devices have a Home Assistant tracker now.
@@ -187,9 +192,19 @@ final class MQTTPublisher: Sendable {
         await sendRaw(topic, Array(data), retain: retain)
     }
 
+    /// The Message Expiry Interval of a retained message (MQTT 5), whole seconds: ``MQTTBridgeConfiguration/retainedExpirySeconds``
+    /// within 1...`UInt32.max − 1`; `nil` for none.
+    var retainedExpiry: UInt32? {
+        guard let seconds = configuration.retainedExpirySeconds, seconds.isFinite, seconds > 0 else { return nil }
+        return UInt32(min(seconds.rounded(.up), Double(UInt32.max - 1)))
+    }
+
     private func sendRaw(_ topic: String, _ payload: [UInt8], retain: Bool) async {
         do {
-            try await client.publish(topic: topic, payload: payload, qos: .atMostOnce, retain: retain)
+            // An empty retained payload deletes the retained message: it needs no expiry.
+            try await client.publish(
+                topic: topic, payload: payload, qos: .atMostOnce, retain: retain,
+                messageExpirySeconds: retain && !payload.isEmpty ? retainedExpiry : nil)
         } catch let error as MQTTClientError where error.code == .brokerLimit {
             refused(error, topic: topic)
         } catch {

@@ -339,13 +339,18 @@ public final class VenueHub: Sendable {
 
     /// Deletes what is older than `retention` says (``RetentionSweep``), in rounds of `batch` rows with a pause for
     /// other work between them, so that ingest is never held up for long; records the store's size and oldest rows
-    /// in the metrics.
+    /// in the metrics; the observers are told the devices whose latest fix expired, as erased
+    /// (``VenueLiveEvents/erased``: the MQTT publisher empties their retained topics).
     /// - Returns: How many rows of each kind were deleted.
     @discardableResult
     public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
         var pruned = try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock)
             .prune(retention, batch: batch)
         pruned.closedVisits = try await closeStaleVisits(after: retention.openVisits)
+        // The observers clear what they published of the devices whose data expired (their retained topics).
+        for (venue, expired) in Dictionary(grouping: pruned.expiredDevices, by: \.venue) {
+            observers.publish(VenueLiveEvents(venue: venue, events: [], erased: expired.map(\.device)))
+        }
         return pruned
     }
 

@@ -149,6 +149,8 @@ struct ReadRoutes: RouteArea {
             }
             resume = id
         }
+        // Subscribed first, so that no erasure after the backlog's read is missed.
+        let erasures = hub.subscribeErasures()
         let live: AsyncStream<LiveEvent>
         if let relay = server.relay {
             // In a cluster, every instance streams from the store, whichever instance runs the venue.
@@ -163,7 +165,7 @@ struct ReadRoutes: RouteArea {
             backlog = try await store.events(venue: venue, after: resume, limit: configuration.streamBacklog)
         }
         return EventStreamResponse(
-            venue: venue, resumedAfter: resume, backlog: backlog, live: live,
+            venue: venue, resumedAfter: resume, backlog: backlog, live: live, erasures: erasures,
             heartbeatSeconds: configuration.heartbeatSeconds, buffer: configuration.streamBuffer, metrics: metrics)
     }
 }

@@ -38,6 +38,8 @@ public final class VenueHub: Sendable {
     let registry: VenueRegistry
     /// The feeds of ``observeAll(buffer:)``.
     let observers: SubscriberTable<VenueLiveEvents>
+    /// The feeds of ``subscribeErasures()``: the devices erased here or, in a cluster, on another instance.
+    let erasures = SubscriberTable<DeviceErasure>()
     /// Each venue's batches, ticks and replacement, run as its jobs.
     let pipeline: IngestPipeline
     /// Each venue's session rebuilt from the store when it starts running here.
@@ -293,6 +295,12 @@ public final class VenueHub: Sendable {
         return runtime.subscribers.subscribe(bufferingPolicy: .bufferingOldest(100_000))
     }
 
+    /// A live feed of the devices erased from now on (``eraseDevice(_:venue:)``, here or on another instance of a
+    /// cluster), for the streams to tell their clients (`event: device-erased`). Ends at ``finishSubscribers()``.
+    func subscribeErasures() -> AsyncStream<DeviceErasure> {
+        erasures.subscribe(bufferingPolicy: .bufferingOldest(10_000))
+    }
+
     /// Every venue's stored events as they are stored, a batch at a time, for publishing them elsewhere (MQTT).
     ///
     /// At most `buffer` batches wait for the reader; beyond that the oldest waiting are dropped (a reader that
@@ -304,6 +312,7 @@ public final class VenueHub: Sendable {
     /// Ends every live feed (at shutdown).
     public func finishSubscribers() {
         for runtime in registry.all { runtime.subscribers.finishAll() }
+        erasures.finishAll()
         observers.finishAll()
     }
 

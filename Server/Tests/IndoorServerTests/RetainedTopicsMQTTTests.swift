@@ -25,22 +25,22 @@ import Testing
     }
 
     /// A hub with venues `tiny` and `tiny2` and a publisher of every device (fixes, events and Home Assistant) on `broker`,
-    /// speaking `version`; the wall clock is `clock`'s.
+    /// speaking `version`; the wall clock is `clock`'s (the real one without).
     final class Publishing: Sendable {
         let hub: VenueHub
         let client: MQTTClient
         let configuration: MQTTBridgeConfiguration
         let database: TestDatabase
-        let tasks: Mutex<[Task<Void, any Error>]>
+        let tasks: Mutex<[Task<Void, Never>]>
 
         init(
             _ broker: Broker, version: MQTTProtocolVersion = .v3_1_1, expiry: Double? = nil,
-            clock: Mutex<Double>? = nil
+            clock: TestClock? = nil
         ) async throws {
-            database = try TestDatabase(.sqlite)
-            let wallClock: @Sendable () -> Double =
-                clock.map { clock in { clock.withLock { $0 } } } ?? { Date().timeIntervalSince1970 }
-            hub = try await VenueHub(store: try await database.open(), metrics: ServerMetrics(), wallClock: wallClock)
+            let database = try TestDatabase(.sqlite)
+            let wallClock: @Sendable () -> Double = { clock?.now ?? Date().timeIntervalSince1970 }
+            let hub = try await VenueHub(
+                store: try await database.open(), metrics: ServerMetrics(), wallClock: wallClock)
             _ = try await hub.putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))
             let second = ServerFixture.venueJSON.replacingOccurrences(of: #""id": "tiny""#, with: #""id": "tiny2""#)
             _ = try await hub.putVenue(id: "tiny2", json: Data(second.utf8))
@@ -48,14 +48,17 @@ import Testing
                 configuration: MQTTConfiguration(
                     host: "127.0.0.1", port: broker.port, clientID: "indoor-publisher", cleanSession: true,
                     protocolVersion: version))
-            self.client = client
-            configuration = MQTTBridgeConfiguration(
+            let configuration = MQTTBridgeConfiguration(
                 publish: .every, homeAssistant: .init(devices: .every), retainedExpirySeconds: expiry)
             let publisher = MQTTPublisher(
                 client: client, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "test"))
             let feed = hub.observeAll()
+            self.database = database
+            self.hub = hub
+            self.client = client
+            self.configuration = configuration
             tasks = Mutex([
-                Task { try await client.run(subscriptions: []) { _ in } },
+                Task { try? await client.run(subscriptions: []) { _ in } },
                 Task { await publisher.run(feed) },
             ])
             try await MQTTGatewayTests.eventually("the publisher's connection") { client.connectionState == .connected }
@@ -124,12 +127,12 @@ import Testing
 
     @Test(.needsBroker) func aDeviceWhoseDataExpiresHasItsRetainedTopicsEmptied() async throws {
         let broker = try Broker()
-        let clock = Mutex(1000.0)
+        let clock = TestClock(1000)
         let publishing = try await Publishing(broker, clock: clock)
         defer { publishing.stop() }
         _ = try await publishing.hub.ingest(venue: "tiny", sightings: Self.walk(Self.anna, from: 0))
         // Bob in the other venue, later by the wall clock (anna's venue hears nothing more: she is not let go).
-        clock.withLock { $0 = 5000 }
+        clock.advance(by: 4000)
         _ = try await publishing.hub.ingest(venue: "tiny2", sightings: Self.walk(Self.bob, from: 0))
         let bobs = publishing.topics(of: Self.bob, venue: "tiny2")
         try await MQTTGatewayTests.eventually("both devices' retained topics") {

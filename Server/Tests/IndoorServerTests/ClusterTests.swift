@@ -237,7 +237,8 @@ struct ClusterTests {
         #expect(
             await Self.eventually(30) {
                 owner = await cluster.owners(asSeenBy: "a")["v1"]
-                return owner != nil && (await cluster.owners(asSeenBy: "b"))["v1"] == owner
+                let seenByB = await cluster.owners(asSeenBy: "b")["v1"]
+                return owner != nil && seenByB == owner
             })
         let forwarder = owner == "a" ? "b" : "a"
         let (read, _, headers) = try await Self.request(

@@ -320,8 +320,9 @@ import Testing
         defer { quiet.stop() }
         try await walk()
         try await Self.eventually("both devices' fixes") {
-            try await Self.fix(port: quiet.port, device: "phone-1") != nil
-                && Self.fix(port: quiet.port, device: "tag-7") != nil
+            let phone = try await Self.fix(port: quiet.port, device: "phone-1")
+            let tag = try await Self.fix(port: quiet.port, device: "tag-7")
+            return phone != nil && tag != nil
         }
         try await Task.sleep(for: .seconds(1))
         quiet.stop()

@@ -306,19 +306,20 @@ import Testing
         let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
         defer { Task { await peer.stop() } }
         try await peer.connected()
-        func walk() async throws {
+        // Into the east room (around n2), where each device checks in.
+        func walk(_ devices: [String]) async throws {
             for second in 0..<4 {
-                try await peer.publish("espresense/devices/phone-1/n2", #"{"rssi":-50}"#)
-                try await peer.publish("espresense/devices/phone-1/n1", #"{"rssi":-80}"#)
-                try await peer.publish("espresense/devices/tag-7/n2", #"{"rssi":-50}"#)
-                try await peer.publish("espresense/devices/tag-7/n1", #"{"rssi":-80}"#)
+                for device in devices {
+                    try await peer.publish("espresense/devices/\(device)/n2", #"{"rssi":-50}"#)
+                    try await peer.publish("espresense/devices/\(device)/n1", #"{"rssi":-80}"#)
+                }
                 if second < 3 { try await Task.sleep(for: .seconds(1)) }
             }
         }
 
         let quiet = try await Self.server(broker, folder: folder)
         defer { quiet.stop() }
-        try await walk()
+        try await walk(["phone-1", "tag-7"])
         try await Self.eventually("both devices' fixes") {
             let phone = try await Self.fix(port: quiet.port, device: "phone-1")
             let tag = try await Self.fix(port: quiet.port, device: "tag-7")
@@ -331,16 +332,17 @@ import Testing
         let server = try await Self.server(
             broker, folder: folder, options: ["--publish", "--publish-device", "phone-*"], putVenue: false)
         defer { server.stop() }
-        try await walk()
-        try await Self.eventually("phone-1's fix and a zone event") {
-            !peer.messages(on: "indoor/tiny/devices/phone-1").isEmpty
+        // New devices (those of the first walk are still checked in: the restart resumed their visits).
+        try await walk(["phone-2", "tag-8"])
+        try await Self.eventually("phone-2's fix and a zone event") {
+            !peer.messages(on: "indoor/tiny/devices/phone-2").isEmpty
                 && !peer.messages(on: "indoor/tiny/events").isEmpty
         }
         try await Task.sleep(for: .seconds(1))
         let topics = Set(peer.received.messages.withLock { $0.map(\.topic) })
-        #expect(topics == ["indoor/tiny/devices/phone-1", "indoor/tiny/events"], "\(topics)")
+        #expect(topics == ["indoor/tiny/devices/phone-2", "indoor/tiny/events"], "\(topics)")
         for event in peer.messages(on: "indoor/tiny/events") {
-            #expect(event.contains("phone-1") && !event.contains("tag-7"), "\(event)")
+            #expect(event.contains("phone-2") && !event.contains("tag-8"), "\(event)")
         }
     }
 

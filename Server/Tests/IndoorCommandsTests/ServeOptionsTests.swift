@@ -1,4 +1,5 @@
 import ArgumentParser
+import IndoorServer
 import Testing
 
 @testable import IndoorCommands
@@ -27,6 +28,40 @@ struct ServeOptionsTests {
     }
 }
 
+@Suite("indoor serve: what is published over MQTT")
+struct ServePublishOptionsTests {
+    static func options(_ arguments: [String]) throws -> ServeMQTTOptions {
+        let parsed = try IndoorCommand.parseAsRoot(["serve", "--mqtt", "mqtt://127.0.0.1"] + arguments)
+        return try #require(parsed as? ServeCommand).gateways
+    }
+
+    @Test func nothingIsPublishedUnlessAskedFor() throws {
+        let options = try Self.options([])
+        #expect(options.published == nil)
+        #expect(options.homeAssistantDiscovery == nil)
+    }
+
+    @Test func publishAloneIsEveryDeviceAndPublishDeviceLimitsIt() throws {
+        #expect(try Self.options(["--publish"]).published == .every)
+        let some = try Self.options(["--publish", "--publish-device", "phone-*", "--publish-device", "tag-7"])
+        #expect(some.published == .matching(["phone-*", "tag-7"]))
+        #expect(some.published?.contains("phone-anna") == true)
+        #expect(some.published?.contains("tag-7") == true)
+        #expect(some.published?.contains("anon-3f2a") == false)
+    }
+
+    @Test func homeAssistantIsGivenTheListedDevicesOrEveryOneForAStar() throws {
+        let listed = try Self.options(["--home-assistant", "--home-assistant-device", "anna-iphone"])
+        #expect(listed.homeAssistantDiscovery?.devices == .matching(["anna-iphone"]))
+        #expect(listed.homeAssistantDiscovery?.devices.contains("bob-watch") == false)
+        let every = try Self.options(["--home-assistant", "--home-assistant-device", "*"])
+        #expect(every.homeAssistantDiscovery?.devices == .every)
+        #expect(every.homeAssistantDiscovery?.devices.contains("beacon/1/7") == true)
+        // Home Assistant's trackers do not turn on the publishing of fixes and events.
+        #expect(every.published == nil)
+    }
+}
+
 @Suite("indoor serve: options that need another")
 struct ServeOptionPairsTests {
     @Test(arguments: [
@@ -39,6 +74,13 @@ struct ServeOptionPairsTests {
         (["--mqtt", "http://broker"], "--mqtt 'http://broker'"),
         (["--mqtt", "mqtt://user:secret@broker"], "INDOOR_MQTT_PASSWORD"),
         (["--mqtt", "mqtt://broker", "--publish-root", "indoor/#"], "--publish-root 'indoor/#'"),
+        (["--publish"], "--publish needs --mqtt"),
+        (["--mqtt", "mqtt://broker", "--publish-device", "phone-*"], "--publish-device needs --publish"),
+        (["--mqtt", "mqtt://broker", "--home-assistant"], "--home-assistant-device '*' gives it every device"),
+        (
+            ["--mqtt", "mqtt://broker", "--home-assistant-device", "*"],
+            "--home-assistant-device needs --home-assistant"
+        ),
         (["--stream-buffer", "0"], "--stream-buffer must be at least 1"),
         (["--max-devices", "0"], "--max-devices must be at least 1"),
         (["--max-connections-per-address", "0"], "--max-connections-per-address must be at least 1"),

@@ -222,6 +222,55 @@ struct ClusterTests {
         if let postgres = store as? PostgresStore { await postgres.close() }
     }
 
+    /// A read through an instance that forwards it to the venue's owner is in the audit log once, recorded by the
+    /// owner with the client's address and the forwarding instance; a client that sends the forwarding headers itself
+    /// is still recorded.
+    @Test func aForwardedReadIsAuditedOnce() async throws {
+        guard Self.ready, let binary = DurabilityTests.binary else { return }
+        let cluster = try Cluster(binary: binary)
+        defer { cluster.stop() }
+        for name in ["a", "b"] { try cluster.start(name) }
+        let (status, _, _) = try await Self.request(
+            cluster.port("a"), "PUT", "/v1/venues/v1", key: "a-key-6f1c2a9e4b7d0358", body: Self.venue("v1"))
+        #expect(status == 201)
+        var owner: String?
+        #expect(
+            await Self.eventually(30) {
+                owner = await cluster.owners(asSeenBy: "a")["v1"]
+                let seenByB = await cluster.owners(asSeenBy: "b")["v1"]
+                return owner != nil && seenByB == owner
+            })
+        let forwarder = owner == "a" ? "b" : "a"
+        let (read, _, headers) = try await Self.request(
+            cluster.port(forwarder), "GET", "/v1/venues/v1/devices?within=60", key: "r-key-2d8a64f0c5e19b37")
+        #expect(read == 200)
+        #expect(headers["indoor-served-by"] == owner)
+        // Sent straight to the owner with forwarding headers of its own making: recorded all the same.
+        let (spoofed, _, _) = try await Self.request(
+            cluster.port(owner ?? "a"), "GET", "/v1/venues/v1/devices?within=61", key: "r-key-2d8a64f0c5e19b37",
+            headers: ["Indoor-Forwarded-By": forwarder, "Indoor-Forwarded-For": "192.0.2.9"])
+        #expect(spoofed == 200)
+
+        func entries(_ path: String) async -> [[String: Any]] {
+            var found: [[String: Any]] = []
+            for name in ["a", "b"] {
+                let answer = try? await Self.request(
+                    cluster.port(name), "GET", "/v1/audit?limit=1000", key: "a-key-6f1c2a9e4b7d0358")
+                found = (answer?.1["entries"] as? [[String: Any]] ?? []).filter { $0["path"] as? String == path }
+                if !found.isEmpty { break }
+            }
+            return found
+        }
+        #expect(await Self.eventually(10) { await !entries("/v1/venues/v1/devices").isEmpty })
+        // Both instances' audit logs written out (each flushes at least every few seconds).
+        try await Task.sleep(for: .seconds(3))
+        let forwarded = await entries("/v1/venues/v1/devices")
+        #expect(forwarded.filter { $0["route"] as? String == "/v1/venues/{venue}/devices" }.count == 2, "\(forwarded)")
+        let addresses = forwarded.compactMap { $0["address"] as? String }
+        #expect(addresses.contains { $0.hasPrefix("127.0.0.1 via \(forwarder) (127.0.0.1") }, "\(addresses)")
+        #expect(addresses.contains { $0.hasPrefix("192.0.2.9 via \(forwarder) (127.0.0.1") }, "\(addresses)")
+    }
+
     /// A key made on one instance works on the other; revoked on the first, the other refuses it within 5 s.
     @Test func aKeyRevokedOnOneInstanceIsRefusedByTheOtherWithinFiveSeconds() async throws {
         guard Self.ready, let binary = DurabilityTests.binary else { return }

@@ -2,7 +2,8 @@ import Foundation
 import IndoorServerTestSupport
 import Testing
 
-/// An erasure asked of one instance of a cluster reaches the session of the venue's owner, another instance (issue 50).
+/// An erasure asked of one instance of a cluster reaches the session of the venue's owner, another instance, and the
+/// live streams of every instance (issue 50).
 @Suite(.serialized, .enabled(if: Postgres.isInstalled, Comment(rawValue: Postgres.notInstalled)))
 struct ErasureClusterTests {
     /// How many devices `venue`'s session holds, as its owner says (`devices` of `GET /v1/venues`).
@@ -37,11 +38,25 @@ struct ErasureClusterTests {
             body: ClusterTests.batch(venue: "v1", items))
         #expect(posted == 200)
         #expect(await ClusterTests.eventually(10) { await Self.held("v1", port: cluster.port(owner)) == 1 })
+        let streams = try await [
+            SSEReader(port: cluster.port(owner), venue: "v1"), SSEReader(port: cluster.port(other), venue: "v1"),
+        ]
+        defer { for stream in streams { stream.close() } }
 
         let (erased, json, _) = try await ClusterTests.request(
             cluster.port(other), "DELETE", "/v1/devices/phone-anna-7f3e", key: "a-key-6f1c2a9e4b7d0358")
         #expect(erased == 200)
         #expect((json["erased"] as? [String: Int])?["sightings"] == 4)
         #expect(await ClusterTests.eventually(10) { await Self.held("v1", port: cluster.port(owner)) == 0 })
+        // Each instance's stream is told once (`event: device-erased`, whose data has no `type`).
+        func told(_ stream: SSEReader) -> [String] {
+            stream.data().filter { $0.contains(#""device":"phone-anna-7f3e""#) && !$0.contains(#""type""#) }
+        }
+        #expect(await ClusterTests.eventually(10) { streams.allSatisfy { !told($0).isEmpty } })
+        try await Task.sleep(for: .seconds(1))
+        for stream in streams {
+            #expect(told(stream).count == 1, "\(stream.data())")
+            #expect(told(stream).first?.contains(#""venue":"v1""#) == true)
+        }
     }
 }

@@ -42,7 +42,7 @@ import Testing
                 host: "127.0.0.1", port: broker.port, clientID: "indoor-publisher", cleanSession: true))
         let connection = Task { try await client.run(subscriptions: []) { _ in } }
         defer { connection.cancel() }
-        let configuration = MQTTBridgeConfiguration(homeAssistant: .init())
+        let configuration = MQTTBridgeConfiguration(publish: .every, homeAssistant: .init(devices: .every))
         let publisher = MQTTPublisher(
             client: client, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "test"))
         let feed = hub.observeAll()

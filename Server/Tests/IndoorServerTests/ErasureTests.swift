@@ -72,6 +72,42 @@ import Testing
         return (lines, pages)
     }
 
+    /// A stream open during an erasure is sent `event: device-erased` naming the device (and no id), so the map drops
+    /// it; a device the server never had anything of is not sent, and the other device stays.
+    @Test(arguments: StoreKind.tested)
+    func anErasureTellsTheOpenStreams(store: StoreKind) async throws {
+        let fixture = try await ServerFixture(store: store)
+        defer { fixture.remove() }
+        try await fixture.test { client in
+            #expect(try await client.putVenue().status == .created)
+            async let streamed = client.execute(
+                uri: "/v1/stream?venue=tiny", method: .get, headers: ServerFixture.headers(ServerFixture.read))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await client.post(Self.walk(Self.anna)).status == .ok)
+            #expect(try await client.post(Self.walk(Self.bob)).status == .ok)
+            for device in [Self.anna, "nobody-0c4d"] {
+                let erased = try await client.execute(
+                    uri: "/v1/devices/\(device)", method: .delete, headers: ServerFixture.headers(ServerFixture.admin))
+                #expect(erased.status == .ok)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await client.putVenue(ServerFixture.renamedVenueJSON)  // a changed venue ends the stream
+            let blocks = try await streamed.text.components(separatedBy: "\n\n")
+            let erasures = blocks.filter { $0.contains("event: device-erased") }
+            #expect(erasures.count == 1, "\(erasures)")
+            let block = try #require(erasures.first)
+            #expect(!block.contains("id:"))
+            let data = try #require(block.split(separator: "\n").first { $0.hasPrefix("data: ") })
+            let payload = try JSONValue.parse(String(data.dropFirst(6)))
+            #expect(payload["device"] == .string(Self.anna))
+            #expect(payload["venue"] == .string("tiny"))
+            #expect(try DeviceRoomTests.validator().problems(payload, schema: "StreamDeviceErased") == [])
+            // The erasure came after anna's and bob's events.
+            let fixes = blocks.filter { $0.contains("event: fix") }
+            #expect(fixes.contains { $0.contains(Self.bob) } && fixes.contains { $0.contains(Self.anna) })
+        }
+    }
+
     @Test(arguments: StoreKind.tested)
     func erasingADeviceLeavesNoRowNoAnswerAndNoByte(store: StoreKind) async throws {
         let fixture = try await ServerFixture(store: store)

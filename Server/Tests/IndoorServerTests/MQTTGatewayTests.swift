@@ -254,7 +254,7 @@ import Testing
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Self.server(
-            broker, folder: folder, options: ["--home-assistant", "--home-assistant-device", "phone*"])
+            broker, folder: folder, options: ["--publish", "--home-assistant", "--home-assistant-device", "phone*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["homeassistant/#", "indoor/#"])
         defer { Task { await peer.stop() } }
@@ -297,6 +297,55 @@ import Testing
         try await Self.eventually("the config sent again") { peer.messages(on: config).count > before }
     }
 
+    /// Publishing is asked for: without `--publish` the broker is only read from (the fixes are made and stored, nothing
+    /// is published); with `--publish --publish-device PATTERN` only the matching devices' fixes and events are.
+    @Test(.needsBroker) func nothingIsPublishedUnlessAskedForAndThenOnlyTheListedDevices() async throws {
+        let broker = try Broker()
+        let folder = try ServeStartupTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
+        defer { Task { await peer.stop() } }
+        try await peer.connected()
+        // Into the east room (around n2), where each device checks in.
+        func walk(_ devices: [String]) async throws {
+            for second in 0..<4 {
+                for device in devices {
+                    try await peer.publish("espresense/devices/\(device)/n2", #"{"rssi":-50}"#)
+                    try await peer.publish("espresense/devices/\(device)/n1", #"{"rssi":-80}"#)
+                }
+                if second < 3 { try await Task.sleep(for: .seconds(1)) }
+            }
+        }
+
+        let quiet = try await Self.server(broker, folder: folder)
+        defer { quiet.stop() }
+        try await walk(["phone-1", "tag-7"])
+        try await Self.eventually("both devices' fixes") {
+            let phone = try await Self.fix(port: quiet.port, device: "phone-1")
+            let tag = try await Self.fix(port: quiet.port, device: "tag-7")
+            return phone != nil && tag != nil
+        }
+        try await Task.sleep(for: .seconds(1))
+        quiet.stop()
+        #expect(peer.received.messages.withLock { $0.map(\.topic) } == [])
+
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--publish", "--publish-device", "phone-*"], putVenue: false)
+        defer { server.stop() }
+        // New devices (those of the first walk are still checked in: the restart resumed their visits).
+        try await walk(["phone-2", "tag-8"])
+        try await Self.eventually("phone-2's fix and a zone event") {
+            !peer.messages(on: "indoor/tiny/devices/phone-2").isEmpty
+                && !peer.messages(on: "indoor/tiny/events").isEmpty
+        }
+        try await Task.sleep(for: .seconds(1))
+        let topics = Set(peer.received.messages.withLock { $0.map(\.topic) })
+        #expect(topics == ["indoor/tiny/devices/phone-2", "indoor/tiny/events"], "\(topics)")
+        for event in peer.messages(on: "indoor/tiny/events") {
+            #expect(event.contains("phone-2") && !event.contains("tag-8"), "\(event)")
+        }
+    }
+
     /// Device ids with `.`, `/`, `+`, `#`, `_`, a space and non-ASCII characters, through a broker and back: each is
     /// one topic level by the documented rule, Home Assistant's object id and state topic use the same, and the
     /// level reads back as the id.
@@ -304,7 +353,8 @@ import Testing
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await Self.server(broker, folder: folder, options: ["--home-assistant"])
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--publish", "--home-assistant", "--home-assistant-device", "*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
         defer { Task { await peer.stop() } }
@@ -375,7 +425,8 @@ import Testing
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await Self.server(broker, folder: folder, options: ["--home-assistant"])
+        let server = try await Self.server(
+            broker, folder: folder, options: ["--publish", "--home-assistant", "--home-assistant-device", "*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["indoor/#"])
         defer { Task { await peer.stop() } }
@@ -398,7 +449,8 @@ import Testing
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Self.server(
-            broker, folder: folder, options: ["--mqtt-version", "5", "--home-assistant"])
+            broker, folder: folder,
+            options: ["--mqtt-version", "5", "--home-assistant", "--home-assistant-device", "*"])
         defer { server.stop() }
         let peer = Peer(broker: broker, subscriptions: ["indoor/#", "homeassistant/#"])
         defer { Task { await peer.stop() } }

@@ -26,12 +26,12 @@ import Testing
             IngestBatch(venue: "tiny", sightings: [], events: [Self.fix("old", time: 10)], receivedAt: 1000))
         _ = try await store.commit(
             IngestBatch(venue: "tiny", sightings: [], events: [Self.fix("new", time: 20)], receivedAt: 5000))
-        #expect(try await store.pruneLatestFixes() == 0)
+        #expect(try await store.pruneLatestFixes() == [])
         #expect(try await store.pruneEvents(storedBefore: 2000, limit: 100) == 1)
-        #expect(try await store.pruneLatestFixes() == 1)
+        #expect(try await store.pruneLatestFixes() == [ExpiredDevice(venue: "tiny", device: "old")])
         #expect(try await store.devices(venue: "tiny", since: -.infinity).map(\.device) == ["new"])
         #expect(try await store.pruneEvents(storedBefore: 6000, limit: 100) == 1)
-        #expect(try await store.pruneLatestFixes() == 1)
+        #expect(try await store.pruneLatestFixes() == [ExpiredDevice(venue: "tiny", device: "new")])
         #expect(try await store.devices(venue: "tiny", since: -.infinity).isEmpty)
     }
 

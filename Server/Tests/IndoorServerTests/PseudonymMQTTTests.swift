@@ -12,7 +12,7 @@ import Testing
         let broker = try Broker()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await MQTTGatewayTests.server(broker, folder: folder)
+        let server = try await MQTTGatewayTests.server(broker, folder: folder, options: ["--publish"])
         let peer = MQTTGatewayTests.Peer(broker: broker, subscriptions: ["indoor/#"])
         defer { Task { await peer.stop() } }
         try await peer.connected()

@@ -2,7 +2,9 @@
 // fits, a room's name without the floor.
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
-import { bounds, onFloor, setLevel, setVenue, shownName } from "../../Sources/IndoorServer/Resources/state.js";
+import {
+  bounds, devices, forgetDevice, inside, onFloor, rooms, setLevel, setVenue, shownName,
+} from "../../Sources/IndoorServer/Resources/state.js";
 
 const venue = {
   id: "v",
@@ -40,4 +42,19 @@ test("a room's name without the chosen floor", () => {
   assert.equal(shownName(""), "");
   setLevel(-1);
   assert.equal(shownName("Garage (level -1)"), "Garage");
+});
+
+test("an erased device is forgotten: its fix, its room, the zones it was inside (a zone left empty goes)", () => {
+  devices.set("anna", { device: "anna", x: 1, y: 1 });
+  devices.set("bob", { device: "bob", x: 2, y: 2 });
+  rooms.set("anna", { state: "room", zone: "z" });
+  inside.set("z", new Set(["anna"]));
+  inside.set("w", new Set(["anna", "bob"]));
+  forgetDevice("anna");
+  assert.deepEqual([...devices.keys()], ["bob"]);
+  assert.equal(rooms.has("anna"), false);
+  assert.equal(inside.has("z"), false);
+  assert.deepEqual([...inside.get("w")], ["bob"]);
+  forgetDevice("nobody");
+  assert.deepEqual([...devices.keys()], ["bob"]);
 });

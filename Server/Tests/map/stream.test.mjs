@@ -18,3 +18,8 @@ test("a heartbeat (a comment) has no data; an id alone is kept", () => {
   assert.deepEqual(parseEvent("id: 7"), { name: "message", data: null, id: "7" });
   assert.deepEqual(parseEvent("id"), { name: "message", data: null, id: "" });
 });
+
+test("a device-erased event: its name and data, no id (the stream's last id stays)", () => {
+  assert.deepEqual(parseEvent('event: device-erased\ndata: {"venue":"tiny","device":"anon-3f9c"}'),
+    { name: "device-erased", data: '{"venue":"tiny","device":"anon-3f9c"}', id: undefined });
+});

@@ -320,7 +320,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var server = try await LocationServer(
             store: store, configuration: configuration, surveys: surveys, logger: logger)
-        server.mqtt = try gateways.bridge(hub: server.hub, metrics: server.metrics, logger: logger)
+        server.mqtt = try gateways.bridge(
+            hub: server.hub, retention: configuration.retention, metrics: server.metrics, logger: logger)
 
         var printed: [String] = []
         let retired = try await server.keys.setOperatorKeys(operatorKeys().map { $0.key })

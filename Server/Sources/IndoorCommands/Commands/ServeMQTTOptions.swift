@@ -11,8 +11,8 @@ import Logging
 struct ServeMQTTOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Take BLE gateways' messages from this broker and publish fixes and zone events to it: "
-                + "mqtt://[user@]host[:port] or mqtts://… (INDOOR_MQTT; the password from INDOOR_MQTT_PASSWORD).",
+            "Take BLE gateways' messages from this broker (and, with --publish, publish fixes and zone events to "
+                + "it): mqtt://[user@]host[:port] or mqtts://… (INDOOR_MQTT; the password from INDOOR_MQTT_PASSWORD).",
             valueName: "url"))
     var mqtt: String?
 
@@ -35,6 +35,19 @@ struct ServeMQTTOptions: ParsableArguments {
             valueName: "topic"))
     var theengsPrefix: [String] = []
 
+    @Flag(
+        help: ArgumentHelp(
+            "Publish each device's fixes (retained) and zone events to the broker; off by default.",
+            discussion: "Without it the broker is only read from. --publish-device limits it to some devices."))
+    var publish = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --publish, publish only the devices whose id matches this pattern (repeatable; * ? [..]); every "
+                + "device otherwise.",
+            valueName: "glob"))
+    var publishDevice: [String] = []
+
     @Option(
         help: ArgumentHelp(
             "The root of what the server publishes: <root>/<venue>/devices/<device>, <root>/<venue>/events.",
@@ -48,7 +61,9 @@ struct ServeMQTTOptions: ParsableArguments {
             valueName: "path"))
     var irks: String?
 
-    @Flag(help: "Publish a Home Assistant device tracker for each device (MQTT discovery).")
+    @Flag(
+        help:
+            "Publish a Home Assistant device tracker (MQTT discovery) for each device --home-assistant-device selects.")
     var homeAssistant = false
 
     @Option(help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "topic"))
@@ -56,8 +71,8 @@ struct ServeMQTTOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Give Home Assistant only the devices matching this pattern (repeatable; * ? [..]); every device "
-                + "otherwise.",
+            "The devices Home Assistant is given: those matching this pattern (repeatable; * ? [..]); '*' for every "
+                + "device. Needed with --home-assistant.",
             valueName: "glob"))
     var homeAssistantDevice: [String] = []
 
@@ -67,6 +82,7 @@ struct ServeMQTTOptions: ParsableArguments {
                 (mqttClientID != nil, "--mqtt-client-id"), (mqttCA != nil, "--mqtt-ca"),
                 (mqttVersion != .mqtt311, "--mqtt-version"), (irks != nil, "--irks"),
                 (homeAssistant, "--home-assistant"), (!homeAssistantDevice.isEmpty, "--home-assistant-device"),
+                (publish, "--publish"), (!publishDevice.isEmpty, "--publish-device"),
             ]
             if let (_, option) = needing.first(where: { $0.0 }) {
                 throw ValidationError("\(option) needs --mqtt, the broker to use")
@@ -74,6 +90,17 @@ struct ServeMQTTOptions: ParsableArguments {
             return
         }
         _ = try url()
+        if !publishDevice.isEmpty && !publish {
+            throw ValidationError("--publish-device needs --publish: publishing is off unless asked for")
+        }
+        if homeAssistant && homeAssistantDevice.isEmpty {
+            throw ValidationError(
+                "--home-assistant needs --home-assistant-device GLOB (repeatable), the devices Home Assistant is "
+                    + "given; --home-assistant-device '*' gives it every device")
+        }
+        if !homeAssistantDevice.isEmpty && !homeAssistant {
+            throw ValidationError("--home-assistant-device needs --home-assistant")
+        }
         for (option, topic) in [("--espresense-root", espresenseRoot), ("--publish-root", publishRoot)]
         where topic.isEmpty || topic.contains("+") || topic.contains("#") {
             throw ValidationError("\(option) '\(topic)' must be a topic without wildcards")
@@ -93,6 +120,20 @@ struct ServeMQTTOptions: ParsableArguments {
         }
     }
 
+    /// Whose fixes and zone events are published: none without `--publish`, every device's with it alone, else
+    /// those matching a `--publish-device` pattern.
+    var published: DeviceSelection? {
+        guard publish else { return nil }
+        return DeviceSelection(patterns: publishDevice.isEmpty ? ["*"] : publishDevice)
+    }
+
+    /// Home Assistant's discovery with `--home-assistant`, for the devices `--home-assistant-device` selects.
+    var homeAssistantDiscovery: MQTTBridgeConfiguration.HomeAssistant? {
+        guard homeAssistant else { return nil }
+        return MQTTBridgeConfiguration.HomeAssistant(
+            prefix: homeAssistantPrefix, devices: DeviceSelection(patterns: homeAssistantDevice))
+    }
+
     /// The device names of the `--irks` file (none without it): the server never pseudonymises them.
     /// - Throws: ``CommandFailure`` for an unreadable IRK file.
     func irkNames() throws -> Set<String> {
@@ -103,7 +144,8 @@ struct ServeMQTTOptions: ParsableArguments {
     /// The bridge to the broker, or `nil` without `--mqtt`. With several instances (`--instance`), the default client
     /// id names the instance too: a broker keeps one connection per client id.
     /// - Throws: ``CommandFailure`` for an unreadable IRK file or CA file, or a key that is not 32 hex digits.
-    func bridge(hub: VenueHub, metrics: ServerMetrics, logger: Logger) throws -> MQTTBridge? {
+    /// Under MQTT 5 its retained messages expire with `retention`'s events (``MQTTBridgeConfiguration/retainedExpirySeconds``).
+    func bridge(hub: VenueHub, retention: Retention, metrics: ServerMetrics, logger: Logger) throws -> MQTTBridge? {
         guard let url = try url() else { return nil }
         if !url.isTLS && !LoopbackHost.contains(url.host) {
             let warning =
@@ -126,9 +168,7 @@ struct ServeMQTTOptions: ParsableArguments {
             topics: GatewayTopicConfiguration(
                 espresenseRoot: espresenseRoot, theengsPrefixes: theengsPrefix.isEmpty ? ["home"] : theengsPrefix),
             irks: try irks.map { try IRKFile.keys(path: $0) } ?? [:], publishRoot: publishRoot,
-            homeAssistant: homeAssistant
-                ? MQTTBridgeConfiguration.HomeAssistant(prefix: homeAssistantPrefix, devices: homeAssistantDevice)
-                : nil)
+            publish: published, homeAssistant: homeAssistantDiscovery, retainedExpirySeconds: retention.events)
         do {
             return try MQTTBridge(
                 hub: hub, client: client, configuration: configuration, metrics: metrics, logger: logger)

@@ -438,7 +438,8 @@ public final class MQTTClient: Sendable {
                 let entry = MQTTInbox.Entry(
                     message: MQTTMessage(
                         topic: publish.topic, payload: publish.payload, qos: publish.qos, retain: publish.retain,
-                        duplicate: publish.duplicate),
+                        duplicate: publish.duplicate,
+                        messageExpirySeconds: publish.properties.messageExpiryIntervalSeconds),
                     packetID: publish.qos == .atLeastOnce ? publish.packetID : nil)
                 let isFull = inbox.count >= inbox.capacity
                 if isFull {
@@ -536,13 +537,17 @@ public final class MQTTClient: Sendable {
     /// sent (code `brokerLimit`, counted in `statistics.messagesRefusedForLimits`); a QoS 1 publish waits while as
     /// many as its Receive Maximum are unacknowledged. No topic alias is ever sent.
     ///
+    /// `messageExpirySeconds` is sent as the MQTT 5 Message Expiry Interval: the broker drops the message (a retained
+    /// one too) that many seconds after it got it. Not sent under MQTT 3.1.1, which has no such property.
+    ///
     /// - Throws: `MQTTClientError` when not connected (`notConnected`), for QoS 2, when a broker limit forbids the
     ///   message (`brokerLimit`), when the broker refuses it (`refusedByBroker`, MQTT 5), or when the connection is
     ///   lost before the acknowledgement (`connectionLost`: the message may or may not have been delivered);
     ///   `CancellationError` if the task is cancelled while waiting.
-    public func publish(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false)
-        async throws
-    {
+    public func publish(
+        topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false,
+        messageExpirySeconds: UInt32? = nil
+    ) async throws {
         guard qos != .exactlyOnce else { throw MQTTClientError("QoS 2 is not supported; publish with QoS 0 or 1") }
         let (connection, connectionState, limits) = state.withLock {
             ($0.connection, $0.connectionState, $0.report.limits)
@@ -552,12 +557,18 @@ public final class MQTTClient: Sendable {
                 .notConnected, "cannot publish to \"\(topic)\": not connected to the broker (\(connectionState))")
         }
         let limitsInUse = connection.version == .v5 ? limits : nil
+        var properties = MQTTProperties()
+        if connection.version == .v5, let messageExpirySeconds {
+            properties.set(MQTTProperty.messageExpiryInterval, .fourByteInteger(messageExpirySeconds))
+        }
         if let limitsInUse {
-            try checkLimits(limitsInUse, topic: topic, payload: payload, qos: qos, retain: retain)
+            try checkLimits(
+                limitsInUse, topic: topic, payload: payload, qos: qos, retain: retain, properties: properties)
         }
         if qos == .atMostOnce {
             do {
-                try await connection.send(.publish(MQTTPublish(topic: topic, payload: payload, retain: retain)))
+                try await connection.send(
+                    .publish(MQTTPublish(topic: topic, payload: payload, retain: retain, properties: properties)))
             } catch {
                 throw MQTTClientError(
                     .connectionLost, "cannot publish to \"\(topic)\": the connection was lost (\(error))")
@@ -571,7 +582,8 @@ public final class MQTTClient: Sendable {
         defer { if let limitsInUse { connection.releasePublishSlot(limit: limitsInUse.receiveMaximum) } }
         let packetID = allocatePacketID()
         let packet = MQTTPacket.publish(
-            MQTTPublish(topic: topic, payload: payload, qos: qos, retain: retain, packetID: packetID))
+            MQTTPublish(
+                topic: topic, payload: payload, qos: qos, retain: retain, packetID: packetID, properties: properties))
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let registered = state.withLock { state in
@@ -606,7 +618,8 @@ public final class MQTTClient: Sendable {
 
     /// Throws (code `brokerLimit`, counted) when the broker's `limits` forbid the message.
     private func checkLimits(
-        _ limits: MQTTBrokerLimits, topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool
+        _ limits: MQTTBrokerLimits, topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool,
+        properties: MQTTProperties
     ) throws {
         var problem: String?
         if Int(qos.rawValue) > limits.maximumQoS {
@@ -616,7 +629,8 @@ public final class MQTTClient: Sendable {
         } else if let maximum = limits.maximumPacketSizeBytes {
             // The packet identifier's value does not change the size.
             let sized = MQTTPublish(
-                topic: topic, payload: payload, qos: qos, retain: retain, packetID: qos == .atMostOnce ? nil : 1)
+                topic: topic, payload: payload, qos: qos, retain: retain, packetID: qos == .atMostOnce ? nil : 1,
+                properties: properties)
             let size = try MQTTPacket.publish(sized).encode(version: .v5).count
             if size > maximum {
                 problem =

@@ -8,12 +8,18 @@ public struct MQTTMessage: Sendable, Hashable {
     public var retain: Bool
     /// The broker may have delivered this message before (a redelivery after a lost acknowledgement).
     public var duplicate: Bool
+    /// MQTT 5: the seconds left of the message's Message Expiry Interval, when it has one (`nil` under 3.1.1).
+    public var messageExpirySeconds: UInt32?
 
-    public init(topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool = false, duplicate: Bool = false) {
+    public init(
+        topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool = false, duplicate: Bool = false,
+        messageExpirySeconds: UInt32? = nil
+    ) {
         self.topic = topic
         self.payload = payload
         self.qos = qos
         self.retain = retain
         self.duplicate = duplicate
+        self.messageExpirySeconds = messageExpirySeconds
     }
 }

@@ -25,6 +25,13 @@ public struct MQTTProperties: Sendable, Hashable {
         set { set(MQTTProperty.sessionExpiryInterval, newValue.map { .fourByteInteger($0) }) }
     }
 
+    /// Message Expiry Interval in seconds (PUBLISH): how long the broker keeps the message; from the broker, what is
+    /// left of it.
+    public var messageExpiryIntervalSeconds: UInt32? {
+        if case .fourByteInteger(let value) = first(MQTTProperty.messageExpiryInterval) { return value }
+        return nil
+    }
+
     /// Reason String: a human-readable explanation a broker may add to an acknowledgement or DISCONNECT.
     public var reasonString: String? {
         if case .string(let value) = first(MQTTProperty.reasonString) { return value }

@@ -23,9 +23,13 @@ struct ClusterService: Service {
                         switch notice {
                         case .events: relay.wake()
                         case .message(let text):
-                            // Another instance erased a device: so do the sessions running here.
+                            // Another instance erased a device: so do the sessions running here, and the streams
+                            // served here are told.
                             if let erasure = ClusterErasure(message: text) {
-                                Task { await hub.eraseFromSessions(erasure.device, venue: erasure.venue) }
+                                Task {
+                                    await hub.eraseFromSessions(erasure.device, venue: erasure.venue)
+                                    if let streamed = erasure.streamed { hub.erasures.publish(streamed) }
+                                }
                             }
                             wake.yield()
                         case .reconnected:

@@ -6,7 +6,9 @@ import NIOCore
 import NIOHTTP1
 
 /// In a cluster: sends a request about a venue whose session runs on another instance to that instance, and answers
-/// with what it answered (its status, type and body, and `Indoor-Served-By` naming it).
+/// with what it answered (its status, type and body, and `Indoor-Served-By` naming it). The owner audits the request
+/// (``AuditMiddleware``), with the client's address the forwarding instance gives (`Indoor-Forwarded-For`); the
+/// forwarding instance does not: a forwarded request is in the audit log once.
 ///
 /// A venue that is moving (its owner died or handed it over; nobody holds its lease) is waited for up to
 /// ``ownerWait`` seconds; then the answer is 503 with `Retry-After`. A request that was already forwarded once is
@@ -14,6 +16,9 @@ import NIOHTTP1
 struct OwnerForwarder: Sendable {
     /// The header a forwarded request carries: the id of the instance that forwarded it.
     static let forwardedBy = HTTPField.Name("Indoor-Forwarded-By")
+    /// The header a forwarded request carries: the address of the client that sent it to the forwarding instance
+    /// (for the owner's audit log, ``AuditMiddleware``).
+    static let forwardedFor = HTTPField.Name("Indoor-Forwarded-For")
     /// The header of a forwarded answer: the id of the instance that served it.
     static let servedBy = HTTPField.Name("Indoor-Served-By")
     /// How long a request waits for a moving venue to have an owner, seconds.
@@ -24,7 +29,7 @@ struct OwnerForwarder: Sendable {
     /// Headers that belong to one connection, not to the request: never sent on.
     static let hopByHop: Set<String> = [
         "host", "content-length", "connection", "transfer-encoding", "keep-alive", "te", "upgrade", "expect",
-        "proxy-authorization",
+        "proxy-authorization", "indoor-forwarded-by", "indoor-forwarded-for",
     ]
 
     /// The client requests are forwarded with, one per process: a connection that cannot be made fails the request
@@ -39,16 +44,21 @@ struct OwnerForwarder: Sendable {
     let hub: VenueHub
     let metrics: ServerMetrics
 
-    /// In a cluster, the answer of the instance running `venue` when that is not this one (``forward(_:body:venue:)``);
-    /// `nil` when the request is served here: a server alone, a venue run here, or one nobody knows.
-    func answerElsewhere(_ request: Request, venue: String, body: ByteBuffer? = nil) async throws -> Response? {
+    /// In a cluster, the answer of the instance running `venue` when that is not this one
+    /// (``forward(_:body:venue:client:)``, with the address `context`'s request came from, which the owner's audit log
+    /// records); `nil` when the request is served here: a server alone, a venue run here, or one nobody knows.
+    func answerElsewhere(
+        _ request: Request, _ context: IndoorRequestContext, venue: String, body: ByteBuffer? = nil
+    ) async throws -> Response? {
         guard hub.cluster != nil, !hub.owns(venue: venue), hub.venue(id: venue) != nil else { return nil }
-        return try await forward(request, body: body, venue: venue)
+        return try await forward(request, body: body, venue: venue, client: context.clientAddress)
     }
 
     /// Where a request about `venue` is served: `nil` when here (the venue runs here now), else the owner's answer.
     /// - Throws: ``APIError`` 503 when the venue has no owner within ``ownerWait`` or the owner does not answer.
-    func forward(_ request: Request, body: ByteBuffer?, venue: String) async throws -> Response? {
+    func forward(
+        _ request: Request, body: ByteBuffer?, venue: String, client: String? = nil
+    ) async throws -> Response? {
         guard let cluster = hub.cluster else { return nil }
         if let by = Self.forwardedBy.flatMap({ request.headers[$0] }) {
             guard !hub.owns(venue: venue) else { return nil }
@@ -81,6 +91,7 @@ struct OwnerForwarder: Sendable {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
         outgoing.headers.add(name: "Indoor-Forwarded-By", value: cluster.instance)
+        if let client { outgoing.headers.add(name: "Indoor-Forwarded-For", value: client) }
         if let body { outgoing.body = .bytes(body) }
         metrics.requestsForwarded.increment()
         do {

@@ -8,6 +8,12 @@ import Hummingbird
 /// from where and the answer's status. Put outside ``ErrorMiddleware``, so an error is recorded with the status it is
 /// answered with.
 ///
+/// In a cluster a request is recorded once, by the instance that served it: an instance that forwarded a request to
+/// the venue's owner (its answer carries `Indoor-Served-By`, ``OwnerForwarder``) records nothing, and the owner records
+/// the address as `CLIENT via INSTANCE (PEER)`: the client's address the forwarding instance gave
+/// (`Indoor-Forwarded-For`), that instance's id and the address the request came from. A client that sends these
+/// headers itself is still recorded, with the address it connected from.
+///
 /// The device is recorded as its keyed hash (``DevicePseudonyms/auditName(_:)``, the same one for the same id), in
 /// the device field and in the path, never as the id asked for: who read about a device stays accountable (an
 /// operator asked about a device computes its hash), and erasing a device leaves no copy of its id in the log.
@@ -33,6 +39,8 @@ struct AuditMiddleware: RouterMiddleware {
         guard let route = context.endpointPath, Self.isAudited(method: request.method, route: route) else {
             return response
         }
+        // Forwarded to the owner, which recorded it.
+        if let servedBy = OwnerForwarder.servedBy, response.headers[servedBy] != nil { return response }
         var named = Self.parameters(route: route, path: request.uri.path)
         let query = request.uri.queryParameters
         let key = context.record.key
@@ -47,8 +55,16 @@ struct AuditMiddleware: RouterMiddleware {
                 time: Date().timeIntervalSince1970, keyId: key?.id, keyLabel: key?.label,
                 method: request.method.rawValue, route: route, path: path,
                 venue: named["venue"] ?? query.get("venue"), device: device,
-                address: context.clientAddress, status: response.status.code))
+                address: Self.address(request, context: context), status: response.status.code))
         return response
+    }
+
+    /// Where the request came from: the connection's address, or for a request another instance forwarded,
+    /// `CLIENT via INSTANCE (PEER)`.
+    static func address(_ request: Request, context: Context) -> String? {
+        guard let by = OwnerForwarder.forwardedBy.flatMap({ request.headers[$0] }) else { return context.clientAddress }
+        let client = OwnerForwarder.forwardedFor.flatMap { request.headers[$0] } ?? "unknown"
+        return "\(client) via \(by) (\(context.clientAddress ?? "unknown"))"
     }
 
     /// Whether requests to `route` with `method` are audited.

@@ -33,7 +33,9 @@ struct EventEnvelope: Encodable {
 /// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``; a live fix
 /// that is its device's latest of its batch carries the device's held `room`). The stored events of the backlog come
 /// first, then the live ones, without a gap or a repeat: the live feed was subscribed before the backlog was read,
-/// and ids already sent are skipped. An idle stream gets a comment line every `heartbeatSeconds`; it ends when the live
+/// and ids already sent are skipped. A device erased (`DELETE /v1/devices/{device}`, in this venue or in every one)
+/// is sent as `event: device-erased` with `data: {"venue", "device"}` (the device as the stream named it) and no `id:`,
+/// so that a client drops it. An idle stream gets a comment line every `heartbeatSeconds`; it ends when the live
 /// feed ends (the venue replaced or deleted), at shutdown, or when the client falls `buffer` events behind (counted in
 /// `indoor_stream_subscribers_dropped_total`).
 struct EventStreamResponse: ResponseGenerator {
@@ -45,6 +47,8 @@ struct EventStreamResponse: ResponseGenerator {
     var backlog: [StoredEvent]
     /// The venue's live events.
     var live: AsyncStream<LiveEvent>
+    /// The devices erased from now on (``VenueHub/subscribeErasures()``); those of this venue are sent.
+    var erasures: AsyncStream<DeviceErasure>
     /// Seconds between two keep-alive comments (``ServerConfiguration/heartbeatSeconds``).
     var heartbeatSeconds: Double
     /// The most events waiting for a slow client (``ServerConfiguration/streamBuffer``).
@@ -52,8 +56,8 @@ struct EventStreamResponse: ResponseGenerator {
     let metrics: ServerMetrics
 
     func response(from request: Request, context: some RequestContext) -> Response {
-        let (venue, backlog, live, heartbeat, buffer, metrics) = (
-            venue, backlog, live, heartbeatSeconds, buffer, metrics
+        let (venue, backlog, live, erasures, heartbeat, buffer, metrics) = (
+            venue, backlog, live, erasures, heartbeatSeconds, buffer, metrics
         )
         let resumeID = resumedAfter
         var headers = HTTPFields()
@@ -69,12 +73,12 @@ struct EventStreamResponse: ResponseGenerator {
             // What waits to be written is bounded: a client that stops reading makes the writes wait, its events
             // fill `items`, and once `streamBuffer` are waiting the stream takes no more: the client gets what waits
             // (no gap) and then the end of the stream, and can resume with Last-Event-ID.
-            let (items, continuation) = AsyncStream<LiveEvent?>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
+            let (items, continuation) = AsyncStream<StreamItem>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await event in live {
-                            if case .dropped = continuation.yield(event) {
+                            if case .dropped = continuation.yield(.event(event)) {
                                 metrics.streamsDropped.increment()
                                 break
                             }
@@ -82,19 +86,27 @@ struct EventStreamResponse: ResponseGenerator {
                         continuation.finish()
                     }
                     group.addTask {
+                        for await erasure in erasures where erasure.concerns(venue) {
+                            continuation.yield(.erased(erasure.device))
+                        }
+                    }
+                    group.addTask {
                         while !Task.isCancelled {
                             try await Task.sleep(for: .seconds(heartbeat))
-                            continuation.yield(nil)
+                            continuation.yield(.keepAlive)
                         }
                     }
                     for await item in items {
-                        guard let event = item else {
+                        switch item {
+                        case .keepAlive:
                             try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                            continue
+                        case .erased(let device):
+                            try await writer.write(Self.erasedFrame(venue: venue, device: device))
+                        case .event(let event):
+                            guard event.stored.id > lastSent else { continue }
+                            try await writer.write(Self.frame(event.stored, room: event.room))
+                            lastSent = event.stored.id
                         }
-                        guard event.stored.id > lastSent else { continue }
-                        try await writer.write(Self.frame(event.stored, room: event.room))
-                        lastSent = event.stored.id
                     }
                     group.cancelAll()
                 }
@@ -104,6 +116,21 @@ struct EventStreamResponse: ResponseGenerator {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// What waits to be written: a live event, a device erased, or a keep-alive comment.
+    enum StreamItem: Sendable {
+        case event(LiveEvent)
+        case erased(String)
+        case keepAlive
+    }
+
+    /// What the stream says of a device erased: `event: device-erased`, `data: {"venue", "device"}`, no `id:` (it is
+    /// no stored event, and a resuming client's Last-Event-ID stays).
+    static func erasedFrame(venue: String, device: String) -> ByteBuffer {
+        let payload = ["venue": venue, "device": device]
+        let data = (try? JSONFormat.encoder().encode(payload)) ?? Data("{}".utf8)
+        return ByteBuffer(string: "event: device-erased\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
     }
 
     /// One event's frame: `id:`, `event:` and `data:` lines and a blank line.

@@ -36,7 +36,7 @@ struct IngestRoutes: RouteArea {
         }
         try KeyAuthenticator.check(context.record.key, venue: batch.venue)
         guard hub.venue(id: batch.venue) != nil else { throw APIError.unknownVenue(batch.venue, field: "venue") }
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: batch.venue, body: body) {
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: batch.venue, body: body) {
             return elsewhere
         }
         let sightings = batch.sightings
@@ -48,7 +48,7 @@ struct IngestRoutes: RouteArea {
             admission = try await hub.admit(venue: batch.venue, sightings: sightings)
         } catch is VenueElsewhereError {
             // The venue moved while the batch waited: nothing of it was stored; its new owner takes it.
-            if let elsewhere = try await forwarder.answerElsewhere(request, venue: batch.venue, body: body) {
+            if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: batch.venue, body: body) {
                 return elsewhere
             }
             admission = try await hub.admit(venue: batch.venue, sightings: sightings)

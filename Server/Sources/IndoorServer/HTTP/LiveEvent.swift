@@ -32,7 +32,8 @@ public struct VenueLiveEvents: Hashable, Sendable {
     /// The devices the venue's session let go since the last such batch (silent for its device memory, or evicted
     /// beyond its cap): what an observer keeps of them can go too.
     public var forgotten: [String] = []
-    /// The devices whose data was erased (``VenueHub/eraseDevice(_:venue:)``): an observer clears what it published of
-    /// them (the MQTT publisher empties their retained topics and Home Assistant discovery).
+    /// The devices whose data was erased (``VenueHub/eraseDevice(_:venue:)``) or expired (their latest fix deleted by
+    /// retention, ``VenueHub/prune(_:batch:)``): an observer clears what it published of them (the MQTT publisher
+    /// empties their retained topics and Home Assistant discovery).
     public var erased: [String] = []
 }

@@ -39,14 +39,14 @@ struct ReadRoutes: RouteArea {
         let read = group(of: routes, needing: .read)
         read.get("/v1/venues/{venue}/devices") { request, context in
             let venue = try context.parameters.require("venue")
-            if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+            if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue) { return elsewhere }
             return try await activeDevices(request, venue: venue).response(from: request, context: context)
         }
         read.get("/v1/venues/{venue}/devices/{device}") { request, context in
             let venue = try context.parameters.require("venue")
             let device = try context.parameters.require("device")
             guard hub.venue(id: venue) != nil else { throw APIError.unknownVenue(venue) }
-            if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+            if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue) { return elsewhere }
             guard let fix = try await store.latestFix(venue: venue, device: device) else {
                 throw APIError.notFound(field: "device", "device '\(device)' has no fix in venue '\(venue)'")
             }
@@ -55,7 +55,7 @@ struct ReadRoutes: RouteArea {
         }
         read.get("/v1/venues/{venue}/nodes") { request, context in
             let venue = try context.parameters.require("venue")
-            if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+            if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue) { return elsewhere }
             guard let nodes = hub.nodeList(venue: venue) else { throw APIError.unknownVenue(venue) }
             return try JSONResponse(nodes).response(from: request, context: context)
         }
@@ -149,6 +149,8 @@ struct ReadRoutes: RouteArea {
             }
             resume = id
         }
+        // Subscribed first, so that no erasure after the backlog's read is missed.
+        let erasures = hub.subscribeErasures()
         let live: AsyncStream<LiveEvent>
         if let relay = server.relay {
             // In a cluster, every instance streams from the store, whichever instance runs the venue.
@@ -163,7 +165,7 @@ struct ReadRoutes: RouteArea {
             backlog = try await store.events(venue: venue, after: resume, limit: configuration.streamBacklog)
         }
         return EventStreamResponse(
-            venue: venue, resumedAfter: resume, backlog: backlog, live: live,
+            venue: venue, resumedAfter: resume, backlog: backlog, live: live, erasures: erasures,
             heartbeatSeconds: configuration.heartbeatSeconds, buffer: configuration.streamBuffer, metrics: metrics)
     }
 }

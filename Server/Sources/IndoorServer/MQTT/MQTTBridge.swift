@@ -8,8 +8,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// `indoor serve --mqtt`: takes what BLE gateways publish (ESPresense, Theengs Gateway, OpenMQTTGateway) through the
-/// venues' sessions, as `POST /v1/sightings` does, and publishes each venue's fixes and zone events back, with Home
-/// Assistant's discovery when asked (``MQTTPublisher``).
+/// venues' sessions, as `POST /v1/sightings` does, and, when asked (`--publish`, `--home-assistant`), publishes the
+/// fixes and zone events of the devices selected back, with Home Assistant's discovery (``MQTTPublisher``).
 ///
 /// Delivery: the subscriptions are QoS 1 on a persistent session, and a batch of messages is acknowledged to the
 /// broker only once its sightings are committed to the store; when the commit fails the batch is not acknowledged

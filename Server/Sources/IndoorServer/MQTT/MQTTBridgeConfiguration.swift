@@ -11,18 +11,26 @@ public struct MQTTBridgeConfiguration: Sendable {
     /// The root of what the server publishes: `<root>/<venue>/devices/<device>` (the latest fix and room, retained)
     /// and `<root>/<venue>/events` (check-ins and check-outs).
     public var publishRoot: String
+    /// Whose fixes and zone events are published under `publishRoot` (`--publish`, `--publish-device`); `nil`, the
+    /// default, publishes none: the bridge then only takes the gateways' messages (and Home Assistant's trackers,
+    /// when asked for, are published all the same).
+    public var publish: DeviceSelection?
     /// Home Assistant's MQTT discovery, when wanted.
     public var homeAssistant: HomeAssistant?
+    /// MQTT 5: the Message Expiry Interval every retained message carries, seconds, so that the broker drops a
+    /// device's retained fix, state, attributes and discovery once the server no longer keeps its data (`indoor serve`
+    /// gives the events' retention, `--retain-events`, with which a latest fix expires); `nil` (or infinite) for
+    /// none. Under MQTT 3.1.1 retained messages stay until emptied.
+    public var retainedExpirySeconds: Double?
 
     /// Home Assistant's MQTT discovery: a `device_tracker` per device.
     public struct HomeAssistant: Sendable {
         /// Home Assistant's discovery prefix (`homeassistant`); it announces itself on `<prefix>/status`.
         public var prefix: String
-        /// Only devices whose id matches one of these shell patterns (`*`, `?`, `[…]`) are given to Home
-        /// Assistant; every device when empty.
-        public var devices: [String]
+        /// The devices given to Home Assistant (`--home-assistant-device`): none unless listed or told every one.
+        public var devices: DeviceSelection
 
-        public init(prefix: String = "homeassistant", devices: [String] = []) {
+        public init(prefix: String = "homeassistant", devices: DeviceSelection) {
             self.prefix = prefix
             self.devices = devices
         }
@@ -30,11 +38,14 @@ public struct MQTTBridgeConfiguration: Sendable {
 
     public init(
         topics: GatewayTopicConfiguration = GatewayTopicConfiguration(), irks: [String: String] = [:],
-        publishRoot: String = "indoor", homeAssistant: HomeAssistant? = nil
+        publishRoot: String = "indoor", publish: DeviceSelection? = nil, homeAssistant: HomeAssistant? = nil,
+        retainedExpirySeconds: Double? = nil
     ) {
+        self.retainedExpirySeconds = retainedExpirySeconds
         self.topics = topics
         self.irks = irks
         self.publishRoot = publishRoot
+        self.publish = publish
         self.homeAssistant = homeAssistant
     }
 }

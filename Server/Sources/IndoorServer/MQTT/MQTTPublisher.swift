@@ -7,23 +7,19 @@ import IndoorModel
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Publishes each venue's fixes and zone events to the broker, and Home Assistant's device trackers when asked.
 ///
 /// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s, escaped by one rule that
 /// every broker passes unchanged, the same in Home Assistant's object ids):
-/// - `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
-///   `GET /v1/venues/{venue}/devices/{device}`);
-/// - `<root>/<venue>/events`: each check-in and check-out (the JSON of a zone event);
-/// - with Home Assistant: `<prefix>/device_tracker/<object>/config` (retained discovery, once per device, again when
-///   Home Assistant says `online`), `<root>/<venue>/devices/<device>/state` (the held room's name, `home` in the
-///   venue but in no room, `not_home` once the device is lost) and `…/attributes` (x, y, floor, latitude,
-///   longitude, `gps_accuracy`, confidence).
+/// - with `--publish` (``MQTTBridgeConfiguration/publish``), for the devices it selects:
+///   `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
+///   `GET /v1/venues/{venue}/devices/{device}`), and `<root>/<venue>/events`: each check-in and check-out (the JSON
+///   of a zone event);
+/// - with Home Assistant, for the devices it is given (``MQTTBridgeConfiguration/HomeAssistant/devices``):
+///   `<prefix>/device_tracker/<object>/config` (retained discovery, once per device, again when Home Assistant says
+///   `online`), `<root>/<venue>/devices/<device>/state` (the held room's name, `home` in the venue but in no room,
+///   `not_home` once the device is lost) and `…/attributes` (x, y, floor, latitude, longitude, `gps_accuracy`,
+///   confidence).
 ///
 /// Everything is published at QoS 0: a state superseded while the broker was away is not worth sending late.
 /// A message a limit of the broker forbids (MQTT 5: larger than its Maximum Packet Size, retained where it keeps
@@ -100,13 +96,18 @@ final class MQTTPublisher: Sendable {
         return topics
     }
 
-    /// A device the venue's session let go: its tracker says `not_home` (it is gone) and is dropped, so that the
-    /// trackers do not grow with every device ever heard; heard again, it is announced anew.
+    /// A device the venue's session let go (its tracking expired: silent past the session's device memory, after
+    /// its check-outs as `lost`, or evicted beyond its cap): its tracker says `not_home` (live subscribers see it
+    /// go), then every retained topic published for it is emptied and its tracker dropped (``clear(_:venue:)``), so
+    /// that no new subscriber is sent a lost device's last position and the trackers do not grow with every device
+    /// ever heard; heard again, it is announced anew.
     private func forget(_ device: String, venue: String) async {
         let key = TrackerKey(venue: venue, device: device)
-        guard let last = state.withLock({ $0.trackers[key] }) else { return }
-        if last != "not_home" { await setState("not_home", venue: venue, device: device) }
-        state.withLock { _ = $0.trackers.removeValue(forKey: key) }
+        if let last = state.withLock({ $0.trackers[key] }), last != "not_home" {
+            await setState("not_home", venue: venue, device: device)
+        }
+        guard publishes(device) || tracks(device) else { return }
+        await clear(device, venue: venue)
     }
 
     /// How many devices have a Home Assistant tracker now.
@@ -117,7 +118,7 @@ final class MQTTPublisher: Sendable {
         switch event.stored.event {
         case .fix(let fix):
             let device = "\(root)/devices/\(Self.topicSegment(fix.device))"
-            await send(device, DeviceFix(fix: fix, room: event.room), retain: true)
+            if publishes(fix.device) { await send(device, DeviceFix(fix: fix, room: event.room), retain: true) }
             guard tracks(fix.device) else { return }
             await announce(venue: venue, device: fix.device)
             let room = event.room
@@ -126,7 +127,7 @@ final class MQTTPublisher: Sendable {
             if room != nil { await setState(name, venue: venue, device: fix.device) }
             await send("\(device)/attributes", TrackerAttributes(fix: fix, venue: venue, room: room), retain: true)
         case .zone(let zone):
-            await send("\(root)/events", zone, retain: false)
+            if publishes(zone.device) { await send("\(root)/events", zone, retain: false) }
             if zone.kind == .checkOut, zone.reason == .lost, tracks(zone.device) {
                 await announce(venue: venue, device: zone.device)
                 await setState("not_home", venue: venue, device: zone.device)
@@ -134,10 +135,14 @@ final class MQTTPublisher: Sendable {
         }
     }
 
-    /// Whether Home Assistant is given `device` (discovery on, and the device matches a pattern when any are given).
+    /// Whether `device`'s fixes and zone events are published (``MQTTBridgeConfiguration/publish``).
+    private func publishes(_ device: String) -> Bool {
+        configuration.publish?.contains(device) ?? false
+    }
+
+    /// Whether Home Assistant is given `device` (discovery on, and the device among its ``DeviceSelection``).
     private func tracks(_ device: String) -> Bool {
-        guard let homeAssistant = configuration.homeAssistant else { return false }
-        return homeAssistant.devices.isEmpty || homeAssistant.devices.contains { fnmatch($0, device, 0) == 0 }
+        configuration.homeAssistant?.devices.contains(device) ?? false
     }
 
     /// Sends `device`'s discovery config the first time it is seen.
@@ -187,9 +192,19 @@ final class MQTTPublisher: Sendable {
         await sendRaw(topic, Array(data), retain: retain)
     }
 
+    /// The Message Expiry Interval of a retained message (MQTT 5), whole seconds: ``MQTTBridgeConfiguration/retainedExpirySeconds``
+    /// within 1...`UInt32.max − 1`; `nil` for none.
+    var retainedExpiry: UInt32? {
+        guard let seconds = configuration.retainedExpirySeconds, seconds.isFinite, seconds > 0 else { return nil }
+        return UInt32(min(seconds.rounded(.up), Double(UInt32.max - 1)))
+    }
+
     private func sendRaw(_ topic: String, _ payload: [UInt8], retain: Bool) async {
         do {
-            try await client.publish(topic: topic, payload: payload, qos: .atMostOnce, retain: retain)
+            // An empty retained payload deletes the retained message: it needs no expiry.
+            try await client.publish(
+                topic: topic, payload: payload, qos: .atMostOnce, retain: retain,
+                messageExpirySeconds: retain && !payload.isEmpty ? retainedExpiry : nil)
         } catch let error as MQTTClientError where error.code == .brokerLimit {
             refused(error, topic: topic)
         } catch {

@@ -14,6 +14,7 @@ export function clearFeed() { feed.innerHTML = ""; }
 export function addFeed(kind, zoneName, device, t, dwell, prepend) {
   const item = document.createElement("li");
   item.className = kind;
+  item.dataset.device = device;
   const words = { checkIn: "checked in to", checkOut: "checked out of", dwell: "is dwelling in" }[kind] || kind;
   item.textContent = device + " " + words + " " + zoneName;
   const small = document.createElement("small");
@@ -21,6 +22,11 @@ export function addFeed(kind, zoneName, device, t, dwell, prepend) {
   item.appendChild(small);
   if (prepend) feed.prepend(item); else feed.appendChild(item);
   while (feed.children.length > 200) feed.lastChild.remove();
+}
+
+// Removes every line naming `device` (its data was erased).
+export function dropFromFeed(device) {
+  for (const item of [...feed.children]) if (item.dataset.device === device) item.remove();
 }
 
 // A zone event of the stream: who is inside the zone, and a line in the list.

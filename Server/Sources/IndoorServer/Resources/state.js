@@ -25,6 +25,17 @@ export const editorHooks = {
   floorChanged() {},                // another floor was chosen
 };
 
+// Forgets `device` everywhere the map keeps it (its fix, its room, the zones it is inside), as after its erasure;
+// a zone left with nobody inside is dropped too.
+export function forgetDevice(device) {
+  devices.delete(device);
+  rooms.delete(device);
+  for (const [zone, set] of inside) {
+    set.delete(device);
+    if (set.size === 0) inside.delete(zone);
+  }
+}
+
 // Whether a thing on `floor` (none: every floor) is on the chosen floor.
 export const onFloor = (floor) => floor === undefined || floor === null || level === null || floor === level;
 

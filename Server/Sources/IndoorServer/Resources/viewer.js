@@ -1,10 +1,10 @@
 // ---- The live map: opens a venue (its plan, devices, activity and stream), follows the floor and venue chosen,
 // and says in the status line how the stream and the venue's survey stand.
 
-import { addFeed, clearFeed, onZone } from "./activity.js";
+import { addFeed, clearFeed, dropFromFeed, onZone } from "./activity.js";
 import { api, key, params } from "./api.js";
 import { drawDevice, drawPlan, nodeHealth, refreshNodes } from "./plan.js";
-import { devices, edit, editorHooks, inside, rooms, setLevel, setVenue, surveys, venue } from "./state.js";
+import { devices, edit, editorHooks, forgetDevice, inside, rooms, setLevel, setVenue, surveys, venue } from "./state.js";
 import { connect, forgetLastEvent } from "./stream.js";
 
 const statusLine = document.getElementById("status");
@@ -45,6 +45,11 @@ async function openVenue(id) {
         drawDevice(fix);
       } else if (name === "zone") {
         onZone(payload.zone);
+      } else if (name === "device-erased") {
+        // The device's data was erased (DELETE /v1/devices/{device}): the map keeps nothing of it.
+        forgetDevice(payload.device);
+        dropFromFeed(payload.device);
+        drawPlan();
       }
     },
   });

@@ -100,8 +100,8 @@ public protocol LocationStore: AccessStore {
     func serverSecret(named name: String, orNew candidate: Data) async throws -> Data
     /// Deletes the devices' latest fixes older than their venue's oldest stored event (all of a venue's when it has
     /// none left): a latest fix expires with the events' retention.
-    /// - Returns: How many were deleted.
-    func pruneLatestFixes() async throws -> Int
+    /// - Returns: The devices whose latest fix was deleted, with their venue.
+    func pruneLatestFixes() async throws -> [ExpiredDevice]
 }
 
 extension LocationStore {

@@ -146,16 +146,18 @@ extension PostgresStore {
         }
     }
 
-    package func pruneLatestFixes() async throws -> Int {
+    package func pruneLatestFixes() async throws -> [ExpiredDevice] {
         try await mapped {
-            Int(
-                try await client.query(
-                    """
-                    WITH gone AS (DELETE FROM device WHERE t < COALESCE(
-                        (SELECT e.t FROM event e WHERE e.venue = device.venue ORDER BY e.id LIMIT 1), 1e308)
-                    RETURNING 1) SELECT COUNT(*) FROM gone
-                    """, logger: logger
-                ).collect().first?.decode(Int64.self) ?? 0)
+            try await client.query(
+                """
+                DELETE FROM device WHERE t < COALESCE(
+                    (SELECT e.t FROM event e WHERE e.venue = device.venue ORDER BY e.id LIMIT 1), 1e308)
+                RETURNING venue, device
+                """, logger: logger
+            ).collect().map { row in
+                let (venue, device) = try row.decode((String, String).self)
+                return ExpiredDevice(venue: venue, device: device)
+            }
         }
     }
 }

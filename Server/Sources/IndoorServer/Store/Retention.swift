@@ -39,20 +39,22 @@ public struct Retention: Hashable, Sendable {
         public var visits: Int
         public var audit: Int
         /// Devices' latest fixes deleted with their venue's events.
-        public var latestFixes: Int
+        public var latestFixes: Int { expiredDevices.count }
+        /// The devices whose latest fix was deleted: their data expired (observers clear what they published of them).
+        public var expiredDevices: [ExpiredDevice]
         /// Open visits closed as `lost` (``Retention/openVisits``).
         public var closedVisits: Int
 
         /// Counts of deleted rows; nothing by default.
         public init(
-            sightings: Int = 0, events: Int = 0, visits: Int = 0, audit: Int = 0, latestFixes: Int = 0,
+            sightings: Int = 0, events: Int = 0, visits: Int = 0, audit: Int = 0, expiredDevices: [ExpiredDevice] = [],
             closedVisits: Int = 0
         ) {
             self.sightings = sightings
             self.events = events
             self.visits = visits
             self.audit = audit
-            self.latestFixes = latestFixes
+            self.expiredDevices = expiredDevices
             self.closedVisits = closedVisits
         }
 
@@ -60,5 +62,16 @@ public struct Retention: Hashable, Sendable {
         public var isEmpty: Bool {
             sightings == 0 && events == 0 && visits == 0 && audit == 0 && latestFixes == 0 && closedVisits == 0
         }
+    }
+}
+
+/// A device of a venue whose latest fix retention deleted (``LocationStore/pruneLatestFixes()``).
+public struct ExpiredDevice: Hashable, Sendable {
+    public var venue: String
+    public var device: String
+
+    public init(venue: String, device: String) {
+        self.venue = venue
+        self.device = device
     }
 }

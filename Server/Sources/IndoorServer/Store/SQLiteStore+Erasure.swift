@@ -116,15 +116,17 @@ extension SQLiteStore {
         }
     }
 
-    public func pruneLatestFixes() async throws -> Int {
+    public func pruneLatestFixes() async throws -> [ExpiredDevice] {
         try await pool.write { db in
             // The venue's oldest event by id (the index on venue, id) is, near enough, its oldest by time.
-            try db.execute(
-                sql: """
-                    DELETE FROM device WHERE t < COALESCE(
-                        (SELECT e.t FROM event e WHERE e.venue = device.venue ORDER BY e.id LIMIT 1), 1e308)
-                    """)
-            return db.changesCount
+            let expired = """
+                t < COALESCE((SELECT e.t FROM event e WHERE e.venue = device.venue ORDER BY e.id LIMIT 1), 1e308)
+                """
+            let devices = try Row.fetchAll(db, sql: "SELECT venue, device FROM device WHERE \(expired)").map { row in
+                ExpiredDevice(venue: row["venue"], device: row["device"])
+            }
+            try db.execute(sql: "DELETE FROM device WHERE \(expired)")
+            return devices
         }
     }
 }

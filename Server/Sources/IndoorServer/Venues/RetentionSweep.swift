@@ -26,7 +26,7 @@ struct RetentionSweep: Sendable {
             try await store.pruneAudit(recordedBefore: $0, limit: batch)
         }
         // A latest fix goes with its venue's events (none are pruned with an infinite retention).
-        if retention.events.isFinite { pruned.latestFixes = try await store.pruneLatestFixes() }
+        if retention.events.isFinite { pruned.expiredDevices = try await store.pruneLatestFixes() }
         metrics.sightingsPruned.increment(by: pruned.sightings)
         metrics.eventsPruned.increment(by: pruned.events)
         metrics.visitsPruned.increment(by: pruned.visits)

@@ -5,7 +5,8 @@ extension VenueHub {
     /// first from the sessions running here (``IndoorSession/LocationSession/erase(device:)``, as one of each venue's
     /// jobs, so no batch is halfway through), then every stored row that names it (``LocationStore/eraseDevice(_:venue:)``);
     /// then the observers are told (the MQTT publisher clears its retained topics and Home Assistant discovery), and in
-    /// a cluster the other instances erase it from the sessions they run.
+    /// a cluster the other instances erase it from the sessions they run; the live streams (`GET /v1/stream`) of every
+    /// instance are sent `event: device-erased` when there was something of the device.
     ///
     /// A device heard again afterwards is a new device: erasure does not block it.
     /// - Returns: How many stored rows of each kind were deleted.
@@ -13,14 +14,22 @@ extension VenueHub {
     /// A `venue` that no longer exists is no error: its rows stay in the log after it is deleted, and are erased.
     /// - Throws: The store's error.
     public func eraseDevice(_ device: String, venue: String?) async throws -> DataCounts {
-        await eraseFromSessions(device, venue: venue)
+        let held = await eraseFromSessions(device, venue: venue)
         let counts = try await store.eraseDevice(device, venue: venue)
         for id in venue.map({ [$0] }) ?? venueIDs {
             observers.publish(VenueLiveEvents(venue: id, events: [], erased: [device]))
         }
+        // The streams are told only of a device there was something of: an id never stored (a raw address when ids
+        // are pseudonymous) is never sent to them.
+        // In a cluster every instance, this one too, tells its streams when the message comes back.
+        let known = held > 0 || counts.total > 0
+        var told = false
         if let clusterStore {
-            try? await clusterStore.notifyCluster(ClusterErasure(device: device, venue: venue).message)
+            told =
+                (try? await clusterStore.notifyCluster(
+                    ClusterErasure(device: device, venue: venue, toStreams: known).message)) != nil
         }
+        if known && !told { erasures.publish(DeviceErasure(device: device, venue: venue)) }
         return counts
     }
 
@@ -46,27 +55,56 @@ extension VenueHub {
     }
 }
 
-/// The cluster message that asks every instance to erase a device from the sessions it runs: `erase:` then the
-/// venue (empty for every venue), a line feed, and the device.
-struct ClusterErasure: Hashable, Sendable {
+/// A device erased, as the streams are told (`event: device-erased`): in `venue` only, or in every venue (`nil`).
+struct DeviceErasure: Hashable, Sendable {
     var device: String
     var venue: String?
 
-    /// The message's text.
-    var message: String { "erase:\(venue ?? "")\n\(device)" }
+    /// Whether a stream of `streamed` is told.
+    func concerns(_ streamed: String) -> Bool {
+        venue == nil || venue == streamed
+    }
+}
 
-    init(device: String, venue: String?) {
+/// The cluster message that asks every instance to erase a device from the sessions it runs: `erase:` (or `erase+:`
+/// when the instances' streams are told too, ``DeviceErasure``) then the venue (empty for every venue), a line feed,
+/// and the device.
+struct ClusterErasure: Hashable, Sendable {
+    var device: String
+    var venue: String?
+    /// Whether each instance tells its streams (the device was known where it was erased).
+    var toStreams: Bool
+
+    /// The message's text.
+    var message: String { "\(toStreams ? "erase+:" : "erase:")\(venue ?? "")\n\(device)" }
+
+    init(device: String, venue: String?, toStreams: Bool = false) {
         self.device = device
         self.venue = venue
+        self.toStreams = toStreams
     }
 
     /// The erasure `message` asks for; `nil` for another message.
     init?(message: String) {
-        guard message.hasPrefix("erase:"), let newline = message.firstIndex(of: "\n") else { return nil }
-        let venue = String(message[message.index(message.startIndex, offsetBy: 6)..<newline])
+        let prefix: String
+        if message.hasPrefix("erase:") {
+            prefix = "erase:"
+        } else if message.hasPrefix("erase+:") {
+            prefix = "erase+:"
+        } else {
+            return nil
+        }
+        guard let newline = message.firstIndex(of: "\n") else { return nil }
+        let venue = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<newline])
         device = String(message[message.index(after: newline)...])
         self.venue = venue.isEmpty ? nil : venue
+        toStreams = prefix == "erase+:"
         guard !device.isEmpty else { return nil }
+    }
+
+    /// What the streams are told, when they are.
+    var streamed: DeviceErasure? {
+        toStreams ? DeviceErasure(device: device, venue: venue) : nil
     }
 }
 

@@ -38,6 +38,8 @@ public final class VenueHub: Sendable {
     let registry: VenueRegistry
     /// The feeds of ``observeAll(buffer:)``.
     let observers: SubscriberTable<VenueLiveEvents>
+    /// The feeds of ``subscribeErasures()``: the devices erased here or, in a cluster, on another instance.
+    let erasures = SubscriberTable<DeviceErasure>()
     /// Each venue's batches, ticks and replacement, run as its jobs.
     let pipeline: IngestPipeline
     /// Each venue's session rebuilt from the store when it starts running here.
@@ -293,6 +295,12 @@ public final class VenueHub: Sendable {
         return runtime.subscribers.subscribe(bufferingPolicy: .bufferingOldest(100_000))
     }
 
+    /// A live feed of the devices erased from now on (``eraseDevice(_:venue:)``, here or on another instance of a
+    /// cluster), for the streams to tell their clients (`event: device-erased`). Ends at ``finishSubscribers()``.
+    func subscribeErasures() -> AsyncStream<DeviceErasure> {
+        erasures.subscribe(bufferingPolicy: .bufferingOldest(10_000))
+    }
+
     /// Every venue's stored events as they are stored, a batch at a time, for publishing them elsewhere (MQTT).
     ///
     /// At most `buffer` batches wait for the reader; beyond that the oldest waiting are dropped (a reader that
@@ -304,6 +312,7 @@ public final class VenueHub: Sendable {
     /// Ends every live feed (at shutdown).
     public func finishSubscribers() {
         for runtime in registry.all { runtime.subscribers.finishAll() }
+        erasures.finishAll()
         observers.finishAll()
     }
 
@@ -339,13 +348,18 @@ public final class VenueHub: Sendable {
 
     /// Deletes what is older than `retention` says (``RetentionSweep``), in rounds of `batch` rows with a pause for
     /// other work between them, so that ingest is never held up for long; records the store's size and oldest rows
-    /// in the metrics.
+    /// in the metrics; the observers are told the devices whose latest fix expired, as erased
+    /// (``VenueLiveEvents/erased``: the MQTT publisher empties their retained topics).
     /// - Returns: How many rows of each kind were deleted.
     @discardableResult
     public func prune(_ retention: Retention, batch: Int = 2000) async throws -> Retention.Pruned {
         var pruned = try await RetentionSweep(store: store, metrics: metrics, wallClock: wallClock)
             .prune(retention, batch: batch)
         pruned.closedVisits = try await closeStaleVisits(after: retention.openVisits)
+        // The observers clear what they published of the devices whose data expired (their retained topics).
+        for (venue, expired) in Dictionary(grouping: pruned.expiredDevices, by: \.venue) {
+            observers.publish(VenueLiveEvents(venue: venue, events: [], erased: expired.map(\.device)))
+        }
         return pruned
     }
 

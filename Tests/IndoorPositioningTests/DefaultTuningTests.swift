@@ -22,12 +22,12 @@ import Testing
             ("dense-minimum", 4),
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
-            ("centroid-prior", 0.75), ("centroid-temperature", 10),
+            ("centroid-prior", 0.75), ("centroid-temperature", 10), ("walk-rows", 100),
         ] {
             try same.set(name, to: value)
         }
         // centroid-gate has no default value: unset, the posterior is never gated.
-        #expect(Set(DefaultTuning.names).count == 21)
+        #expect(Set(DefaultTuning.names).count == 22)
         #expect(same.centroidGate == nil)
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
@@ -59,6 +59,8 @@ import Testing
         #expect(tuning.centroidPrior == nil)
         try tuning.set("evidence-weight", to: 0.6)
         try tuning.set("evidence-bar", to: 0)
+        try tuning.set("walk-rows", to: 30)
+        #expect(tuning.trackingValidation().minimumRows == 30)
         try tuning.set("speed", to: 1.4)
         try tuning.set("map-kernel-scale", to: 2)
         try tuning.set("map-knn-share", to: 0.5)

@@ -5,7 +5,8 @@ import Foundation
 /// engine with none set gives the default's answers.
 ///
 /// With a survey (`auto`, and `particle-filter`, the same filter): the filter's ``leadTime``, ``turnTime``,
-/// ``offsetDrift``, ``speed`` and standard ``evidenceWeight`` (``ParticleFilter/Configuration``); the bars by which
+/// ``offsetDrift``, ``speed`` and standard ``evidenceWeight`` (``ParticleFilter/Configuration``); the fewest rows of the
+/// survey's walks to choose on (``minimumWalkRows``); the bars by which
 /// another evidence weight (``evidenceSignificance``, ``TrackingValidation/significance``) and a k-NN share of the
 /// answer (``estimatorSignificance``, ``EstimatorValidation/significance``) must beat the standard on the survey's
 /// walks; the radio map's cross-validation grid (``mapKNNShare``, ``mapKernelScale``, ``mapVarianceWeight``,
@@ -35,6 +36,9 @@ public struct DefaultTuning: Hashable, Sendable {
     public var evidenceSignificance: Double?
     /// ``EstimatorValidation/significance``, standard errors (default 2).
     public var estimatorSignificance: Double?
+    /// ``TrackingValidation/minimumRows``: the fewest rows of the survey's walks for the evidence weight and the
+    /// estimator to be chosen on them (default 100).
+    public var minimumWalkRows: Int?
     /// The largest share of k-NN the radio map's cross-validation compares (``RadioMapCrossValidation/knnShares``:
     /// 0, ¾ of it and it; default ⅓, giving 0, ¼ and ⅓; 0 compares the posterior alone).
     public var mapKNNShare: Double?
@@ -113,6 +117,11 @@ public struct DefaultTuning: Hashable, Sendable {
             name: "estimator-bar",
             meaning: "the standard errors by which a k-NN share must beat the filter on the survey's walks",
             accepted: "0 or more", accepts: { $0 >= 0 }, store: { $0.estimatorSignificance = $1 }),
+        Parameter(
+            name: "walk-rows",
+            meaning: "the fewest rows of the survey's walks for the evidence weight and the estimator to be chosen",
+            accepted: "a whole number 1 to 100000", accepts: { $0 >= 1 && $0 <= 100_000 && $0 == $0.rounded() },
+            store: { $0.minimumWalkRows = Int($1) }),
         Parameter(
             name: "map-knn-share", meaning: "the largest k-NN share the radio map's cross-validation compares",
             accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.mapKNNShare = $1 }),
@@ -203,6 +212,7 @@ public struct DefaultTuning: Hashable, Sendable {
     func trackingValidation() -> TrackingValidation {
         var validation = TrackingValidation()
         if let evidenceSignificance { validation.significance = evidenceSignificance }
+        if let minimumWalkRows { validation.minimumRows = minimumWalkRows }
         if let evidenceWeight, !validation.evidenceWeights.contains(evidenceWeight) {
             validation.evidenceWeights = (validation.evidenceWeights + [evidenceWeight]).sorted()
         }

@@ -130,11 +130,13 @@ public protocol LocationStore: AccessStore {
     @discardableResult func addSurveySightings(_ sightings: [Sighting], recording: Int64) async throws -> Int
     /// The sightings kept with recording `recording`, in the order kept, each named by the recording's device.
     func surveySightings(recording: Int64) async throws -> [Sighting]
-    /// Replaces `venue`'s whole survey by `recordings` (imports, stopped at `storedAt`, Unix seconds), in one
-    /// transaction: all of them or none is stored.
+    /// Replaces `venue`'s survey by `recordings` (imports, stopped at `storedAt`, Unix seconds), in one transaction:
+    /// all of them or none is stored. With `keepingWalks`, only the venue's imported recordings are replaced and
+    /// those recorded walking stay (what `indoor serve --survey` does at each start).
     /// - Returns: The new recordings' ids, in the order given.
-    @discardableResult func replaceSurvey(venue: String, with recordings: [SurveyImport], storedAt: Double)
-        async throws -> [Int64]
+    @discardableResult func replaceSurvey(
+        venue: String, with recordings: [SurveyImport], storedAt: Double, keepingWalks: Bool
+    ) async throws -> [Int64]
 }
 
 /// Why the store did not take a survey mark or stop.

@@ -85,8 +85,7 @@ extension PostgresStore {
         return (open, Int(sightings))
     }
 
-    package func addSurveyMark(_ mark: SurveyMark, venue: String, recording: Int64) async throws -> SurveyMarkRefusal?
-    {
+    package func addSurveyMark(_ mark: SurveyMark, venue: String, recording: Int64) async throws -> SurveyMarkRefusal? {
         try await mapped {
             try await client.withTransaction(logger: logger) { connection in
                 guard let locked = try await lockedRecording(recording, venue: venue, on: connection) else {
@@ -209,19 +208,20 @@ extension PostgresStore {
         try await connection.query("DELETE FROM survey_sighting WHERE recording = ANY(\(recordings))", logger: logger)
     }
 
-    /// Deletes the recordings of `venue` (all of them) or of `device` (in `venue`, or every venue when `nil`) on
-    /// `connection`, with their marks and sightings.
+    /// Deletes the recordings of `venue` (all of them, or `onlyImported`) or of `device` (in `venue`, or every venue
+    /// when `nil`) on `connection`, with their marks and sightings.
     /// - Returns: How many recordings were deleted.
     static func deleteSurvey(
-        venue: String?, device: String?, on connection: PostgresConnection, logger: Logger
+        venue: String?, device: String?, onlyImported: Bool = false, on connection: PostgresConnection, logger: Logger
     ) async throws -> Int {
         var binds = PostgresBindings()
         if let venue { binds.append(venue) } else { binds.appendNull() }
         if let device { binds.append(device) } else { binds.appendNull() }
+        binds.append(onlyImported)
         let query = PostgresQuery(
             unsafeSQL: """
                 DELETE FROM survey_recording WHERE ($1::text IS NULL OR venue = $1) AND ($2::text IS NULL OR device = $2)
-                RETURNING id
+                AND (NOT $3::boolean OR source = 'imported') RETURNING id
                 """, binds: binds)
         var ids: [Int64] = []
         for try await id in try await connection.query(query, logger: logger).decode(Int64.self) { ids.append(id) }
@@ -270,12 +270,13 @@ extension PostgresStore {
         }
     }
 
-    @discardableResult package func replaceSurvey(venue: String, with recordings: [SurveyImport], storedAt: Double)
-        async throws -> [Int64]
-    {
+    @discardableResult package func replaceSurvey(
+        venue: String, with recordings: [SurveyImport], storedAt: Double, keepingWalks: Bool
+    ) async throws -> [Int64] {
         try await mapped {
             try await client.withTransaction(logger: logger) { connection in
-                _ = try await Self.deleteSurvey(venue: venue, device: nil, on: connection, logger: logger)
+                _ = try await Self.deleteSurvey(
+                    venue: venue, device: nil, onlyImported: keepingWalks, on: connection, logger: logger)
                 var ids: [Int64] = []
                 for recording in recordings {
                     let kept = min(recording.sightings.count, SurveyLimits.maximumSightings)

@@ -44,8 +44,7 @@ extension SQLiteStore {
         }
     }
 
-    public func addSurveyMark(_ mark: SurveyMark, venue: String, recording: Int64) async throws -> SurveyMarkRefusal?
-    {
+    public func addSurveyMark(_ mark: SurveyMark, venue: String, recording: Int64) async throws -> SurveyMarkRefusal? {
         try await pool.write { db in
             guard
                 let row = try Row.fetchOne(
@@ -110,13 +109,17 @@ extension SQLiteStore {
         }
     }
 
-    /// Deletes the recordings of `venue` (all of them) or of `device` (in `venue`, or every venue when `nil`) in `db`.
+    /// Deletes the recordings of `venue` (all of them, or `onlyImported`) or of `device` (in `venue`, or every venue
+    /// when `nil`) in `db`.
     /// - Returns: How many recordings were deleted.
-    static func deleteSurvey(venue: String?, device: String?, db: Database) throws -> Int {
+    static func deleteSurvey(venue: String?, device: String?, onlyImported: Bool = false, db: Database) throws -> Int {
         let ids = try Int64.fetchAll(
             db,
-            sql: "SELECT id FROM surveyRecording WHERE (? IS NULL OR venue = ?) AND (? IS NULL OR device = ?)",
-            arguments: [venue, venue, device, device])
+            sql: """
+                SELECT id FROM surveyRecording WHERE (? IS NULL OR venue = ?) AND (? IS NULL OR device = ?)
+                AND (? = 0 OR source = 'imported')
+                """,
+            arguments: [venue, venue, device, device, onlyImported])
         for id in ids { try db.execute(sql: "DELETE FROM surveyRecording WHERE id = ?", arguments: [id]) }
         try deleteRows(ofRecordings: ids, db: db)
         return ids.count
@@ -172,11 +175,11 @@ extension SQLiteStore {
         }
     }
 
-    @discardableResult public func replaceSurvey(venue: String, with recordings: [SurveyImport], storedAt: Double)
-        async throws -> [Int64]
-    {
+    @discardableResult public func replaceSurvey(
+        venue: String, with recordings: [SurveyImport], storedAt: Double, keepingWalks: Bool
+    ) async throws -> [Int64] {
         try await pool.write { db in
-            _ = try Self.deleteSurvey(venue: venue, device: nil, db: db)
+            _ = try Self.deleteSurvey(venue: venue, device: nil, onlyImported: keepingWalks, db: db)
             var ids: [Int64] = []
             for recording in recordings {
                 let kept = min(recording.sightings.count, SurveyLimits.maximumSightings)

@@ -11,7 +11,7 @@ import IndoorSession
 import NIOCore
 import Testing
 
-/// A real dataset's survey (`datasets/openhps-room`: 61 spots of a room, each its own device) recorded through the
+/// A real dataset's survey (`datasets/openhps-room`: 60 spots of a room, each its own device) recorded through the
 /// API as a surveyor would: a recording per spot, its sightings through `POST /v1/sightings`, a mark held for as long
 /// as the spot was measured, a stop; the venue learns it and positions as well as with the same survey given as files.
 @Suite struct SurveyDatasetTests {

@@ -86,3 +86,13 @@ enum SurveyComposition {
         ]
     }
 }
+
+extension LocationStore {
+    /// `venue`'s survey as the server learns it (its stopped recordings made into one: each walk's sightings between
+    /// its first and last mark, the truth its marks give; an import as it was), or `nil` when it has none. What
+    /// `GET /v1/venues/{id}/survey/export` and `indoor survey export` hand out.
+    /// - Throws: The store's error.
+    public func survey(venue: String) async throws -> Recording? {
+        try await SurveyComposition.recording(venue: venue, store: self)
+    }
+}

@@ -191,6 +191,48 @@ import Testing
     }
 }
 
+extension SurveyRoutesTests {
+    @Test(arguments: StoreKind.tested)
+    func aRecordingRunsOnAcrossARestartAndASurveyGivenAtTheStartIsStoredBesideTheWalks(store kind: StoreKind)
+        async throws
+    {
+        let fixture = try await ServerFixture(store: kind)
+        defer { fixture.remove() }
+        _ = try await fixture.server.hub.putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))
+        let id = try await fixture.server.hub.startSurveyRecording(venue: "tiny", device: "p").id
+        // Restarted with a survey given (`--survey tiny=FOLDER`): it is stored as an import, the walk runs on.
+        let given = Recording(
+            sightings: [Sighting(time: 0, device: "s", node: "n1", rssi: -55)],
+            truth: [TruthPoint(time: 0, device: "s", point: Point2D(x: 0, y: 0), floor: 0)])
+        let again = try await ServerFixture(store: kind, database: fixture.database, surveys: ["tiny": given])
+        try await again.test { client in
+            let later =
+                #"[{"t": 30, "device": "p", "node": "n1", "rssi": -59}, {"t": 31, "device": "p", "node": "n2", "rssi": -70}]"#
+            #expect(try await client.post(#"{"venue": "tiny", "sightings": \#(later)}"#).status == .ok)
+            for mark in [#"{"x": 0, "y": 0, "t": 30}"#, #"{"x": 20, "y": 0, "t": 31}"#] {
+                #expect(
+                    try await client.send("/v1/venues/tiny/survey/recordings/\(id)/marks", .post, mark).status
+                        == .created)
+            }
+            #expect(try await client.send("/v1/venues/tiny/survey/recordings/\(id)/stop", .post).status == .ok)
+            let survey = try await client.get("/v1/venues/tiny/survey", key: ServerFixture.admin)
+            let recordings = try #require(survey.json["recordings"] as? [[String: Any]])
+            #expect(recordings.map { $0["source"] as? String } == ["walk", "imported"])
+            #expect(recordings.first?["sightings"] as? Int == 2)
+        }
+        // The walk and the import are learned together; a survey given again replaces the import, the walk stays.
+        #expect(again.server.hub.surveys["tiny"]?.truth.contains { $0.device == "s" } == true)
+        #expect(again.server.hub.surveys["tiny"]?.truth.contains { $0.device == "p" } == true)
+        let third = try await ServerFixture(store: kind, database: fixture.database, surveys: ["tiny": given])
+        #expect(try await third.server.hub.store.surveyRecordings(venue: "tiny").map(\.source) == [.walk, .imported])
+        #expect(third.server.hub.surveys["tiny"]?.truth.contains { $0.device == "p" } == true)
+        // Sightings are pruned by retention; a survey's copies are not.
+        #expect(
+            try await third.server.hub.store.pruneSightings(receivedBefore: .greatestFiniteMagnitude, limit: 1000) > 0)
+        #expect(try await third.server.hub.store.surveySightings(recording: id).count == 2)
+    }
+}
+
 extension TestClientProtocol {
     /// `method` on `uri` with the admin key and `body`.
     func send(_ uri: String, _ method: HTTPRequest.Method, _ body: String? = nil) async throws -> TestResponse {

@@ -84,7 +84,14 @@ public final class VenueHub: Sendable {
         self.wallClock = wallClock
         var runtimes: [String: VenueRuntime] = [:]
         var catalog: [String: Venue] = [:]
-        let storedVenues = try await store.venues()
+        var venues: [Venue] = []
+        for stored in try await store.venues() {
+            let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
+            if let problem = SurveyLearning.problem(venue, surveys[venue.id]) {
+                throw APIError.badRequest(field: "nodes", problem)
+            }
+            venues.append(venue)
+        }
         // The surveys given are imported into the store (replacing what they replaced at the last start; surveys
         // recorded walking stay), and each venue learns from its stored survey: the one given as it was given, when
         // it has nothing else.
@@ -94,17 +101,13 @@ public final class VenueHub: Sendable {
                 venue: id, with: SurveyImport.split(survey), storedAt: wallClock(), keepingWalks: true)
             learned[id] = survey
         }
-        for stored in storedVenues {
-            let recordings = try await store.surveyRecordings(venue: stored.id)
-            guard recordings.contains(where: { !$0.isOpen && $0.source == .walk }) || learned[stored.id] == nil
+        for venue in venues {
+            let recordings = try await store.surveyRecordings(venue: venue.id)
+            guard recordings.contains(where: { !$0.isOpen && $0.source == .walk }) || learned[venue.id] == nil
             else { continue }
-            learned[stored.id] = try await SurveyComposition.recording(venue: stored.id, store: store)
+            learned[venue.id] = try await SurveyComposition.recording(venue: venue.id, store: store)
         }
-        for stored in storedVenues {
-            let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
-            if let problem = SurveyLearning.problem(venue, surveys[venue.id]) {
-                throw APIError.badRequest(field: "nodes", problem)
-            }
+        for venue in venues {
             catalog[venue.id] = venue
             // In a cluster, a venue runs once its lease is taken (``clusterRound()``).
             if cluster == nil {

@@ -25,6 +25,12 @@ import Testing
         "ingest": ["POST /v1/sightings", "POST /v1/scans"],
         "admin": ["POST /v1/keys", "GET /v1/keys", "DELETE /v1/keys/{id}", "GET /v1/audit"],
         "devices": ["DELETE /v1/devices/{device}", "GET /v1/devices/{device}/export"],
+        "survey": [
+            "GET /v1/venues/{venue}/survey", "PUT /v1/venues/{venue}/survey", "GET /v1/venues/{venue}/survey/export",
+            "POST /v1/venues/{venue}/survey/recordings", "DELETE /v1/venues/{venue}/survey/recordings/{recording}",
+            "POST /v1/venues/{venue}/survey/recordings/{recording}/marks",
+            "POST /v1/venues/{venue}/survey/recordings/{recording}/stop",
+        ],
     ]
 
     /// The routes `collection` adds to a router, as "METHOD path".
@@ -46,13 +52,14 @@ import Testing
             "ingest": IngestRoutes(server: server).collection(),
             "admin": AdminRoutes(server: server).collection(),
             "devices": DeviceRoutes(server: server).collection(),
+            "survey": SurveyRoutes(server: server).collection(),
         ]
         #expect(Set(collections.keys) == Set(Self.areas.keys))
         for (area, collection) in collections {
             #expect(Self.routes(collection) == Self.areas[area], "\(area)")
         }
         let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        #expect(all.count == 28)
+        #expect(all.count == 35)
         #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
     }
 
@@ -64,6 +71,7 @@ import Testing
         ("/v1/scans", .post, ServerFixture.read, ServerFixture.ingest),
         ("/v1/keys", .post, ServerFixture.ingest, ServerFixture.admin),
         ("/v1/devices/x", .delete, ServerFixture.read, ServerFixture.admin),
+        ("/v1/venues/tiny/survey", .get, ServerFixture.read, ServerFixture.admin),
     ])
     func eachAreaAsksForTheKeyItNeeds(uri: String, method: HTTPRequest.Method, wrong: String, right: String)
         async throws

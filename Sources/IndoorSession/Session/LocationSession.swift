@@ -237,6 +237,14 @@ public struct LocationSession: Sendable {
     /// The name of the fallback method, when the session has one.
     public var fallbackMethod: String? { locator.fallbackName }
 
+    /// What the survey chose for a session made with one (the default `auto`): the estimator its answers come from
+    /// (`particle-filter`, `knn`, or a blend) and its median error in metres on the survey's own walks, cross-validated
+    /// (`nil` when the survey has too few walks to validate on); `nil` for a session without a survey or another
+    /// method. The figure `indoor evaluate` reports as `validated_median_m`.
+    public var surveyValidation: (estimator: String, validatedMedianMeters: Double?)? {
+        locator.surveyValidation.map { ($0.estimator, $0.validatedMedian) }
+    }
+
     /// The zone visits open now (check-in done, check-out to come), by zone order then device.
     public var openVisits: [ZoneVisit] { zones.openVisits }
 

@@ -73,6 +73,12 @@ struct SessionLocator: Sendable {
     /// The fallback engine, when there is one.
     var fallbackEngine: PositioningEngine? { fallback }
 
+    /// The estimator the configured method's answers come from and its validated median error, metres, as the survey
+    /// chose them (`nil` for methods other than `auto` with a survey).
+    var surveyValidation: (estimator: String, validatedMedian: Double?)? {
+        MethodCatalog.chosenEstimator(primary)
+    }
+
     /// Whether `device` names a node of the venue (`node:<id>`, or a node's beacon identity): its sightings are links
     /// between nodes (``IndoorPositioning/NodeLinkCalibration``), never a located device's.
     func isNodeLink(_ device: String) -> Bool {

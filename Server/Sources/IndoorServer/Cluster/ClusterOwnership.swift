@@ -136,8 +136,11 @@ final class ClusterOwnership: Sendable {
     }
 
     /// Runs `venue` here under `lease`: its session is rebuilt from the store (``VenueResume/resume(_:)``) before any batch can
-    /// reach it, then it learns its survey if it has one.
+    /// reach it, then it learns its survey (as stored now) if it has one.
     private func take(_ venue: Venue, lease: VenueLease) async throws {
+        // Its survey as stored now (recorded or put through its owner before), its open recordings read afresh.
+        learning.update(venue: venue.id, survey: try await SurveyComposition.recording(venue: venue.id, store: store))
+        pipeline.surveys.forget(venue: venue.id)
         let runtime = try VenueRuntime(
             venue: venue, learnsSurvey: learning.hasSurvey(venue: venue.id), maximumDevices: maximumDevices,
             lease: lease)

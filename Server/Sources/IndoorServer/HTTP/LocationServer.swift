@@ -79,7 +79,7 @@ public struct LocationServer: Sendable {
 
     /// The router with every route of the API (the OpenAPI document lists the same), a collection of routes per area:
     /// the map (``MapRoutes``), the server's status (``StatusRoutes``), venues (``VenueRoutes``), reads
-    /// (``ReadRoutes``), ingest (``IngestRoutes``), admin (``AdminRoutes``) and a person's data (``DeviceRoutes``).
+    /// (``ReadRoutes``), ingest (``IngestRoutes``), admin (``AdminRoutes``), a person's data (``DeviceRoutes``) and site surveys (``SurveyRoutes``).
     /// Every route but the map's and the status's needs a key (``KeyAuthenticator``); an admin key is admitted
     /// everywhere. Every request is counted (``MetricsMiddleware``), every answer carries the browser's protections
     /// (``SecurityHeadersMiddleware``), reads about people and admin actions are audited (``AuditMiddleware``) and
@@ -94,6 +94,7 @@ public struct LocationServer: Sendable {
         let areas: [any RouteArea] = [
             MapRoutes(server: self), StatusRoutes(server: self), VenueRoutes(server: self), ReadRoutes(server: self),
             IngestRoutes(server: self), AdminRoutes(server: self), DeviceRoutes(server: self),
+            SurveyRoutes(server: self),
         ]
         for area in areas { router.addRoutes(area.collection()) }
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

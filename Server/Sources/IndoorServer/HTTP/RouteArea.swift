@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// One area of the API as a collection of routes (``MapRoutes``, ``StatusRoutes``, ``VenueRoutes``, ``ReadRoutes``,
-/// ``IngestRoutes``, ``AdminRoutes``), over the server's parts; ``LocationServer/router()`` adds each area's.
+/// ``IngestRoutes``, ``AdminRoutes``, ``DeviceRoutes``, ``SurveyRoutes``), over the server's parts; ``LocationServer/router()`` adds each area's.
 protocol RouteArea: Sendable {
     /// The server whose parts the routes use.
     var server: LocationServer { get }

@@ -18,6 +18,9 @@ struct VenueRoutes: RouteArea {
         var zones: Int
         /// Whether the venue's site survey is learned (``VenueHub/surveyState(venue:)``).
         var survey: SurveyState
+        /// Once the survey is learned: the estimator it chose and its cross-validated median error (absent before,
+        /// and where the venue runs on another instance).
+        var surveyValidation: SurveyValidation?
         /// In a cluster: the id of the instance its session runs on; absent while it moves (and for a server alone).
         var owner: String?
         /// How many devices the venue's session holds now (heard within its device memory, or still in a zone);
@@ -88,6 +91,7 @@ struct VenueRoutes: RouteArea {
         return VenueSummary(
             id: venue.id, name: venue.name, floors: venue.floors.map(\.level), nodes: venue.nodes.count,
             zones: venue.zones.count, survey: hub.surveyState(venue: venue.id),
+            surveyValidation: hub.surveyValidation(venue: venue.id),
             owner: hub.cluster == nil ? nil : hub.owner(of: venue.id)?.id, devices: hub.heldDevices(venue: venue.id))
     }
 

@@ -10,23 +10,39 @@ public struct DataCounts: Hashable, Sendable, Codable {
     public var latestFixes: Int
     /// Zone visits (the `visit` table).
     public var visits: Int
+    /// Site survey recordings of the device, each with its marks and its copy of the device's sightings
+    /// (docs/SURVEY.md); 0 where the answer predates surveys.
+    public var surveyRecordings: Int
 
     /// Counts of deleted rows; none by default.
-    public init(sightings: Int = 0, events: Int = 0, latestFixes: Int = 0, visits: Int = 0) {
+    public init(sightings: Int = 0, events: Int = 0, latestFixes: Int = 0, visits: Int = 0, surveyRecordings: Int = 0) {
         self.sightings = sightings
         self.events = events
         self.latestFixes = latestFixes
         self.visits = visits
+        self.surveyRecordings = surveyRecordings
+    }
+
+    private enum CodingKeys: String, CodingKey { case sightings, events, latestFixes, visits, surveyRecordings }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sightings = try container.decode(Int.self, forKey: .sightings)
+        events = try container.decode(Int.self, forKey: .events)
+        latestFixes = try container.decode(Int.self, forKey: .latestFixes)
+        visits = try container.decode(Int.self, forKey: .visits)
+        surveyRecordings = try container.decodeIfPresent(Int.self, forKey: .surveyRecordings) ?? 0
     }
 
     /// Every kind's count added up.
-    public var total: Int { sightings + events + latestFixes + visits }
+    public var total: Int { sightings + events + latestFixes + visits + surveyRecordings }
 
     /// The counts of `self` and `other` added kind by kind.
     public static func + (lhs: DataCounts, rhs: DataCounts) -> DataCounts {
         DataCounts(
             sightings: lhs.sightings + rhs.sightings, events: lhs.events + rhs.events,
-            latestFixes: lhs.latestFixes + rhs.latestFixes, visits: lhs.visits + rhs.visits)
+            latestFixes: lhs.latestFixes + rhs.latestFixes, visits: lhs.visits + rhs.visits,
+            surveyRecordings: lhs.surveyRecordings + rhs.surveyRecordings)
     }
 }
 

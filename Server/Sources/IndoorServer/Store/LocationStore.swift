@@ -102,6 +102,55 @@ public protocol LocationStore: AccessStore {
     /// none left): a latest fix expires with the events' retention.
     /// - Returns: The devices whose latest fix was deleted, with their venue.
     func pruneLatestFixes() async throws -> [ExpiredDevice]
+
+    // MARK: Site surveys (docs/SURVEY.md)
+
+    /// `venue`'s survey recordings with their marks, oldest first. The survey's rows are kept whatever the retention
+    /// of sightings; ``deleteVenue(id:)`` deletes them, and ``eraseDevice(_:venue:)`` a device's recordings.
+    func surveyRecordings(venue: String) async throws -> [StoredSurveyRecording]
+    /// One recording of `venue`'s survey with its marks, or `nil`.
+    func surveyRecording(venue: String, id: Int64) async throws -> StoredSurveyRecording?
+    /// Starts a recording of `device` in `venue`'s survey at `startedAt` (Unix seconds).
+    /// - Returns: Its id.
+    func startSurveyRecording(venue: String, device: String, startedAt: Double) async throws -> Int64
+    /// Appends `mark` to the open recording `recording` of `venue`, when its time is at or after the end of the
+    /// recording's last mark (its time plus its hold) and the recording has fewer than
+    /// ``SurveyLimits/maximumMarks``; checked and written in one transaction.
+    /// - Returns: `nil` when it was appended; else why not: ``SurveyMarkRefusal``.
+    func addSurveyMark(_ mark: SurveyMark, venue: String, recording: Int64) async throws -> SurveyMarkRefusal?
+    /// Stops the open recording `id` of `venue` at `stoppedAt` (Unix seconds), when it has a mark.
+    /// - Returns: `nil` when it was stopped; else why not (no such open recording, no mark).
+    func stopSurveyRecording(venue: String, id: Int64, stoppedAt: Double) async throws -> SurveyMarkRefusal?
+    /// Deletes the recording `id` of `venue` with its marks and sightings.
+    /// - Returns: Whether there was one.
+    func deleteSurveyRecording(venue: String, id: Int64) async throws -> Bool
+    /// Keeps a copy of `sightings` (its device's, as ingested) with the open recording `recording`, up to
+    /// ``SurveyLimits/maximumSightings`` in all; the rest are counted as dropped. Nothing once it has stopped.
+    /// - Returns: How many were kept.
+    @discardableResult func addSurveySightings(_ sightings: [Sighting], recording: Int64) async throws -> Int
+    /// The sightings kept with recording `recording`, in the order kept, each named by the recording's device.
+    func surveySightings(recording: Int64) async throws -> [Sighting]
+    /// Replaces `venue`'s survey by `recordings` (imports, stopped at `storedAt`, Unix seconds), in one transaction:
+    /// all of them or none is stored. With `keepingWalks`, only the venue's imported recordings are replaced and
+    /// those recorded walking stay (what `indoor serve --survey` does at each start).
+    /// - Returns: The new recordings' ids, in the order given.
+    @discardableResult func replaceSurvey(
+        venue: String, with recordings: [SurveyImport], storedAt: Double, keepingWalks: Bool
+    ) async throws -> [Int64]
+}
+
+/// Why the store did not take a survey mark or stop.
+public enum SurveyMarkRefusal: Hashable, Sendable {
+    /// There is no such recording of the venue.
+    case unknown
+    /// The recording has stopped.
+    case stopped
+    /// The mark is before the end of the recording's last mark, seconds.
+    case beforeLast(Double)
+    /// The recording has ``SurveyLimits/maximumMarks`` marks.
+    case full
+    /// The recording has no mark (a stop).
+    case noMarks
 }
 
 extension LocationStore {

@@ -181,6 +181,49 @@ enum PostgresMigrations {
                 )
                 """
             ]),
+        // Each venue's site survey, as in SQLite.
+        Migration(
+            identifier: SQLiteMigrations.survey,
+            statements: [
+                """
+                CREATE TABLE survey_recording (
+                    id BIGSERIAL PRIMARY KEY,
+                    venue TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    started_at DOUBLE PRECISION NOT NULL,
+                    stopped_at DOUBLE PRECISION,
+                    sightings BIGINT NOT NULL DEFAULT 0,
+                    dropped BIGINT NOT NULL DEFAULT 0
+                )
+                """,
+                "CREATE INDEX survey_recording_venue ON survey_recording (venue, id)",
+                "CREATE INDEX survey_recording_device ON survey_recording (device)",
+                """
+                CREATE TABLE survey_mark (
+                    recording BIGINT NOT NULL,
+                    seq BIGINT NOT NULL,
+                    t DOUBLE PRECISION NOT NULL,
+                    x DOUBLE PRECISION NOT NULL,
+                    y DOUBLE PRECISION NOT NULL,
+                    floor BIGINT,
+                    hold DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (recording, seq)
+                )
+                """,
+                """
+                CREATE TABLE survey_sighting (
+                    id BIGSERIAL PRIMARY KEY,
+                    recording BIGINT NOT NULL,
+                    t DOUBLE PRECISION NOT NULL,
+                    node TEXT,
+                    beacon TEXT,
+                    rssi DOUBLE PRECISION NOT NULL,
+                    tx DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX survey_sighting_recording ON survey_sighting (recording, id)",
+            ]),
     ]
 
     /// Brings the schema of the database `connection` is on up to date.

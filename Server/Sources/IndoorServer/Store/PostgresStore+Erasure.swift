@@ -21,7 +21,9 @@ extension PostgresStore {
                 }
                 return DataCounts(
                     sightings: try await delete("sighting"), events: try await delete("event"),
-                    latestFixes: try await delete("device"), visits: try await delete("visit"))
+                    latestFixes: try await delete("device"), visits: try await delete("visit"),
+                    surveyRecordings: try await Self.deleteSurvey(
+                        venue: venue, device: device, on: connection, logger: logger))
             }
         }
     }

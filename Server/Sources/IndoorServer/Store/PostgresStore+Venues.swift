@@ -44,6 +44,7 @@ extension PostgresStore {
                 ).collect()
                 try await connection.query("DELETE FROM device WHERE venue = \(id)", logger: logger)
                 try await connection.query("DELETE FROM floor_image WHERE venue = \(id)", logger: logger)
+                _ = try await Self.deleteSurvey(venue: id, device: nil, on: connection, logger: logger)
                 return !deleted.isEmpty
             }
         }

@@ -139,9 +139,51 @@ enum SQLiteMigrations {
                     );
                     """)
         }
+        // Each venue's site survey: recordings of one device each, their marks and a copy of the device's sightings
+        // while the recording ran (docs/SURVEY.md), kept whatever the sightings' retention.
+        migrator.registerMigration(SQLiteMigrations.survey) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE surveyRecording (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        venue TEXT NOT NULL,
+                        device TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        startedAt REAL NOT NULL,
+                        stoppedAt REAL,
+                        sightings INTEGER NOT NULL DEFAULT 0,
+                        dropped INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX surveyRecording_venue ON surveyRecording (venue, id);
+                    CREATE INDEX surveyRecording_device ON surveyRecording (device);
+                    CREATE TABLE surveyMark (
+                        recording INTEGER NOT NULL,
+                        seq INTEGER NOT NULL,
+                        t REAL NOT NULL,
+                        x REAL NOT NULL,
+                        y REAL NOT NULL,
+                        floor INTEGER,
+                        hold REAL NOT NULL,
+                        PRIMARY KEY (recording, seq)
+                    );
+                    CREATE TABLE surveySighting (
+                        id INTEGER PRIMARY KEY,
+                        recording INTEGER NOT NULL,
+                        t REAL NOT NULL,
+                        node TEXT,
+                        beacon TEXT,
+                        rssi REAL NOT NULL,
+                        tx REAL
+                    );
+                    CREATE INDEX surveySighting_recording ON surveySighting (recording, id);
+                    """)
+        }
         return migrator
     }
 
     /// The migration of keys with a lifecycle and the audit log (the same identifier in ``PostgresMigrations``).
     static let keyLifecycleAudit = "v5-key-lifecycle-audit"
+
+    /// The migration of the site surveys (the same identifier in ``PostgresMigrations``).
+    static let survey = "v7-survey"
 }

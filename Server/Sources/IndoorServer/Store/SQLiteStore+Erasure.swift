@@ -14,7 +14,8 @@ extension SQLiteStore {
             }
             return DataCounts(
                 sightings: try delete("sighting"), events: try delete("event"), latestFixes: try delete("device"),
-                visits: try delete("visit"))
+                visits: try delete("visit"),
+                surveyRecordings: try Self.deleteSurvey(venue: venue, device: device, db: db))
         }
     }
 

@@ -39,6 +39,7 @@ extension SQLiteStore {
             let deleted = db.changesCount > 0
             try db.execute(sql: "DELETE FROM device WHERE venue = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM floorImage WHERE venue = ?", arguments: [id])
+            _ = try Self.deleteSurvey(venue: id, device: nil, db: db)
             return deleted
         }
     }

@@ -29,6 +29,8 @@ struct IngestPipeline: Sendable {
     let logger: Logger
     /// Seconds since 1970: when batches arrive, and how long a venue has been quiet.
     let wallClock: @Sendable () -> Double
+    /// The survey recordings running now, which the sightings of their devices are copied to.
+    var surveys = OpenSurveyRecordings()
 
     /// Ingests the sightings of `sightings` that the venue can take: the session, then the store, then the
     /// subscribers, with the batches waiting for the venue meanwhile (see the type's discussion). Refused, each with
@@ -97,12 +99,35 @@ struct IngestPipeline: Sendable {
                 waiting.answer = .success(
                     VenueHub.Admission(stored: stored, refused: batch.refused, eventJSON: ingest.eventJSON ?? []))
             }
+            await copyToSurveys(batches.flatMap(\.sightings), venue: runtime.venue.id)
         } catch {
             for (waiting, batch) in zip(group, prepared) {
                 waiting.answer =
                     batch.taken.isEmpty
                     ? .success(VenueHub.Admission(stored: [], refused: batch.refused)) : .failure(error)
             }
+        }
+    }
+
+    /// After a commit: copies the sightings of devices whose survey recording runs in `venue` to their recording
+    /// (``LocationStore/addSurveySightings(_:recording:)``, bounded by ``SurveyLimits/maximumSightings``). The batch is
+    /// stored and answered either way: a copy that fails is logged, and the recording misses those sightings.
+    private func copyToSurveys(_ sightings: [Sighting], venue: String) async {
+        guard !sightings.isEmpty else { return }
+        do {
+            let open = try await surveys.open(venue: venue, store: store)
+            guard !open.isEmpty else { return }
+            var copies: [Int64: [Sighting]] = [:]
+            for sighting in sightings {
+                if let recording = open[sighting.device] { copies[recording, default: []].append(sighting) }
+            }
+            for (recording, sightings) in copies.sorted(by: { $0.key < $1.key }) {
+                try await store.addSurveySightings(sightings, recording: recording)
+            }
+        } catch {
+            logger.error(
+                "the sightings of a survey recording of venue '\(venue)' could not be kept",
+                metadata: ["error": "\(error)"])
         }
     }
 

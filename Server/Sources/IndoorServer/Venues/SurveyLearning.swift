@@ -2,6 +2,7 @@ import Foundation
 import IndoorModel
 import IndoorSession
 import Logging
+import Synchronization
 
 /// Learning each venue's site survey in the background (``LearningQueue``: one venue at a time, on a thread of its
 /// own), and handing what is learned to the venue's session and its scans.
@@ -10,8 +11,12 @@ import Logging
 /// when it is ready (`LocationSession.adoptPositioning(of:replaying:)`: zone visits and rooms carry on), its scans too
 /// (``ScanSessions``). How far each venue is, is in its runtime's state (``SurveyState``).
 final class SurveyLearning: Sendable {
-    /// Site surveys by venue id, given at the server's start.
-    let surveys: [String: Recording]
+    /// Site surveys by venue id: those given at the server's start, then each venue's as its stored survey changes
+    /// (``update(venue:survey:)``).
+    var surveys: [String: Recording] { current.withLock { $0 } }
+    /// The surveys given at the server's start (`indoor serve --survey`), which a venue put must hear.
+    private let given: [String: Recording]
+    private let current: Mutex<[String: Recording]>
     private let queue = LearningQueue()
     private let registry: VenueRegistry
     private let scans: ScanSessions
@@ -19,12 +24,15 @@ final class SurveyLearning: Sendable {
     private let logger: Logger
 
     /// Learning of `surveys` for the venues of `registry`, handing learned scan sessions to `scans`; the end of each
-    /// venue's learning is told to `logger`, the venues learning counted in `metrics`.
+    /// venue's learning is told to `logger`, the venues learning counted in `metrics`. `given` are the surveys given at
+    /// the server's start (``problem(with:)``), `surveys` by default.
     init(
-        surveys: [String: Recording], registry: VenueRegistry, scans: ScanSessions, metrics: ServerMetrics,
+        surveys: [String: Recording], given: [String: Recording]? = nil, registry: VenueRegistry, scans: ScanSessions,
+        metrics: ServerMetrics,
         logger: Logger = Logger(label: "indoor.hub", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
-        self.surveys = surveys
+        self.given = given ?? surveys
+        current = Mutex(surveys)
         self.registry = registry
         self.scans = scans
         self.metrics = metrics
@@ -33,6 +41,24 @@ final class SurveyLearning: Sendable {
 
     /// Whether venue `id` has a survey to learn: its runtime keeps the recent sightings until it is learned.
     func hasSurvey(venue id: String) -> Bool { surveys[id] != nil }
+
+    /// Makes `survey` venue `id`'s (none when `nil`); ``relearn(_:)`` then learns it.
+    func update(venue id: String, survey: Recording?) {
+        current.withLock { $0[id] = survey }
+    }
+
+    /// Learns `runtime`'s venue's survey again after it changed (``update(venue:survey:)``), in the background: the
+    /// venue is served meanwhile as it was; a venue left without a survey goes back to positioning without one.
+    func relearn(_ runtime: VenueRuntime) {
+        runtime.locked { state in
+            state.survey = .learning
+            if state.recent == nil {
+                state.recent = RecentSightings(window: 2 * state.session.configuration.positioning.window)
+            }
+        }
+        record()
+        learn(runtime, unlearning: true)
+    }
 
     /// Whether venue `id`'s survey is learned: ``SurveyState/none`` as well for a venue that does not run here.
     func state(venue id: String) -> SurveyState {
@@ -48,18 +74,28 @@ final class SurveyLearning: Sendable {
     /// For a venue with a survey, learns it in the background (after any other venue's learning): the venue's
     /// session takes over the learned positioning, then its scans' session is made with the survey. Skipped when
     /// the runtime has been replaced or deleted by then.
-    func learn(_ runtime: VenueRuntime) {
+    ///
+    /// With `unlearning`, a venue whose survey is gone by then takes the positioning of a session without one.
+    func learn(_ runtime: VenueRuntime, unlearning: Bool = false) {
         let venue = runtime.venue
-        guard let survey = surveys[venue.id] else { return }
+        guard unlearning || surveys[venue.id] != nil else { return }
         queue.schedule(key: venue.id) { [self] in
             guard registry.isCurrent(runtime) else { return }
+            guard let survey = surveys[venue.id] else {
+                unlearn(runtime)
+                return
+            }
             let start = ContinuousClock.now
             var adopted = false
             do {
                 let learned = try LocationSession(SessionConfiguration(venue: venue, survey: survey))
+                let validation = learned.surveyValidation.map {
+                    SurveyValidation(estimator: $0.estimator, validatedMedianMeters: $0.validatedMedianMeters)
+                }
                 try runtime.locked { state in
                     try state.session.adoptPositioning(of: learned, replaying: state.recent?.sightings ?? [])
                     state.recent = nil
+                    state.validation = validation
                 }
                 adopted = true
                 guard registry.isCurrent(runtime) else { return }
@@ -87,6 +123,31 @@ final class SurveyLearning: Sendable {
         }
     }
 
+    /// As a learning piece: `runtime`'s session takes the positioning of a session without a survey (its survey was
+    /// deleted), its scans too.
+    private func unlearn(_ runtime: VenueRuntime) {
+        do {
+            let plain = try LocationSession(SessionConfiguration(venue: runtime.venue))
+            try runtime.locked { state in
+                try state.session.adoptPositioning(of: plain, replaying: state.recent?.sightings ?? [])
+                state.recent = nil
+                state.validation = nil
+                state.survey = .none
+            }
+            scans.forget(venue: runtime.venue.id)
+            logger.info("venue '\(runtime.venue.id)' has no survey left: it positions without one")
+        } catch {
+            runtime.locked { state in
+                state.recent = nil
+                state.survey = .failed
+            }
+            logger.error(
+                "venue '\(runtime.venue.id)' could not go back to positioning without a survey",
+                metadata: ["error": "\(error)"])
+        }
+        record()
+    }
+
     /// Sets `indoor_venues_learning`: the venues served whose survey is being learned.
     func record() {
         let count = registry.all.reduce(0) { $0 + ($1.locked { $0.survey == .learning } ? 1 : 0) }
@@ -95,7 +156,7 @@ final class SurveyLearning: Sendable {
 
     /// Why venue `venue`'s survey cannot serve it (it hears none of its nodes), or `nil` (also for no survey).
     func problem(with venue: Venue) -> String? {
-        Self.problem(venue, surveys[venue.id])
+        Self.problem(venue, given[venue.id])
     }
 
     /// Why `survey` cannot serve `venue` (it hears none of its nodes), or `nil`.
@@ -104,4 +165,14 @@ final class SurveyLearning: Sendable {
         return "the survey given for venue '\(venue.id)' at the server's start hears none of its \(venue.nodes.count) "
             + "nodes; give the venue the nodes the survey heard, or start the server with its own survey"
     }
+}
+
+/// What a venue's survey bought, as its learning validated it: the estimator its answers come from and its median
+/// error on the survey's own walks, cross-validated (`GET /v1/venues`, `GET /v1/venues/{id}/survey`).
+public struct SurveyValidation: Hashable, Sendable, Encodable {
+    /// `particle-filter`, `knn`, or a blend such as `particle-filter 0.75 + knn 0.25`.
+    public var estimator: String
+    /// The median error on the survey's walks held out in turn, metres; `nil` when the survey has too few walks to
+    /// validate on (a survey of fixed spots).
+    public var validatedMedianMeters: Double?
 }

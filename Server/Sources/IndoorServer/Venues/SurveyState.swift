@@ -1,7 +1,7 @@
 /// How far a venue's site survey is learned (``VenueHub/surveyState(venue:)``; `survey` in `GET /v1/venues`, encoded
 /// as its raw value).
 public enum SurveyState: String, Hashable, Sendable, Encodable {
-    /// No survey was given for the venue at the server's start (or there is no such venue).
+    /// The venue has no survey (none given at the server's start, none recorded or put), or there is no such venue.
     case none
     /// The survey is being learned in the background; the venue's session and scans run without it meanwhile.
     case learning

@@ -1,8 +1,8 @@
 import Foundation
 
 extension VenueHub {
-    /// Erases everything the server keeps of `device`, in `venue` only or (`nil`) in every venue (docs/PRIVACY.md):
-    /// first from the sessions running here (``IndoorSession/LocationSession/erase(device:)``, as one of each venue's
+    /// Erases everything the server keeps of `device`, in `venue` only or (`nil`) in every venue (docs/PRIVACY.md),
+    /// its site survey recordings too (the venues that learned from them relearn): first from the sessions running here (``IndoorSession/LocationSession/erase(device:)``, as one of each venue's
     /// jobs, so no batch is halfway through), then every stored row that names it (``LocationStore/eraseDevice(_:venue:)``);
     /// then the observers are told (the MQTT publisher clears its retained topics and Home Assistant discovery), and in
     /// a cluster the other instances erase it from the sessions they run; the live streams (`GET /v1/stream`) of every
@@ -16,6 +16,13 @@ extension VenueHub {
     public func eraseDevice(_ device: String, venue: String?) async throws -> DataCounts {
         let held = await eraseFromSessions(device, venue: venue)
         let counts = try await store.eraseDevice(device, venue: venue)
+        if counts.surveyRecordings > 0 {
+            // Its survey recordings went too: the venues that learned from them learn from what is left.
+            openSurveys.forgetAll()
+            for id in venue.map({ [$0] }) ?? ownedVenueIDs where learning.hasSurvey(venue: id) {
+                try await relearnSurvey(venue: id)
+            }
+        }
         for id in venue.map({ [$0] }) ?? venueIDs {
             observers.publish(VenueLiveEvents(venue: id, events: [], erased: [device]))
         }

@@ -86,16 +86,35 @@ public final class VenueHub: Sendable {
         self.wallClock = wallClock
         var runtimes: [String: VenueRuntime] = [:]
         var catalog: [String: Venue] = [:]
+        var venues: [Venue] = []
         for stored in try await store.venues() {
             let venue = try Venue.decodeJSON(stored.json, file: "venue '\(stored.id)'")
             if let problem = SurveyLearning.problem(venue, surveys[venue.id]) {
                 throw APIError.badRequest(field: "nodes", problem)
             }
+            venues.append(venue)
+        }
+        // The surveys given are imported into the store (replacing what they replaced at the last start; surveys
+        // recorded walking stay), and each venue learns from its stored survey: the one given as it was given, when
+        // it has nothing else.
+        var learned: [String: Recording] = [:]
+        for (id, survey) in surveys.sorted(by: { $0.key < $1.key }) {
+            try await store.replaceSurvey(
+                venue: id, with: SurveyImport.split(survey), storedAt: wallClock(), keepingWalks: true)
+            learned[id] = survey
+        }
+        for venue in venues {
+            let recordings = try await store.surveyRecordings(venue: venue.id)
+            guard recordings.contains(where: { !$0.isOpen && $0.source == .walk }) || learned[venue.id] == nil
+            else { continue }
+            learned[venue.id] = try await SurveyComposition.recording(venue: venue.id, store: store)
+        }
+        for venue in venues {
             catalog[venue.id] = venue
             // In a cluster, a venue runs once its lease is taken (``clusterRound()``).
             if cluster == nil {
                 runtimes[venue.id] = try VenueRuntime(
-                    venue: venue, learnsSurvey: surveys[venue.id] != nil, maximumDevices: self.maximumDevices)
+                    venue: venue, learnsSurvey: learned[venue.id] != nil, maximumDevices: self.maximumDevices)
             }
         }
         let registry = VenueRegistry(clustered: cluster != nil, runtimes: runtimes, catalog: catalog)
@@ -107,7 +126,7 @@ public final class VenueHub: Sendable {
             observers: observers, logger: logger, wallClock: wallClock)
         let resumption = VenueResume(store: store, metrics: metrics, wallClock: wallClock)
         let learning = SurveyLearning(
-            surveys: surveys, registry: registry, scans: scans, metrics: metrics, logger: logger)
+            surveys: learned, given: surveys, registry: registry, scans: scans, metrics: metrics, logger: logger)
         self.registry = registry
         self.nodeHealth = nodeHealth
         self.observers = observers
@@ -215,6 +234,9 @@ public final class VenueHub: Sendable {
             try await ownership.changed(venue: id)
         }
         scans.forget(venue: id)
+        // The store deleted its survey with it.
+        openSurveys.forget(venue: id)
+        learning.update(venue: id, survey: nil)
         old?.subscribers.finishAll()
         nodeHealth.forget(venue: id)
         metrics.venues.record(venueIDs.count)

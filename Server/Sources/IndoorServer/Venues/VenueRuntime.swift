@@ -9,6 +9,8 @@ final class VenueRuntime: Sendable {
         var session: LocationSession
         /// The venue's survey, learned in the background.
         var survey: SurveyState
+        /// What the learned survey's validation found; `nil` before it is learned, and without a survey.
+        var validation: SurveyValidation?
         /// While the survey is learned: the sightings of twice the positioning window before the latest, which the
         /// learned positioning hears before it takes over.
         var recent: RecentSightings?

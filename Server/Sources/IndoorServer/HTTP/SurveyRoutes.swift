@@ -126,9 +126,9 @@ struct SurveyRoutes: RouteArea {
     }
 
     /// `GET …/survey`: the recordings with their marks, the sightings kept, the coverage, and how far it is learned.
-    func survey(_ request: Request, context: some RequestContext) async throws -> Response {
+    func survey(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let venue = try context.parameters.require("venue")
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue) { return elsewhere }
         return try JSONResponse(try await answer(venue: venue)).response(from: request, context: context)
     }
 
@@ -145,10 +145,12 @@ struct SurveyRoutes: RouteArea {
 
     /// `PUT …/survey`: replaces the venue's whole survey by a dataset's `train/` (``SurveyUpload``); answered as
     /// `GET …/survey` (its state `learning`).
-    func putSurvey(_ request: Request, context: some RequestContext) async throws -> Response {
+    func putSurvey(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let venue = try context.parameters.require("venue")
         let body = try await request.bodyBytes(limit: SurveyUpload.maximumBytes)
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue, body: body) { return elsewhere }
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue, body: body) {
+            return elsewhere
+        }
         let survey = try SurveyUpload.survey(body: Data(buffer: body), contentType: request.headers[.contentType])
         _ = try await hub.putSurvey(venue: venue, survey)
         return try JSONResponse(try await answer(venue: venue)).response(from: request, context: context)
@@ -156,9 +158,9 @@ struct SurveyRoutes: RouteArea {
 
     /// `GET …/survey/export`: the survey as learned, as a dataset folder in a zip (`nodes.csv`, `train/sightings.csv`,
     /// `train/truth.csv`).
-    func export(_ request: Request, context: some RequestContext) async throws -> Response {
+    func export(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let id = try context.parameters.require("venue")
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: id) { return elsewhere }
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: id) { return elsewhere }
         guard let venue = hub.venue(id: id) else { throw APIError.unknownVenue(id) }
         guard let survey = try await hub.survey(venue: id) else {
             throw APIError.notFound(field: "survey", "venue '\(id)' has no survey with a stopped recording yet")
@@ -176,21 +178,25 @@ struct SurveyRoutes: RouteArea {
     }
 
     /// `POST …/survey/recordings` `{"device"}`: 201 with the recording (`id`, `startedAt`).
-    func start(_ request: Request, context: some RequestContext) async throws -> Response {
+    func start(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let venue = try context.parameters.require("venue")
         let body = try await request.bodyBytes(limit: configuration.maxBodyBytes)
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue, body: body) { return elsewhere }
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue, body: body) {
+            return elsewhere
+        }
         let wanted = try decodeBody(StartRequest.self, from: Data(buffer: body))
         let recording = try await hub.startSurveyRecording(venue: venue, device: wanted.device)
         return try JSONResponse(RecordingAnswer(recording), status: .created).response(from: request, context: context)
     }
 
     /// `POST …/recordings/{recording}/marks` `{"x", "y", "floor"?, "t"?, "hold"?}`: 201 with the mark as stored.
-    func mark(_ request: Request, context: some RequestContext) async throws -> Response {
+    func mark(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let venue = try context.parameters.require("venue")
         let id = try recording(context)
         let body = try await request.bodyBytes(limit: configuration.maxBodyBytes)
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue, body: body) { return elsewhere }
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue, body: body) {
+            return elsewhere
+        }
         let wanted = try decodeBody(MarkRequest.self, from: Data(buffer: body))
         let mark = try await hub.markSurvey(
             venue: venue, recording: id,
@@ -200,19 +206,19 @@ struct SurveyRoutes: RouteArea {
     }
 
     /// `POST …/recordings/{recording}/stop`: the recording, stopped; the venue relearns in the background.
-    func stop(_ request: Request, context: some RequestContext) async throws -> Response {
+    func stop(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let venue = try context.parameters.require("venue")
         let id = try recording(context)
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue) { return elsewhere }
         let stopped = try await hub.stopSurveyRecording(venue: venue, recording: id)
         return try JSONResponse(RecordingAnswer(stopped)).response(from: request, context: context)
     }
 
     /// `DELETE …/recordings/{recording}`: 204; a stopped recording relearns the venue.
-    func delete(_ request: Request, context: some RequestContext) async throws -> Response {
+    func delete(_ request: Request, context: IndoorRequestContext) async throws -> Response {
         let venue = try context.parameters.require("venue")
         let id = try recording(context)
-        if let elsewhere = try await forwarder.answerElsewhere(request, venue: venue) { return elsewhere }
+        if let elsewhere = try await forwarder.answerElsewhere(request, context, venue: venue) { return elsewhere }
         try await hub.deleteSurveyRecording(venue: venue, recording: id)
         return Response(status: .noContent)
     }

@@ -25,6 +25,7 @@ import Testing
         "ingest": ["POST /v1/sightings", "POST /v1/scans"],
         "admin": ["POST /v1/keys", "GET /v1/keys", "DELETE /v1/keys/{id}", "GET /v1/audit"],
         "devices": ["DELETE /v1/devices/{device}", "GET /v1/devices/{device}/export"],
+        "history": ["GET /v1/venues/{venue}/history", "GET /v1/venues/{venue}/reports/zones"],
     ]
 
     /// The routes `collection` adds to a router, as "METHOD path".
@@ -46,13 +47,14 @@ import Testing
             "ingest": IngestRoutes(server: server).collection(),
             "admin": AdminRoutes(server: server).collection(),
             "devices": DeviceRoutes(server: server).collection(),
+            "history": HistoryRoutes(server: server).collection(),
         ]
         #expect(Set(collections.keys) == Set(Self.areas.keys))
         for (area, collection) in collections {
             #expect(Self.routes(collection) == Self.areas[area], "\(area)")
         }
         let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        #expect(all.count == 28)
+        #expect(all.count == 30)
         #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
     }
 

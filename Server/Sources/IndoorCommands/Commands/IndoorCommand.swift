@@ -22,6 +22,7 @@ public struct IndoorCommand: AsyncParsableCommand {
             GatewayCommand.self,
             ForgetCommand.self,
             ExportCommand.self,
+            ReportCommand.self,
         ]
     )
 

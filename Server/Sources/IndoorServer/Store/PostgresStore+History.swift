@@ -97,7 +97,10 @@ extension PostgresStore {
                     WHERE venue = $2 AND check_in >= $3 AND check_in < $4
                     UNION ALL
                     SELECT zone, device, check_in AS a, COALESCE(departure, check_out, $1) AS z FROM visit
-                    WHERE venue = $2 AND check_in < $3 AND (check_out >= $3 OR check_out IS NULL)),
+                    WHERE venue = $2 AND check_in < $3 AND check_out >= $3
+                    UNION ALL
+                    SELECT zone, device, check_in AS a, $1 AS z FROM visit
+                    WHERE venue = $2 AND check_in < $3 AND check_out IS NULL),
                 \(ZoneReportSQL.counts(least: "LEAST", greatest: "GREATEST"))
                 """
             let counts = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)

@@ -59,6 +59,9 @@ extension SQLiteStore {
         guard query.edges.count >= 2 else {
             return ZoneReportData(counts: [], dwells: [], dwellsComplete: true, storedSince: nil)
         }
+        // The visits of the period: those that checked in during it (by `visit_venue_checkIn`), and those from
+        // before it that ended in it or are open (by `visit_venue_checkOut`: `+checkIn` keeps SQLite from reading
+        // every earlier visit through the check-in index instead).
         let counts = """
             WITH \(ZoneReportSQL.buckets(query.edges, postgres: false)),
             v AS (
@@ -66,7 +69,10 @@ extension SQLiteStore {
                 WHERE venue = :venue AND checkIn >= :from AND checkIn < :to
                 UNION ALL
                 SELECT zone, device, checkIn AS a, COALESCE(departure, checkOut, :now) AS z FROM visit
-                WHERE venue = :venue AND checkIn < :from AND (checkOut >= :from OR checkOut IS NULL)),
+                WHERE venue = :venue AND +checkIn < :from AND checkOut >= :from
+                UNION ALL
+                SELECT zone, device, checkIn AS a, :now AS z FROM visit
+                WHERE venue = :venue AND +checkIn < :from AND checkOut IS NULL),
             \(ZoneReportSQL.counts(least: "MIN", greatest: "MAX"))
             """
         let dwells = """

@@ -11,7 +11,7 @@ extension PostgresStore {
         // `type = 'fix'` written out, so that PostgreSQL reads the partial index `event_fix_venue_t` in its order;
         // devices compare byte by byte (`COLLATE "C"`), as in SQLite, whatever the database's collation.
         var sql = """
-            SELECT id, t, device, json::text FROM event
+            SELECT \(Self.fixColumns) FROM event
             WHERE venue = $1 AND type = 'fix' AND t >= $2 AND t < $3
             """
         if let device = query.device {
@@ -46,9 +46,8 @@ extension PostgresStore {
         binds.append(at - window)
         binds.append(at)
         var sql = """
-            SELECT id, t, device, json FROM (
-                SELECT id, t, device, json::text AS json,
-                    ROW_NUMBER() OVER (PARTITION BY device ORDER BY t DESC, id DESC) AS r
+            SELECT \(Self.fixColumns) FROM (
+                SELECT id, t, device, json, ROW_NUMBER() OVER (PARTITION BY device ORDER BY t DESC, id DESC) AS r
                 FROM event WHERE venue = $1 AND type = 'fix' AND t > $2 AND t <= $3
             """
         if let device {
@@ -61,14 +60,29 @@ extension PostgresStore {
         return try Self.historyFixes(rows[...]).sorted { $0.position.device < $1.position.device }
     }
 
-    /// Rows of `id, t, device, json` as history fixes, each fix's JSON written as SQLite keeps it (``FixJSON``, or
-    /// the encoder where it cannot), not as PostgreSQL prints JSONB: both stores answer the same bytes.
+    /// A fix row's columns: its id, time and device, and its JSON's members taken apart by the server (so that the
+    /// fix's JSON is written as SQLite keeps it without parsing JSONB's text: ``historyFixes(_:)``).
+    static let fixColumns = """
+        id, t, device, (json->>'x')::float8, (json->>'y')::float8, (json->>'z')::float8, (json->>'floor')::bigint,
+        (json->>'accuracy')::float8, (json->>'confidence')::float8, json->>'method', (json->>'latitude')::float8,
+        (json->>'longitude')::float8
+        """
+
+    /// Rows of ``fixColumns`` as history fixes, each fix's JSON written as SQLite keeps it (``FixJSON``, or the
+    /// encoder where it cannot), not as PostgreSQL prints JSONB: both stores answer the same bytes. A number of the
+    /// stored JSON read as `float8` is the `Double` its text is, so the fix is the one stored.
     private static func historyFixes(_ rows: ArraySlice<PostgresRow>) throws -> [HistoryFix] {
-        let decoder = JSONDecoder()
         let encoder = JSONFormat.encoder()
         return try rows.map { row in
-            let (id, time, device, text) = try row.decode((Int64, Double, String, String).self)
-            let fix = try decoder.decode(Fix.self, from: Data(text.utf8))
+            let (id, time, device, x, y, z, floor, accuracy, confidence, method, latitude, longitude) =
+                try row.decode(
+                    (Int64, Double, String, Double, Double, Double?, Int64?, Double, Double, String, Double?, Double?)
+                        .self)
+            var coordinate: GeoCoordinate?
+            if let latitude, let longitude { coordinate = GeoCoordinate(latitude: latitude, longitude: longitude) }
+            let fix = Fix(
+                time: time, device: device, position: Point3D(x: x, y: y, z: z ?? 0), floor: floor.map { Int($0) },
+                accuracy: accuracy, confidence: confidence, method: method, coordinate: coordinate)
             return HistoryFix(
                 position: FixHistoryPosition(time: time, device: device, id: id),
                 json: try FixJSON.json(fix) ?? encoder.encode(fix))

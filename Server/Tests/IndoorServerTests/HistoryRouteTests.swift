@@ -5,6 +5,7 @@ import HummingbirdTesting
 import IndoorServer
 import IndoorServerTestSupport
 import NIOCore
+import Synchronization
 import Testing
 
 /// `GET /v1/venues/{venue}/history`, against each store: the stored fixes in time order, a page at a time, filtered
@@ -113,6 +114,32 @@ import Testing
             let upstairs = try await client.get("/v1/venues/tiny/history?at=100&window=3600&floor=1")
             #expect((upstairs.json["fixes"] as? [[String: Any]])?.isEmpty == true)
         }
+    }
+
+    /// The history's pages and the instant, as bytes, from a server over a new store of `kind`.
+    static func answers(_ kind: StoreKind) async throws -> [String] {
+        let fixture = try await ServerFixture(store: kind)
+        defer { fixture.remove() }
+        let answers = Mutex<[String]>([])
+        try await fixture.test { client in
+            #expect(try await client.putVenue().status == .created)
+            #expect(try await client.post(Self.walks).status == .ok)
+            for uri in [
+                "/v1/venues/tiny/history?from=0&to=100&limit=5", "/v1/venues/tiny/history?from=0&to=100&device=q",
+                "/v1/venues/tiny/history?at=11.5&window=60",
+            ] {
+                let text = try await client.get(uri).text
+                answers.withLock { $0.append(text) }
+            }
+        }
+        return answers.withLock { $0 }
+    }
+
+    @Test func bothStoresAnswerTheSameBytes() async throws {
+        guard StoreKind.tested.contains(.postgres) else { return }
+        let sqlite = try await Self.answers(.sqlite)
+        #expect(sqlite.count == 3 && sqlite.allSatisfy { !$0.isEmpty })
+        #expect(try await Self.answers(.postgres) == sqlite)
     }
 
     @Test(arguments: [

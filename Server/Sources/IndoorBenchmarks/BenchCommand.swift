@@ -7,7 +7,7 @@ public struct BenchCommand: ParsableCommand {
         abstract: "Measure throughput on standard workloads (run with `swift run -c release`).",
         subcommands: [
             BenchPositioningCommand.self, BenchDecodeCommand.self, BenchZonesCommand.self, BenchMQTTPublishCommand.self,
-            BenchIngestCommand.self,
+            BenchIngestCommand.self, BenchHistoryCommand.self,
         ]
     )
 

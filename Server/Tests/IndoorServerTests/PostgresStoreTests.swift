@@ -271,7 +271,7 @@ struct PostgresStoreTests {
         #expect(
             applied
                 == "v1-venues-sightings-events-visits-keys\nv2-event-storedAt-visit-closedAt\nv3-floorImage\nv4-cluster\n"
-                + "v5-key-lifecycle-audit\nv6-serverSecret\nv7-survey"
+                + "v5-key-lifecycle-audit\nv6-serverSecret\nv7-survey\nv8-history-report-indexes"
         )
         let before = try Self.schema(database.name)
         #expect(before.contains("visit_open|CREATE UNIQUE INDEX visit_open ON public.visit"))

@@ -31,6 +31,7 @@ import Testing
             "POST /v1/venues/{venue}/survey/recordings/{recording}/marks",
             "POST /v1/venues/{venue}/survey/recordings/{recording}/stop",
         ],
+        "history": ["GET /v1/venues/{venue}/history", "GET /v1/venues/{venue}/reports/zones"],
     ]
 
     /// The routes `collection` adds to a router, as "METHOD path".
@@ -53,13 +54,14 @@ import Testing
             "admin": AdminRoutes(server: server).collection(),
             "devices": DeviceRoutes(server: server).collection(),
             "survey": SurveyRoutes(server: server).collection(),
+            "history": HistoryRoutes(server: server).collection(),
         ]
         #expect(Set(collections.keys) == Set(Self.areas.keys))
         for (area, collection) in collections {
             #expect(Self.routes(collection) == Self.areas[area], "\(area)")
         }
         let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        #expect(all.count == 35)
+        #expect(all.count == 37)
         #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
     }
 

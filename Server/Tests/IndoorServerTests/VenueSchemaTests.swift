@@ -35,10 +35,20 @@ import Testing
                     shape: .polygon(Polygon.rectangle(from: Point2D(x: 0, y: 4), to: Point2D(x: 2, y: 6)))),
                 FloorConnection(
                     id: "lift", kind: .lift, levels: [0, 2], shape: .circle(center: Point2D(x: 8, y: 8), radius: 1.5)),
-            ])
+            ], timeZone: "Europe/Berlin")
         let written = try venue.encodeJSON()
         let json = try JSONValue.parse(written)
         #expect(try Self.validator().problems(json, schema: "Venue") == [])
+        #expect(json["timeZone"] == .string("Europe/Berlin"))
+        #expect(try Venue.decodeJSON(written) == venue)
+        // A time zone the server does not know is refused, naming the field; without one the venue is written
+        // without it.
+        let refused = String(decoding: written, as: UTF8.self).replacingOccurrences(
+            of: "Europe/Berlin", with: "Europe/Atlantis")
+        #expect(throws: (any Error).self) { try Venue.decodeJSON(Data(refused.utf8)) }
+        var utc = venue
+        utc.timeZone = nil
+        #expect(try JSONValue.parse(try utc.encodeJSON())["timeZone"] == nil)
         #expect(json["geofences"] == .array([.string("hq-building"), .string("hq-annex")]))
         let connections = try #require(json["connections"]?.array)
         #expect(connections.count == 2)

@@ -20,11 +20,15 @@ public struct Venue: Hashable, Sendable, Identifiable {
     /// Where people move between floors (stairs, lifts), footprints in metres in the local frame. Empty (the
     /// default) when the venue lists none: positioning then lets a device change floor anywhere.
     public var connections: [FloorConnection]
+    /// The IANA time zone the venue keeps its clocks in (`Europe/Berlin`), for reports by hour, day and week; `nil`
+    /// (the default) for UTC.
+    public var timeZone: String?
 
     /// A venue; floors, nodes, zones and floor connections in the local frame (metres).
     public init(
         id: String, name: String, floors: [Floor] = [], nodes: [Node] = [], zones: [Zone] = [],
-        anchor: GeoAnchor? = nil, geofences: [String] = [], connections: [FloorConnection] = []
+        anchor: GeoAnchor? = nil, geofences: [String] = [], connections: [FloorConnection] = [],
+        timeZone: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -34,6 +38,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
         self.anchor = anchor
         self.geofences = geofences
         self.connections = connections
+        self.timeZone = timeZone
     }
 
     /// The floor with `level`, if the venue has it.
@@ -44,7 +49,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
 
 extension Venue: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, name, floors, nodes, zones, anchor, geofences, connections
+        case id, name, floors, nodes, zones, anchor, geofences, connections, timeZone
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,7 +62,14 @@ extension Venue: Codable {
             zones: try container.decodeIfPresent([Zone].self, forKey: .zones) ?? [],
             anchor: try container.decodeIfPresent(GeoAnchor.self, forKey: .anchor),
             geofences: try container.decodeIfPresent([String].self, forKey: .geofences) ?? [],
-            connections: try container.decodeIfPresent([FloorConnection].self, forKey: .connections) ?? [])
+            connections: try container.decodeIfPresent([FloorConnection].self, forKey: .connections) ?? [],
+            timeZone: try container.decodeIfPresent(String.self, forKey: .timeZone))
+        if let timeZone, TimeZone(identifier: timeZone) == nil || timeZone.isEmpty {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [CodingKeys.timeZone],
+                    debugDescription: "'\(timeZone)' is not an IANA time zone name (such as Europe/Berlin or UTC)"))
+        }
         var fences = Set<String>()
         for (index, geofence) in geofences.enumerated() {
             guard !geofence.isEmpty else {
@@ -128,8 +140,8 @@ extension Venue: Codable {
         }
     }
 
-    /// Writes the venue; `geofences` and `connections` only when it has some, so venues without them keep their
-    /// bytes.
+    /// Writes the venue; `geofences` and `connections` only when it has some, and `timeZone` only when it is set, so
+    /// venues without them keep their bytes.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -140,6 +152,7 @@ extension Venue: Codable {
         try container.encodeIfPresent(anchor, forKey: .anchor)
         if !geofences.isEmpty { try container.encode(geofences, forKey: .geofences) }
         if !connections.isEmpty { try container.encode(connections, forKey: .connections) }
+        try container.encodeIfPresent(timeZone, forKey: .timeZone)
     }
 
     /// Reads a venue from its JSON document, refusing values no venue can have.

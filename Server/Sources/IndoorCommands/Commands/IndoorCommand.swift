@@ -23,6 +23,7 @@ public struct IndoorCommand: AsyncParsableCommand {
             ForgetCommand.self,
             ExportCommand.self,
             SurveyCommand.self,
+            ReportCommand.self,
         ]
     )
 

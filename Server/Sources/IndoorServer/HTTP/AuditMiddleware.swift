@@ -26,7 +26,7 @@ struct AuditMiddleware: RouterMiddleware {
     /// The `GET` routes audited: reads of where people are and were, and of who may read.
     static let auditedReads: Set<String> = [
         "/v1/venues/{venue}/devices", "/v1/venues/{venue}/devices/{device}", "/v1/venues/{venue}/occupancy",
-        "/v1/activity", "/v1/stream", "/v1/keys",
+        "/v1/venues/{venue}/history", "/v1/venues/{venue}/reports/zones", "/v1/activity", "/v1/stream", "/v1/keys",
         "/v1/audit", "/v1/venues/{venue}/survey",
     ]
     /// The routes never audited: ingest, which is the gateways' traffic, not a person's read.

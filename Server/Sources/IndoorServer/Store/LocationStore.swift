@@ -54,6 +54,19 @@ public protocol LocationStore: AccessStore {
     /// seconds). What a restarted server replays to rebuild the venue's session.
     func recentSightings(venue: String, seconds: Double, limit: Int) async throws -> [ReceivedSighting]
 
+    // MARK: History and reports (docs/SERVER.md)
+
+    /// One page of `query.venue`'s stored fixes with data times in `query.from ..< query.to`, in the order of
+    /// ``FixHistoryPosition`` (data time, then device compared byte by byte, then id), at most `query.limit`, after
+    /// `query.after`; each fix's JSON as stored (the same bytes from both stores).
+    func fixHistory(_ query: FixHistoryQuery) async throws -> FixHistoryPage
+    /// Each device's latest stored fix of `venue` at or before data time `at` and after `at - window` (seconds), by
+    /// device (compared byte by byte); only `device`'s when it is given. What a history scrubber shows at `at`.
+    func fixes(venue: String, at: Double, window: Double, device: String?) async throws -> [HistoryFix]
+    /// `query.venue`'s visits counted per zone and bucket in SQL, with the dwells for percentiles
+    /// (``ZoneReportData``).
+    func zoneReport(_ query: ZoneReportQuery) async throws -> ZoneReportData
+
     /// Answers when the database can be read (for `/health`); throws otherwise.
     func ping() async throws
 

@@ -224,6 +224,15 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX survey_sighting_recording ON survey_sighting (recording, id)",
             ]),
+        // The indexes of history and reports, as in SQLite (the fixes' index ends with the id, which SQLite's
+        // indexes carry anyway).
+        Migration(
+            identifier: SQLiteMigrations.historyIndexes,
+            statements: [
+                "CREATE INDEX event_fix_venue_t ON event (venue, t, device, id) WHERE type = 'fix'",
+                "CREATE INDEX visit_venue_check_in ON visit (venue, check_in)",
+                "CREATE INDEX visit_venue_check_out ON visit (venue, check_out)",
+            ]),
     ]
 
     /// Brings the schema of the database `connection` is on up to date.

@@ -178,8 +178,22 @@ enum SQLiteMigrations {
                     CREATE INDEX surveySighting_recording ON surveySighting (recording, id);
                     """)
         }
+        // History and reports (`GET /v1/venues/{id}/history`, `…/reports/zones`): a venue's fixes in time order
+        // (then device: the order of the history's pages, read from the index without sorting), and its visits by
+        // check-in and by check-out (the visits of a period).
+        migrator.registerMigration(SQLiteMigrations.historyIndexes) { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX event_fix_venue_t ON event (venue, t, device) WHERE type = 'fix';
+                    CREATE INDEX visit_venue_checkIn ON visit (venue, checkIn);
+                    CREATE INDEX visit_venue_checkOut ON visit (venue, checkOut);
+                    """)
+        }
         return migrator
     }
+
+    /// The migration of the indexes of history and reports (the same identifier in ``PostgresMigrations``).
+    static let historyIndexes = "v8-history-report-indexes"
 
     /// The migration of keys with a lifecycle and the audit log (the same identifier in ``PostgresMigrations``).
     static let keyLifecycleAudit = "v5-key-lifecycle-audit"

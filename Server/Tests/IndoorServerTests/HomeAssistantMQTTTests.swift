@@ -59,9 +59,12 @@ import Testing
         }
     }
 
-    /// `device` heard by n1 then n2, into the east room, from `start` seconds of data time on.
+    /// `device` heard by n1 (t = 0, 1) then n2 (t = 10…16), into the east room and held there, from `start` seconds of
+    /// data time on.
     static func walk(_ device: String, from start: Double = 0) -> [Sighting] {
-        RetainedTopicsMQTTTests.walk(device, from: start)
+        ([(0.0, "n1"), (1, "n1")] + (10...16).map { (Double($0), "n2") }).map {
+            Sighting(time: start + $0.0, device: device, node: $0.1, rssi: -59)
+        }
     }
 
     /// Whether `topic` is one Home Assistant's MQTT discovery takes:
@@ -168,7 +171,7 @@ import Testing
         let base = anna.base(root: "indoor")
         // Into the east room, then one heard by n1 only, in no room.
         _ = try await bridge.hub.ingest(venue: "tiny", sightings: Self.walk(anna.device))
-        let west = (0..<4).map { Sighting(time: 12 + Double($0), device: "west", node: "n1", rssi: -50) }
+        let west = (0..<11).map { Sighting(time: 12 + Double($0), device: "west", node: "n1", rssi: -50) }
         _ = try await bridge.hub.ingest(venue: "tiny", sightings: west)
         try await MQTTGatewayTests.eventually("anna's room") {
             bridge.peer.messages(on: "\(base)/room").last == "East room"

@@ -53,7 +53,8 @@ import Testing
         _ = try await hub.ingest(venue: "tiny", sightings: Self.walk(Self.anna))
         _ = try await hub.ingest(venue: "tiny", sightings: Self.walk(Self.bob))
         let annas = MQTTPublisher.retainedTopics(of: Self.anna, venue: "tiny", configuration: configuration)
-        #expect(annas.contains("homeassistant/device_tracker/indoor_tiny_\(Self.anna)/config"))
+        #expect(annas.contains("homeassistant/device_tracker/indoor_tiny__\(Self.anna)/config"))
+        #expect(annas.contains("homeassistant/sensor/indoor_tiny__\(Self.anna)_room/config"))
         try await MQTTGatewayTests.eventually("anna's retained topics") {
             let topics = try await Self.retained(broker)
             return annas.allSatisfy(topics.contains)

@@ -266,19 +266,20 @@ import Testing
             try await peer.publish("espresense/devices/tag-7/n1", #"{"rssi":-60}"#)
             if second < 3 { try await Task.sleep(for: .seconds(1)) }
         }
-        let config = "homeassistant/device_tracker/indoor_tiny_phone-1/config"
+        let config = "homeassistant/device_tracker/indoor_tiny__phone-1/config"
         try await Self.eventually("the discovery config") { !peer.messages(on: config).isEmpty }
         let discovery = try #require(
             try JSONSerialization.jsonObject(with: Data((peer.messages(on: config).first ?? "").utf8))
                 as? [String: Any])
-        #expect(discovery["unique_id"] as? String == "indoor_tiny_phone-1")
+        #expect(discovery["unique_id"] as? String == "indoor_tiny__phone-1")
         #expect(discovery["state_topic"] as? String == "indoor/tiny/devices/phone-1/state")
         #expect(discovery["json_attributes_topic"] as? String == "indoor/tiny/devices/phone-1/attributes")
         #expect(discovery["source_type"] as? String == "bluetooth_le")
-        #expect((discovery["device"] as? [String: Any])?["identifiers"] as? [String] == ["indoor_tiny_phone-1"])
-        try await Self.eventually("the state 'East room'") {
-            peer.messages(on: "indoor/tiny/devices/phone-1/state").contains("East room")
+        #expect((discovery["device"] as? [String: Any])?["identifiers"] as? [String] == ["indoor_tiny__phone-1"])
+        try await Self.eventually("the room 'East room'") {
+            peer.messages(on: "indoor/tiny/devices/phone-1/room").contains("East room")
         }
+        #expect(peer.messages(on: "indoor/tiny/devices/phone-1/state") == ["home"])
         let attributes = try #require(
             try JSONSerialization.jsonObject(
                 with: Data((peer.messages(on: "indoor/tiny/devices/phone-1/attributes").last ?? "").utf8))
@@ -288,7 +289,7 @@ import Testing
         }
         #expect(!peer.messages(on: "indoor/tiny/devices/phone-1").isEmpty)
         // The pattern leaves tag-7 out of Home Assistant; its fixes are still published.
-        #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny_tag-7/config").isEmpty)
+        #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny__tag-7/config").isEmpty)
         #expect(!peer.messages(on: "indoor/tiny/devices/tag-7").isEmpty)
         // Home Assistant restarting: the config is sent again.
         let before = peer.messages(on: config).count
@@ -382,11 +383,13 @@ import Testing
             let config = try #require(
                 try JSONSerialization.jsonObject(
                     with: Data(
-                        (peer.messages(on: "homeassistant/device_tracker/indoor_tiny_\(level)/config").first ?? "")
+                        (peer.messages(on: "homeassistant/device_tracker/indoor_tiny__\(level)/config").first ?? "")
                             .utf8)) as? [String: Any], "\(id)")
             #expect(config["state_topic"] as? String == "indoor/tiny/devices/\(level)/state")
-            #expect(config["unique_id"] as? String == "indoor_tiny_\(level)")
-            #expect(config["name"] as? String == id)
+            #expect(config["unique_id"] as? String == "indoor_tiny__\(level)")
+            // The entity takes its device's name alone (`name` null), the device's name being the id.
+            #expect(config["name"] is NSNull)
+            #expect((config["device"] as? [String: Any])?["name"] as? String == id)
         }
         #expect(!peer.messages(on: "indoor/tiny/devices/anna_2Ephone").isEmpty)
         // Every level under devices/ reads back as one of the ids.
@@ -460,14 +463,14 @@ import Testing
             try await peer.publish("espresense/devices/phone-1/n1", #"{"rssi":-80}"#)
             try await Task.sleep(for: .seconds(1))
         }
-        try await Self.eventually("the state 'East room'") {
-            peer.messages(on: "indoor/tiny/devices/phone-1/state").contains("East room")
+        try await Self.eventually("the room 'East room'") {
+            peer.messages(on: "indoor/tiny/devices/phone-1/room").contains("East room")
         }
         try await Self.eventually("the refused discovery config counted") {
             try await Self.metric(#"indoor_mqtt_publish_refused_total{reason="brokerLimit"}"#, port: server.port)
                 ?? 0 > 0
         }
-        #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny_phone-1/config").isEmpty)
+        #expect(peer.messages(on: "homeassistant/device_tracker/indoor_tiny__phone-1/config").isEmpty)
         let (_, health) = try await DurabilityTests.request(
             server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")
         let mqtt = try #require(health["mqtt"] as? [String: Any])

@@ -9,8 +9,9 @@ import Testing
 @testable import IndoorServer
 
 /// Retained topics do not outlive what the server keeps (issue 50 item 5), on a real mosquitto: a device the session
-/// lets go (lost) and a device whose latest fix expires have their retained fix, state, attributes and Home Assistant
-/// discovery emptied; under MQTT 5 every retained message carries a Message Expiry Interval.
+/// lets go (lost) has its retained fix emptied and its Home Assistant tracker lost (`not_home`, no position), a device
+/// whose latest fix expires has its retained fix, state, room, attributes and Home Assistant discovery emptied; under
+/// MQTT 5 every retained message carries a Message Expiry Interval.
 @Suite(.serialized) struct RetainedTopicsMQTTTests {
     static let anna = ErasureMQTTTests.anna
     static let bob = ErasureMQTTTests.bob
@@ -102,7 +103,10 @@ import Testing
         return received.withLock { $0 }
     }
 
-    @Test(.needsBroker) func aDeviceTheSessionLetsGoHasItsRetainedTopicsEmptied() async throws {
+    /// A device the session lets go has its retained fix emptied; given to Home Assistant, its tracker says
+    /// `not_home`, its room `none` and its attributes carry no position (the entities stay, for Home Assistant's
+    /// `person` to see it away rather than gone).
+    @Test(.needsBroker) func aDeviceTheSessionLetsGoHasItsFixEmptiedAndItsTrackerLost() async throws {
         let broker = try Broker()
         let publishing = try await Publishing(broker)
         defer { publishing.stop() }
@@ -116,13 +120,25 @@ import Testing
         }
         // Bob heard 1000 s later: anna, silent beyond the session's device memory, is let go.
         _ = try await publishing.hub.ingest(venue: "tiny", sightings: Self.walk(Self.bob, from: 1000))
-        try await MQTTGatewayTests.eventually("anna's retained topics emptied") {
-            let topics = try await Self.retained(broker, having: Self.bob).keys
-            return !topics.contains { $0.contains(Self.anna) }
-                && publishing.topics(of: Self.bob).allSatisfy(topics.contains)
+        let fix = "indoor/tiny/devices/\(Self.anna)"
+        var retained: [String: MQTTMessage] = [:]
+        try await MQTTGatewayTests.eventually("anna's fix emptied") {
+            retained = try await Self.retained(broker, having: Self.bob)
+            return retained[fix] == nil && publishing.topics(of: Self.bob).allSatisfy(retained.keys.contains)
         }
-        // Live subscribers saw her go before her state was emptied.
-        #expect(live.messages(on: "indoor/tiny/devices/\(Self.anna)/state").suffix(2) == ["not_home", ""])
+        func text(_ topic: String) -> String? {
+            retained[topic].map { String(decoding: $0.payload, as: UTF8.self) }
+        }
+        #expect(text("\(fix)/state") == "not_home")
+        #expect(text("\(fix)/room") == "none")
+        let attributes = try #require(text("\(fix)/attributes"))
+        #expect(!attributes.contains("latitude") && !attributes.contains("\"x\""), "\(attributes)")
+        for topic in publishing.topics(of: Self.anna) where topic.hasPrefix("homeassistant/") {
+            #expect(retained[topic] != nil, "\(topic)")
+        }
+        // Live subscribers saw her go.
+        #expect(live.messages(on: "\(fix)/state") == ["home", "not_home"])
+        #expect(live.messages(on: fix).last == "")
     }
 
     @Test(.needsBroker) func aDeviceWhoseDataExpiresHasItsRetainedTopicsEmptied() async throws {

@@ -63,7 +63,9 @@ struct ServeMQTTOptions: ParsableArguments {
 
     @Flag(
         help:
-            "Publish a Home Assistant device tracker (MQTT discovery) for each device --home-assistant-device selects.")
+            ArgumentHelp(
+                "Publish a Home Assistant device (MQTT discovery: a home/not_home tracker and a room sensor) for each "
+                    + "device --home-assistant-device selects."))
     var homeAssistant = false
 
     @Option(help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "topic"))

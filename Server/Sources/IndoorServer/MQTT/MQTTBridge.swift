@@ -111,7 +111,7 @@ public final class MQTTBridge: Service, Sendable {
         var order: [String] = []
         for message in messages {
             if let homeAssistant = configuration.homeAssistant, message.topic == "\(homeAssistant.prefix)/status" {
-                if String(decoding: message.payload, as: UTF8.self) == "online" { publisher.resendDiscovery() }
+                if String(decoding: message.payload, as: UTF8.self) == "online" { publisher.resendToHomeAssistant() }
                 continue
             }
             let parsed: GatewayMessage

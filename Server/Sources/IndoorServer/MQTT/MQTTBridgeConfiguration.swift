@@ -23,7 +23,8 @@ public struct MQTTBridgeConfiguration: Sendable {
     /// none. Under MQTT 3.1.1 retained messages stay until emptied.
     public var retainedExpirySeconds: Double?
 
-    /// Home Assistant's MQTT discovery: a `device_tracker` per device.
+    /// Home Assistant's MQTT discovery: per device a `device_tracker` (`home` / `not_home`) and a `sensor` (its
+    /// room), under one Home Assistant device.
     public struct HomeAssistant: Sendable {
         /// Home Assistant's discovery prefix (`homeassistant`); it announces itself on `<prefix>/status`.
         public var prefix: String

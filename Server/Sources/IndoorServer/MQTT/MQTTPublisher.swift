@@ -7,19 +7,24 @@ import IndoorModel
 import Logging
 import Synchronization
 
-/// Publishes each venue's fixes and zone events to the broker, and Home Assistant's device trackers when asked.
+/// Publishes each venue's fixes and zone events to the broker, and Home Assistant's entities when asked.
 ///
 /// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s, escaped by one rule that
-/// every broker passes unchanged, the same in Home Assistant's object ids):
+/// every broker passes unchanged, the same in Home Assistant's object ids, ``HomeAssistantDevice``):
 /// - with `--publish` (``MQTTBridgeConfiguration/publish``), for the devices it selects:
 ///   `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
 ///   `GET /v1/venues/{venue}/devices/{device}`), and `<root>/<venue>/events`: each check-in and check-out (the JSON
 ///   of a zone event);
-/// - with Home Assistant, for the devices it is given (``MQTTBridgeConfiguration/HomeAssistant/devices``):
-///   `<prefix>/device_tracker/<object>/config` (retained discovery, once per device, again when Home Assistant says
-///   `online`), `<root>/<venue>/devices/<device>/state` (the held room's name, `home` in the venue but in no room,
-///   `not_home` once the device is lost) and `…/attributes` (x, y, floor, latitude, longitude, `gps_accuracy`,
-///   confidence).
+/// - with Home Assistant, for the devices it is given (``MQTTBridgeConfiguration/HomeAssistant/devices``), one Home
+///   Assistant device each (named by the device's id) with two entities, discovered once per device and again with
+///   their states when Home Assistant says `online`:
+///   - a `device_tracker` (`<prefix>/device_tracker/<object>/config`, `name` null): its state
+///     `<root>/<venue>/devices/<device>/state` is `home` while the device has fixes, `not_home` once it is lost (a
+///     check-out with reason `lost`, or the session letting it go), which Home Assistant's `person` follows; its
+///     attributes `…/attributes` (``TrackerAttributes``) are published when they change meaningfully
+///     (``TrackerAttributes/worthPublishing(after:seconds:)``), and lose the position when the device is lost;
+///   - a `sensor` named `Room` (`<prefix>/sensor/<object>_room/config`): its state `…/room` is the name of the room
+///     the session holds the device in, or `none` (in no room, or lost).
 ///
 /// Everything is published at QoS 0: a state superseded while the broker was away is not worth sending late.
 /// A message a limit of the broker forbids (MQTT 5: larger than its Maximum Packet Size, retained where it keeps
@@ -33,9 +38,9 @@ final class MQTTPublisher: Sendable {
     private let state = Mutex(State())
 
     struct State {
-        /// Home Assistant's devices: venue and device id → the last state published.
-        var trackers: [TrackerKey: String] = [:]
-        /// Discovery to send again for every tracker (Home Assistant came online).
+        /// Home Assistant's devices: what was last published for each.
+        var trackers: [HomeAssistantDevice: Tracker] = [:]
+        /// Discovery and states to send again for every tracker (Home Assistant came online).
         var resend = false
         var failures = 0
         /// When a refused publish was last logged, and how many were not logged since.
@@ -43,9 +48,15 @@ final class MQTTPublisher: Sendable {
         var refusalsNotLogged = 0
     }
 
-    struct TrackerKey: Hashable {
-        var venue: String
-        var device: String
+    /// What was last published for one of Home Assistant's devices (`nil`: nothing yet).
+    struct Tracker {
+        /// The tracker's state: `home` or `not_home`.
+        var state: String?
+        /// The room sensor's state: a room's name or ``RoomSensor/none``.
+        var room: String?
+        /// The tracker's attributes, and the data time of the fix they came from (seconds).
+        var attributes: TrackerAttributes?
+        var attributesTime = -Double.infinity
     }
 
     init(client: MQTTClient, configuration: MQTTBridgeConfiguration, metrics: ServerMetrics, logger: Logger) {
@@ -55,8 +66,9 @@ final class MQTTPublisher: Sendable {
         self.logger = logger
     }
 
-    /// Sends every device tracker's discovery again, now (Home Assistant came online and lost what it had).
-    func resendDiscovery() {
+    /// Sends every Home Assistant device's discovery configs again, then its entities' states and attributes as last
+    /// published, now (Home Assistant came online: it, or a broker without persistence, may have lost them).
+    func resendToHomeAssistant() {
         state.withLock { $0.resend = true }
         Task { await self.resendIfAsked() }
     }
@@ -74,40 +86,52 @@ final class MQTTPublisher: Sendable {
 
     /// A device whose data was erased: every retained topic published for it in `venue` is emptied (an empty retained
     /// payload deletes the broker's retained message), its Home Assistant discovery too (Home Assistant then removes
-    /// the tracker), and its tracker is dropped. Done whether or not this process published them (another process
+    /// its entities), and its tracker is dropped. Done whether or not this process published them (another process
     /// may have, before a restart).
     func clear(_ device: String, venue: String) async {
-        state.withLock { _ = $0.trackers.removeValue(forKey: TrackerKey(venue: venue, device: device)) }
-        for topic in Self.retainedTopics(of: device, venue: venue, configuration: configuration) {
-            await sendRaw(topic, [], retain: true)
+        let key = HomeAssistantDevice(venue: venue, device: device)
+        state.withLock { _ = $0.trackers.removeValue(forKey: key) }
+        var topics = Self.retainedTopics(of: device, venue: venue, configuration: configuration)
+        if let homeAssistant = configuration.homeAssistant,
+            let legacy = key.legacyConfigTopic(prefix: homeAssistant.prefix)
+        {
+            topics.append(legacy)
         }
+        for topic in topics { await sendRaw(topic, [], retain: true) }
     }
 
     /// Every retained topic the publisher may have published for `device` in `venue`: its fix, its tracker's state and
-    /// attributes, and with Home Assistant its discovery config.
+    /// attributes, its room, and with Home Assistant its discovery configs.
     static func retainedTopics(
         of device: String, venue: String, configuration: MQTTBridgeConfiguration
     ) -> [String] {
-        let base = "\(configuration.publishRoot)/\(topicSegment(venue))/devices/\(topicSegment(device))"
-        var topics = [base, "\(base)/state", "\(base)/attributes"]
+        let key = HomeAssistantDevice(venue: venue, device: device)
+        let base = key.base(root: configuration.publishRoot)
+        var topics = [base, "\(base)/state", "\(base)/attributes", "\(base)/room"]
         if let homeAssistant = configuration.homeAssistant {
-            topics.append("\(homeAssistant.prefix)/device_tracker/\(objectID(venue: venue, device: device))/config")
+            topics.append(key.trackerConfigTopic(prefix: homeAssistant.prefix))
+            topics.append(key.roomConfigTopic(prefix: homeAssistant.prefix))
         }
         return topics
     }
 
     /// A device the venue's session let go (its tracking expired: silent past the session's device memory, after
-    /// its check-outs as `lost`, or evicted beyond its cap): its tracker says `not_home` (live subscribers see it
-    /// go), then every retained topic published for it is emptied and its tracker dropped (``clear(_:venue:)``), so
-    /// that no new subscriber is sent a lost device's last position and the trackers do not grow with every device
-    /// ever heard; heard again, it is announced anew.
+    /// its check-outs as `lost`, or evicted beyond its cap), so that no new subscriber is sent a lost device's last
+    /// position and the trackers kept here do not grow with every device ever heard:
+    /// - given to Home Assistant: its entities stay (so that Home Assistant's `person` sees it away, not gone), lost
+    ///   (``lost(_:)``: `not_home`, room `none`, attributes without a position), its fix's retained topic is emptied
+    ///   and its tracker dropped here (heard again, it is announced anew); its retained topics go when its data does
+    ///   (erased, or expired with `--retain-events`, ``clear(_:venue:)``, and under MQTT 5 by their expiry);
+    /// - else every retained topic published for it is emptied (``clear(_:venue:)``).
     private func forget(_ device: String, venue: String) async {
-        let key = TrackerKey(venue: venue, device: device)
-        if let last = state.withLock({ $0.trackers[key] }), last != "not_home" {
-            await setState("not_home", venue: venue, device: device)
+        let key = HomeAssistantDevice(venue: venue, device: device)
+        guard tracks(device) else {
+            if publishes(device) { await clear(device, venue: venue) }
+            return
         }
-        guard publishes(device) || tracks(device) else { return }
-        await clear(device, venue: venue)
+        if state.withLock({ $0.trackers[key] }) != nil { await lost(key) }
+        state.withLock { _ = $0.trackers.removeValue(forKey: key) }
+        await sendRaw(key.base(root: configuration.publishRoot), [], retain: true)
     }
 
     /// How many devices have a Home Assistant tracker now.
@@ -117,20 +141,20 @@ final class MQTTPublisher: Sendable {
         let root = "\(configuration.publishRoot)/\(Self.topicSegment(venue))"
         switch event.stored.event {
         case .fix(let fix):
-            let device = "\(root)/devices/\(Self.topicSegment(fix.device))"
-            if publishes(fix.device) { await send(device, DeviceFix(fix: fix, room: event.room), retain: true) }
+            let key = HomeAssistantDevice(venue: venue, device: fix.device)
+            if publishes(fix.device) {
+                await send(
+                    key.base(root: configuration.publishRoot), DeviceFix(fix: fix, room: event.room), retain: true)
+            }
             guard tracks(fix.device) else { return }
-            await announce(venue: venue, device: fix.device)
-            let room = event.room
-            let name = room?.state == .room ? (room?.zoneName ?? "home") : "home"
-            // A fix without a room answer (not the device's latest of its batch) keeps the state as it was.
-            if room != nil { await setState(name, venue: venue, device: fix.device) }
-            await send("\(device)/attributes", TrackerAttributes(fix: fix, venue: venue, room: room), retain: true)
+            await announce(key)
+            await present(key, fix: fix, room: event.room)
         case .zone(let zone):
             if publishes(zone.device) { await send("\(root)/events", zone, retain: false) }
             if zone.kind == .checkOut, zone.reason == .lost, tracks(zone.device) {
-                await announce(venue: venue, device: zone.device)
-                await setState("not_home", venue: venue, device: zone.device)
+                let key = HomeAssistantDevice(venue: venue, device: zone.device)
+                await announce(key)
+                await lost(key)
             }
         }
     }
@@ -145,46 +169,108 @@ final class MQTTPublisher: Sendable {
         configuration.homeAssistant?.devices.contains(device) ?? false
     }
 
-    /// Sends `device`'s discovery config the first time it is seen.
-    private func announce(venue: String, device: String) async {
-        let key = TrackerKey(venue: venue, device: device)
+    /// Sends `key`'s discovery configs the first time it is seen, and empties the config an earlier release gave it.
+    private func announce(_ key: HomeAssistantDevice) async {
         let known = state.withLock { state in
-            defer { if state.trackers[key] == nil { state.trackers[key] = "" } }
+            defer { if state.trackers[key] == nil { state.trackers[key] = Tracker() } }
             return state.trackers[key] != nil
         }
-        if !known { await sendDiscovery(key) }
+        guard !known else { return }
+        await sendDiscovery(key)
+        if let homeAssistant = configuration.homeAssistant,
+            let legacy = key.legacyConfigTopic(prefix: homeAssistant.prefix)
+        {
+            await sendRaw(legacy, [], retain: true)
+        }
     }
 
-    private func setState(_ value: String, venue: String, device: String) async {
-        let key = TrackerKey(venue: venue, device: device)
-        let changed = state.withLock { state in
-            defer { state.trackers[key] = value }
-            return state.trackers[key] != value
+    /// A fix of `key`'s device: its tracker is `home`, its room sensor the room held (``DeviceRoom/State/room``),
+    /// `none` in no room, as it was while the fixes leave a room and have not settled (``DeviceRoom/State/unknown``)
+    /// or when the fix carries no room; its attributes when they changed meaningfully.
+    private func present(_ key: HomeAssistantDevice, fix: Fix, room: DeviceRoom?) async {
+        await setState(key, \.state, "home", topic: "state")
+        let last = state.withLock { $0.trackers[key] }
+        let name: String
+        switch room?.state {
+        case .room: name = room?.zoneName ?? room?.zone ?? RoomSensor.none
+        case .noRoom: name = RoomSensor.none
+        case .unknown, nil: name = last?.room ?? RoomSensor.none
+        }
+        await setState(key, \.room, name, topic: "room")
+        let attributes = TrackerAttributes(fix: fix, venue: key.venue, room: name == RoomSensor.none ? nil : name)
+        let due = state.withLock { state -> Bool in
+            guard var tracker = state.trackers[key] else { return false }
+            guard attributes.worthPublishing(after: tracker.attributes, seconds: fix.time - tracker.attributesTime)
+            else { return false }
+            tracker.attributes = attributes
+            tracker.attributesTime = fix.time
+            state.trackers[key] = tracker
+            return true
+        }
+        if due { await send("\(key.base(root: configuration.publishRoot))/attributes", attributes, retain: true) }
+    }
+
+    /// `key`'s device is lost: its tracker is `not_home`, its room sensor `none`, its attributes lose the position.
+    private func lost(_ key: HomeAssistantDevice) async {
+        await setState(key, \.state, "not_home", topic: "state")
+        await setState(key, \.room, RoomSensor.none, topic: "room")
+        let attributes = TrackerAttributes.lost(venue: key.venue)
+        let due = state.withLock { state -> Bool in
+            guard var tracker = state.trackers[key], tracker.attributes != attributes else { return false }
+            tracker.attributes = attributes
+            state.trackers[key] = tracker
+            return true
+        }
+        if due { await send("\(key.base(root: configuration.publishRoot))/attributes", attributes, retain: true) }
+    }
+
+    /// Publishes `value` on `<base>/<topic>` (retained) unless it is what `field` of `key`'s tracker says was.
+    private func setState(
+        _ key: HomeAssistantDevice, _ field: WritableKeyPath<Tracker, String?>, _ value: String, topic: String
+    ) async {
+        let changed = state.withLock { state -> Bool in
+            guard var tracker = state.trackers[key], tracker[keyPath: field] != value else { return false }
+            tracker[keyPath: field] = value
+            state.trackers[key] = tracker
+            return true
         }
         guard changed else { return }
-        let topic =
-            "\(configuration.publishRoot)/\(Self.topicSegment(venue))/devices/\(Self.topicSegment(device))/state"
-        await sendRaw(topic, Array(value.utf8), retain: true)
+        await sendRaw("\(key.base(root: configuration.publishRoot))/\(topic)", Array(value.utf8), retain: true)
     }
 
+    /// Sends every tracker's discovery and what was last published for it, when Home Assistant came online. Each
+    /// value is read just before it is sent, so that a fix published meanwhile is not undone by an older value.
     private func resendIfAsked() async {
-        let keys = state.withLock { state -> [TrackerKey] in
+        let keys = state.withLock { state -> [HomeAssistantDevice] in
             guard state.resend else { return [] }
             state.resend = false
             return Array(state.trackers.keys)
         }
-        for key in keys { await sendDiscovery(key) }
+        for key in keys {
+            await sendDiscovery(key)
+            let base = key.base(root: configuration.publishRoot)
+            if let value = state.withLock({ $0.trackers[key]?.state }) {
+                await sendRaw("\(base)/state", Array(value.utf8), retain: true)
+            }
+            if let value = state.withLock({ $0.trackers[key]?.room }) {
+                await sendRaw("\(base)/room", Array(value.utf8), retain: true)
+            }
+            if let attributes = state.withLock({ $0.trackers[key]?.attributes }) {
+                await send("\(base)/attributes", attributes, retain: true)
+            }
+        }
     }
 
-    private func sendDiscovery(_ key: TrackerKey) async {
+    /// Sends `key`'s discovery configs: its device tracker and its room sensor, under one Home Assistant device.
+    private func sendDiscovery(_ key: HomeAssistantDevice) async {
         guard let homeAssistant = configuration.homeAssistant else { return }
-        let object = Self.objectID(venue: key.venue, device: key.device)
-        let base =
-            "\(configuration.publishRoot)/\(Self.topicSegment(key.venue))/devices/\(Self.topicSegment(key.device))"
-        let config = TrackerDiscovery(
-            uniqueID: object, name: key.device, stateTopic: "\(base)/state", attributesTopic: "\(base)/attributes",
-            device: .init(identifiers: [object], name: key.device, manufacturer: "Indoor", model: "Indoor location"))
-        await send("\(homeAssistant.prefix)/device_tracker/\(object)/config", config, retain: true)
+        let base = key.base(root: configuration.publishRoot)
+        let device = HomeAssistantDeviceBlock(identifiers: [key.objectID], name: key.device)
+        let tracker = TrackerDiscovery(
+            uniqueID: key.objectID, stateTopic: "\(base)/state", attributesTopic: "\(base)/attributes", device: device)
+        await send(key.trackerConfigTopic(prefix: homeAssistant.prefix), tracker, retain: true)
+        let room = RoomSensorDiscovery(uniqueID: key.roomObjectID, stateTopic: "\(base)/room", device: device)
+        await send(key.roomConfigTopic(prefix: homeAssistant.prefix), room, retain: true)
     }
 
     private func send(_ topic: String, _ value: some Encodable, retain: Bool) async {
@@ -246,71 +332,5 @@ final class MQTTPublisher: Sendable {
     /// `_XX`, so a beacon id `UUID/major/minor` stays one level and no broker changes it.
     static func topicSegment(_ id: String) -> String {
         TopicLevel.escape(id)
-    }
-
-    /// Home Assistant's object id (and unique id) of a device: `indoor_<venue>_<device>`, each id a ``topicSegment(_:)``.
-    static func objectID(venue: String, device: String) -> String {
-        "indoor_\(topicSegment(venue))_\(topicSegment(device))"
-    }
-}
-
-/// A Home Assistant `device_tracker` discovery config.
-struct TrackerDiscovery: Encodable {
-    var uniqueID: String
-    var name: String
-    var stateTopic: String
-    var attributesTopic: String
-    var sourceType = "bluetooth_le"
-    var payloadHome = "home"
-    var payloadNotHome = "not_home"
-    var device: Device
-
-    struct Device: Encodable {
-        var identifiers: [String]
-        var name: String
-        var manufacturer: String
-        var model: String
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case uniqueID = "unique_id"
-        case name
-        case stateTopic = "state_topic"
-        case attributesTopic = "json_attributes_topic"
-        case sourceType = "source_type"
-        case payloadHome = "payload_home"
-        case payloadNotHome = "payload_not_home"
-        case device
-    }
-}
-
-/// What Home Assistant shows beside a device tracker's state; `latitude`, `longitude` and `gps_accuracy` place it on
-/// Home Assistant's map.
-struct TrackerAttributes: Encodable {
-    var x: Double
-    var y: Double
-    var floor: Int?
-    var latitude: Double?
-    var longitude: Double?
-    var gpsAccuracy: Double
-    var confidence: Double
-    var venue: String
-    var room: String?
-
-    init(fix: Fix, venue: String, room: DeviceRoom?) {
-        x = (fix.position.x * 1000).rounded() / 1000
-        y = (fix.position.y * 1000).rounded() / 1000
-        floor = fix.floor
-        latitude = fix.coordinate?.latitude
-        longitude = fix.coordinate?.longitude
-        gpsAccuracy = (fix.accuracy * 1000).rounded() / 1000
-        confidence = (fix.confidence * 1000).rounded() / 1000
-        self.venue = venue
-        self.room = room?.zoneName
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case x, y, floor, latitude, longitude, confidence, venue, room
-        case gpsAccuracy = "gps_accuracy"
     }
 }

@@ -158,7 +158,7 @@ struct ReplayCommandTests {
     }
 
     @Test(
-        "without --method: auto (the weighted centroid where one node is heard, and the fixes say so), the same lines as asking for it"
+        "without --method: auto (its posterior held at the one node heard, and the fixes say so), the same lines as asking for it"
     )
     func defaultMethod() throws {
         // The README walk over two nodes.
@@ -169,13 +169,14 @@ struct ReplayCommandTests {
         ) { lines.append($0) }
         let fixes = lines.compactMap { try? JSONDecoder().decode(Fix.self, from: Data($0.utf8)) }
         #expect(fixes.map(\.time) == [1, 10, 11, 20, 22])  // the first waits half a second for more readings
-        #expect(fixes.allSatisfy { $0.method == "weighted-centroid" })  // the estimator `auto` handed one node to
+        #expect(fixes.allSatisfy { $0.method == "auto" })
+        // One node heard at a time: each fix within a few centimetres of it (n1 at x 0, n2 at x 20).
+        #expect(fixes.allSatisfy { min(abs($0.position.x), abs($0.position.x - 20)) < 0.25 && $0.position.y == 0 })
+        #expect(!lines.contains { $0.contains(#""y":-0"#) })
         #expect(outcome.summary.fallbacks.isEmpty)
         #expect(outcome.summary.description == "replay: 6 sightings, 5 fixes, 7 zone events")
         let named = try replay(walk, file: "walk.csv", method: "auto")
         #expect(lines == named.lines)
-        let centroid = try replay(walk, file: "walk.csv", method: "weighted-centroid")
-        #expect(centroid.lines == lines)
 
         // Asked for by name, a trilaterating method has no fallback.
         let strict = try ReplayCommand.replay(

@@ -98,4 +98,16 @@ struct FixJSONTests {
                 == #"{"accuracy":2.5,"confidence":0.813,"device":"phone-7","floor":1,"latitude":47.12345679,"#
                 + #""longitude":8.5,"method":"auto","t":1700000123.25,"x":11.374,"y":-2,"z":0}"#)
     }
+
+    /// A length that rounds to zero from below is written 0, not -0, by both writers (a store that keeps the fix's
+    /// columns and one that keeps its JSON answer the same bytes).
+    @Test func aLengthRoundingToZeroIsZeroNotMinusZero() throws {
+        let fix = Fix(
+            time: 5, device: "p", position: Point3D(x: -0.0001, y: -0.0, z: 0), accuracy: 1, confidence: 0.5,
+            method: "auto")
+        let direct = String(decoding: try #require(FixJSON.json(fix)), as: UTF8.self)
+        let encoded = String(decoding: try JSONFormat.encoder().encode(fix), as: UTF8.self)
+        #expect(direct == encoded)
+        #expect(direct.contains(#""x":0,"y":0,"#) && !direct.contains("-0"))
+    }
 }

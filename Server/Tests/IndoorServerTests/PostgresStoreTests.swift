@@ -277,7 +277,7 @@ struct PostgresStoreTests {
         #expect(before.contains("visit_open|CREATE UNIQUE INDEX visit_open ON public.visit"))
         let store = try await database.open()
         #expect(try Self.schema(database.name) == before)
-        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "7")
+        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "8")
         try await store.ping()
     }
 

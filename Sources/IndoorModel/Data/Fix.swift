@@ -79,10 +79,11 @@ extension Fix: Codable {
         try container.encodeIfPresent(coordinate.map { Self.rounded($0.longitude, 1e8) }, forKey: .longitude)
     }
 
-    /// `value` to the nearest 1/`scale`; a value that is not finite, or too large to scale, as it is.
+    /// `value` to the nearest 1/`scale`; a value that is not finite, or too large to scale, as it is. A value that
+    /// rounds to zero is 0, never −0 (which JSON would show as `-0`).
     static func rounded(_ value: Double, _ scale: Double) -> Double {
         let scaled = value * scale
         guard scaled.isFinite, abs(scaled) < 1e15 else { return value }
-        return scaled.rounded() / scale
+        return scaled.rounded() / scale + 0
     }
 }

@@ -78,10 +78,10 @@ package enum FixJSON {
     }
 
     /// `value` to the nearest 1/`scale`, as `Fix.encode(to:)` rounds it: a value that is not finite, or too large to
-    /// scale, as it is.
+    /// scale, as it is; one that rounds to zero is 0, never −0.
     private static func rounded(_ value: Double, _ scale: Double) -> Double {
         let scaled = value * scale
         guard scaled.isFinite, abs(scaled) < 1e15 else { return value }
-        return scaled.rounded() / scale
+        return scaled.rounded() / scale + 0
     }
 }

@@ -181,7 +181,13 @@ import Testing
         try await MQTTGatewayTests.eventually("west's state") {
             bridge.peer.messages(on: "\(westBase)/state") == ["home"]
         }
-        #expect(bridge.peer.messages(on: "\(westBase)/room").last == "none")
+        // The room follows the state on the broker: waited for, not read at once.
+        try await MQTTGatewayTests.eventually("west's room") {
+            bridge.peer.messages(on: "\(westBase)/room").last == "none"
+        }
+        try await MQTTGatewayTests.eventually("anna's attributes in her room") {
+            try bridge.json("\(base)/attributes")?["room"] as? String == "East room"
+        }
         let attributes = try #require(try bridge.json("\(base)/attributes"))
         for key in ["x", "y", "latitude", "longitude", "gps_accuracy", "confidence"] {
             #expect(attributes[key] is Double || attributes[key] is Int, "\(key): \(attributes)")
@@ -196,6 +202,10 @@ import Testing
             }
             try await MQTTGatewayTests.eventually("\(device)'s room none") {
                 bridge.peer.messages(on: "\(device)/room").last == "none"
+            }
+            // The attributes without a position follow the room on the broker.
+            try await MQTTGatewayTests.eventually("\(device)'s attributes without a position") {
+                try bridge.json("\(device)/attributes")?["x"] == nil
             }
             let lost = try #require(try bridge.json("\(device)/attributes"))
             for key in ["x", "y", "latitude", "longitude", "gps_accuracy"] {

@@ -23,7 +23,8 @@ struct SessionPromisesTests {
             }
         }
         #expect(fixes.map(\.time) == [1, 10, 11, 20, 22])
-        #expect(fixes.first?.coordinate?.latitude == 52.5)
+        // At the one node heard (n1, at the anchor), within the default's tenth of a metre: 1e-5° is about a metre.
+        #expect(abs((fixes.first?.coordinate?.latitude ?? 0) - 52.5) < 1e-5)
         #expect(zones.map(\.kind) == [.checkIn, .checkOut])
         #expect(zones.map(\.time) == [10, 22])
         #expect(zones.first?.zoneName == "East room")
@@ -38,7 +39,8 @@ struct SessionPromisesTests {
         #expect(session.openVisits.map(\.zone) == ["east"])
         #expect(session.readings(device: "p", at: 11).map(\.node.id) == ["n2"])
         let located = try session.locate(device: "p", at: 11).get()
-        #expect(abs(located.position.x - 20) < 1e-9)
+        // At the one node heard (n2, x 20 m), within the default's tenth of a metre.
+        #expect(abs(located.position.x - 20) < 0.25)
         #expect(session.room(of: "p") == .room(0))
         // Nothing more is heard: the device is lost 60 s after its last fix, at 71 s.
         let due = session.advance(to: 120)

@@ -28,6 +28,9 @@ PY
 cd "$work"
 timeout 120 bash example.sh > output.txt 2> errors.txt || { cat output.txt errors.txt; echo "readme example: failed" >&2; exit 1; }
 grep -q '"event":"checkIn"' output.txt || { cat output.txt; echo "readme example: no check-in in the answer" >&2; exit 1; }
-grep -q '"x":20' output.txt || { cat output.txt; echo "readme example: no fix at x 20 in the answer" >&2; exit 1; }
+# The phone hears n2 (x 20 m) alone: its fix lies within half a metre of it.
+python3 -c 'import json, re, sys
+xs = [float(m) for m in re.findall(r"\"x\":(-?[0-9.]+)", open("output.txt").read())]
+sys.exit(0 if any(abs(x - 20) < 0.5 for x in xs) else 1)' || { cat output.txt; echo "readme example: no fix near x 20 in the answer" >&2; exit 1; }
 grep -q '"visits":\[{' output.txt || { cat output.txt; echo "readme example: no visit in the activity" >&2; exit 1; }
-echo "readme server example: passed (fix at x 20, check-in to East room, one open visit)"
+echo "readme server example: passed (fix near x 20, check-in to East room, one open visit)"

@@ -46,10 +46,10 @@ struct CentroidPrior: Hashable, Sendable {
             $0.rssi.isFinite && $0.node.position.x.isFinite && $0.node.position.y.isFinite
         }
         guard let strongest = usable.map(\.rssi).max() else { return nil }
+        let weights = usable.map { Foundation.exp(($0.rssi - strongest) / temperature) }
         // The floor holding most of the weight (the first of equals in the readings' order).
         var floors: [(floor: Int?, weight: Double)] = []
-        for reading in usable {
-            let weight = Foundation.exp((reading.rssi - strongest) / temperature)
+        for (reading, weight) in zip(usable, weights) {
             if let slot = floors.firstIndex(where: { $0.floor == reading.node.floor }) {
                 floors[slot].weight += weight
             } else {
@@ -58,11 +58,11 @@ struct CentroidPrior: Hashable, Sendable {
         }
         guard var chosen = floors.first else { return nil }
         for candidate in floors.dropFirst() where candidate.weight > chosen.weight { chosen = candidate }
+        let onFloor = zip(usable, weights).filter { $0.0.node.floor == chosen.floor }
         var total = 0.0
         var x = 0.0
         var y = 0.0
-        for reading in usable where reading.node.floor == chosen.floor {
-            let weight = Foundation.exp((reading.rssi - strongest) / temperature)
+        for (reading, weight) in onFloor {
             total += weight
             x += weight * reading.node.position.x
             y += weight * reading.node.position.y
@@ -70,8 +70,7 @@ struct CentroidPrior: Hashable, Sendable {
         guard total > 0 else { return nil }
         let center = Point2D(x: x / total, y: y / total)
         var square = 0.0
-        for reading in usable where reading.node.floor == chosen.floor {
-            let weight = Foundation.exp((reading.rssi - strongest) / temperature)
+        for (reading, weight) in onFloor {
             let dx = reading.node.position.x - center.x
             let dy = reading.node.position.y - center.y
             square += weight * (dx * dx + dy * dy)

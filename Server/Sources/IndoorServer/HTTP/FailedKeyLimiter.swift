@@ -25,20 +25,27 @@ public final class FailedKeyLimiter: Sendable {
     }
 
     private let table = Mutex<[String: Failures]>([:])
+    private let clock: @Sendable () -> Double
 
     /// A limiter remembering no address.
-    public init() {}
+    /// - Parameter clock: The time now, Unix seconds, where a call gives none (the system's clock by default).
+    public init(clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.clock = clock
+    }
 
-    /// Seconds `address` must wait before trying a key again at `now` (Unix seconds); `nil` when it may try now.
-    public func wait(for address: String, now: Double = Date().timeIntervalSince1970) -> Int? {
-        table.withLock { table in
+    /// Seconds `address` must wait before trying a key again at `now` (Unix seconds, the ``init(clock:)`` clock's
+    /// when `nil`); `nil` when it may try now.
+    public func wait(for address: String, now: Double? = nil) -> Int? {
+        let now = now ?? clock()
+        return table.withLock { table in
             guard let failures = table[address], failures.blockedUntil > now else { return nil }
             return max(1, Int((failures.blockedUntil - now).rounded(.up)))
         }
     }
 
-    /// Counts a refused key from `address` at `now`.
-    public func failed(_ address: String, now: Double = Date().timeIntervalSince1970) {
+    /// Counts a refused key from `address` at `now` (Unix seconds, the ``init(clock:)`` clock's when `nil`).
+    public func failed(_ address: String, now: Double? = nil) {
+        let now = now ?? clock()
         table.withLock { table in
             var failures = table[address] ?? Failures(count: 0, last: now, blockedUntil: 0)
             if now - failures.last > Self.forgetSeconds { failures = Failures(count: 0, last: now, blockedUntil: 0) }

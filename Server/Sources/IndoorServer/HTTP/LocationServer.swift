@@ -19,8 +19,8 @@ public struct LocationServer: Sendable {
     public let hub: VenueHub
     /// The accepted keys.
     public let keys: KeyRing
-    /// The count of refused keys by client address (``FailedKeyLimiter``).
-    public let failedKeys: FailedKeyLimiter
+    /// The count of refused keys by client address (``FailedKeyLimiter``); set it before ``router()``.
+    public var failedKeys: FailedKeyLimiter
     /// Who read what: the audit log's writer.
     public let audit: AuditLog
     /// Listening address and limits.

@@ -77,7 +77,8 @@ let package = Package(
                 .embedInCode("Resources/editor-form.js"), .embedInCode("Resources/editor-items.js"),
                 .embedInCode("Resources/editor-anchor.js"), .embedInCode("Resources/editor-image.js"),
                 .embedInCode("Resources/editor-pointer.js"), .embedInCode("Resources/editor-save.js"),
-                .embedInCode("Resources/editor-paint.js"),
+                .embedInCode("Resources/editor-paint.js"), .embedInCode("Resources/survey.js"),
+                .embedInCode("Resources/survey-plan.js"),
                 .embedInCode("Resources/openapi.json"),
             ],
             swiftSettings: strict

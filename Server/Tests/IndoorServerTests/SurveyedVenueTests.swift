@@ -59,6 +59,11 @@ import Testing
         await hub.learned(venue: venue.id)
         #expect(hub.surveyState(venue: venue.id) == .learned)
         #expect(surveyed.server.metrics.text().contains("indoor_venues_learning 0"))
+        // What the survey bought on its own walks: its cross-validated error beside the venue's without a survey.
+        let validation = try #require(hub.surveyValidation(venue: venue.id))
+        let withoutSurvey = try #require(validation.withoutSurveyMedianMeters)
+        let validated = try #require(validation.validatedMedianMeters)
+        #expect(withoutSurvey > validated, "without the survey \(withoutSurvey) m, validated \(validated) m")
         let later = data.test.sightings.filter { $0.time >= change }
         let withSurvey = try await hub.ingest(venue: venue.id, sightings: later)
         let without = try await plain.server.hub.ingest(venue: venue.id, sightings: later)

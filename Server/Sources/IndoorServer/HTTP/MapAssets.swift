@@ -50,6 +50,8 @@ enum MapAssets {
         "stream.js": Asset(bytes: PackageResources.stream_js, contentType: script),
         "viewer.js": Asset(bytes: PackageResources.viewer_js, contentType: script),
         "drawers.js": Asset(bytes: PackageResources.drawers_js, contentType: script),
+        "survey.js": Asset(bytes: PackageResources.survey_js, contentType: script),
+        "survey-plan.js": Asset(bytes: PackageResources.survey_plan_js, contentType: script),
         "editor.js": Asset(bytes: PackageResources.editor_js, contentType: script),
         "editor-state.js": Asset(bytes: PackageResources.editor_state_js, contentType: script),
         "editor-form.js": Asset(bytes: PackageResources.editor_form_js, contentType: script),

@@ -4,10 +4,12 @@
 //   view, zoom, labels, plan, floor-image: the map's view, zoom and pan, labels, the plan, the floor's image
 //   activity, stream, viewer: the activity list, the live stream, opening a venue and the status line
 //   drawers: the side panel as a drawer at phone width
+//   survey, survey-plan: survey mode (recording a site survey on the plan) and what it works out
 //   editor and editor-*: the venue editor (state, forms, items, anchor, image, pointer, save, paint)
 
 import "./drawers.js";
 import "./editor.js";
+import "./survey.js";
 import { start } from "./viewer.js";
 
 start();

@@ -12,6 +12,9 @@ export const surveys = new Map();   // venue id -> its survey's state (GET /v1/v
 export const devices = new Map();   // device id -> latest fix
 export const rooms = new Map();     // device id -> its held room ({state, zone, zoneName}), as the server last said
 export const inside = new Map();    // zone id -> Set of devices
+// What is painted over the plan at each frame after the labels (survey mode's marks and coverage): functions of no
+// arguments, called in order.
+export const overlays = [];
 
 // What the editor does at the viewer's events while it edits (`edit` is set): filled in by editor.js, so that the
 // viewer needs no import of the editor.

@@ -1,7 +1,7 @@
 // ---- The view: zoom and pan, by code (fit, zoomAt, pan) and by hand, and the repaint after each change.
 
 import { layoutLabels } from "./labels.js";
-import { bounds, edit, editorHooks, venue } from "./state.js";
+import { bounds, edit, editorHooks, overlays, venue } from "./state.js";
 import { map, pointerAt, size, view } from "./view.js";
 
 // Fits the chosen floor (or the whole venue) to the map.
@@ -47,6 +47,7 @@ function paint() {
   viewport.setAttribute("transform", "matrix(" + view.scale + " 0 0 " + view.scale + " " + view.x + " " + view.y + ")");
   map.dataset.scale = view.scale.toFixed(4);
   layoutLabels();
+  for (const paintOverlay of overlays) paintOverlay();
   if (edit) editorHooks.paint();
 }
 

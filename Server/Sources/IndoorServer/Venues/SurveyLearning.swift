@@ -1,5 +1,7 @@
 import Foundation
+import IndoorEvaluation
 import IndoorModel
+import IndoorPositioning
 import IndoorSession
 import Logging
 import Synchronization
@@ -89,8 +91,11 @@ final class SurveyLearning: Sendable {
             var adopted = false
             do {
                 let learned = try LocationSession(SessionConfiguration(venue: venue, survey: survey))
+                let without = SurveyValidation.medianWithoutSurvey(venue: venue, survey: survey)
                 let validation = learned.surveyValidation.map {
-                    SurveyValidation(estimator: $0.estimator, validatedMedianMeters: $0.validatedMedianMeters)
+                    SurveyValidation(
+                        estimator: $0.estimator, validatedMedianMeters: $0.validatedMedianMeters,
+                        withoutSurveyMedianMeters: without)
                 }
                 try runtime.locked { state in
                     try state.session.adoptPositioning(of: learned, replaying: state.recent?.sightings ?? [])
@@ -175,4 +180,19 @@ public struct SurveyValidation: Hashable, Sendable, Encodable {
     /// The median error on the survey's walks held out in turn, metres; `nil` when the survey has too few walks to
     /// validate on (a survey of fixed spots).
     public var validatedMedianMeters: Double?
+    /// The median error, metres, of the venue's positioning without a survey on the same walks (the survey's sightings
+    /// replayed, each truth row answered online, nothing learned from them): what the survey is compared with. `nil`
+    /// when no row was located.
+    public var withoutSurveyMedianMeters: Double?
+
+    /// The median error, metres, of `venue`'s default positioning without a survey on `survey`'s truth rows, scored
+    /// as `indoor evaluate` scores (``IndoorEvaluation/Evaluator``); `nil` when nothing was located.
+    static func medianWithoutSurvey(venue: Venue, survey: Recording) -> Double? {
+        let plain = SessionConfiguration(venue: venue)
+        let factory = EngineFactory(
+            nodes: venue.nodes, calibration: plain.calibration, configuration: plain.positioning,
+            floorPlan: FloorPlan(venue: venue))
+        guard let engine = try? factory.engine(plain.method) else { return nil }
+        return Evaluator.score(engine, on: survey).summary.medianMeters
+    }
 }

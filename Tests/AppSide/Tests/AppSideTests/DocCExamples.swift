@@ -1,5 +1,8 @@
 import Foundation
 import IndoorCoreLocation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import IndoorModel
 import IndoorSession
 
@@ -107,5 +110,27 @@ enum DocCExamples {
         Task(priority: .utility) { try await runner.learn(survey: recorded) }
         let files = try recorder.datasetFiles(nodes: venue.nodes)  // train/ files and nodes.csv
         return files
+    }
+
+    /// AddingIndoorLocationToAnIOSApp.md, "Recording a survey on the phone": the survey put to the server.
+    static func postingASurvey(
+        files: [String: String], venue: Venue, server: URL, adminKey: String
+    ) async throws -> (Data, URLResponse) {
+        // The train/ files as a multipart form, the parts `sightings` and `truth`, for `PUT /v1/venues/{id}/survey`.
+        let boundary = "indoor-survey-\(UUID().uuidString)"
+        var body = Data()
+        for (part, file) in [("sightings", "train/sightings.csv"), ("truth", "train/truth.csv")] {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part)\"\r\n\r\n".utf8))
+            body.append(Data((files[file] ?? "").utf8))
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        var request = URLRequest(url: server.appendingPathComponent("v1/venues/\(venue.id)/survey"))
+        request.httpMethod = "PUT"
+        request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization")
+        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+        let (answer, response) = try await URLSession.shared.upload(for: request, from: body)
+        // 200: the server learns the survey in the background; `GET …/survey` says when, and what it bought.
+        return (answer, response)
     }
 }

@@ -64,8 +64,13 @@ struct BrokerTests {
         }
         try await eventually("the client's own 20 messages") { collector.messages.count == 22 }
         #expect(collector.payloads.suffix(20) == (0..<20).map { "\($0)" })
-        // The QoS 1 ones (one from mosquitto_pub, ten of its own, capped at the subscription's QoS) are acknowledged.
-        try await eventually("11 acknowledgements") { client.statistics.messagesAcknowledged == 11 }
+        // The QoS 1 ones are acknowledged: with mosquitto one from mosquitto_pub and ten of its own (each delivered at
+        // the lower of its QoS and the subscription's, MQTT-3.8.4-6); amqtt 0.12 delivers each at the subscription's
+        // QoS, so all 20 of its own come at QoS 1 there.
+        let acknowledged = broker.kind == .amqtt ? 21 : 11
+        try await eventually("\(acknowledged) acknowledgements (now \(client.statistics.messagesAcknowledged))") {
+            client.statistics.messagesAcknowledged == acknowledged
+        }
         #expect(client.statistics.messagesReceived == 22)
         #expect(client.statistics.messagesPublished == 20)
 
@@ -114,9 +119,14 @@ struct BrokerTests {
         let collector = MessageCollector()
         let task = Self.run(second, [MQTTSubscription("sightings/#")], into: collector)
         defer { task.cancel() }
-        try await eventually("the redelivery of both messages") { collector.messages.count >= 2 }
-        #expect(Set(collector.payloads) == ["one", "two"])
-        try await eventually("both acknowledged") { second.statistics.messagesAcknowledged >= 2 }
+        // amqtt 0.12 drops a QoS 1 message it sent once no PUBACK came within 5 s or the connection closed (its
+        // handler discards it from the session's in-flight messages: MQTT-4.4.0-1 not kept), so there only the
+        // message sent while away comes; mosquitto redelivers both.
+        let expected: Set<String> = broker.kind == .amqtt ? ["two"] : ["one", "two"]
+        try await eventually("the redelivery of \(expected)") { collector.messages.count >= expected.count }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(Set(collector.payloads) == expected)
+        try await eventually("all acknowledged") { second.statistics.messagesAcknowledged >= expected.count }
         task.cancel()
         try await task.value
     }

@@ -21,8 +21,8 @@ extension Trait where Self == ConditionTrait {
         .enabled(
             if: BrokerKind.tested == .mosquitto && BrokerKind.mosquitto.isInstalled,
             Comment(
-                rawValue: "mosquitto only (\(why)): runs when \(BrokerKind.environmentVariable) is mosquitto or unset, "
-                    + "and needs mosquitto: \(BrokerKind.mosquitto.installHint)"))
+                rawValue: "mosquitto only (\(why)); runs against mosquitto (\(BrokerKind.environmentVariable) unset), "
+                    + "which needs Debian's mosquitto and mosquitto-clients"))
     }
 
     /// Runs the test only where amqtt is installed (``BrokerKind/amqtt``), whatever broker the other suites run

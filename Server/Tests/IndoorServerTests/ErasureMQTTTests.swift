@@ -7,8 +7,9 @@ import Testing
 
 @testable import IndoorServer
 
-/// An erasure clears what the MQTT publisher published of the device on a real broker (mosquitto, or amqtt: `INDOOR_TEST_BROKER`): its retained fix, tracker
-/// state and attributes, and its Home Assistant discovery; another device's stay.
+/// An erasure clears what the MQTT publisher published of the device on a real broker (mosquitto, or amqtt:
+/// `INDOOR_TEST_BROKER`): its retained fix, tracker state and attributes, and its Home Assistant discovery; another
+/// device's stay.
 @Suite(.serialized) struct ErasureMQTTTests {
     static let anna = "phone-anna-7f3e"
     static let bob = "phone-bob-51c2"

@@ -75,8 +75,8 @@ package enum BrokerKind: String, Sendable, CaseIterable, CustomStringConvertible
 /// An MQTT broker on a free loopback port, for one test: mosquitto or amqtt (``BrokerKind``, by default the one
 /// `INDOOR_TEST_BROKER` names). Its configuration, log, password file and certificates live in a temporary
 /// directory, removed with the broker. Clients log in with ``username`` and ``password`` (nil for mosquitto, which
-/// takes anonymous clients; set for amqtt, which keeps sessions only of clients logged in); ``url`` and
-/// ``environment`` give them to `indoor serve` and `indoor gateway`.
+/// takes anonymous clients unless `requiresLogin`; set for amqtt, which keeps sessions only of clients logged in);
+/// ``url`` and ``environment`` give them to `indoor serve` and `indoor gateway`.
 ///
 /// Tests need the broker's programs (``BrokerKind/isInstalled``; CI installs them); a test marked ``needsBroker``
 /// is skipped without them, saying so, and `init` throws naming what is missing.

@@ -149,9 +149,14 @@ import Testing
     }
 
     /// Starts `indoor serve` on `port` and waits until it answers.
-    static func serve(_ binary: URL, port: Int, database: String, options: [String] = []) async throws -> Process {
+    static func serve(
+        _ binary: URL, port: Int, database: String, options: [String] = [], environment: [String: String] = [:]
+    ) async throws -> Process {
         let process = Process()
         process.executableURL = binary
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.arguments =
             [
                 "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", database, "--admin-key",
@@ -316,7 +321,7 @@ import Testing
         let port = try Self.freePort()
         let server = try await Self.serve(
             binary, port: port, database: folder.appendingPathComponent("m.sqlite").path,
-            options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-client-id", "server"])
+            options: ["--mqtt", broker.url, "--mqtt-client-id", "server"], environment: broker.environment)
         defer {
             server.terminate()
             server.waitUntilExit()
@@ -332,9 +337,8 @@ import Testing
         let (agent, errors) = try Self.gateway(
             binary,
             [
-                "-", "--node", "n1", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--queue",
-                folder.appendingPathComponent("q").path,
-            ], stdin: input)
+                "-", "--node", "n1", "--mqtt", broker.url, "--queue", folder.appendingPathComponent("q").path,
+            ], stdin: input, environment: broker.environment)
         input.fileHandleForWriting.write(Data(try Self.capture(count: 8, start: Date().timeIntervalSince1970 - 5)))
         try input.fileHandleForWriting.close()
         agent.waitUntilExit()
@@ -360,7 +364,8 @@ import Testing
     }
 
     /// A broker slow to accept the connection (its CONNACK held back 300 ms by a proxy, as amqtt's password hashing
-    /// does): a file read with --no-follow is sent whole before the command ends, with MQTT 3.1.1 and with MQTT 5.
+    /// does): a file read with --no-follow is sent whole before the command ends, with MQTT 3.1.1 and with MQTT 5 (a
+    /// broker that speaks only 3.1.1, amqtt, refuses the MQTT 5 CONNECT, and the gateway falls back to 3.1.1).
     @Test(.needsBroker, arguments: ["3.1.1", "5"])
     func overMQTTAFileIsSentWholeToABrokerSlowToAccept(version: String) async throws {
         let binary = try #require(
@@ -373,7 +378,7 @@ import Testing
         let port = try Self.freePort()
         let server = try await Self.serve(
             binary, port: port, database: folder.appendingPathComponent("s.sqlite").path,
-            options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-client-id", "server"])
+            options: ["--mqtt", broker.url, "--mqtt-client-id", "server"], environment: broker.environment)
         defer {
             server.terminate()
             server.waitUntilExit()
@@ -390,9 +395,9 @@ import Testing
         let (agent, errors) = try Self.gateway(
             binary,
             [
-                capture.path, "--no-follow", "--node", "n1", "--mqtt", "mqtt://127.0.0.1:\(proxy.port)",
+                capture.path, "--no-follow", "--node", "n1", "--mqtt", broker.url(port: proxy.port),
                 "--mqtt-version", version, "--queue", queue.path,
-            ])
+            ], environment: broker.environment)
         agent.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(agent.terminationStatus == 0, "\(log)")
@@ -413,7 +418,7 @@ import Testing
     @Test(.needsAMQTT) func overMQTTAFileIsSentWholeToAmqtt() async throws {
         let binary = try #require(
             Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
-        let broker = try AMQTTBroker()
+        let broker = try Broker(kind: .amqtt)
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let capture = folder.appendingPathComponent("hci.btsnoop")
@@ -422,9 +427,9 @@ import Testing
         let (agent, errors) = try Self.gateway(
             binary,
             [
-                capture.path, "--no-follow", "--node", "n1", "--mqtt",
-                "mqtt://\(AMQTTBroker.user)@127.0.0.1:\(broker.port)", "--mqtt-version", "5", "--queue", queue.path,
-            ], environment: ["INDOOR_MQTT_PASSWORD": AMQTTBroker.password])
+                capture.path, "--no-follow", "--node", "n1", "--mqtt", broker.url, "--mqtt-version", "5", "--queue",
+                queue.path,
+            ], environment: broker.environment)
         agent.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(agent.terminationStatus == 0, "\(log)")
@@ -438,11 +443,7 @@ import Testing
     @Test(.needsBroker) func overMQTTABrokerThatRefusesTheGatewayEndsItWithTheBatchesQueued() async throws {
         let binary = try #require(
             Self.binary, "no indoor binary: build it with swift build --package-path Server --product indoor")
-        let directory = try Broker.temporaryDirectory()
-        let passwords = directory.appendingPathComponent("passwords").path
-        try Broker.runTool(Broker.passwordTool, ["-b", "-c", passwords, "indoor", "s3cret"])
-        let broker = try Broker(
-            extraConfig: ["password_file \(passwords)"], allowAnonymous: false, directory: directory)
+        let broker = try Broker(requiresLogin: true)
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let capture = folder.appendingPathComponent("hci.btsnoop")
@@ -451,8 +452,7 @@ import Testing
         let (agent, errors) = try Self.gateway(
             binary,
             [
-                capture.path, "--no-follow", "--node", "n1", "--mqtt", "mqtt://indoor@127.0.0.1:\(broker.port)",
-                "--queue", queue.path,
+                capture.path, "--no-follow", "--node", "n1", "--mqtt", broker.url, "--queue", queue.path,
             ])
         agent.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -9,17 +9,17 @@ import Testing
 @Suite("MQTT client against amqtt", .serialized, .needsAMQTT)
 struct AMQTTTests {
     static func configuration(
-        _ broker: AMQTTBroker, clientID: String, version: MQTTProtocolVersion = .v3_1_1, allowsFallBack: Bool = false
+        _ broker: Broker, clientID: String, version: MQTTProtocolVersion = .v3_1_1, allowsFallBack: Bool = false
     ) -> MQTTConfiguration {
         MQTTConfiguration(
-            host: "127.0.0.1", port: broker.port, clientID: clientID, username: AMQTTBroker.user,
-            password: AMQTTBroker.password, protocolVersion: version, allowsFallBack: allowsFallBack,
+            host: "127.0.0.1", port: broker.port, clientID: clientID, username: broker.username,
+            password: broker.password, protocolVersion: version, allowsFallBack: allowsFallBack,
             reconnectBackoff: MQTTReconnectBackoff(minimum: .milliseconds(100), maximum: .seconds(1)),
             connectTimeoutSeconds: 5)
     }
 
     @Test func qos1MessagesArriveAndThePersistentSessionHoldsThoseSentWhileAway() async throws {
-        let broker = try AMQTTBroker()
+        let broker = try Broker(kind: .amqtt)
         let gateway = MQTTClient(configuration: Self.configuration(broker, clientID: "gateway"))
         let publishing = Task { try await gateway.run(subscriptions: []) { _ in } }
         defer { publishing.cancel() }
@@ -58,7 +58,7 @@ struct AMQTTTests {
     }
 
     @Test func mqtt5IsRefusedAndTheClientFallsBackTo311() async throws {
-        let broker = try AMQTTBroker()
+        let broker = try Broker(kind: .amqtt)
         let client = MQTTClient(
             configuration: Self.configuration(broker, clientID: "five", version: .v5, allowsFallBack: true))
         let task = Task { try await client.run(subscriptions: [MQTTSubscription("t/#")]) { _ in } }

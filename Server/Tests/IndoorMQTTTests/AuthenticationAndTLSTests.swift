@@ -3,22 +3,15 @@ import IndoorMQTT
 import IndoorServerTestSupport
 import Testing
 
-/// User name and password against a broker with a password file, and TLS with a CA made for the test.
-@Suite("MQTT client credentials and TLS against mosquitto", .serialized, .needsBroker)
+/// User name and password against a broker that takes only a logged-in user (mosquitto with a password file, or
+/// amqtt: `INDOOR_TEST_BROKER`), and TLS with a CA made for the test (mosquitto).
+@Suite("MQTT client credentials and TLS against a real broker", .serialized, .needsBroker)
 struct AuthenticationAndTLSTests {
-    static func passwordBroker() throws -> Broker {
-        let directory = try Broker.temporaryDirectory()
-        let passwords = directory.appendingPathComponent("passwords").path
-        try Broker.requireInstalled(Broker.passwordTool)
-        try Broker.runTool(Broker.passwordTool, ["-b", "-c", passwords, "indoor", "s3cret"])
-        return try Broker(extraConfig: ["password_file \(passwords)"], allowAnonymous: false, directory: directory)
-    }
-
-    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    @Test(arguments: BrokerTests.versions)
     func goodCredentialsConnect(version: MQTTProtocolVersion) async throws {
-        let broker = try Self.passwordBroker()
-        let url = try MQTTURL(parsing: "mqtt://indoor@127.0.0.1:\(broker.port)")
-        var configuration = MQTTConfiguration(url: url, clientID: "authorized", password: "s3cret")
+        let broker = try Broker(requiresLogin: true)
+        let url = try MQTTURL(parsing: broker.url)
+        var configuration = MQTTConfiguration(url: url, clientID: "authorized", password: broker.password)
         configuration.protocolVersion = version
         let client = MQTTClient(configuration: configuration)
         let collector = MessageCollector()
@@ -31,11 +24,10 @@ struct AuthenticationAndTLSTests {
         try await task.value
     }
 
-    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    @Test(arguments: BrokerTests.versions)
     func badCredentialsAreReportedWithTheConnAckReason(version: MQTTProtocolVersion) async throws {
-        let broker = try Self.passwordBroker()
+        let broker = try Broker(requiresLogin: true)
         var configuration = BrokerTests.configuration(broker, clientID: "intruder", version: version)
-        configuration.username = "indoor"
         configuration.password = "wrong"
         let client = MQTTClient(configuration: configuration)
         let task = BrokerTests.run(client, [MQTTSubscription("t/#")], into: MessageCollector())
@@ -44,18 +36,20 @@ struct AuthenticationAndTLSTests {
             client.lastDisconnectReason?.contains("the broker refused the connection") == true
         }
         let reason = client.lastDisconnectReason ?? ""
-        // mosquitto answers "not authorized" (3.1.1: return code 5; MQTT 5: reason 0x87) for a wrong password.
+        // mosquitto and amqtt answer "not authorized" (3.1.1: return code 5; MQTT 5: reason 0x87) for a wrong password.
         #expect(reason.contains("not authorized") || reason.contains("bad user name or password"))
         #expect(client.statistics.connectionsEstablished == 0)
         task.cancel()
         try await task.value
     }
 
-    @Test func mqttsWithACustomCA() async throws {
+    @Test(.needsMosquitto("a TLS listener made by mosquitto's configuration"))
+    func mqttsWithACustomCA() async throws {
         let directory = try Broker.temporaryDirectory()
         try TestCertificates.make(in: directory, authority: "Indoor MQTT test CA")
         let path = { (name: String) in directory.appendingPathComponent(name).path }
         let broker = try Broker(
+            kind: .mosquitto,
             extraConfig: [
                 "cafile \(path("ca.pem"))", "certfile \(path("server.pem"))", "keyfile \(path("server.key"))",
             ],

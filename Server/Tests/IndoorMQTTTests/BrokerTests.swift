@@ -4,16 +4,24 @@ import IndoorServerTestSupport
 import Synchronization
 import Testing
 
-/// The client against a real mosquitto: subscriptions, both QoS, acknowledgement after the handler,
-/// redelivery to a persistent session, reconnecting after a broker restart, keep-alive. One broker per test.
-@Suite("MQTT client against mosquitto", .serialized, .needsBroker)
+/// The client against a real broker (mosquitto, or amqtt logged in: `INDOOR_TEST_BROKER`): subscriptions, both QoS,
+/// acknowledgement after the handler, redelivery to a persistent session, reconnecting after a broker restart,
+/// keep-alive. One broker per test; each MQTT version the broker speaks (amqtt: 3.1.1 only).
+@Suite("MQTT client against a real broker", .serialized, .needsBroker)
 struct BrokerTests {
+    /// The MQTT versions the tested broker speaks (mosquitto: 3.1.1 and 5; amqtt: 3.1.1).
+    static let versions: [MQTTProtocolVersion] = (BrokerKind.tested ?? .mosquitto).protocolLevels.compactMap {
+        MQTTProtocolVersion(rawValue: $0)
+    }
+    /// MQTT 5 where the tested broker speaks it, else 3.1.1.
+    static var newestVersion: MQTTProtocolVersion { versions.last ?? .v3_1_1 }
+
     static func configuration(
         _ broker: Broker, clientID: String, version: MQTTProtocolVersion, keepAliveSeconds: UInt16 = 30
     ) -> MQTTConfiguration {
         MQTTConfiguration(
-            host: "127.0.0.1", port: broker.port, clientID: clientID, keepAliveSeconds: keepAliveSeconds,
-            protocolVersion: version,
+            host: "127.0.0.1", port: broker.port, clientID: clientID, username: broker.username,
+            password: broker.password, keepAliveSeconds: keepAliveSeconds, protocolVersion: version,
             reconnectBackoff: MQTTReconnectBackoff(minimum: .milliseconds(100), maximum: .seconds(1)))
     }
 
@@ -29,7 +37,7 @@ struct BrokerTests {
         }
     }
 
-    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    @Test(arguments: BrokerTests.versions)
     func wildcardSubscriptionsReceiveQoS0And1InOrder(version: MQTTProtocolVersion) async throws {
         let broker = try Broker()
         let client = MQTTClient(configuration: Self.configuration(broker, clientID: "wildcards", version: version))
@@ -56,8 +64,13 @@ struct BrokerTests {
         }
         try await eventually("the client's own 20 messages") { collector.messages.count == 22 }
         #expect(collector.payloads.suffix(20) == (0..<20).map { "\($0)" })
-        // The QoS 1 ones (one from mosquitto_pub, ten of its own, capped at the subscription's QoS) are acknowledged.
-        try await eventually("11 acknowledgements") { client.statistics.messagesAcknowledged == 11 }
+        // The QoS 1 ones are acknowledged: with mosquitto one from mosquitto_pub and ten of its own (each delivered at
+        // the lower of its QoS and the subscription's, MQTT-3.8.4-6); amqtt 0.12 delivers each at the subscription's
+        // QoS, so all 20 of its own come at QoS 1 there.
+        let acknowledged = broker.kind == .amqtt ? 21 : 11
+        try await eventually("\(acknowledged) acknowledgements (now \(client.statistics.messagesAcknowledged))") {
+            client.statistics.messagesAcknowledged == acknowledged
+        }
         #expect(client.statistics.messagesReceived == 22)
         #expect(client.statistics.messagesPublished == 20)
 
@@ -79,7 +92,7 @@ struct BrokerTests {
 
     /// A batch whose handler had not returned when the client stopped is not acknowledged: the broker
     /// redelivers it to the next connection with the same client id (persistent session).
-    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    @Test(arguments: BrokerTests.versions)
     func aBatchNotCommittedIsRedeliveredToThePersistentSession(version: MQTTProtocolVersion) async throws {
         let broker = try Broker()
         let configuration = Self.configuration(broker, clientID: "redelivery-\(version.rawValue)", version: version)
@@ -106,16 +119,21 @@ struct BrokerTests {
         let collector = MessageCollector()
         let task = Self.run(second, [MQTTSubscription("sightings/#")], into: collector)
         defer { task.cancel() }
-        try await eventually("the redelivery of both messages") { collector.messages.count >= 2 }
-        #expect(Set(collector.payloads) == ["one", "two"])
-        try await eventually("both acknowledged") { second.statistics.messagesAcknowledged >= 2 }
+        // amqtt 0.12 drops a QoS 1 message it sent once no PUBACK came within 5 s or the connection closed (its
+        // handler discards it from the session's in-flight messages: MQTT-4.4.0-1 not kept), so there only the
+        // message sent while away comes; mosquitto redelivers both.
+        let expected: Set<String> = broker.kind == .amqtt ? ["two"] : ["one", "two"]
+        try await eventually("the redelivery of \(expected)") { collector.messages.count >= expected.count }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(Set(collector.payloads) == expected)
+        try await eventually("all acknowledged") { second.statistics.messagesAcknowledged >= expected.count }
         task.cancel()
         try await task.value
     }
 
     /// `disconnect()` (a clean stop, as at SIGTERM) lets the handler call under way finish and acknowledges its
     /// batch: committed, it is not sent again to the next connection.
-    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    @Test(arguments: BrokerTests.versions)
     func aCleanStopAcknowledgesTheBatchUnderWay(version: MQTTProtocolVersion) async throws {
         let broker = try Broker()
         let configuration = Self.configuration(broker, clientID: "clean-stop-\(version.rawValue)", version: version)
@@ -151,7 +169,7 @@ struct BrokerTests {
         try await task.value
     }
 
-    @Test(arguments: [MQTTProtocolVersion.v3_1_1, .v5])
+    @Test(arguments: BrokerTests.versions)
     func theClientReconnectsAndResubscribesAfterABrokerRestart(version: MQTTProtocolVersion) async throws {
         let broker = try Broker()
         let client = MQTTClient(configuration: Self.configuration(broker, clientID: "restart", version: version))
@@ -184,9 +202,15 @@ struct BrokerTests {
         let task = Self.run(client, [MQTTSubscription("a/b")], into: MessageCollector())
         defer { task.cancel() }
         try await Self.waitConnected(client)
-        // mosquitto closes a connection silent for 1.5 keep-alives; PINGREQs keep this one open.
-        try await eventually("mosquitto to log the client's PINGREQs") {
-            broker.log.components(separatedBy: "Received PINGREQ from pinger").count > 3
+        // A broker closes a connection silent for 1.5 keep-alives; PINGREQs keep this one open. mosquitto logs each
+        // PINGREQ; amqtt logs none at its default level, so there the connection is watched for 4 keep-alives.
+        switch broker.kind {
+        case .mosquitto:
+            try await eventually("mosquitto to log the client's PINGREQs") {
+                broker.log.components(separatedBy: "Received PINGREQ from pinger").count > 3
+            }
+        case .amqtt:
+            try await Task.sleep(for: .seconds(4))
         }
         #expect(client.connectionState == .connected)
         #expect(client.statistics.connectionsEstablished == 1)
@@ -206,25 +230,37 @@ struct BrokerTests {
 
     @Test func disconnectEndsRun() async throws {
         let broker = try Broker()
-        let client = MQTTClient(configuration: Self.configuration(broker, clientID: "leaver", version: .v5))
+        let client = MQTTClient(
+            configuration: Self.configuration(broker, clientID: "leaver", version: Self.newestVersion))
         let task = Self.run(client, [], into: MessageCollector())
         try await Self.waitConnected(client)
+        let released = "0/∞ connections acquired"
+        let releasedBefore = broker.log.components(separatedBy: released).count
         await client.disconnect()
         try await task.value
         #expect(client.connectionState == .disconnected(reason: "stopped"))
-        try await eventually("mosquitto to log the DISCONNECT") {
-            broker.log.contains("Received DISCONNECT from leaver")
+        // mosquitto logs the DISCONNECT packet; amqtt logs no packet at its default level, only each connection its
+        // listener releases (the client's, once the broker has closed it after the DISCONNECT).
+        switch broker.kind {
+        case .mosquitto:
+            try await eventually("mosquitto to log the DISCONNECT") {
+                broker.log.contains("Received DISCONNECT from leaver")
+            }
+        case .amqtt:
+            try await eventually("amqtt to release the connection") {
+                broker.log.components(separatedBy: released).count > releasedBefore
+            }
         }
     }
 }
 
 /// A slow handler: messages wait in a bounded inbox, come in bounded batches, in order, and are all
 /// acknowledged in the end.
-@Suite("MQTT client back-pressure against mosquitto", .needsBroker)
+@Suite("MQTT client back-pressure against a real broker", .needsBroker)
 struct BackPressureTests {
     @Test func aSlowHandlerGetsBoundedBatchesInOrder() async throws {
         let broker = try Broker()
-        var configuration = BrokerTests.configuration(broker, clientID: "slow", version: .v5)
+        var configuration = BrokerTests.configuration(broker, clientID: "slow", version: BrokerTests.newestVersion)
         configuration.maximumBufferedMessages = 10
         configuration.maximumBatchSize = 4
         let client = MQTTClient(configuration: configuration)
@@ -239,7 +275,8 @@ struct BackPressureTests {
         }
         defer { task.cancel() }
         try await BrokerTests.waitConnected(client)
-        let publisher = MQTTClient(configuration: BrokerTests.configuration(broker, clientID: "fast", version: .v5))
+        let publisher = MQTTClient(
+            configuration: BrokerTests.configuration(broker, clientID: "fast", version: BrokerTests.newestVersion))
         let publishing = Task { try await publisher.run(subscriptions: []) { _ in } }
         defer { publishing.cancel() }
         try await BrokerTests.waitConnected(publisher)

@@ -6,7 +6,9 @@ import Testing
 
 /// MQTT 5 by the broker's rules, against a real mosquitto: its Maximum Packet Size and Receive Maximum kept, its
 /// limits and reason codes reported; and the fall-back to MQTT 3.1.1 when a broker refuses MQTT 5.
-@Suite("MQTT 5 against mosquitto", .serialized, .needsBroker)
+@Suite(
+    "MQTT 5 against mosquitto", .serialized,
+    .needsMosquitto("MQTT 5 and mosquitto's max_packet_size and max_inflight_messages: amqtt speaks MQTT 3.1.1 only"))
 struct MQTT5Tests {
     static func configuration(
         port: Int, clientID: String, version: MQTTProtocolVersion, allowsFallBack: Bool = false
@@ -19,7 +21,7 @@ struct MQTT5Tests {
     }
 
     @Test func theBrokersMaximumPacketSizeAndReceiveMaximumAreKept() async throws {
-        let broker = try Broker(extraConfig: ["max_packet_size 256", "max_inflight_messages 2"])
+        let broker = try Broker(kind: .mosquitto, extraConfig: ["max_packet_size 256", "max_inflight_messages 2"])
         let client = MQTTClient(configuration: Self.configuration(port: broker.port, clientID: "limits", version: .v5))
         let collector = MessageCollector()
         let task = Task { try await client.run(subscriptions: [MQTTSubscription("limits/#")]) { collector.append($0) } }
@@ -67,7 +69,7 @@ struct MQTT5Tests {
     }
 
     @Test func mqtt311IsUnchangedAndAnnouncesNoLimits() async throws {
-        let broker = try Broker(extraConfig: ["max_packet_size 256"])
+        let broker = try Broker(kind: .mosquitto, extraConfig: ["max_packet_size 256"])
         let client = MQTTClient(configuration: Self.configuration(port: broker.port, clientID: "v3", version: .v3_1_1))
         let task = Task { try await client.run(subscriptions: []) { _ in } }
         defer { task.cancel() }
@@ -87,7 +89,7 @@ struct MQTT5Tests {
     /// RabbitMQ 3.10 and amqtt do): the client connects with 3.1.1 instead, and says so.
     @Test(arguments: [true, false])
     func aBrokerRefusingMQTT5GetsMQTT311(answers: Bool) async throws {
-        let broker = try Broker()
+        let broker = try Broker(kind: .mosquitto)
         let proxy = try BrokerProxy(to: broker.port, mode: .refuseMQTT5(answer: answers))
         defer { proxy.stop() }
         let client = MQTTClient(
@@ -109,7 +111,7 @@ struct MQTT5Tests {
     }
 
     @Test func withoutFallBackMQTT5IsKeptAndTheRefusalSaid() async throws {
-        let broker = try Broker()
+        let broker = try Broker(kind: .mosquitto)
         let proxy = try BrokerProxy(to: broker.port, mode: .refuseMQTT5(answer: true))
         defer { proxy.stop() }
         let client = MQTTClient(configuration: Self.configuration(port: proxy.port, clientID: "strict", version: .v5))
@@ -125,7 +127,7 @@ struct MQTT5Tests {
     }
 
     @Test func aRefusalOfTheCredentialsIsReportedAndClearedOnceAccepted() async throws {
-        let broker = try AuthenticationAndTLSTests.passwordBroker()
+        let broker = try Broker(kind: .mosquitto, requiresLogin: true)
         var configuration = Self.configuration(port: broker.port, clientID: "credentials", version: .v5)
         configuration.username = "indoor"
         configuration.password = "wrong"

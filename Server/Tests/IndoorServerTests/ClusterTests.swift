@@ -33,8 +33,8 @@ struct ClusterTests {
             database = try TestDatabase(.postgres)
         }
 
-        /// Starts instance `name` (again on its earlier port after a kill), with `options` besides.
-        func start(_ name: String, options: [String] = []) throws {
+        /// Starts instance `name` (again on its earlier port after a kill), with `options` and `environment` besides.
+        func start(_ name: String, options: [String] = [], environment: [String: String] = [:]) throws {
             let port = try ports.withLock { ports in
                 if let port = ports[name] { return port }
                 let port = try Broker.freePort()
@@ -44,7 +44,7 @@ struct ClusterTests {
             let child = try DurabilityTests.Child(
                 binary: binary, database: database.argument, port: port,
                 options: ["--instance", name, "--lease-seconds", String(lease)] + options,
-                environment: database.environment)
+                environment: database.environment.merging(environment) { $1 })
             children.withLock { $0[name] = child }
         }
 
@@ -300,7 +300,9 @@ struct ClusterTests {
         let broker = try Broker()
         let cluster = try Cluster(binary: binary)
         defer { cluster.stop() }
-        for name in ["a", "b"] { try cluster.start(name, options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)"]) }
+        for name in ["a", "b"] {
+            try cluster.start(name, options: ["--mqtt", broker.url], environment: broker.environment)
+        }
         // Two venues with nodes of their own: v1 hears n1 and n2, v2 m1 and m2.
         let second = Self.venue("v2").replacingOccurrences(of: #""n1""#, with: #""m1""#)
             .replacingOccurrences(of: #""n2""#, with: #""m2""#)

@@ -7,8 +7,9 @@ import Testing
 
 @testable import IndoorServer
 
-/// An erasure clears what the MQTT publisher published of the device on a real mosquitto: its retained fix, tracker
-/// state and attributes, and its Home Assistant discovery; another device's stay.
+/// An erasure clears what the MQTT publisher published of the device on a real broker (mosquitto, or amqtt:
+/// `INDOOR_TEST_BROKER`): its retained fix, tracker state and attributes, and its Home Assistant discovery; another
+/// device's stay.
 @Suite(.serialized) struct ErasureMQTTTests {
     static let anna = "phone-anna-7f3e"
     static let bob = "phone-bob-51c2"
@@ -39,7 +40,8 @@ import Testing
         _ = try await hub.putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))
         let client = MQTTClient(
             configuration: MQTTConfiguration(
-                host: "127.0.0.1", port: broker.port, clientID: "indoor-publisher", cleanSession: true))
+                host: "127.0.0.1", port: broker.port, clientID: "indoor-publisher", username: broker.username,
+                password: broker.password, cleanSession: true))
         let connection = Task { try await client.run(subscriptions: []) { _ in } }
         defer { connection.cancel() }
         let configuration = MQTTBridgeConfiguration(publish: .every, homeAssistant: .init(devices: .every))

@@ -9,11 +9,11 @@ import Testing
 
 @testable import IndoorServer
 
-/// Home Assistant's MQTT discovery (issue 52 item 4), through `MQTTBridge` on a real mosquitto, checked against Home
-/// Assistant's own rules: its discovery topic matcher (`<component>/[<node_id>/]<object_id>/config`, ids of
-/// `[a-zA-Z0-9_-]`), `name: null` for an entity that is its device's main feature, `home` / `not_home` for a tracker
-/// its `person` follows; and that the configs and states come again when Home Assistant says `online`, and the
-/// attributes only when they change meaningfully.
+/// Home Assistant's MQTT discovery (issue 52 item 4), through `MQTTBridge` on a real broker (mosquitto, or amqtt:
+/// `INDOOR_TEST_BROKER`), checked against Home Assistant's own rules: its discovery topic matcher
+/// (`<component>/[<node_id>/]<object_id>/config`, ids of `[a-zA-Z0-9_-]`), `name: null` for an entity that is its
+/// device's main feature, `home` / `not_home` for a tracker its `person` follows; and that the configs and states come
+/// again when Home Assistant says `online`, and the attributes only when they change meaningfully.
 @Suite(.serialized) struct HomeAssistantMQTTTests {
     /// A bridge with Home Assistant's discovery for every device, venues `tiny` and `tiny2`, and a peer that records
     /// everything under `homeassistant/` and `indoor/`.
@@ -31,7 +31,8 @@ import Testing
             _ = try await hub.putVenue(id: "tiny2", json: Data(second.utf8))
             let client = MQTTClient(
                 configuration: MQTTConfiguration(
-                    host: "127.0.0.1", port: broker.port, clientID: "indoor-bridge", cleanSession: true))
+                    host: "127.0.0.1", port: broker.port, clientID: "indoor-bridge", username: broker.username,
+                    password: broker.password, cleanSession: true))
             let bridge = try MQTTBridge(
                 hub: hub, client: client,
                 configuration: MQTTBridgeConfiguration(publish: publish, homeAssistant: .init(devices: .every)),

@@ -11,7 +11,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `indoor serve --mqtt` against a real mosquitto: ESPresense and Theengs messages end in the same fixes as the same
+/// `indoor serve --mqtt` against a real broker (mosquitto, or amqtt logged in: `INDOOR_TEST_BROKER`): ESPresense and Theengs messages end in the same fixes as the same
 /// sightings posted over HTTP; node health; bad messages counted without stalling the subscription; Home Assistant
 /// discovery, state and attributes; nothing acknowledged is lost when the server is killed; a broker that is down.
 @Suite(.serialized) struct MQTTGatewayTests {
@@ -29,7 +29,7 @@ import Testing
             let client = MQTTClient(
                 configuration: MQTTConfiguration(
                     host: "127.0.0.1", port: broker.port, clientID: "peer-\(UUID().uuidString.prefix(8))",
-                    cleanSession: true))
+                    username: broker.username, password: broker.password, cleanSession: true))
             self.client = client
             let received = received
             task = Task {
@@ -88,7 +88,8 @@ import Testing
     ) async throws -> DurabilityTests.Child {
         let child = try DurabilityTests.Child(
             binary: try binary(), database: folder.appendingPathComponent(database).path,
-            options: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-client-id", "indoor-test"] + options)
+            options: ["--mqtt", broker.url, "--mqtt-client-id", "indoor-test"] + options,
+            environment: broker.environment)
         if putVenue {
             let (status, _) = try await DurabilityTests.request(
                 child.port, "PUT", "/v1/venues/tiny", key: "a-key-6f1c2a9e4b7d0358", body: ServerFixture.venueJSON)
@@ -447,8 +448,9 @@ import Testing
 
     /// `--mqtt-version 5` against a broker with a small Maximum Packet Size: what does not fit (Home Assistant's
     /// discovery config) is not sent but counted, the rest flows, the connection stays, and `/health` says it all.
-    @Test(.needsBroker) func withMQTT5TheBrokersMaximumPacketSizeIsKeptAndHealthSaysSo() async throws {
-        let broker = try Broker(extraConfig: ["max_packet_size 256"])
+    @Test(.needsMosquitto("MQTT 5 and mosquitto's max_packet_size: amqtt speaks MQTT 3.1.1 only"))
+    func withMQTT5TheBrokersMaximumPacketSizeIsKeptAndHealthSaysSo() async throws {
+        let broker = try Broker(kind: .mosquitto, extraConfig: ["max_packet_size 256"])
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Self.server(
@@ -494,8 +496,8 @@ import Testing
         let server = try DurabilityTests.Child(
             binary: try Self.binary(), database: folder.appendingPathComponent("indoor.sqlite").path,
             options: [
-                "--mqtt", "mqtt://127.0.0.1:\(proxy.port)", "--mqtt-client-id", "indoor-test", "--mqtt-version", "5",
-            ])
+                "--mqtt", broker.url(port: proxy.port), "--mqtt-client-id", "indoor-test", "--mqtt-version", "5",
+            ], environment: broker.environment)
         defer { server.stop() }
         try await Self.eventually("the server's MQTT connection") {
             let (_, health) = try await DurabilityTests.request(
@@ -526,16 +528,23 @@ import Testing
             if index == count / 2 { server.kill() }
         }
         server = try await Self.server(broker, folder: folder, putVenue: false)
+        // amqtt 0.12 drops a QoS 1 message it sent once the connection closes before its PUBACK (MQTT-4.4.0-1 not
+        // kept: its handler discards the session's in-flight messages), so there those the server had been sent but
+        // not acknowledged at the kill are lost; every one sent while the server was away still comes. mosquitto
+        // loses none.
+        let expected = Set((broker.kind == .amqtt ? count / 2 + 1..<count : 0..<count).map { "d\($0)" })
         try await Self.eventually("every device's fix", seconds: 120) {
             let (_, json) = try await DurabilityTests.request(
                 server.port, "GET", "/v1/venues/tiny/devices?within=100000", key: "r-key-2d8a64f0c5e19b37")
-            return (json["devices"] as? [Any])?.count == count
+            let devices = (json["devices"] as? [[String: Any]] ?? []).compactMap { $0["device"] as? String }
+            return expected.isSubset(of: devices)
         }
         server.stop()
         let store = try SQLiteStore(path: folder.appendingPathComponent("indoor.sqlite").path)
         let devices = Set(try await store.devices(venue: "tiny", since: 0).map(\.device))
-        #expect(devices == Set((0..<count).map { "d\($0)" }))
-        #expect(try await store.sightingCount(venue: "tiny") >= count)
+        #expect(expected.isSubset(of: devices))
+        #expect(devices.isSubset(of: Set((0..<count).map { "d\($0)" })))
+        if broker.kind == .mosquitto { #expect(try await store.sightingCount(venue: "tiny") >= count) }
     }
 
     @Test(.needsBroker) func afterABrokerRestartTheServerTakesMessagesAgain() async throws {
@@ -569,9 +578,10 @@ import Testing
         let port = try Broker.freePort()
         let folder = try ServeStartupTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        let address = Broker.address(port: port)
         let server = try DurabilityTests.Child(
             binary: try Self.binary(), database: folder.appendingPathComponent("indoor.sqlite").path,
-            options: ["--mqtt", "mqtt://127.0.0.1:\(port)"])
+            options: ["--mqtt", address.url], environment: address.environment)
         defer { server.stop() }
         let (status, health) = try await DurabilityTests.request(
             server.port, "GET", "/health", key: "r-key-2d8a64f0c5e19b37")

@@ -2,8 +2,8 @@ import Foundation
 import IndoorServerTestSupport
 import Testing
 
-/// `indoor serve --mqtt` without `--irks` on a real mosquitto: an unresolved ESPresense `irk:` id and a Theengs
-/// address are stored, answered and published only as their pseudonyms (issue 50).
+/// `indoor serve --mqtt` without `--irks` on a real broker (mosquitto or amqtt): an unresolved ESPresense `irk:` id and
+/// a Theengs address are stored, answered and published only as their pseudonyms (issue 50).
 @Suite(.serialized) struct PseudonymMQTTTests {
     static let irk = "irk:00112233445566778899aabbccddeeff"
     static let mac = "C0:11:22:33:44:55"

@@ -109,23 +109,19 @@ final class EventRelay: Sendable {
         }
     }
 
-    /// `events` of a venue that runs here, each device's last fix with the session's room.
+    /// `events` of a venue that runs here, each device's last fix and each zone event with the session's room.
     private func live(_ events: [StoredEvent], venue: String) -> [LiveEvent] {
-        let last = LiveEvent.lastFixIndices(events)
-        return events.enumerated().map { index, event in
-            guard case .fix(let fix) = event.event, last[fix.device] == index else { return LiveEvent(stored: event) }
-            return LiveEvent(stored: event, room: hub.room(venue: venue, device: fix.device))
-        }
+        LiveEvent.withRooms(events) { hub.room(venue: venue, device: $0) }
     }
 
-    /// `events` of a venue that runs elsewhere: every fix fed to `rooms`, each device's last fix with its room.
+    /// `events` of a venue that runs elsewhere: every fix fed to `rooms`, then each device's last fix and each zone
+    /// event with the device's room after them all.
     private static func live(_ events: [StoredEvent], rooms: inout RelayedRooms?) -> [LiveEvent] {
-        let last = LiveEvent.lastFixIndices(events)
-        return events.enumerated().map { index, event in
-            guard case .fix(let fix) = event.event else { return LiveEvent(stored: event) }
-            let room = rooms?.update(with: fix)
-            return last[fix.device] == index ? LiveEvent(stored: event, room: room) : LiveEvent(stored: event)
+        for event in events {
+            if case .fix(let fix) = event.event { _ = rooms?.update(with: fix) }
         }
+        let held = rooms
+        return LiveEvent.withRooms(events) { held?.room(of: $0) }
     }
 
 }

@@ -44,4 +44,9 @@ struct RelayedRooms {
         }
         return DeviceRoom(answer, zones: venue.zones)
     }
+
+    /// The room `device`'s fixes so far hold, in the API's form; `nil` for a device without a fix held.
+    func room(of device: String) -> DeviceRoom? {
+        holds[device].flatMap { DeviceRoom($0.answer, zones: venue.zones) }
+    }
 }

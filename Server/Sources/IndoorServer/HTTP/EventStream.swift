@@ -6,8 +6,9 @@ import IndoorModel
 import NIOCore
 import ServiceLifecycle
 
-/// One event as JSON: on the stream (`data:`), and in the stream's backlog. A live fix that is its device's
-/// latest of its batch carries the device's held `room` (``DeviceRoom``); backlog events carry none.
+/// One event as JSON: on the stream (`data:`), and in the stream's backlog. A live zone event, and a live fix that is
+/// its device's latest of its batch, carry the device's held `room` (``DeviceRoom``, ``LiveEvent/room``); backlog
+/// events carry none.
 struct EventEnvelope: Encodable {
     var id: Int64
     var venue: String
@@ -30,8 +31,8 @@ struct EventEnvelope: Encodable {
 
 /// `GET /v1/stream`'s answer: a venue's fixes and zone events as Server-Sent Events.
 ///
-/// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``; a live fix
-/// that is its device's latest of its batch carries the device's held `room`). The stored events of the backlog come
+/// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``; a live zone
+/// event, and a live fix that is its device's latest of its batch, carry the device's held `room`). The stored events of the backlog come
 /// first, then the live ones, without a gap or a repeat: the live feed was subscribed before the backlog was read,
 /// and ids already sent are skipped. A device erased (`DELETE /v1/devices/{device}`, in this venue or in every one)
 /// is sent as `event: device-erased` with `data: {"venue", "device"}` (the device as the stream named it) and no `id:`,

@@ -1,10 +1,14 @@
-/// An event as a venue's live subscribers get it (``VenueHub/subscribe(venue:)``): the stored event, and for a
-/// fix that is its device's latest of the batch, the device's held room then.
+/// An event as a venue's live subscribers get it (``VenueHub/subscribe(venue:)``): the stored event, and the
+/// device's held room once the event's batch (or tick) went through the session.
 public struct LiveEvent: Hashable, Sendable {
     /// The event as stored.
     public var stored: StoredEvent
-    /// The device's room as the session held it after this fix (``DeviceRoom``); `nil` for zone events, for a fix
-    /// followed by a later one of the same device in the same batch, and when the venue has no rooms.
+    /// The device's room as the session held it right after the batch (or the tick) that made this event
+    /// (``DeviceRoom``): on a fix that is its device's latest of the batch (the room after that fix) and on a zone
+    /// event (a check-out of a device the tick lets go at once, as lost, carries the room it was held in). `nil` for a
+    /// fix followed by a later one of the same device in the same batch (the session takes a batch whole: the room
+    /// right after that fix is not known), when the session holds no room for the device, and when the venue has no
+    /// rooms.
     public var room: DeviceRoom?
 
     /// A live event.
@@ -20,6 +24,21 @@ public struct LiveEvent: Hashable, Sendable {
             if case .fix(let fix) = event.event { last[fix.device] = index }
         }
         return last
+    }
+
+    /// `events` as live events, each that carries a room (``room``: a device's last fix of the batch, a zone event)
+    /// with `room(device)`, the device's room right after the batch.
+    static func withRooms(_ events: [StoredEvent], room: (String) -> DeviceRoom?) -> [LiveEvent] {
+        let lastFix = lastFixIndices(events)
+        return events.enumerated().map { index, event in
+            switch event.event {
+            case .fix(let fix):
+                guard lastFix[fix.device] == index else { return LiveEvent(stored: event) }
+                return LiveEvent(stored: event, room: room(fix.device))
+            case .zone(let zone):
+                return LiveEvent(stored: event, room: room(zone.device))
+            }
+        }
     }
 }
 

@@ -13,8 +13,8 @@ import Synchronization
 /// every broker passes unchanged, the same in Home Assistant's object ids, ``HomeAssistantDevice``):
 /// - with `--publish` (``MQTTBridgeConfiguration/publish``), for the devices it selects:
 ///   `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
-///   `GET /v1/venues/{venue}/devices/{device}`), and `<root>/<venue>/events`: each check-in and check-out (the JSON
-///   of a zone event);
+///   `GET /v1/venues/{venue}/devices/{device}`), and `<root>/<venue>/events`: each zone event (the JSON of a zone
+///   event, with the device's held `room` beside its keys: ``DeviceZoneEvent``);
 /// - with Home Assistant, for the devices it is given (``MQTTBridgeConfiguration/HomeAssistant/devices``), one Home
 ///   Assistant device each (named by the device's id) with two entities, discovered once per device and again with
 ///   their states when Home Assistant says `online`:
@@ -150,7 +150,9 @@ final class MQTTPublisher: Sendable {
             await announce(key)
             await present(key, fix: fix, room: event.room)
         case .zone(let zone):
-            if publishes(zone.device) { await send("\(root)/events", zone, retain: false) }
+            if publishes(zone.device) {
+                await send("\(root)/events", DeviceZoneEvent(zone: zone, room: event.room), retain: false)
+            }
             if zone.kind == .checkOut, zone.reason == .lost, tracks(zone.device) {
                 let key = HomeAssistantDevice(venue: venue, device: zone.device)
                 await announce(key)

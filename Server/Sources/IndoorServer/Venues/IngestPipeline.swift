@@ -183,8 +183,16 @@ struct IngestPipeline: Sendable {
                     guard !state.retired, let lastData = state.lastDataTime, let lastArrival = state.lastArrival,
                         now - lastArrival >= quiet
                     else { return ([], [:]) }
+                    // The rooms of the devices with an open visit, before the advance: a device the advance checks out
+                    // as lost and lets go at once (its device memory and the zone's lost timeout run out together)
+                    // has no room after it, and its check-out carries the room it was held in.
+                    var held: [String: DeviceRoom] = [:]
+                    for visit in state.session.openVisits where held[visit.device] == nil {
+                        held[visit.device] = runtime.room(of: visit.device, session: state.session)
+                    }
                     let events = ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival)))
-                    return (events, Self.rooms(of: events, runtime: runtime, session: state.session))
+                    let rooms = Self.rooms(of: events, runtime: runtime, session: state.session)
+                    return (events, rooms.merging(held) { after, _ in after })
                 }
                 guard !events.isEmpty else {
                     self.letGoOfForgottenDevices(runtime)
@@ -202,16 +210,19 @@ struct IngestPipeline: Sendable {
         }
     }
 
-    /// The room each device with a fix among `events` is in, as `session` holds it right after them (a tick's fixes,
-    /// like a batch's, carry their device's held room, so that Home Assistant's state follows it).
+    /// The room each device with a fix or a zone event among `events` is in, as `session` holds it right after them
+    /// (a tick's events, like a batch's, carry their device's held room, so that Home Assistant's state follows it).
     static func rooms(of events: [ServerEvent], runtime: VenueRuntime, session: LocationSession) -> [String: DeviceRoom]
     {
         var rooms: [String: DeviceRoom] = [:]
         for event in events {
-            guard case .fix(let fix) = event, rooms[fix.device] == nil,
-                let room = runtime.room(of: fix.device, session: session)
-            else { continue }
-            rooms[fix.device] = room
+            let device: String
+            switch event {
+            case .fix(let fix): device = fix.device
+            case .zone(let zone): device = zone.device
+            }
+            guard rooms[device] == nil, let room = runtime.room(of: device, session: session) else { continue }
+            rooms[device] = room
         }
         return rooms
     }

@@ -11,7 +11,8 @@ struct PreparedBatch {
     var refused: [(index: Int, field: String, message: String)]
     /// Node-to-node sightings the session took: used, ignored.
     var links: (used: Int, ignored: Int)
-    /// The room, right after this batch, of each device with a fix in it (``VenueRuntime/room(of:session:)``).
+    /// The room, right after this batch, of each device with a fix or a zone event in it
+    /// (``VenueRuntime/room(of:session:)``).
     var rooms: [String: DeviceRoom]
 }
 

@@ -112,16 +112,10 @@ final class VenueRuntime: Sendable {
         session.room(of: device).flatMap { DeviceRoom($0, zones: venue.zones) }
     }
 
-    /// `stored` as live events: each device's last fix of the batch carries the device's room from `rooms`, taken
-    /// right after the batch went through the session (the session's room of a device changes only with its fixes,
-    /// so that is the room after that fix).
+    /// `stored` as live events: each device's last fix of the batch and each zone event carry the device's room from
+    /// `rooms`, taken right after the batch went through the session (the session's room of a device changes only
+    /// with its fixes, so for the last fix that is the room after it).
     func live(_ stored: [StoredEvent], rooms: [String: DeviceRoom]) -> [LiveEvent] {
-        let lastFix = LiveEvent.lastFixIndices(stored)
-        return stored.enumerated().map { index, event in
-            guard case .fix(let fix) = event.event, lastFix[fix.device] == index else {
-                return LiveEvent(stored: event)
-            }
-            return LiveEvent(stored: event, room: rooms[fix.device])
-        }
+        LiveEvent.withRooms(stored) { rooms[$0] }
     }
 }

@@ -176,8 +176,10 @@ import Testing
                     key.occupancyConfigTopic(prefix: "homeassistant"), key.countConfigTopic(prefix: "homeassistant"),
                     key.topic(root: "indoor"),
                 ]
-            } + MQTTPublisher.retainedTopics(
-                of: "anna", venue: "tiny2", configuration: MQTTBridgeConfiguration(homeAssistant: .init(devices: .every)))
+            }
+            + MQTTPublisher.retainedTopics(
+                of: "anna", venue: "tiny2",
+                configuration: MQTTBridgeConfiguration(homeAssistant: .init(devices: .every)))
         try await MQTTGatewayTests.eventually("tiny2's topics emptied") {
             gone.allSatisfy { bridge.peer.messages(on: $0).last == "" }
         }

@@ -162,7 +162,8 @@ final class MQTTPublisher: Sendable {
         let occupancy = ZoneOccupancyDiscovery(
             uniqueID: key.occupancyObjectID, name: name, stateTopic: topic, device: device)
         await send(key.occupancyConfigTopic(prefix: homeAssistant.prefix), occupancy, retain: true)
-        let count = ZoneCountDiscovery(uniqueID: key.countObjectID, name: "\(name) count", stateTopic: topic, device: device)
+        let count = ZoneCountDiscovery(
+            uniqueID: key.countObjectID, name: "\(name) count", stateTopic: topic, device: device)
         await send(key.countConfigTopic(prefix: homeAssistant.prefix), count, retain: true)
     }
 

@@ -69,9 +69,9 @@ import Testing
         var erased: String?
         var checks = 0
         var occupiedSeen = 0
-        for (index, batch) in batches {
+        for (index, batch) in batches.map({ ($0.key, $0.value) }) {
             clock.withLock { $0 = 1_000_000 + Double(index * 5) }
-            _ = try await hub.ingest(venue: "demo", sightings: batch.value)
+            _ = try await hub.ingest(venue: "demo", sightings: batch)
             let open = try await Self.openCounts(store, venue: "demo")
             #expect(Self.chain(try await Self.events(store, venue: "demo"), venue: "demo") == open, "at \(index)")
             #expect(hub.zoneStates(venue: "demo").filter { $0.count > 0 }.count == open.count)

@@ -150,7 +150,7 @@ import Testing
         try await MQTTGatewayTests.eventually("anna's tracker and tiny's zones") {
             try bridge.json(anna.trackerConfigTopic(prefix: "homeassistant")) != nil
                 && bridge.json(gate.occupancyConfigTopic(prefix: "homeassistant")) != nil
-                && bridge.json("\(anna.base(root: "indoor"))/state") != nil
+                && bridge.peer.messages(on: "\(anna.base(root: "indoor"))/state").last == "home"
         }
         // tiny without its gate: the gate's entities and state go, the east room's stay.
         var venue = try #require(

@@ -95,7 +95,10 @@ public final class MQTTBridge: Service, Sendable {
             }
             group.addTask {
                 await cancelWhenGracefulShutdown {
-                    // Every zone's state first (the feed, subscribed before, carries on from there).
+                    // Every zone's state first, once connected (the feed, subscribed before, carries on from there).
+                    while self.client.connectionState != .connected, !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(50))
+                    }
                     for venue in self.hub.ownedVenueIDs {
                         await self.publisher.announceZones(self.hub.zoneStates(venue: venue), venue: venue)
                     }

@@ -152,6 +152,35 @@ import Testing
         #expect(try await Self.openCounts(store, venue: "tiny") == ["east": 2])
     }
 
+    /// A visit left open in the store that no session holds (its device never heard again after a restart) is closed
+    /// as stale by retention: its zone's count goes down at once, with an occupancy event at the venue's present.
+    @Test(arguments: StoreKind.tested)
+    func aStaleVisitClosedTakesItsCountOff(store kind: StoreKind) async throws {
+        let database = try TestDatabase(kind)
+        defer { database.remove() }
+        let store = try await database.open()
+        let clock = Mutex(1_000_000.0)
+        _ = try await VenueHub(store: store, metrics: ServerMetrics(), wallClock: { clock.withLock { $0 } })
+            .putVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8))
+        // Before this start: a check-in of a device that is never heard again.
+        _ = try await store.commit(
+            IngestBatch(
+                venue: "tiny", sightings: [], events: [PostgresStoreTests.zone(.checkIn, "ghost", "east", 1)],
+                receivedAt: 1_000_000))
+        let hub = try await VenueHub(store: store, metrics: ServerMetrics(), wallClock: { clock.withLock { $0 } })
+        #expect(hub.zoneStates(venue: "tiny").first { $0.zone == "east" }?.count == 1)
+        // Another device, in no room, moves the venue's present on to t = 110.
+        let west = (0...10).map { Sighting(time: 100 + Double($0), device: "west", node: "n1", rssi: -50) }
+        _ = try await hub.ingest(venue: "tiny", sightings: west)
+        let pruned = try await hub.prune(Retention(openVisits: 10))
+        #expect(pruned.closedVisits == 1)
+        #expect(try await Self.openCounts(store, venue: "tiny") == [:])
+        #expect(hub.zoneStates(venue: "tiny").first { $0.zone == "east" }?.count == 0)
+        let last = try #require(try await Self.events(store, venue: "tiny").compactMap(Self.occupancy).last)
+        #expect(last.zone == "east" && last.zoneName == "East room" && last.kind == .empty)
+        #expect(last.count == 0 && last.previousCount == 1 && last.time >= 110)
+    }
+
     /// The stream carries each occupancy event (`event: occupancy`, its JSON under `occupancy`, as the OpenAPI
     /// document says), after the zone event that caused it: east occupied at p's check-in, empty at its check-out.
     @Test(arguments: StoreKind.tested)

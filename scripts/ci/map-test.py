@@ -6,7 +6,8 @@ address (it carries the read key), opens it in headless Chromium through chromiu
 bounded in time, until the floor plan has drawn (outline, nodes and zones in the SVG, the SVG on screen), the
 demo's stairwell is drawn as a floor connection labelled with its kind, a device marker has moved between two
 samples a few seconds apart (the live stream is read with the key in a header; the key leaves the address bar
-once the page has it), nodes marked from their health (online, or greyed out when silent or offline), a device's label shows its held room (the `room` the server sends with the
+once the page has it), each room someone is in shows how many ("2 · Room S1", as GET /v1/venues/{id}/occupancy
+says), nodes marked from their health (online, or greyed out when silent or offline), a device's label shows its held room (the `room` the server sends with the
 device list and live fixes), and the status line says the stream is live and where the demo venue's positioning
 stands with its survey (learning it in the background, or tracking over its radio map).
 
@@ -447,6 +448,8 @@ def run(driver, url, keys, timeout, screenshot, screenshots):
         fail(f"the status line did not say the stream is live with the demo survey's state within {timeout} s: "
              f"'{status}'")
 
+    check_occupancy(driver, url, keys, screenshot, deadline)
+
     driver.execute_script(NO_GLIDE)
     settle(driver)
     check_labels(driver, screenshot, "demo venue")
@@ -690,6 +693,51 @@ def request(base, key, method, path, body):
         "Authorization": "Bearer " + key, "Content-Type": "application/json"})
     with urllib.request.urlopen(call, timeout=30) as answer:
         return json.loads(answer.read() or b"{}")
+
+
+# Each room's count as the map shows it: the zone shape's data-count and class, and its label's text.
+OCCUPANCY = """
+const out = {};
+for (const s of document.querySelectorAll("#map .zone[data-zone]")) {
+  const t = document.querySelector('#map text[data-zone="' + CSS.escape(s.dataset.zone) + '"]');
+  out[s.dataset.zone] = { count: s.dataset.count === undefined ? null : Number(s.dataset.count),
+                          occupied: s.classList.contains("occupied"), label: t ? t.textContent : null,
+                          title: (s.querySelector("title") || {}).textContent || "" };
+}
+return out;
+"""
+
+
+def check_occupancy(driver, url, keys, screenshot, deadline):
+    """The map shows a count on each room someone is in ("2 · Room S1"), the same as GET /v1/venues/{id}/occupancy
+    says at one moment (the counts follow the stream's occupancy events); a room nobody is in shows its name alone."""
+    import json
+    import urllib.request
+    parts = urllib.parse.urlsplit(url)
+    base = f"{parts.scheme}://{parts.netloc}"
+    if "read" not in keys:
+        fail(f"the demo server printed no read key (got {sorted(keys)})")
+    last = None
+    while time.monotonic() < deadline:
+        call = urllib.request.Request(base + "/v1/venues/demo/occupancy",
+                                      headers={"Authorization": "Bearer " + keys["read"]})
+        with urllib.request.urlopen(call, timeout=10) as answer:
+            served = {z["zone"]: z["count"] for z in json.loads(answer.read())["zones"]}
+        shown = driver.execute_script(OCCUPANCY)
+        last = (served, shown)
+        occupied = [z for z, n in served.items() if n > 0]
+        same = all(shown.get(z, {}).get("count") == n for z, n in served.items() if z in shown)
+        labels = all((shown[z]["label"] or "").startswith(f"{n} ·") == (n > 0)
+                     and shown[z]["occupied"] == (n > 0) and shown[z]["title"].startswith(f"{n} ·") == (n > 0)
+                     for z, n in served.items() if z in shown)
+        if occupied and same and labels:
+            example = occupied[0]
+            print(f"map-test: room counts as served: {len(occupied)} rooms occupied, "
+                  f"'{example}' shows '{shown[example]['label']}'")
+            return
+        time.sleep(0.5)
+    problem(driver, screenshot)
+    fail(f"the rooms' counts on the map did not match GET /v1/venues/demo/occupancy: {last}")
 
 
 def check_crowded(driver, url, keys, screenshot, deadline):

@@ -19,6 +19,8 @@ public struct ServerMetrics: Sendable {
     let fixes: CoreMetrics.Counter
     /// Zone events stored and streamed.
     let zoneEvents: CoreMetrics.Counter
+    /// Occupancy events stored (`indoor_events_emitted_total{type="occupancy"}`).
+    let occupancyEvents: CoreMetrics.Counter
     /// Devices heard since the sessions started, over all venues.
     let devicesTracked: CoreMetrics.Gauge
     /// Venues served.
@@ -75,6 +77,8 @@ public struct ServerMetrics: Sendable {
             label: "indoor_events_emitted_total", dimensions: [("type", "fix")], factory: factory)
         zoneEvents = CoreMetrics.Counter(
             label: "indoor_events_emitted_total", dimensions: [("type", "zone")], factory: factory)
+        occupancyEvents = CoreMetrics.Counter(
+            label: "indoor_events_emitted_total", dimensions: [("type", "occupancy")], factory: factory)
         devicesTracked = CoreMetrics.Gauge(label: "indoor_devices_tracked", factory: factory)
         venues = CoreMetrics.Gauge(label: "indoor_venues", factory: factory)
         venuesLearning = CoreMetrics.Gauge(label: "indoor_venues_learning", factory: factory)
@@ -121,7 +125,7 @@ public struct ServerMetrics: Sendable {
         }
     }
 
-    /// Counts the fixes and zone events of `stored`, events just committed (`indoor_events_emitted_total{type}`).
+    /// Counts the fixes, zone and occupancy events of `stored`, events just committed (`indoor_events_emitted_total{type}`).
     func recordStored(_ stored: [StoredEvent]) {
         guard !stored.isEmpty else { return }
         var fixes = 0
@@ -129,6 +133,7 @@ public struct ServerMetrics: Sendable {
             switch event.event {
             case .fix: fixes += 1
             case .zone: zoneEvents.increment()
+            case .occupancy: occupancyEvents.increment()
             }
         }
         self.fixes.increment(by: fixes)

@@ -342,7 +342,11 @@ import Testing
         }
         try await Task.sleep(for: .seconds(1))
         let topics = Set(peer.received.messages.withLock { $0.map(\.topic) })
-        #expect(topics == ["indoor/tiny/devices/phone-2", "indoor/tiny/events"], "\(topics)")
+        // And the zones' occupancy (counts, no device): every zone's state at the start, then east's changes.
+        #expect(
+            topics == [
+                "indoor/tiny/devices/phone-2", "indoor/tiny/events", "indoor/tiny/zones/east", "indoor/tiny/zones/gate",
+            ], "\(topics)")
         for event in peer.messages(on: "indoor/tiny/events") {
             #expect(event.contains("phone-2") && !event.contains("tag-8"), "\(event)")
         }

@@ -101,6 +101,7 @@ import Testing
                     switch event {
                     case .fix(let fix): try encoder.encode(fix)
                     case .zone(let zone): try encoder.encode(zone)
+                    case .occupancy(let occupancy): try encoder.encode(occupancy)
                     }
                 try db.execute(
                     sql:

@@ -1,7 +1,7 @@
 // Words and times as the map shows them (format.js) under node --test.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { roomText, seconds, when } from "../../Sources/IndoorServer/Resources/format.js";
+import { roomLabel, roomText, seconds, when } from "../../Sources/IndoorServer/Resources/format.js";
 
 test("a held room as words", () => {
   assert.equal(roomText(undefined), "");
@@ -25,4 +25,11 @@ test("a recording's venue shows seconds; a venue on Unix time the wall-clock tim
   assert.equal(when(12.34), "t = 12.3 s");
   const t = 1700000000;
   assert.equal(when(t), new Date(t * 1000).toLocaleTimeString());
+});
+
+test("a room's label puts how many are inside in front, and nothing when nobody is", () => {
+  assert.equal(roomLabel("Kitchen", 2), "2 · Kitchen");
+  assert.equal(roomLabel("Kitchen", 1), "1 · Kitchen");
+  assert.equal(roomLabel("Kitchen", 0), "Kitchen");
+  assert.equal(roomLabel("Kitchen", undefined), "Kitchen");
 });

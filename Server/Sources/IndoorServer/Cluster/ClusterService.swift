@@ -28,6 +28,7 @@ struct ClusterService: Service {
                             if let erasure = ClusterErasure(message: text) {
                                 Task {
                                     await hub.eraseFromSessions(erasure.device, venue: erasure.venue)
+                                    await hub.reconcileOccupancy(venue: erasure.venue)
                                     if let streamed = erasure.streamed { hub.erasures.publish(streamed) }
                                 }
                             }

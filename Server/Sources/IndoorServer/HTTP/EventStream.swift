@@ -15,6 +15,7 @@ struct EventEnvelope: Encodable {
     var type: String
     var fix: Fix?
     var zone: ZoneEvent?
+    var occupancy: OccupancyEvent?
     var room: DeviceRoom?
 
     init(_ stored: StoredEvent, room: DeviceRoom? = nil) {
@@ -25,14 +26,15 @@ struct EventEnvelope: Encodable {
         switch stored.event {
         case .fix(let fix): self.fix = fix
         case .zone(let zone): self.zone = zone
+        case .occupancy(let occupancy): self.occupancy = occupancy
         }
     }
 }
 
-/// `GET /v1/stream`'s answer: a venue's fixes and zone events as Server-Sent Events.
+/// `GET /v1/stream`'s answer: a venue's fixes, zone and occupancy events as Server-Sent Events.
 ///
-/// Each event has `id:` (the stored event id), `event:` (`fix` or `zone`) and `data:` (``EventEnvelope``; a live zone
-/// event, and a live fix that is its device's latest of its batch, carry the device's held `room`). The stored events of the backlog come
+/// Each event has `id:` (the stored event id), `event:` (`fix`, `zone` or `occupancy`) and `data:` (``EventEnvelope``; a
+/// live zone event, and a live fix that is its device's latest of its batch, carry the device's held `room`). The stored events of the backlog come
 /// first, then the live ones, without a gap or a repeat: the live feed was subscribed before the backlog was read,
 /// and ids already sent are skipped. A device erased (`DELETE /v1/devices/{device}`, in this venue or in every one)
 /// is sent as `event: device-erased` with `data: {"venue", "device"}` (the device as the stream named it) and no `id:`,

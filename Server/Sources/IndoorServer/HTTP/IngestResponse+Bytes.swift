@@ -6,7 +6,8 @@ extension IngestResponse {
     /// event's JSON as the store keeps it (``VenueHub/Admission/eventJSON``) put in as it is instead of encoded again.
     ///
     /// The members in the encoder's sorted order, no whitespace: `accepted`, `errors`, `events` (the zone events),
-    /// `fixes`, `lastEventId` (absent when nothing was stored), `rejected`, `venue`.
+    /// `fixes`, `lastEventId` (absent when nothing was stored), `rejected`, `venue`. The occupancy events the batch
+    /// caused are not in the answer (the stream, MQTT and webhooks carry them), but `lastEventId` counts them.
     /// - Parameters:
     ///   - stored: The stored events, in order.
     ///   - eventJSON: Their JSON in the same order (encoded here when it does not hold one for each).
@@ -22,6 +23,7 @@ extension IngestResponse {
             switch event.event {
             case .fix: fixes.append(json)
             case .zone: zones.append(json)
+            case .occupancy: continue
             }
         }
         var out = Data()

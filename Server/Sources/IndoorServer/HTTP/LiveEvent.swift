@@ -55,4 +55,14 @@ public struct VenueLiveEvents: Hashable, Sendable {
     /// retention, ``VenueHub/prune(_:batch:)``): an observer clears what it published of them (the MQTT publisher
     /// empties their retained topics and Home Assistant discovery).
     public var erased: [String] = []
+    /// The venue's zones with how many are in each now, when the venue was put or replaced (and at start,
+    /// ``VenueHub/zoneStates(venue:)``): an observer announces them (the MQTT publisher, their retained states and
+    /// Home Assistant entities).
+    public var zones: [ZoneOccupancyState] = []
+    /// The zones of the venue that are gone (the venue replaced without them, or deleted): an observer clears what it
+    /// published of them.
+    public var removedZones: [String] = []
+    /// The venue was deleted: an observer clears everything it published of it (``erased`` names its devices with a
+    /// latest fix, ``removedZones`` its zones).
+    public var venueDeleted = false
 }

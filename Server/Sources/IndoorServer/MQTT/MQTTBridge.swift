@@ -45,7 +45,9 @@ public final class MQTTBridge: Service, Sendable {
         self.logger = logger
         let resolver = configuration.irks.isEmpty ? nil : try IRKResolver(keys: configuration.irks)
         parser = GatewayMessageParser(configuration: configuration.topics, resolver: resolver)
-        publisher = MQTTPublisher(client: client, configuration: configuration, metrics: metrics, logger: logger)
+        publisher = MQTTPublisher(
+            client: client, configuration: configuration, metrics: metrics, logger: logger,
+            venueName: { [hub] in hub.venue(id: $0)?.name })
     }
 
     /// The topics subscribed to, at QoS 1: ESPresense's devices (every depth, so that a device id a broker split into
@@ -93,6 +95,13 @@ public final class MQTTBridge: Service, Sendable {
             }
             group.addTask {
                 await cancelWhenGracefulShutdown {
+                    // Every zone's state first, once connected (the feed, subscribed before, carries on from there).
+                    while self.client.connectionState != .connected, !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(50))
+                    }
+                    for venue in self.hub.ownedVenueIDs {
+                        await self.publisher.announceZones(self.hub.zoneStates(venue: venue), venue: venue)
+                    }
                     await self.publisher.run(events)
                 }
             }

@@ -7,7 +7,8 @@ import IndoorModel
 import Logging
 import Synchronization
 
-/// Publishes each venue's fixes and zone events to the broker, and Home Assistant's entities when asked.
+/// Publishes each venue's fixes, zone events and zones' occupancy to the broker, and Home Assistant's entities when
+/// asked.
 ///
 /// Topics (`<root>` is `indoor` unless configured; ids in topics are ``topicSegment(_:)``s, escaped by one rule that
 /// every broker passes unchanged, the same in Home Assistant's object ids, ``HomeAssistantDevice``):
@@ -15,6 +16,9 @@ import Synchronization
 ///   `<root>/<venue>/devices/<device>`, retained: the device's latest fix with its held room (the JSON of
 ///   `GET /v1/venues/{venue}/devices/{device}`), and `<root>/<venue>/events`: each zone event (the JSON of a zone
 ///   event, with the device's held `room` beside its keys: ``DeviceZoneEvent``);
+/// - with `--publish` or Home Assistant: `<root>/<venue>/zones/<zone>`, retained, each zone's occupancy
+///   (``ZoneStatePayload``: `count`, `occupied`, `zoneName`, and `t` of the change), published at each `occupancy`
+///   event, for every zone when a venue is put and when the bridge starts, emptied when the zone or its venue goes;
 /// - with Home Assistant, for the devices it is given (``MQTTBridgeConfiguration/HomeAssistant/devices``), one Home
 ///   Assistant device each (named by the device's id) with two entities, discovered once per device and again with
 ///   their states when Home Assistant says `online`:
@@ -24,7 +28,11 @@ import Synchronization
 ///     attributes `…/attributes` (``TrackerAttributes``) are published when they change meaningfully
 ///     (``TrackerAttributes/worthPublishing(after:seconds:)``), and lose the position when the device is lost;
 ///   - a `sensor` named `Room` (`<prefix>/sensor/<object>_room/config`): its state `…/room` is the name of the room
-///     the session holds the device in, or `none` (in no room, or lost).
+///     the session holds the device in, or `none` (in no room, or lost);
+/// - with Home Assistant, per zone a `binary_sensor` (device class `occupancy`) and a `sensor` (the count, state
+///   class `measurement`) reading the zone's topic, under one Home Assistant device per venue (``HomeAssistantZone``),
+///   discovered with the zone's first state and again when Home Assistant says `online`; a zone or venue that goes
+///   has its configs emptied, and a venue deleted its devices' entities too.
 ///
 /// Everything is published at QoS 0: a state superseded while the broker was away is not worth sending late.
 /// A message a limit of the broker forbids (MQTT 5: larger than its Maximum Packet Size, retained where it keeps
@@ -40,6 +48,8 @@ final class MQTTPublisher: Sendable {
     struct State {
         /// Home Assistant's devices: what was last published for each.
         var trackers: [HomeAssistantDevice: Tracker] = [:]
+        /// Each zone's state as last published (``ZoneStatePayload``).
+        var zones: [HomeAssistantZone: ZoneStatePayload] = [:]
         /// Discovery and states to send again for every tracker (Home Assistant came online).
         var resend = false
         var failures = 0
@@ -59,7 +69,14 @@ final class MQTTPublisher: Sendable {
         var attributesTime = -Double.infinity
     }
 
-    init(client: MQTTClient, configuration: MQTTBridgeConfiguration, metrics: ServerMetrics, logger: Logger) {
+    /// The name of a venue by id (its Home Assistant device's name), `nil` for one unknown (then its id names it).
+    let venueName: @Sendable (String) -> String?
+
+    init(
+        client: MQTTClient, configuration: MQTTBridgeConfiguration, metrics: ServerMetrics, logger: Logger,
+        venueName: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) {
+        self.venueName = venueName
         self.client = client
         self.configuration = configuration
         self.metrics = metrics
@@ -79,9 +96,75 @@ final class MQTTPublisher: Sendable {
             if Task.isCancelled { break }
             await resendIfAsked()
             for event in batch.events { await publish(event, venue: batch.venue) }
+            await announceZones(batch.zones, venue: batch.venue)
+            for zone in batch.removedZones { await removeZone(HomeAssistantZone(venue: batch.venue, zone: zone)) }
             for device in batch.forgotten { await forget(device, venue: batch.venue) }
-            for device in batch.erased { await clear(device, venue: batch.venue) }
+            var erased = batch.erased
+            if batch.venueDeleted {
+                // Every device published for the venue goes with it, those without a latest fix too.
+                let tracked = state.withLock { $0.trackers.keys.filter { $0.venue == batch.venue }.map(\.device) }
+                erased += tracked.filter { !erased.contains($0) }.sorted()
+            }
+            for device in erased { await clear(device, venue: batch.venue) }
         }
+    }
+
+    /// Publishes the state of `venue`'s `zones` (a venue put, or the bridge starting) where it differs from what was
+    /// last published, announcing their Home Assistant entities the first time.
+    func announceZones(_ zones: [ZoneOccupancyState], venue: String) async {
+        for zone in zones {
+            let payload = ZoneStatePayload(
+                count: zone.count, occupied: zone.count > 0, zoneName: zone.name, time: nil)
+            await setZone(HomeAssistantZone(venue: venue, zone: zone.zone), payload, onlyIfChanged: true)
+        }
+    }
+
+    /// Whether zones' states are published: with `--publish` or with Home Assistant (whose zone entities read them).
+    private var publishesZones: Bool { configuration.publish != nil || configuration.homeAssistant != nil }
+
+    /// Publishes `payload` on `key`'s zone topic (retained), after its Home Assistant discovery configs the first
+    /// time (or when the zone's name changed); with `onlyIfChanged`, nothing when the count and name are as last
+    /// published.
+    private func setZone(_ key: HomeAssistantZone, _ payload: ZoneStatePayload, onlyIfChanged: Bool = false) async {
+        guard publishesZones else { return }
+        let previous = state.withLock { state -> ZoneStatePayload? in
+            let previous = state.zones[key]
+            if !onlyIfChanged || previous?.count != payload.count || previous?.zoneName != payload.zoneName {
+                state.zones[key] = payload
+            }
+            return previous
+        }
+        if onlyIfChanged, let previous, previous.count == payload.count, previous.zoneName == payload.zoneName {
+            return
+        }
+        if previous?.zoneName != payload.zoneName { await sendZoneDiscovery(key, name: payload.zoneName) }
+        await send(key.topic(root: configuration.publishRoot), payload, retain: true)
+    }
+
+    /// A zone that is gone (its venue replaced without it, or deleted): its retained state and Home Assistant
+    /// discovery configs are emptied (Home Assistant then removes its entities, and the venue's device with the
+    /// last of them), whether or not this process published them.
+    private func removeZone(_ key: HomeAssistantZone) async {
+        guard publishesZones else { return }
+        state.withLock { _ = $0.zones.removeValue(forKey: key) }
+        await sendRaw(key.topic(root: configuration.publishRoot), [], retain: true)
+        guard let homeAssistant = configuration.homeAssistant else { return }
+        await sendRaw(key.occupancyConfigTopic(prefix: homeAssistant.prefix), [], retain: true)
+        await sendRaw(key.countConfigTopic(prefix: homeAssistant.prefix), [], retain: true)
+    }
+
+    /// Sends `key`'s discovery configs, the zone named `name`: its occupancy `binary_sensor` and its count `sensor`,
+    /// under the venue's Home Assistant device.
+    private func sendZoneDiscovery(_ key: HomeAssistantZone, name: String) async {
+        guard let homeAssistant = configuration.homeAssistant else { return }
+        let device = key.venueDevice(name: venueName(key.venue) ?? key.venue)
+        let topic = key.topic(root: configuration.publishRoot)
+        let occupancy = ZoneOccupancyDiscovery(
+            uniqueID: key.occupancyObjectID, name: name, stateTopic: topic, device: device)
+        await send(key.occupancyConfigTopic(prefix: homeAssistant.prefix), occupancy, retain: true)
+        let count = ZoneCountDiscovery(
+            uniqueID: key.countObjectID, name: "\(name) count", stateTopic: topic, device: device)
+        await send(key.countConfigTopic(prefix: homeAssistant.prefix), count, retain: true)
     }
 
     /// A device whose data was erased: every retained topic published for it in `venue` is emptied (an empty retained
@@ -158,6 +241,11 @@ final class MQTTPublisher: Sendable {
                 await announce(key)
                 await lost(key)
             }
+        case .occupancy(let occupancy):
+            let payload = ZoneStatePayload(
+                count: occupancy.count, occupied: occupancy.occupied, zoneName: occupancy.zoneName,
+                time: occupancy.time)
+            await setZone(HomeAssistantZone(venue: venue, zone: occupancy.zone), payload)
         }
     }
 
@@ -243,10 +331,15 @@ final class MQTTPublisher: Sendable {
     /// Sends every tracker's discovery and what was last published for it, when Home Assistant came online. Each
     /// value is read just before it is sent, so that a fix published meanwhile is not undone by an older value.
     private func resendIfAsked() async {
-        let keys = state.withLock { state -> [HomeAssistantDevice] in
-            guard state.resend else { return [] }
+        let (keys, zones) = state.withLock { state -> ([HomeAssistantDevice], [HomeAssistantZone]) in
+            guard state.resend else { return ([], []) }
             state.resend = false
-            return Array(state.trackers.keys)
+            return (Array(state.trackers.keys), Array(state.zones.keys))
+        }
+        for zone in zones {
+            guard let payload = state.withLock({ $0.zones[zone] }) else { continue }
+            await sendZoneDiscovery(zone, name: payload.zoneName)
+            await send(zone.topic(root: configuration.publishRoot), payload, retain: true)
         }
         for key in keys {
             await sendDiscovery(key)

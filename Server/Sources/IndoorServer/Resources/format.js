@@ -9,6 +9,12 @@ export function roomText(room) {
   return "";
 }
 
+// A room's label with how many are inside it (GET /v1/venues/{id}/occupancy, the stream's occupancy events) in
+// front, where it survives a name shortened with "…": "2 · Kitchen"; the name alone when nobody is (or unknown).
+export function roomLabel(name, count) {
+  return count > 0 ? count + " · " + name : name;
+}
+
 // A venue on Unix time (from 1e9 s, 2001-09-09, on) shows the wall-clock time; a recording's venue its seconds.
 export const when = (t) => t >= 1e9 ? new Date(t * 1000).toLocaleTimeString() : "t = " + t.toFixed(1) + " s";
 export const seconds = (s) => s === undefined || s === null ? "" : s < 90 ? s.toFixed(0) + " s" : (s / 60).toFixed(1) + " min";

@@ -3,11 +3,11 @@
 
 import { api } from "./api.js";
 import { showFloorImage } from "./floor-image.js";
-import { roomText } from "./format.js";
+import { roomLabel, roomText } from "./format.js";
 import { polygonArea } from "./geometry.js";
 import { forgetLabels, placeNames } from "./labels.js";
 import { DOT } from "./layout.js";
-import { devices, inside, level, onFloor, rooms, shownName, venue } from "./state.js";
+import { devices, inside, level, occupancy, onFloor, rooms, shownName, venue } from "./state.js";
 import { el, map } from "./view.js";
 import { fit, render } from "./zoom.js";
 
@@ -38,7 +38,7 @@ export function drawPlan(refit = true) {
       else if (fence.center) shape = el("circle", { class: "zone", cx: fence.center[0], cy: -fence.center[1], r: fence.radius }, plan);
       if (!shape) continue;
       shape.dataset.zone = z.id;
-      el("title", {}, shape).textContent = z.name || z.id;
+      el("title", {}, shape).textContent = roomLabel(z.name || z.id, occupancy.get(z.id));
       const area = fence.polygon ? Math.abs(polygonArea(fence.polygon)) : Math.PI * fence.radius * fence.radius;
       if (area > largest) { largest = area; named = fence; }
     }
@@ -46,7 +46,8 @@ export function drawPlan(refit = true) {
     if (named) {
       const text = el("text", { class: "label off" }, labels);
       text.dataset.zone = z.id;
-      placeNames.push({ text, name: shownName(z.name || z.id), shape: shapeOf(named), kind: "room", area: largest });
+      placeNames.push({ text, name: roomLabel(shownName(z.name || z.id), occupancy.get(z.id)), shape: shapeOf(named),
+                        kind: "room", area: largest, zone: z });
     }
     for (const line of z.geolines || []) if (onFloor(line.floor)) el("polyline", { class: "geoline", points: pts(line.points) }, plan);
   }
@@ -137,8 +138,25 @@ export function drawDevice(fix) {
   render();
 }
 
-// Marks the zones someone is inside as occupied.
+// Marks the zones someone is inside as occupied: by the server's count when the map has it, else by the devices
+// seen checking in.
 export function markZones() {
-  for (const shape of map.querySelectorAll(".zone"))
-    shape.classList.toggle("occupied", (inside.get(shape.dataset.zone) || new Set()).size > 0);
+  for (const shape of map.querySelectorAll(".zone")) {
+    const count = occupancy.get(shape.dataset.zone);
+    shape.classList.toggle("occupied", count !== undefined ? count > 0 : (inside.get(shape.dataset.zone) || new Set()).size > 0);
+    if (count !== undefined) shape.dataset.count = count;
+  }
+}
+
+// Zone `zone` holds `count` now (an occupancy event, or the occupancy route): its label and tooltip say so.
+export function showOccupancy(zone, count) {
+  occupancy.set(zone, count);
+  const z = (venue.zones || []).find((candidate) => candidate.id === zone);
+  if (!z) return;
+  for (const item of placeNames) if (item.zone === z) item.name = roomLabel(shownName(z.name || z.id), count);
+  for (const shape of map.querySelectorAll(".zone")) {
+    if (shape.dataset.zone === zone) shape.querySelector("title").textContent = roomLabel(z.name || z.id, count);
+  }
+  markZones();
+  render();
 }

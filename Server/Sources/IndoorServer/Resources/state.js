@@ -12,6 +12,7 @@ export const surveys = new Map();   // venue id -> its survey's state (GET /v1/v
 export const devices = new Map();   // device id -> latest fix
 export const rooms = new Map();     // device id -> its held room ({state, zone, zoneName}), as the server last said
 export const inside = new Map();    // zone id -> Set of devices
+export const occupancy = new Map(); // zone id -> how many are inside, as the server last said (occupancy events)
 // What is painted over the plan at each frame after the labels (survey mode's marks and coverage): functions of no
 // arguments, called in order.
 export const overlays = [];

@@ -3,8 +3,9 @@
 
 import { addFeed, clearFeed, dropFromFeed, onZone } from "./activity.js";
 import { api, key, params } from "./api.js";
-import { drawDevice, drawPlan, nodeHealth, refreshNodes } from "./plan.js";
-import { devices, edit, editorHooks, forgetDevice, inside, rooms, setLevel, setVenue, surveys, venue } from "./state.js";
+import { drawDevice, drawPlan, nodeHealth, refreshNodes, showOccupancy } from "./plan.js";
+import { devices, edit, editorHooks, forgetDevice, inside, occupancy, rooms, setLevel, setVenue, surveys, venue }
+  from "./state.js";
 import { connect, forgetLastEvent } from "./stream.js";
 
 const statusLine = document.getElementById("status");
@@ -18,7 +19,7 @@ async function openVenue(id) {
   floors.innerHTML = "";
   for (const f of venue.floors || []) floors.add(new Option(f.name || "Level " + f.level, f.level));
   setLevel((venue.floors || []).length ? venue.floors[0].level : null);
-  devices.clear(); rooms.clear(); inside.clear(); clearFeed(); forgetLastEvent();
+  devices.clear(); rooms.clear(); inside.clear(); occupancy.clear(); clearFeed(); forgetLastEvent();
   nodeHealth.clear();
   for (const fix of (await api("/v1/venues/" + encodeURIComponent(id) + "/devices")).devices) {
     devices.set(fix.device, fix);
@@ -33,6 +34,8 @@ async function openVenue(id) {
       addFeed(v.reason === "crossing" ? "crossing" : "checkOut", v.zoneName, v.device, v.checkOut, v.dwell, false);
     }
   }
+  // How many are in each zone now; the stream's occupancy events keep it so.
+  for (const z of (await api("/v1/venues/" + encodeURIComponent(id) + "/occupancy")).zones) occupancy.set(z.zone, z.count);
   drawPlan();
   connect(venue.id, key, {
     live() { live = true; showStatus(); },
@@ -45,6 +48,8 @@ async function openVenue(id) {
         drawDevice(fix);
       } else if (name === "zone") {
         onZone(payload.zone);
+      } else if (name === "occupancy") {
+        showOccupancy(payload.occupancy.zone, payload.occupancy.count);
       } else if (name === "device-erased") {
         // The device's data was erased (DELETE /v1/devices/{device}): the map keeps nothing of it.
         forgetDevice(payload.device);

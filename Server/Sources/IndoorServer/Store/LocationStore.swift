@@ -249,18 +249,23 @@ public struct IngestBatch: Sendable {
     }
 }
 
-/// An event the server keeps and streams: a fix or a zone event.
+/// An event the server keeps and streams: a fix, a zone event, or a zone's occupancy changed.
 public enum ServerEvent: Hashable, Sendable {
     /// A position of a device.
     case fix(Fix)
     /// A check-in, check-out or dwell.
     case zone(ZoneEvent)
+    /// A zone became occupied or empty, or its count changed (``OccupancyEvent``); stored right after the zone event
+    /// that caused it, in the same transaction.
+    case occupancy(OccupancyEvent)
 
-    /// `fix` or `zone`.
+    /// `fix`, `zone` or `occupancy`: the kind the stores keep each event under (their `type` column), and the stream's
+    /// `event:`.
     public var type: String {
         switch self {
         case .fix: "fix"
         case .zone: "zone"
+        case .occupancy: "occupancy"
         }
     }
 
@@ -269,14 +274,17 @@ public enum ServerEvent: Hashable, Sendable {
         switch self {
         case .fix(let fix): fix.time
         case .zone(let event): event.time
+        case .occupancy(let event): event.time
         }
     }
 
-    /// The device the event is about.
+    /// The device the event is about; empty for an occupancy event, which names no device (so an erasure of a
+    /// device leaves it: it holds a count, not the device).
     public var device: String {
         switch self {
         case .fix(let fix): fix.device
         case .zone(let event): event.device
+        case .occupancy: ""
         }
     }
     /// The event's JSON, as the stores keep it and the API answers it (`encoder` is ``JSONFormat/encoder(pretty:)``):
@@ -286,6 +294,17 @@ public enum ServerEvent: Hashable, Sendable {
         switch self {
         case .fix(let fix): try FixJSON.json(fix) ?? encoder.encode(fix)
         case .zone(let event): try encoder.encode(event)
+        case .occupancy(let event): try encoder.encode(event)
+        }
+    }
+
+    /// The event stored as `type` (``type``) with `json`.
+    /// - Throws: `decoder`'s error when `json` is not an event of that type.
+    package static func decode(type: String, json: Data, decoder: JSONDecoder) throws -> ServerEvent {
+        switch type {
+        case "fix": .fix(try decoder.decode(Fix.self, from: json))
+        case "occupancy": .occupancy(try decoder.decode(OccupancyEvent.self, from: json))
+        default: .zone(try decoder.decode(ZoneEvent.self, from: json))
         }
     }
 }

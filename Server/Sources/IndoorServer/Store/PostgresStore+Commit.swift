@@ -59,6 +59,8 @@ extension PostgresStore {
             case .zone(let zone):
                 try await Self.record(
                     zone, venue: batch.venue, at: batch.receivedAt, on: connection, logger: logger)
+            case .occupancy:
+                break
             }
         }
         try await Self.upsertDevices(

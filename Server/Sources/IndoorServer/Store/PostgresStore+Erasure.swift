@@ -108,9 +108,7 @@ extension PostgresStore {
     private static func json(_ text: String, type: String) throws -> Data {
         let decoder = JSONDecoder()
         let data = Data(text.utf8)
-        let event: ServerEvent =
-            type == "fix"
-            ? .fix(try decoder.decode(Fix.self, from: data)) : .zone(try decoder.decode(ZoneEvent.self, from: data))
+        let event = try ServerEvent.decode(type: type, json: data, decoder: decoder)
         return try event.json(JSONFormat.encoder())
     }
 

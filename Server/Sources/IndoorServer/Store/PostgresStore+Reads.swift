@@ -78,9 +78,7 @@ extension PostgresStore {
         return try rows.map { row in
             let (id, type, text) = try row.decode((Int64, String, String).self)
             let json = Data(text.utf8)
-            let event: ServerEvent =
-                type == "fix"
-                ? .fix(try decoder.decode(Fix.self, from: json)) : .zone(try decoder.decode(ZoneEvent.self, from: json))
+            let event = try ServerEvent.decode(type: type, json: json, decoder: decoder)
             return StoredEvent(id: id, venue: venue, event: event)
         }
     }

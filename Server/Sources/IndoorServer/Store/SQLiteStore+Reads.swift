@@ -71,10 +71,7 @@ extension SQLiteStore {
         }
         let decoder = JSONDecoder()
         return try rows.map { row in
-            let event: ServerEvent =
-                row.type == "fix"
-                ? .fix(try decoder.decode(Fix.self, from: row.json))
-                : .zone(try decoder.decode(ZoneEvent.self, from: row.json))
+            let event = try ServerEvent.decode(type: row.type, json: row.json, decoder: decoder)
             return StoredEvent(id: row.id, venue: venue, event: event)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import IndoorGeofencing
 import IndoorModel
 import IndoorSession
 import Logging
@@ -190,7 +191,9 @@ struct IngestPipeline: Sendable {
                     for visit in state.session.openVisits where held[visit.device] == nil {
                         held[visit.device] = runtime.room(of: visit.device, session: state.session)
                     }
-                    let events = ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival)))
+                    let events = state.occupancy.interleave(
+                        ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival))),
+                        venue: runtime.venue.id)
                     let rooms = Self.rooms(of: events, runtime: runtime, session: state.session)
                     return (events, rooms.merging(held) { after, _ in after })
                 }
@@ -248,7 +251,9 @@ struct IngestPipeline: Sendable {
                         state.lastDataTime = previous.lastDataTime
                         state.lastArrival = previous.lastArrival
                         state.timeBase = previous.timeBase
-                        return ServerEvent.stored(from: state.session.carryVisits(from: previous.session))
+                        state.occupancy = previous.occupancy
+                        return state.occupancy.interleave(
+                            ServerEvent.stored(from: state.session.carryVisits(from: previous.session)), venue: id)
                     }
                 }
                 // Replaced by another PUT meanwhile: carry over from that one.
@@ -264,6 +269,33 @@ struct IngestPipeline: Sendable {
             }
             if replaced { return old }
         }
+    }
+
+    /// Brings `runtime`'s occupancy back to the store's open visits of its venue, as one of its jobs, after something
+    /// changed them outside a commit (an erasure, stale visits closed as `lost`): each zone whose count changed gets
+    /// its occupancy event at the venue's present, committed and streamed as a batch's events are.
+    func reconcileOccupancy(_ runtime: VenueRuntime) async throws {
+        let venue = runtime.venue.id
+        let stored = try await runtime.jobs.run { () async throws -> [StoredEvent] in
+            let open = try await VenueResume.openVisits(venue: venue, store: self.store)
+            let now = self.wallClock()
+            let events = runtime.locked { state -> [ServerEvent] in
+                guard !state.retired else { return [] }
+                let target = ZoneOccupancy(openVisits: open, persons: state.occupancy.persons)
+                let present = state.lastDataTime.map { $0 + max(0, now - (state.lastArrival ?? now)) } ?? 0
+                let changes = state.occupancy.changes(to: target, at: present)
+                state.occupancy = target
+                let names = runtime.zoneNames
+                return changes.map { .occupancy(OccupancyEvent($0, venue: venue, zoneName: names[$0.zone] ?? $0.zone)) }
+            }
+            guard !events.isEmpty else { return [] }
+            let stored = try await self.commit(
+                IngestBatch(venue: venue, sightings: [], events: events, receivedAt: now, lease: runtime.lease),
+                runtime: runtime)
+            self.publish(runtime.live(stored, rooms: [:]), runtime: runtime)
+            return stored
+        }
+        metrics.recordStored(stored)
     }
 
     /// Commits `batch` of `runtime`'s; when the runtime's lease was taken by another instance meanwhile, stops running

@@ -5,7 +5,8 @@ import IndoorModel
 struct PreparedBatch {
     /// The sightings taken, in the order given.
     var taken: [Sighting]
-    /// The fixes and zone events the session made of them, in order.
+    /// The fixes and zone events the session made of them, in order, each zone event that changed its zone's count
+    /// followed by its occupancy event.
     var events: [ServerEvent]
     /// The sightings refused: their index in the batch given, the field that was wrong (`t`, `node`, `device`) and why.
     var refused: [(index: Int, field: String, message: String)]
@@ -49,7 +50,8 @@ extension PreparedBatch {
             }
             state.timeBase = base
             let linksBefore = (state.session.statistics.nodeLinks, state.session.statistics.ignoredNodeLinks)
-            let events = ServerEvent.stored(from: state.session.ingest(taken))
+            let events = state.occupancy.interleave(
+                ServerEvent.stored(from: state.session.ingest(taken)), venue: runtime.venue.id)
             let links = (
                 state.session.statistics.nodeLinks - linksBefore.0,
                 state.session.statistics.ignoredNodeLinks - linksBefore.1

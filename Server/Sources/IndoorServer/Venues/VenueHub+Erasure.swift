@@ -16,6 +16,8 @@ extension VenueHub {
     public func eraseDevice(_ device: String, venue: String?) async throws -> DataCounts {
         let held = await eraseFromSessions(device, venue: venue)
         let counts = try await store.eraseDevice(device, venue: venue)
+        // Its visits went with it: the zones it was in count one fewer.
+        await reconcileOccupancy(venue: venue)
         if counts.surveyRecordings > 0 {
             // Its survey recordings went too: the venues that learned from them learn from what is left.
             openSurveys.forgetAll()
@@ -127,19 +129,23 @@ public struct VenueDeletion: Hashable, Sendable, Encodable {
 
 extension VenueHub {
     /// Deletes the venue `id` (``deleteVenue(id:)``), closes its visits still open as `lost` (at the venue's present,
-    /// as its session last had it), and with `purge` deletes every stored row of it (``LocationStore/purgeVenueData(id:)``)
-    /// and clears what the MQTT publisher published of its devices.
+    /// as its session last had it), tells the observers (the MQTT publisher clears what it published of its devices
+    /// and zones: retained states and Home Assistant entities), and with `purge` deletes every stored row of it
+    /// (``LocationStore/purgeVenueData(id:)``).
     /// - Returns: What was done; `nil` when there was no such venue.
     public func deleteVenue(id: String, purge: Bool) async throws -> VenueDeletion? {
         let present = registry.runtime(id).flatMap { runtime in
             runtime.locked { state in state.lastDataTime.map { $0 + max(0, wallClock() - (state.lastArrival ?? 0)) } }
         }
+        // Read before the venue goes (its devices' latest fixes go with it): what the observers clear.
+        let zones = registry.venue(id: id)?.zones.map(\.id) ?? []
+        let devices = try await store.devices(venue: id, since: -.infinity).map(\.device)
         guard try await deleteVenue(id: id) else { return nil }
         let closedVisits = try await closeOpenVisits(venue: id, checkOut: present)
+        observers.publish(
+            VenueLiveEvents(venue: id, events: [], erased: devices, removedZones: zones, venueDeleted: true))
         guard purge else { return VenueDeletion(venue: id, closedVisits: closedVisits, purged: nil) }
-        let devices = try await store.devices(venue: id, since: -.infinity).map(\.device)
         let purged = try await store.purgeVenueData(id: id)
-        if !devices.isEmpty { observers.publish(VenueLiveEvents(venue: id, events: [], erased: devices)) }
         return VenueDeletion(venue: id, closedVisits: closedVisits, purged: purged)
     }
 
@@ -176,9 +182,11 @@ extension VenueHub {
                 return (present, Set(state.session.openVisits.map { "\($0.zone)\n\($0.device)" }))
             }
             guard let present else { continue }
-            closed += try await closeOpenVisits(venue: runtime.venue.id, checkOut: present) { visit in
+            let closedHere = try await closeOpenVisits(venue: runtime.venue.id, checkOut: present) { visit in
                 visit.checkIn < present - seconds && !held.contains("\(visit.zone)\n\(visit.device)")
             }
+            if closedHere > 0 { try await pipeline.reconcileOccupancy(runtime) }
+            closed += closedHere
         }
         return closed
     }

@@ -206,6 +206,10 @@ public final class VenueHub: Sendable {
         }
         let old = try await pipeline.replace(venue: id, with: runtime)
         old?.subscribers.finishAll()
+        // The observers announce its zones with their counts, and clear those that are gone.
+        let removed = Set(old?.venue.zones.map(\.id) ?? []).subtracting(venue.zones.map(\.id)).sorted()
+        observers.publish(
+            VenueLiveEvents(venue: id, events: [], zones: runtime.zoneStates, removedZones: removed))
         scans.forget(venue: id)
         metrics.venues.record(venueIDs.count)
         learning.learn(runtime)

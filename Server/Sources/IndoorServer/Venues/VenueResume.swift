@@ -33,6 +33,9 @@ struct VenueResume: Sendable {
         let seconds = configuration.positioning.window + configuration.firstFixDelay + configuration.fixInterval
         let recent = try await store.recentSightings(
             venue: runtime.venue.id, seconds: seconds, limit: Self.limit)
+        // Occupancy goes on from the store's open visits, whatever the replay does.
+        let open = try await Self.openVisits(venue: runtime.venue.id, store: store)
+        runtime.locked { $0.occupancy = ZoneOccupancy(openVisits: open, persons: $0.occupancy.persons) }
         guard let last = recent.last else { return }
         var unfixed: Set<String> = []
         // A node heard by another is no device: it has no fix to look up.
@@ -48,7 +51,6 @@ struct VenueResume: Sendable {
                 unfixed.insert(device)
             }
         }
-        let open = try await openVisits(venue: runtime.venue.id)
         var lastSeen: [String: Double] = [:]
         for device in Set(open.map(\.device)).sorted() {
             lastSeen[device] = try await store.latestFix(venue: runtime.venue.id, device: device)?.time
@@ -76,7 +78,7 @@ struct VenueResume: Sendable {
                 unfixed.contains($0.device) && !storedKeys.contains(VisitKey(zone: $0.zone, device: $0.device))
             }
             state.session.resumeVisits(open + kept, lastSeen: lastSeen)
-            return events
+            return state.occupancy.interleave(events, venue: runtime.venue.id)
         }
         guard !events.isEmpty else { return }
         let stored = try await store.commit(
@@ -85,9 +87,9 @@ struct VenueResume: Sendable {
         metrics.recordStored(stored)
     }
 
-    /// Every visit the store holds open for `venue`, as the session's zone engine takes them; a visit whose trigger
+    /// Every visit `store` holds open for `venue`, as the session's zone engine takes them; a visit whose trigger
     /// this version does not know is left out.
-    private func openVisits(venue: String) async throws -> [ZoneVisit] {
+    static func openVisits(venue: String, store: any LocationStore) async throws -> [ZoneVisit] {
         var visits: [ZoneVisit] = []
         var before: Int64?
         repeat {

@@ -1,3 +1,4 @@
+import IndoorGeofencing
 import IndoorModel
 import IndoorSession
 import Synchronization
@@ -22,6 +23,10 @@ final class VenueRuntime: Sendable {
         var timeBase: SightingTimeWindow.Base?
         /// Replaced by a runtime of the venue's new version, which carried this one's visits over: takes nothing more.
         var retired = false
+        /// Who is in each zone: the store's open visits of the venue, followed through every event committed
+        /// (``ZoneOccupancy/interleave(_:venue:)``) and brought back to the store after an erasure or stale visits
+        /// closed (``IngestPipeline/reconcileOccupancy(_:)``).
+        var occupancy = ZoneOccupancy()
     }
 
     let venue: Venue
@@ -105,6 +110,17 @@ final class VenueRuntime: Sendable {
 
     func locked<T>(_ body: (inout State) throws -> T) rethrows -> T {
         try state.withLock { try body(&$0) }
+    }
+
+    /// Each of the venue's zones, in the venue's order, with how many are in it now.
+    var zoneStates: [ZoneOccupancyState] {
+        let occupancy = locked { $0.occupancy }
+        return venue.zones.map { ZoneOccupancyState(zone: $0.id, name: $0.name, count: occupancy.count(of: $0.id)) }
+    }
+
+    /// The name of each of the venue's zones, by id.
+    var zoneNames: [String: String] {
+        Dictionary(venue.zones.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The room `device` is in as `session` holds it, in the API's form (`nil`: none, or a venue without rooms).

@@ -27,7 +27,7 @@ public struct LiveEvent: Hashable, Sendable {
     }
 
     /// `events` as live events, each that carries a room (``room``: a device's last fix of the batch, a zone event)
-    /// with `room(device)`, the device's room right after the batch.
+    /// with `room(device)`, the device's room right after the batch; an occupancy event carries none.
     static func withRooms(_ events: [StoredEvent], room: (String) -> DeviceRoom?) -> [LiveEvent] {
         let lastFix = lastFixIndices(events)
         return events.enumerated().map { index, event in
@@ -37,6 +37,9 @@ public struct LiveEvent: Hashable, Sendable {
                 return LiveEvent(stored: event, room: room(fix.device))
             case .zone(let zone):
                 return LiveEvent(stored: event, room: room(zone.device))
+            case .occupancy:
+                // A zone's count, of no device: no room.
+                return LiveEvent(stored: event)
             }
         }
     }

@@ -223,6 +223,7 @@ struct IngestPipeline: Sendable {
             switch event {
             case .fix(let fix): device = fix.device
             case .zone(let zone): device = zone.device
+            case .occupancy: continue  // a zone's count, of no device
             }
             guard rooms[device] == nil, let room = runtime.room(of: device, session: session) else { continue }
             rooms[device] = room

@@ -44,6 +44,13 @@ struct IMDFHandMadeArchive {
     /// Building ids and names.
     var buildings: [(id: String, name: String)] = []
 
+    /// The UUID a unit named `name` in a test gets as its feature id (IMDF ids are UUIDs; an export keeps a zone id
+    /// that is one): `00000000-0000-4000-8000-` and 12 hex digits of an FNV-1a hash of `name`.
+    static func uuid(_ name: String) -> String {
+        let hash = name.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+        return "00000000-0000-4000-8000-" + String(format: "%012llx", hash & 0xFFFF_FFFF_FFFF)
+    }
+
     /// An axis-aligned rectangle, metres.
     static func box(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Polygon {
         .rectangle(from: Point2D(x: x0, y: y0), to: Point2D(x: x1, y: y1))
@@ -104,7 +111,7 @@ struct IMDFHandMadeArchive {
             "unit.geojson": try Self.collection(
                 units.map { unit in
                     Self.feature(
-                        "unit", id: unit.id, geometry: geometry(unit.shapes),
+                        "unit", id: Self.uuid(unit.id), geometry: geometry(unit.shapes),
                         properties: [
                             "category": unit.category, "name": Self.labels(unit.name), "level_id": unit.level,
                         ])

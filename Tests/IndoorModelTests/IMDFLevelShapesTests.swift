@@ -77,7 +77,7 @@ struct IMDFLevelShapesTests {
         #expect(first.contains(Point2D(x: 5, y: 15)) && first.contains(Point2D(x: 55, y: 5)))
         #expect(first.contains(Point2D(x: 10, y: 15)), "the courtyard's edge is on the floor")
 
-        let corridor = try #require(imported.venue.zones.first { $0.id == "C1" })
+        let corridor = try #require(imported.venue.zones.first { $0.id == Archive.uuid("C1") })
         let fence = try #require(corridor.fences.first)
         #expect(fence.holes.count == 1)
         #expect(!fence.contains(Point2D(x: 15, y: 15)))

@@ -45,7 +45,9 @@ struct IMDFRoundTripTests {
             {
                 found.append("floor \(x.level) names: \(x) / \(y)")
             }
-            if !same(x.outlines, y.outlines) || !same(x.holes, y.holes) { found.append("floor \(x.level) outlines") }
+            if !same(x.outlines, y.outlines) || !same(x.holes, y.holes) {
+                found.append("floor \(x.level) outlines: \(x.outlines) \(x.holes) / \(y.outlines) \(y.holes)")
+            }
             if !sameWalls(x.walls, y.walls) { found.append("floor \(x.level) walls: \(x.walls.count) / \(y.walls.count)") }
         }
         if a.zones.count != b.zones.count { found.append("\(a.zones.count) / \(b.zones.count) zones") }

@@ -104,9 +104,11 @@ extension IMDFImporter {
             var buildings: [String] = []
             var walls = IMDFWalls.merging()
 
-            /// The floor: the largest polygon its outline, the others its other outlines.
+            /// The floor: the largest polygon its outline (the first of those equal to a millionth, so that an export,
+            /// which rounds, reads back the same), the others its other outlines.
             func floor(level: Int) -> Floor {
-                let largest = outlines.indices.max { outlines[$0].area < outlines[$1].area }
+                let most = outlines.map(\.area).max() ?? 0
+                let largest = outlines.indices.first { outlines[$0].area >= most * (1 - 1e-6) }
                 let outline = largest.map { outlines[$0] } ?? Polygon([])
                 let others = outlines.indices.filter { $0 != largest }.map { outlines[$0] }
                 return Floor(

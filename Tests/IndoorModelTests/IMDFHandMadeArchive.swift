@@ -120,7 +120,9 @@ struct IMDFHandMadeArchive {
                 openings.map { opening in
                     Self.feature(
                         "opening", id: opening.id,
-                        geometry: ["type": "LineString", "coordinates": [position(opening.from), position(opening.to)]],
+                        geometry: [
+                            "type": "LineString", "coordinates": [position(opening.from), position(opening.to)],
+                        ],
                         properties: ["category": "pedestrian", "level_id": opening.level])
                 }),
         ]

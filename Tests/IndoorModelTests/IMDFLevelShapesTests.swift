@@ -17,7 +17,8 @@ struct IMDFLevelShapesTests {
         archive.buildings = [("b-west", "West wing"), ("b-east", "East wing")]
         archive.levels = [
             Archive.Level(
-                id: "L0", ordinal: 0, shapes: [.init(outer: Archive.box(0, 0, 20, 10)), .init(outer: Archive.box(40, 0, 60, 10))],
+                id: "L0", ordinal: 0,
+                shapes: [.init(outer: Archive.box(0, 0, 20, 10)), .init(outer: Archive.box(40, 0, 60, 10))],
                 name: "Ground floor", shortName: "G", buildings: ["b-west", "b-east"]),
             Archive.Level(
                 id: "L1", ordinal: 1,

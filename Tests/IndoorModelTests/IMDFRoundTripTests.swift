@@ -37,7 +37,9 @@ struct IMDFRoundTripTests {
     static func differences(_ a: Venue, _ b: Venue) -> [String] {
         var found: [String] = []
         if a.id != b.id || a.name != b.name { found.append("id or name: \(a.id) \(a.name) / \(b.id) \(b.name)") }
-        if a.anchor != b.anchor { found.append("anchor \(String(describing: a.anchor)) / \(String(describing: b.anchor))") }
+        if a.anchor != b.anchor {
+            found.append("anchor \(String(describing: a.anchor)) / \(String(describing: b.anchor))")
+        }
         if a.floors.count != b.floors.count { found.append("\(a.floors.count) / \(b.floors.count) floors") }
         for (x, y) in zip(a.floors, b.floors) {
             if x.level != y.level || x.name != y.name || x.shortName != y.shortName || x.category != y.category
@@ -48,14 +50,17 @@ struct IMDFRoundTripTests {
             if !same(x.outlines, y.outlines) || !same(x.holes, y.holes) {
                 found.append("floor \(x.level) outlines: \(x.outlines) \(x.holes) / \(y.outlines) \(y.holes)")
             }
-            if !sameWalls(x.walls, y.walls) { found.append("floor \(x.level) walls: \(x.walls.count) / \(y.walls.count)") }
+            if !sameWalls(x.walls, y.walls) {
+                found.append("floor \(x.level) walls: \(x.walls.count) / \(y.walls.count)")
+            }
         }
         if a.zones.count != b.zones.count { found.append("\(a.zones.count) / \(b.zones.count) zones") }
         for (x, y) in zip(a.zones, b.zones) {
             if x.id != y.id || x.name != y.name || x.data != y.data {
                 found.append("zone \(x.id) '\(x.name)' \(x.data) / \(y.id) '\(y.name)' \(y.data)")
             }
-            let fences = x.fences.count == y.fences.count
+            let fences =
+                x.fences.count == y.fences.count
                 && zip(x.fences, y.fences).allSatisfy { f, g in
                     guard case .polygon(let p) = f.shape, case .polygon(let q) = g.shape else { return false }
                     return f.floor == g.floor && same(p, q) && same(f.holes, g.holes)
@@ -152,7 +157,8 @@ struct IMDFRoundTripTests {
         return archive
     }
 
-    @Test("random archives of rooms, doors, courtyards and stairs: import, export, import gives the same venue",
+    @Test(
+        "random archives of rooms, doors, courtyards and stairs: import, export, import gives the same venue",
         arguments: 0..<20)
     func randomVenues(seed: Int) throws {
         let (first, second, _) = try Self.roundTrip(try Self.randomArchive(seed: seed).files())

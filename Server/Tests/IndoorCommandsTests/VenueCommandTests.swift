@@ -55,6 +55,46 @@ struct VenueCommandTests {
         #expect(rings.map { $0[0].count } == [5, 4, 65])
     }
 
+    @Test("the GeoJSON has each wall and each doorway (room boundary no wall covers) as a LineString")
+    func theGeoJSONHasWallsAndDoors() throws {
+        let venue = VenueExportCommandTests.venue
+        let data = try JSONFormat.encoder().encode(try VenueGeoJSON(venue))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let features = try #require(object["features"] as? [[String: Any]])
+        func properties(_ feature: [String: Any]) -> [String: Any] { feature["properties"] as? [String: Any] ?? [:] }
+        let walls = features.filter { properties($0)["kind"] as? String == "wall" }
+        let doors = features.filter { properties($0)["kind"] as? String == "door" }
+        #expect(walls.count == 6)
+        #expect(doors.count == 1)
+        let door = try #require(doors.first)
+        #expect((door["geometry"] as? [String: Any])?["type"] as? String == "LineString")
+        #expect(properties(door)["level"] as? Int == 0 && properties(door)["id"] as? String == "0/0")
+        // The door is the 1 m gap at x 5 between the west and east rooms.
+        let ends = try #require((door["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
+        let anchor = try #require(venue.anchor)
+        let points = ends.map { anchor.point(of: GeoCoordinate(latitude: $0[1], longitude: $0[0])) }
+        #expect(points.allSatisfy { abs($0.x - 5) < 1e-3 })
+        #expect(abs(abs(points[0].y - points[1].y) - 1) < 1e-3)
+    }
+
+    @Test("a floor of two outlines is a MultiPolygon; holes are inner rings, clockwise")
+    func theGeoJSONKeepsOutlinesAndHoles() throws {
+        var venue = try Venue.decodeJSON(Data(Self.json.utf8))
+        venue.floors[0].otherOutlines = [.rectangle(from: .init(x: 30, y: 0), to: .init(x: 40, y: 10))]
+        venue.floors[0].holes = [.rectangle(from: .init(x: 5, y: 2), to: .init(x: 8, y: 4))]
+        let data = try JSONFormat.encoder().encode(try VenueGeoJSON(venue))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let floor = try #require((object["features"] as? [[String: Any]])?.first)
+        let geometry = try #require(floor["geometry"] as? [String: Any])
+        #expect(geometry["type"] as? String == "MultiPolygon")
+        let polygons = try #require(geometry["coordinates"] as? [[[[Double]]]])
+        #expect(polygons.map(\.count) == [2, 1])
+        // The hole's ring turns clockwise: a negative shoelace sum.
+        let hole = polygons[0][1]
+        let twice = zip(hole, hole.dropFirst()).reduce(0.0) { $0 + $1.0[0] * $1.1[1] - $1.1[0] * $1.0[1] }
+        #expect(twice < 0)
+    }
+
     @Test func aVenueWithoutAnAnchorCannotBeGeoJSON() throws {
         let venue = try Venue.decodeJSON(Data(#"{"id":"v","nodes":[{"id":"a","x":0,"y":0}]}"#.utf8))
         #expect(throws: CommandFailure.self) { try VenueGeoJSON(venue) }

@@ -99,7 +99,8 @@ struct IMDFUploadTests {
         var files = try IMDFTestZip.files("two-level")
         let index = try #require(files.firstIndex { $0.path == "opening.geojson" })
         // Every opening moved about 16 m south, off the building: on no unit boundary any more.
-        let moved = String(decoding: files[index].data, as: UTF8.self).replacingOccurrences(of: "48.137", with: "48.13703")
+        let moved = String(decoding: files[index].data, as: UTF8.self).replacingOccurrences(
+            of: "48.137", with: "48.13703")
         files[index].data = Data(moved.utf8)
         files.append((path: "README.txt", data: Data("by hand".utf8)))
         let zip = try ZipWriter.archive(files)

@@ -178,7 +178,8 @@ extension IMDFExporter {
                 let names = (floor.building ?? "").components(separatedBy: "; ").filter { !$0.isEmpty }
                 return feature(
                     "level", id: levelID(floor.level),
-                    geometry: polygons([outline] + floor.otherOutlines.filter { $0.vertices.count >= 3 }, holes: floor.holes),
+                    geometry: polygons(
+                        [outline] + floor.otherOutlines.filter { $0.vertices.count >= 3 }, holes: floor.holes),
                     properties: [
                         "category": .string(floor.category ?? "unspecified"), "restriction": .null,
                         "outdoor": .bool(false), "ordinal": .number(Double(floor.level)), "name": labels(floor.name),

@@ -293,10 +293,13 @@ extension IMDFImporter {
                 for id in level.property("building_ids")?.array ?? [] {
                     guard let id = id.string else { continue }
                     usedBuildings.insert(id)
-                    if let building = buildings[id], !buildingNames.contains(building) { buildingNames.append(building) }
+                    if let building = buildings[id], !buildingNames.contains(building) {
+                        buildingNames.append(building)
+                    }
                 }
                 var draft =
-                    drafts[ordinal] ?? FloorDraft(name: name, shortName: shortName, category: category, largestArea: area)
+                    drafts[ordinal]
+                    ?? FloorDraft(name: name, shortName: shortName, category: category, largestArea: area)
                 if drafts[ordinal] != nil {
                     report.notes.append(
                         "level '\(level.id)' shares ordinal \(ordinal) with another level: one floor of both levels' "
@@ -383,7 +386,8 @@ extension IMDFImporter {
                 if let kinds = amenities[unit.id] { data["amenities"] = kinds.joined(separator: "; ") }
                 zones.append(
                     Zone(
-                        id: unit.id, name: zoneName, fences: parts.map { .polygon($0.polygon, floor: level, holes: $0.holes) },
+                        id: unit.id, name: zoneName,
+                        fences: parts.map { .polygon($0.polygon, floor: level, holes: $0.holes) },
                         data: data))
                 for part in parts {
                     for ring in [part.polygon] + part.holes { drafts[level]?.walls.addBoundary(of: ring) }

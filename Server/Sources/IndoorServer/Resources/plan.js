@@ -33,8 +33,6 @@ export function drawPlan(refit = true) {
       if (parts.length > 1) el("path", { class: "outline", "fill-rule": "evenodd", d: rings(parts) }, plan);
       else el("polygon", { class: "outline", points: pts(floor.outline) }, plan);
     }
-    for (const [[x1, y1], [x2, y2]] of floor.walls || [])
-      el("line", { class: "wall", x1, y1: -y1, x2, y2: -y2 }, plan);
   }
   for (const z of venue.zones || []) {
     let named = null, largest = -1;
@@ -74,6 +72,11 @@ export function drawPlan(refit = true) {
     label.textContent = kind;
     // A connection's label is its kind, shown whole or not at all; it goes before the rooms' names.
     placeNames.unshift({ text: label, name: kind, shape: shapeOf(c), kind: "connection", whole: true });
+  }
+  // Walls over the rooms' borders, which are faint where walls are drawn: a door is a gap that shows.
+  if (floor && (floor.walls || []).length) {
+    plan.classList.add("walled");
+    for (const [[x1, y1], [x2, y2]] of floor.walls) el("line", { class: "wall", x1, y1: -y1, x2, y2: -y2 }, plan);
   }
   for (const n of venue.nodes || []) {
     if (!onFloor(n.floor)) continue;

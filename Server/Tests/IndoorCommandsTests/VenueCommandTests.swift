@@ -28,6 +28,23 @@ struct VenueCommandTests {
             ])
     }
 
+    @Test("a node on a floor's other outline is on the floor; one in the floor's courtyard is not")
+    func nodesOnAFloorOfSeveralOutlines() throws {
+        let venue = try Venue.decodeJSON(
+            Data(
+                #"""
+                {"id": "v", "floors": [{"level": 0, "outline": [[0, 0], [30, 0], [30, 30], [0, 30]],
+                  "holes": [[[10, 10], [20, 10], [20, 20], [10, 20]]],
+                  "otherOutlines": [[[50, 0], [60, 0], [60, 10], [50, 10]]]}],
+                 "nodes": [{"id": "wing", "x": 55, "y": 5, "floor": 0}, {"id": "court", "x": 15, "y": 13, "floor": 0},
+                           {"id": "hall", "x": 5, "y": 5, "floor": 0}]}
+                """#.utf8))
+        #expect(
+            VenueCheck(venue: venue).warnings == [
+                "nodes[1] ('court') at (15, 13) is outside floor 0's outline (3 m from it)"
+            ])
+    }
+
     @Test func aTidyVenueHasNoWarnings() throws {
         let venue = try Venue.decodeJSON(
             Data(

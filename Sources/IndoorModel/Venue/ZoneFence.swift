@@ -185,6 +185,7 @@ extension ZoneFence: Codable {
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(floor, forKey: .floor)
         try shape.encode(into: &container)
-        if !holes.isEmpty { try container.encode(holes, forKey: .holes) }
+        // A circle has no holes: a fence made in code with some writes without them, as it reads back.
+        if !holes.isEmpty, case .polygon = shape { try container.encode(holes, forKey: .holes) }
     }
 }

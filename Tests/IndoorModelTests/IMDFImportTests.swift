@@ -141,8 +141,8 @@ struct IMDFImportTests {
 
     @Test("features a venue does not hold are counted by type")
     func unused() {
-        #expect(imported.report.unusedFeatures == ["building": 1, "fixture": 1, "footprint": 1])
-        #expect(imported.report.unusedSummary == "1 building, 1 fixture, 1 footprint")
+        #expect(imported.report.unusedFeatures == ["fixture": 1, "footprint": 1])
+        #expect(imported.report.unusedSummary == "1 fixture, 1 footprint")
         #expect(imported.report.unusedFiles.isEmpty)
     }
 
@@ -210,9 +210,11 @@ struct IMDFImportTests {
                 "opening '\(uid(31))' lies on no unit boundary of floor 0: no gap was cut for it"))
         #expect(
             result.report.notes.contains(
-                "level 'annex-ground' shares ordinal 0 with another level: one floor, whose outline is the larger "
-                    + "level's"))
+                "level 'annex-ground' shares ordinal 0 with another level: one floor of both levels' outlines, named "
+                    + "as the larger"))
         #expect(result.venue.floors.map(\.level) == [0, 1])
+        // The annex's footprint is the ground floor's: kept once.
+        #expect(result.venue.floors.map(\.outlines.count) == [1, 1])
         // The door between the lobby and room A is now a wall.
         let ground = try #require(result.venue.floor(level: 0))
         #expect(ground.walls.contains { $0.start.x.magnitude < 0.01 && $0.end.x.magnitude < 0.01 && $0.length > 3.9 })

@@ -20,6 +20,17 @@ package enum IMDFArchive {
         return try IMDFImporter.venue(from: archive.files, id: id, anchor: anchor)
     }
 
+    /// What kind of GeoJSON `data` is (`a GeoJSON FeatureCollection`, `a GeoJSON Feature`), or `nil` when it is not
+    /// GeoJSON: for the error when one file of an archive (`venue.geojson`) is given where the archive is expected.
+    package static func geoJSONKind(_ data: Data) -> String? {
+        guard let first = data.first(where: { !Set<UInt8>([0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]).contains($0) }),
+            first == UInt8(ascii: "{"),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let type = object["type"] as? String, ["FeatureCollection", "Feature"].contains(type)
+        else { return nil }
+        return "a GeoJSON \(type)"
+    }
+
     /// Whether `data` starts as a zip archive does (`PK\3\4`, or `PK\5\6` for an empty one).
     package static func looksLikeZip(_ data: Data) -> Bool {
         let head = [UInt8](data.prefix(4))

@@ -30,7 +30,7 @@ struct ZipArchiveTests {
         let nested = try IMDFArchive.venue(zip: try IMDFTestZip.imdf("two-level", folder: "example/"))
         #expect(top == nested)
         #expect(top.venue.floors.count == 2)
-        #expect(top.report.unusedSummary == "1 building, 1 fixture, 1 footprint")
+        #expect(top.report.unusedSummary == "1 fixture, 1 footprint")
     }
 
     @Test(

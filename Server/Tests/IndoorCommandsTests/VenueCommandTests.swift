@@ -28,6 +28,23 @@ struct VenueCommandTests {
             ])
     }
 
+    @Test("a node on a floor's other outline is on the floor; one in the floor's courtyard is not")
+    func nodesOnAFloorOfSeveralOutlines() throws {
+        let venue = try Venue.decodeJSON(
+            Data(
+                #"""
+                {"id": "v", "floors": [{"level": 0, "outline": [[0, 0], [30, 0], [30, 30], [0, 30]],
+                  "holes": [[[10, 10], [20, 10], [20, 20], [10, 20]]],
+                  "otherOutlines": [[[50, 0], [60, 0], [60, 10], [50, 10]]]}],
+                 "nodes": [{"id": "wing", "x": 55, "y": 5, "floor": 0}, {"id": "court", "x": 15, "y": 13, "floor": 0},
+                           {"id": "hall", "x": 5, "y": 5, "floor": 0}]}
+                """#.utf8))
+        #expect(
+            VenueCheck(venue: venue).warnings == [
+                "nodes[1] ('court') at (15, 13) is outside floor 0's outline (3 m from it)"
+            ])
+    }
+
     @Test func aTidyVenueHasNoWarnings() throws {
         let venue = try Venue.decodeJSON(
             Data(
@@ -53,6 +70,46 @@ struct VenueCommandTests {
         let rings = features.compactMap { ($0["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]] }
         for ring in rings { #expect(ring[0].first == ring[0].last) }
         #expect(rings.map { $0[0].count } == [5, 4, 65])
+    }
+
+    @Test("the GeoJSON has each wall and each doorway (room boundary no wall covers) as a LineString")
+    func theGeoJSONHasWallsAndDoors() throws {
+        let venue = VenueExportCommandTests.venue
+        let data = try JSONFormat.encoder().encode(try VenueGeoJSON(venue))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let features = try #require(object["features"] as? [[String: Any]])
+        func properties(_ feature: [String: Any]) -> [String: Any] { feature["properties"] as? [String: Any] ?? [:] }
+        let walls = features.filter { properties($0)["kind"] as? String == "wall" }
+        let doors = features.filter { properties($0)["kind"] as? String == "door" }
+        #expect(walls.count == 6)
+        #expect(doors.count == 1)
+        let door = try #require(doors.first)
+        #expect((door["geometry"] as? [String: Any])?["type"] as? String == "LineString")
+        #expect(properties(door)["level"] as? Int == 0 && properties(door)["id"] as? String == "0/0")
+        // The door is the 1 m gap at x 5 between the west and east rooms.
+        let ends = try #require((door["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
+        let anchor = try #require(venue.anchor)
+        let points = ends.map { anchor.point(of: GeoCoordinate(latitude: $0[1], longitude: $0[0])) }
+        #expect(points.allSatisfy { abs($0.x - 5) < 1e-3 })
+        #expect(abs(abs(points[0].y - points[1].y) - 1) < 1e-3)
+    }
+
+    @Test("a floor of two outlines is a MultiPolygon; holes are inner rings, clockwise")
+    func theGeoJSONKeepsOutlinesAndHoles() throws {
+        var venue = try Venue.decodeJSON(Data(Self.json.utf8))
+        venue.floors[0].otherOutlines = [.rectangle(from: .init(x: 30, y: 0), to: .init(x: 40, y: 10))]
+        venue.floors[0].holes = [.rectangle(from: .init(x: 5, y: 2), to: .init(x: 8, y: 4))]
+        let data = try JSONFormat.encoder().encode(try VenueGeoJSON(venue))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let floor = try #require((object["features"] as? [[String: Any]])?.first)
+        let geometry = try #require(floor["geometry"] as? [String: Any])
+        #expect(geometry["type"] as? String == "MultiPolygon")
+        let polygons = try #require(geometry["coordinates"] as? [[[[Double]]]])
+        #expect(polygons.map(\.count) == [2, 1])
+        // The hole's ring turns clockwise: a negative shoelace sum.
+        let hole = polygons[0][1]
+        let twice = zip(hole, hole.dropFirst()).reduce(0.0) { $0 + $1.0[0] * $1.1[1] - $1.1[0] * $1.0[1] }
+        #expect(twice < 0)
     }
 
     @Test func aVenueWithoutAnAnchorCannotBeGeoJSON() throws {

@@ -126,7 +126,7 @@ struct VenueExportCommandTests {
         let input = try writeVenue()
         let summary = try VenueCommand.Export.parse([input, "--imdf", path("a.zip"), "--geojson", path("a.geojson")])
             .export(created: Self.created)
-        #expect(summary.hasPrefix("\(path("a.geojson")): 6 features of venue 'annex'\nwrote \(path("a.zip")): "))
+        #expect(summary.hasPrefix("\(path("a.geojson")): 13 features of venue 'annex'\nwrote \(path("a.zip")): "))
         let usage = try #require(throws: (any Error).self) {
             try IndoorCommand.parseAsRoot(["venue", "export", input])
         }

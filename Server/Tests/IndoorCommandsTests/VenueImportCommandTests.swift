@@ -64,7 +64,7 @@ struct VenueImportCommandTests {
             text
                 == "\(archive): venue 'example-building' (Example Building): 2 floors, 8 rooms, 1 other zone, no nodes "
                 + "(an IMDF archive has none)\n"
-                + "\(archive): not used: 1 building, 1 fixture, 1 footprint\n"
+                + "\(archive): not used: 1 fixture, 1 footprint\n"
                 + "\(archive): note: 1 unit(s) without a name were named by their category and a number (\"Room 1\")\n"
                 + "\(archive): note: units 'Stairs 1', 'Stairs' (stairs) make connection "
                 + "'00000000-0000-4000-8000-000000000015' joining levels 0, 1\n"
@@ -83,6 +83,18 @@ struct VenueImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: path("v.json")))
     }
 
+    @Test("GeoJSON under another name given as the archive is refused saying what to give")
+    func geoJSONContentIsNotAnArchive() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renamed = path("venue.txt")
+        try Data(contentsOf: URL(fileURLWithPath: "\(archive)/venue.geojson")).write(to: URL(fileURLWithPath: renamed))
+        let message = try #require(try failure([renamed, "-o", path("v.json")]))
+        #expect(
+            message
+                == "\(renamed): a GeoJSON FeatureCollection, not an IMDF archive; give the archive: the folder that "
+                + "holds manifest.json and the .geojson files, or its .zip")
+    }
+
     @Test("a folder imports: the file is written, the summary says what it holds and what was not used")
     func importsFolder() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -93,7 +105,7 @@ struct VenueImportCommandTests {
             summary
                 == "wrote \(output): venue 'example-building' (Example Building): 2 floors, 8 rooms, 1 geofence zone, "
                 + "21 walls, 1 connection, no nodes\n"
-                + "not used: 1 building, 1 fixture, 1 footprint\n"
+                + "not used: 1 fixture, 1 footprint\n"
                 + "note: 1 unit(s) without a name were named by their category and a number (\"Room 1\")\n"
                 + "note: units 'Stairs 1', 'Stairs' (stairs) make connection '\(stairs)' joining levels 0, 1\n")
         let venue = try Venue.decodeJSON(try Data(contentsOf: URL(fileURLWithPath: output)))

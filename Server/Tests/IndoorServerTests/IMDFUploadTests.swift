@@ -92,6 +92,62 @@ struct IMDFUploadTests {
         }
     }
 
+    @Test("the answer to a zip carries the import's notes, grouped, and what of the archive the venue does not hold")
+    func answerHasTheNotes() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        var files = try IMDFTestZip.files("two-level")
+        let index = try #require(files.firstIndex { $0.path == "opening.geojson" })
+        // Every opening moved 0.001° north and east (some 110 m and 75 m), off the building: on no unit boundary.
+        let moved = String(decoding: files[index].data, as: UTF8.self).replacingOccurrences(
+            of: "48.137", with: "48.138"
+        ).replacingOccurrences(of: "11.576", with: "11.577")
+        files[index].data = Data(moved.utf8)
+        files.append((path: "README.txt", data: Data("by hand".utf8)))
+        let zip = try ZipWriter.archive(files)
+        try await fixture.test { client in
+            _ = try await client.putVenue(Self.venueJSON, id: "example")
+            let put = try await Self.putZip(client, zip)
+            #expect(put.status == .ok, "\(put.text)")
+            let summary = try #require(put.json["imdfImport"] as? [String: Any], "\(put.text)")
+            let notes = try #require(summary["notes"] as? [String])
+            #expect(notes.contains { $0.hasPrefix("7 × opening '…' lies on no unit boundary of floor …") }, "\(notes)")
+            #expect(summary["unusedFeatures"] as? [String: Int] == ["fixture": 1, "footprint": 1])
+            #expect(summary["unusedFiles"] as? [String] == ["README.txt"])
+            // The answer is the venue as stored, beside the notes.
+            let stored = try Venue.decodeJSON(Data(buffer: try await client.get("/v1/venues/example").body))
+            #expect(stored == (try Venue.decodeJSON(Data(buffer: put.body))))
+        }
+    }
+
+    @Test("one GeoJSON file of an archive sent as the archive, or as venue JSON, is refused saying what to send")
+    func geoJSONFile() async throws {
+        let fixture = try await ServerFixture()
+        defer { fixture.remove() }
+        let files = try IMDFTestZip.files("two-level")
+        let venueFile = try #require(files.first { $0.path == "venue.geojson" }).data
+        try await fixture.test { client in
+            _ = try await client.putVenue(Self.venueJSON, id: "example")
+            let asZip = try await Self.putZip(client, venueFile)
+            #expect(asZip.status == .badRequest)
+            #expect(asZip.json["field"] as? String == "body")
+            #expect(
+                asZip.json["message"] as? String
+                    == "the body is a GeoJSON FeatureCollection (one file of an IMDF archive, such as venue.geojson), "
+                    + "not an IMDF archive: send the whole archive, manifest.json and its .geojson files, as one zip")
+            let asJSON = try await client.putVenue(String(decoding: venueFile, as: UTF8.self), id: "example")
+            #expect(asJSON.status == .badRequest)
+            #expect(
+                asJSON.json["message"] as? String
+                    == "the body is a GeoJSON FeatureCollection (one file of an IMDF archive, such as venue.geojson), "
+                    + "not venue JSON: to import IMDF, send the whole archive as a zip with Content-Type: "
+                    + "application/zip")
+            // A venue JSON PUT answers as before: no notes.
+            let plain = try await client.putVenue(Self.venueJSON, id: "example")
+            #expect(plain.json["imdfImport"] == nil)
+        }
+    }
+
     @Test("a zip for a venue that does not exist yet is refused: it has no nodes")
     func needsNodes() async throws {
         let fixture = try await ServerFixture()

@@ -42,7 +42,8 @@ import Testing
     @Test func anIMDFArchiveNeedsAVenueWithNodesToKeepAndAnArchive() throws {
         let notZip = Self.refusal {
             try VenueChecks.venue(
-                imdf: Data("not a zip".utf8), id: "tiny", current: try VenueRegistryTests.venue("tiny"))
+                imdf: Data("not a zip".utf8), id: "tiny", current: try VenueRegistryTests.venue("tiny")
+            ).venue
         }
         #expect(notZip?.field == "body")
     }

@@ -3,12 +3,17 @@ import Foundation
 /// Writes a ``Venue`` as an IMDF archive's files (OGC 20-094), in WGS84 through the venue's ``GeoAnchor``: what
 /// ``IMDFImporter`` reads back.
 ///
-/// - Each floor becomes a level: `ordinal` the floor's level, its outline the level's polygon (a floor without an
-///   outline gets the bounding rectangle of its rooms, walls and connections), `name` and `short_name` its name.
-/// - Each zone's polygon fence on a floor becomes a unit on that floor's level, named as the zone, `category` from
-///   the zone's data (`room` without one); a circle fence becomes a polygon of ``circleSides`` sides. Zones whose
-///   data say `"imdf": "geofence"` become geofences on the levels of their fences instead.
-/// - Each connection becomes a unit on every level it joins (`stairs`, `elevator`, `escalator` or `ramp`).
+/// - Each floor becomes a level: `ordinal` the floor's level, its outline the level's polygon (with its other outlines,
+///   a MultiPolygon; its holes, inner rings; a floor without an outline gets the bounding rectangle of its rooms, walls
+///   and connections), `name` its name, `short_name` its short name (else its level number), `category` its category
+///   (else `unspecified`), `building_ids` the buildings its `building` names (`; ` between names), each written as a
+///   building feature.
+/// - Each zone's polygon fence on a floor becomes a unit on that floor's level (its holes inner rings), named as the
+///   zone, `category` from the zone's data (`room` without one); a circle fence becomes a polygon of ``circleSides``
+///   sides. Zones whose data say `"imdf": "geofence"` become geofences on the levels of their fences instead.
+/// - Each connection becomes a unit on every level it joins (`stairs`, `elevator`, `escalator` or `ramp`), but
+///   where a zone's unit of that category already covers it on that level (a venue imported from IMDF keeps its
+///   stairs units as zones): an import makes the same connection of those units again.
 /// - Walls: IMDF draws walls as unit boundaries, so the pieces of a floor's unit boundaries that none of its walls
 ///   covers become openings; a floor without walls gets no openings (its boundaries read back as walls).
 /// - The venue's display point is the anchor's origin.
@@ -81,6 +86,7 @@ extension IMDFExporter {
         var anchors: [IMDFJSON] = []
         var occupants: [IMDFJSON] = []
         var amenities: [IMDFJSON] = []
+        var buildings: [IMDFJSON] = []
         /// The polygons of each floor's units, for its walls.
         var boundaries: [Int: IMDFWalls] = [:]
 
@@ -91,6 +97,7 @@ extension IMDFExporter {
 
         mutating func export(created: Date) throws -> IMDFExport {
             let levels = try levelFeatures()
+            buildingFeatures()
             let geofences = zones()
             connections()
             let openings = openingFeatures()
@@ -121,6 +128,7 @@ extension IMDFExporter {
             if !anchors.isEmpty { files["anchor.geojson"] = try Self.collection(anchors) }
             if !occupants.isEmpty { files["occupant.geojson"] = try Self.collection(occupants) }
             if !amenities.isEmpty { files["amenity.geojson"] = try Self.collection(amenities) }
+            if !buildings.isEmpty { files["building.geojson"] = try Self.collection(buildings) }
             return IMDFExport(files: files, notes: notes)
         }
 
@@ -167,14 +175,37 @@ extension IMDFExporter {
                     outline = box
                     notes.append("floor \(floor.level) has no outline: its level is the rectangle around its rooms")
                 }
+                let names = (floor.building ?? "").components(separatedBy: "; ").filter { !$0.isEmpty }
                 return feature(
-                    "level", id: levelID(floor.level), geometry: polygon(outline),
+                    "level", id: levelID(floor.level),
+                    geometry: polygons(
+                        [outline] + floor.otherOutlines.filter { $0.vertices.count >= 3 }, holes: floor.holes),
                     properties: [
-                        "category": .string("unspecified"), "restriction": .null, "outdoor": .bool(false),
-                        "ordinal": .number(Double(floor.level)), "name": labels(floor.name),
-                        "short_name": labels("\(floor.level)"), "display_point": .null, "address_id": .null,
-                        "building_ids": .null,
+                        "category": .string(floor.category ?? "unspecified"), "restriction": .null,
+                        "outdoor": .bool(false), "ordinal": .number(Double(floor.level)), "name": labels(floor.name),
+                        "short_name": labels(floor.shortName ?? "\(floor.level)"), "display_point": .null,
+                        "address_id": .null,
+                        "building_ids": names.isEmpty ? .null : .array(names.map { .string(buildingID($0)) }),
                     ])
+            }
+        }
+
+        func buildingID(_ name: String) -> String { IMDFExporter.featureID("building", name, venue: venue.id) }
+
+        /// A building feature for each building name of the floors, in the floors' order.
+        mutating func buildingFeatures() {
+            var seen = Set<String>()
+            for floor in venue.floors {
+                for name in (floor.building ?? "").components(separatedBy: "; ") where !name.isEmpty {
+                    guard seen.insert(name).inserted else { continue }
+                    buildings.append(
+                        feature(
+                            "building", id: buildingID(name), geometry: .null,
+                            properties: [
+                                "name": labels(name), "alt_name": .null, "category": .string("unspecified"),
+                                "restriction": .null, "display_point": .null, "address_id": .null,
+                            ]))
+                }
             }
         }
 
@@ -213,8 +244,8 @@ extension IMDFExporter {
                     let name = zone.fences.count == 1 ? zone.id : "\(zone.id)#\(fence.id ?? "\(index)")"
                     let unit = IMDFExporter.featureID("unit", name, venue: venue.id)
                     addUnit(
-                        id: unit, polygon: shape, level: level, category: zone.data["category"] ?? "room",
-                        name: zone.name)
+                        id: unit, polygon: shape, holes: fence.holes, level: level,
+                        category: zone.data["category"] ?? "room", name: zone.name)
                     if index == 0 { addOccupantsAndAmenities(of: zone, unit: unit, shape: shape) }
                 }
                 if zone.fences.isEmpty {
@@ -258,12 +289,13 @@ extension IMDFExporter {
                 ])
         }
 
-        /// A unit on every level of each connection.
+        /// A unit on every level of each connection, but where a zone's unit of the connection's category covers it.
         mutating func connections() {
             let levels = Set(venue.floors.map(\.level))
             for connection in venue.connections {
                 let shape = shapePolygon(connection.shape, of: "connection '\(connection.id)'")
                 for level in connection.levels where levels.contains(level) {
+                    guard !hasUnit(covering: shape, of: connection.kind, on: level) else { continue }
                     addUnit(
                         id: IMDFExporter.featureID("connection", "\(connection.id)@\(level)", venue: venue.id),
                         polygon: shape, level: level,
@@ -273,16 +305,31 @@ extension IMDFExporter {
             }
         }
 
-        mutating func addUnit(id: String, polygon shape: Polygon, level: Int, category: String, name: String) {
+        /// Whether a zone (not a geofence) has a polygon fence on `level` whose category is that of `kind`'s units
+        /// (`stairs`, `elevator`) and that overlaps `shape` as the importer joins units into connections.
+        func hasUnit(covering shape: Polygon, of kind: FloorConnection.Kind, on level: Int) -> Bool {
+            let category = IMDFExporter.unitCategories[kind]
+            return venue.zones.contains { zone in
+                zone.data["imdf"] != "geofence" && zone.data["category"] == category
+                    && zone.fences.contains { fence in
+                        guard fence.floor == level, case .polygon(let polygon) = fence.shape else { return false }
+                        return IMDFImporter.Reading.overlap(polygon, shape)
+                    }
+            }
+        }
+
+        mutating func addUnit(
+            id: String, polygon shape: Polygon, holes: [Polygon] = [], level: Int, category: String, name: String
+        ) {
             units.append(
                 feature(
-                    "unit", id: id, geometry: polygon(shape),
+                    "unit", id: id, geometry: polygons([shape], holes: holes),
                     properties: [
                         "category": .string(category), "restriction": .null, "accessibility": .null,
                         "name": labels(name), "alt_name": .null, "display_point": .null,
                         "level_id": .string(levelID(level)),
                     ]))
-            boundaries[level, default: IMDFWalls()].addBoundary(of: shape)
+            for ring in [shape] + holes { boundaries[level, default: IMDFWalls()].addBoundary(of: ring) }
         }
 
         /// The zone's `occupants` (names separated by `; `) as occupants anchored at the middle of `unit`, and its
@@ -397,19 +444,36 @@ extension IMDFExporter {
             ])
         }
 
-        /// A closed ring, counter-clockwise (RFC 7946 §3.1.6).
-        func ring(_ polygon: Polygon) -> IMDFJSON {
+        /// A closed ring, counter-clockwise for an outer ring and clockwise for a hole (RFC 7946 §3.1.6).
+        func ring(_ polygon: Polygon, hole: Bool = false) -> IMDFJSON {
             let points = polygon.vertices
             let doubleArea = zip(points, points.dropFirst() + points.prefix(1)).reduce(0.0) {
                 $0 + $1.0.x * $1.1.y - $1.1.x * $1.0.y
             }
             // The local frame turns with the anchor's bearing but keeps its handedness: counter-clockwise stays so.
-            let ordered = doubleArea < 0 ? Array(points.reversed()) : points
+            let ordered = (doubleArea < 0) != hole ? Array(points.reversed()) : points
             return .array((ordered + ordered.prefix(1)).map(position))
         }
 
         func polygon(_ polygon: Polygon) -> IMDFJSON {
             .object(["type": .string("Polygon"), "coordinates": .array([ring(polygon)])])
+        }
+
+        /// A Polygon of `outlines[0]`, or a MultiPolygon of several, with each hole an inner ring of the first outline
+        /// that holds it (of the first outline when none does).
+        func polygons(_ outlines: [Polygon], holes: [Polygon]) -> IMDFJSON {
+            var inner: [[Polygon]] = outlines.map { _ in [] }
+            for hole in holes {
+                let index = hole.vertices.first.flatMap { first in outlines.firstIndex { $0.contains(first) } } ?? 0
+                if inner.indices.contains(index) { inner[index].append(hole) }
+            }
+            let rings = outlines.indices.map { index in
+                IMDFJSON.array([ring(outlines[index])] + inner[index].map { ring($0, hole: true) })
+            }
+            if rings.count == 1, let only = rings.first {
+                return .object(["type": .string("Polygon"), "coordinates": only])
+            }
+            return .object(["type": .string("MultiPolygon"), "coordinates": .array(rings)])
         }
 
         static func collection(_ features: [IMDFJSON]) throws -> Data {

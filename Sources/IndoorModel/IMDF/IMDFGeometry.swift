@@ -8,13 +8,13 @@ struct IMDFGeometry: Sendable {
     /// What the anchor's origin is, for messages: `the venue's display point`.
     var origin = "the venue's display point"
 
-    /// A polygon of a feature: its outer ring in metres, and how many holes (inner rings) it had.
+    /// A polygon of a feature: its outer ring and its holes (inner rings), in metres.
     struct Part: Hashable, Sendable {
         var polygon: Polygon
-        var holes: Int
+        var holes: [Polygon] = []
     }
 
-    /// The polygons of a Polygon or MultiPolygon feature (IMDF's POLYGONAL), outer rings in metres.
+    /// The polygons of a Polygon or MultiPolygon feature (IMDF's POLYGONAL), outer rings and holes in metres.
     ///
     /// - Throws: ``IMDFError`` naming the feature and path for another geometry type, a ring of fewer than 3
     ///   distinct positions, or a position out of range.
@@ -120,13 +120,23 @@ struct IMDFGeometry: Sendable {
         return type
     }
 
-    /// The outer ring of a polygon's `rings` (without the closing position), and the number of holes.
+    /// The outer ring and the holes of a polygon's `rings` (each without its closing position).
     private func part(_ rings: [IMDFJSON], feature: IMDFFeature, path: String) throws -> Part {
-        guard let outer = rings.first?.array else {
+        guard !rings.isEmpty else {
             throw feature.error(at: path, "a polygon needs an outer ring of positions")
         }
-        var points = try outer.enumerated().map { index, position in
-            try point(position, feature: feature, path: "\(path)[0][\(index)]")
+        let polygons = try rings.indices.map { try ring(rings[$0], feature: feature, path: "\(path)[\($0)]") }
+        return Part(polygon: polygons[0], holes: Array(polygons.dropFirst()))
+    }
+
+    /// One linear ring in metres, without its closing position.
+    /// - Throws: ``IMDFError`` for a ring that is not an array of positions, or has fewer than 3 distinct ones.
+    private func ring(_ ring: IMDFJSON, feature: IMDFFeature, path: String) throws -> Polygon {
+        guard let positions = ring.array else {
+            throw feature.error(at: path, "a polygon's ring is an array of positions, found \(ring.kind)")
+        }
+        var points = try positions.enumerated().map { index, position in
+            try point(position, feature: feature, path: "\(path)[\(index)]")
         }
         if points.count > 1, let first = points.first, let last = points.last,
             first.isApproximatelyEqual(to: last, absoluteTolerance: 1e-9)
@@ -134,8 +144,8 @@ struct IMDFGeometry: Sendable {
             points.removeLast()
         }
         guard Set(points).count >= 3 else {
-            throw feature.error(at: "\(path)[0]", "a polygon's ring needs at least 3 distinct positions")
+            throw feature.error(at: path, "a polygon's ring needs at least 3 distinct positions")
         }
-        return Part(polygon: Polygon(points), holes: rings.count - 1)
+        return Polygon(points)
     }
 }

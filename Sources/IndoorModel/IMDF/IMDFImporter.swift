@@ -3,25 +3,30 @@ import Foundation
 /// Reads an IMDF archive (Indoor Mapping Data Format, OGC 20-094: a manifest and one GeoJSON file per feature type)
 /// as a ``Venue``.
 ///
-/// - Levels become floors: `ordinal` → `level`, the level's polygon → `outline` (of a MultiPolygon, the largest),
-///   its `name` (else `short_name`) → `name`. Levels sharing an ordinal (several buildings) make one floor.
+/// - Levels become floors: `ordinal` → `level`, the level's polygon → `outline` (of a MultiPolygon, the largest;
+///   the others → `otherOutlines`), its holes → `holes`, its `name` (else `short_name`) → `name`, `short_name` →
+///   `shortName`, `category` → `category` (but `unspecified`), the names of its `building_ids` → `building`
+///   (separated by `; `). Levels sharing an ordinal (several buildings) make one floor of all their polygons.
 /// - Units become zones (`id` the unit's id, `name` its name, else its `alt_name`, else its category and a number,
-///   `Room 12`) with a polygon fence on the unit's floor (one per polygon of a MultiPolygon) and `data`
+///   `Room 12`) with a polygon fence on the unit's floor (one per polygon of a MultiPolygon, with its holes) and `data`
 ///   `{"category": <unit category>, "imdf": "unit"}`, plus `occupants` (the names of the occupants anchored in it,
 ///   separated by `; `) and `amenities` (the categories of the amenities in it) when there are any.
-/// - Unit boundaries become the floor's walls: each edge once, with a gap where an opening lies on it.
+/// - Unit boundaries (holes' included) become the floor's walls: each edge once, with a gap where an opening lies on
+///   it.
 /// - Stairs, elevator, escalator and ramp units whose footprints overlap on different levels become a connection.
 /// - Geofences become zones with a polygon fence on each of their `level_ids` (on every floor without them),
 ///   `data` `{"category": …, "imdf": "geofence"}`.
 /// - The venue's `display_point` becomes the anchor (bearing 0, +y north), unless an anchor is given (without one,
 ///   the first building's or level's display point, or the middle of the venue's outline, said in the notes); every
 ///   coordinate goes from WGS84 to local metres through it (``GeoAnchor/point(of:)``).
-/// - Every other feature (building, fixture, kiosk, section, …) is counted by type in the report.
+/// - Every other feature (fixture, kiosk, section, …) is counted by type in the report.
 ///
 /// Names are taken in the manifest's `language` (LABELS objects such as `{"en": "Lobby"}`).
 public enum IMDFImporter {
     /// The files whose features become part of the venue.
-    static let usedTypes = ["venue", "level", "unit", "opening", "geofence", "occupant", "anchor", "amenity"]
+    static let usedTypes = [
+        "venue", "level", "unit", "opening", "geofence", "occupant", "anchor", "amenity", "building",
+    ]
 
     /// Unit categories that join floors, and the connection kind each becomes.
     static let connectionKinds: [String: FloorConnection.Kind] = [
@@ -82,12 +87,35 @@ extension IMDFImporter {
             self.files = files
         }
 
+        /// The names of the archive's buildings, by id (read before the levels that name them).
+        var buildings: [String: String] = [:]
+        /// The buildings some level names.
+        var usedBuildings = Set<String>()
+
         /// A floor being built from one or more levels of one ordinal.
         struct FloorDraft {
             var name: String
-            var outline: Polygon
-            var outlineArea: Double
+            var shortName: String?
+            var category: String?
+            /// The area of the largest level's polygons, m², to name the floor after it.
+            var largestArea: Double
+            var outlines: [Polygon] = []
+            var holes: [Polygon] = []
+            var buildings: [String] = []
             var walls = IMDFWalls.merging()
+
+            /// The floor: the largest polygon its outline (the first of those equal to a millionth, so that an export,
+            /// which rounds, reads back the same), the others its other outlines.
+            func floor(level: Int) -> Floor {
+                let most = outlines.map(\.area).max() ?? 0
+                let largest = outlines.indices.first { outlines[$0].area >= most * (1 - 1e-6) }
+                let outline = largest.map { outlines[$0] } ?? Polygon([])
+                let others = outlines.indices.filter { $0 != largest }.map { outlines[$0] }
+                return Floor(
+                    level: level, name: name, outline: outline, walls: walls.walls, otherOutlines: others, holes: holes,
+                    shortName: shortName, category: category,
+                    building: buildings.isEmpty ? nil : buildings.joined(separator: "; "))
+            }
         }
 
         mutating func venue(id: String?, anchor given: GeoAnchor?) throws -> IMDFImport {
@@ -113,6 +141,7 @@ extension IMDFImporter {
 
             var drafts: [Int: FloorDraft] = [:]
             var ordinals: [String: Int] = [:]
+            buildings = try buildingNames()
             try readLevels(geometry: geometry, drafts: &drafts, ordinals: &ordinals)
             var zones: [Zone] = []
             var seen: [String: IMDFFeature] = [:]
@@ -122,8 +151,9 @@ extension IMDFImporter {
             try readGeofences(geometry: geometry, ordinals: ordinals, zones: &zones, seen: &seen)
             try countUnused()
 
-            let floors = drafts.keys.sorted().compactMap { level in
-                drafts[level].map { Floor(level: level, name: $0.name, outline: $0.outline, walls: $0.walls.walls) }
+            let floors = drafts.keys.sorted().compactMap { level in drafts[level]?.floor(level: level) }
+            for (id, name) in buildings.sorted(by: { $0.key < $1.key }) where !usedBuildings.contains(id) {
+                report.notes.append("building '\(name)' is named by no level: its name is not kept")
             }
             let venue = Venue(
                 id: id ?? IMDFImporter.venueID(name: name), name: name, floors: floors, zones: zones,
@@ -247,32 +277,61 @@ extension IMDFImporter {
                 let ordinal = Int(number)
                 ordinals[level.id] = ordinal
                 let parts = try geometry.polygons(of: level)
-                let largest = parts.max { $0.polygon.area < $1.polygon.area } ?? parts[0]
                 if parts.count > 1 {
                     report.notes.append(
-                        "level '\(level.id)' is a MultiPolygon of \(parts.count) polygons: the largest is floor "
-                            + "\(ordinal)'s outline")
-                }
-                if largest.holes > 0 {
-                    report.notes.append("level '\(level.id)': \(largest.holes) hole(s) of its outline left out")
+                        "level '\(level.id)' is drawn as \(parts.count) polygons: floor \(ordinal) keeps them all as its "
+                            + "outlines")
                 }
                 let name =
                     IMDFLabels.text(level.property("name"), language: language)
                     ?? IMDFLabels.text(level.property("short_name"), language: language) ?? "Level \(ordinal)"
-                let area = largest.polygon.area
-                if let draft = drafts[ordinal] {
-                    report.notes.append(
-                        "level '\(level.id)' shares ordinal \(ordinal) with another level: one floor, whose outline "
-                            + "is the larger level's")
-                    if area > draft.outlineArea {
-                        drafts[ordinal]?.outline = largest.polygon
-                        drafts[ordinal]?.outlineArea = area
-                        drafts[ordinal]?.name = name
+                let shortName = IMDFLabels.text(level.property("short_name"), language: language)
+                // IMDF's default category says nothing: a floor without a category is written back with it.
+                let category = try level.text("category").flatMap { $0 == "unspecified" ? nil : $0 }
+                let area = parts.reduce(0) { $0 + $1.polygon.area }
+                var buildingNames: [String] = []
+                for id in level.property("building_ids")?.array ?? [] {
+                    guard let id = id.string else { continue }
+                    usedBuildings.insert(id)
+                    if let building = buildings[id], !buildingNames.contains(building) {
+                        buildingNames.append(building)
                     }
-                } else {
-                    drafts[ordinal] = FloorDraft(name: name, outline: largest.polygon, outlineArea: area)
                 }
+                var draft =
+                    drafts[ordinal]
+                    ?? FloorDraft(name: name, shortName: shortName, category: category, largestArea: area)
+                if drafts[ordinal] != nil {
+                    report.notes.append(
+                        "level '\(level.id)' shares ordinal \(ordinal) with another level: one floor of both levels' "
+                            + "outlines, named as the larger")
+                    if area > draft.largestArea {
+                        draft.name = name
+                        draft.shortName = shortName
+                        draft.category = category
+                        draft.largestArea = area
+                    }
+                }
+                // A polygon drawn twice (two buildings' levels sharing one footprint) is kept once.
+                for part in parts where !draft.outlines.contains(part.polygon) {
+                    draft.outlines.append(part.polygon)
+                    draft.holes += part.holes.filter { !draft.holes.contains($0) }
+                }
+                for building in buildingNames where !draft.buildings.contains(building) {
+                    draft.buildings.append(building)
+                }
+                drafts[ordinal] = draft
             }
+        }
+
+        /// The names of the archive's buildings, by building id (a building without a name is named by its id).
+        mutating func buildingNames() throws -> [String: String] {
+            var names: [String: String] = [:]
+            for building in try features("building") {
+                names[building.id] =
+                    IMDFLabels.text(building.property("name"), language: language)
+                    ?? IMDFLabels.text(building.property("alt_name"), language: language) ?? building.id
+            }
+            return names
         }
 
         func ordinal(of feature: IMDFFeature, ordinals: [String: Int], property: String = "level_id") throws -> Int {
@@ -321,17 +380,18 @@ extension IMDFImporter {
                     report.notes.append(
                         "unit '\(zoneName)' is a MultiPolygon of \(parts.count) polygons: each is a fence of its zone")
                 }
-                let holes = parts.reduce(0) { $0 + $1.holes }
-                if holes > 0 { report.notes.append("unit '\(zoneName)': \(holes) hole(s) left out of its fence") }
                 var data = ["imdf": "unit"]
                 if let category { data["category"] = category }
                 if let names = occupants[unit.id] { data["occupants"] = names.joined(separator: "; ") }
                 if let kinds = amenities[unit.id] { data["amenities"] = kinds.joined(separator: "; ") }
                 zones.append(
                     Zone(
-                        id: unit.id, name: zoneName, fences: parts.map { .polygon($0.polygon, floor: level) },
+                        id: unit.id, name: zoneName,
+                        fences: parts.map { .polygon($0.polygon, floor: level, holes: $0.holes) },
                         data: data))
-                for part in parts { drafts[level]?.walls.addBoundary(of: part.polygon) }
+                for part in parts {
+                    for ring in [part.polygon] + part.holes { drafts[level]?.walls.addBoundary(of: ring) }
+                }
                 if let category, let kind = IMDFImporter.connectionKinds[category], let first = parts.first {
                     joining.append((unit, level, kind, first.polygon))
                 }
@@ -421,12 +481,20 @@ extension IMDFImporter {
             return a.contains(center(b)) || b.contains(center(a))
         }
 
-        /// Every polygon of `feature` can be a fence (simple, at most ``ZoneFence/maximumVertices``).
+        /// Every polygon of `feature` can be a fence (simple, at most ``ZoneFence/maximumVertices``), and each of its
+        /// holes a hole of that fence (simple, inside it).
         func checkFences(_ parts: [IMDFGeometry.Part], of feature: IMDFFeature) throws {
             for (index, part) in parts.enumerated() {
+                let path = feature.geometry["type"]?.string == "MultiPolygon" ? "[\(index)]" : ""
                 if let problem = ZoneFence.problem(with: part.polygon) {
-                    let path = feature.geometry["type"]?.string == "MultiPolygon" ? "[\(index)][0]" : "[0]"
-                    throw feature.error(at: "geometry.coordinates\(path)", problem)
+                    throw feature.error(at: "geometry.coordinates\(path)[0]", problem)
+                }
+                for (number, hole) in part.holes.enumerated() {
+                    var problem = ZoneFence.problem(with: hole)?.replacingOccurrences(of: "polygon fence", with: "hole")
+                    if problem == nil, !hole.vertices.allSatisfy(part.polygon.contains) {
+                        problem = "a hole must lie inside its polygon's outer ring"
+                    }
+                    if let problem { throw feature.error(at: "geometry.coordinates\(path)[\(number + 1)]", problem) }
                 }
             }
         }
@@ -486,7 +554,9 @@ extension IMDFImporter {
                 let category = try geofence.text("category")
                 var data = ["imdf": "geofence"]
                 if let category { data["category"] = category }
-                let fences = levels.flatMap { level in parts.map { ZoneFence.polygon($0.polygon, floor: level) } }
+                let fences = levels.flatMap { level in
+                    parts.map { ZoneFence.polygon($0.polygon, floor: level, holes: $0.holes) }
+                }
                 zones.append(
                     Zone(
                         id: geofence.id,

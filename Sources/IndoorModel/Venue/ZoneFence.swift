@@ -4,8 +4,10 @@ import Foundation
 ///
 /// In a venue JSON a fence is `{"floor": 0, "center": [x, y], "radius": 3}` (a circle) or
 /// `{"floor": 0, "polygon": [[x, y], ...]}` (a simple polygon: at least 3 distinct vertices, non-zero area, no
-/// crossing edges); `floor` may be left out to match every floor, and an optional `"id": "desk-3"` names the
-/// fence in zone events (without it, events name the fence by its index in the zone, as text).
+/// crossing edges), which may have `"holes": [[[x, y], ...], ...]` (simple polygons inside it that are not part of
+/// the fence: a courtyard a corridor runs round); `floor` may be left out to match every floor, and an optional
+/// `"id": "desk-3"` names the fence in zone events (without it, events name the fence by its index in the zone, as
+/// text).
 /// Coordinates are metres in the venue's local frame.
 public struct ZoneFence: Hashable, Sendable {
     /// The outline of a fence.
@@ -23,12 +25,16 @@ public struct ZoneFence: Hashable, Sendable {
     /// The fence's name in zone events (`"desk-3"`); `nil` when the venue gives none, and then events name
     /// the fence by its index in the zone's `fences`, as text (`"0"`). Non-empty when present.
     public var id: String?
+    /// Areas inside a polygon fence that are not part of it (a courtyard), metres in the local frame; empty (the
+    /// default) for a fence without holes, and always for a circle.
+    public var holes: [Polygon]
 
     /// A fence of `shape` (metres in the venue's local frame) on `floor`, named `id` in events.
-    init(_ shape: Shape, floor: Int? = nil, id: String? = nil) {
+    init(_ shape: Shape, floor: Int? = nil, id: String? = nil, holes: [Polygon] = []) {
         self.shape = shape
         self.floor = floor
         self.id = id
+        self.holes = holes
     }
 
     /// A circular fence of `radius` metres around `center`.
@@ -39,8 +45,11 @@ public struct ZoneFence: Hashable, Sendable {
     }
 
     /// A polygonal fence.
-    public static func polygon(_ polygon: Polygon, floor: Int? = nil, id: String? = nil) -> ZoneFence {
-        ZoneFence(.polygon(polygon), floor: floor, id: id)
+    /// A polygonal fence, with `holes` (areas inside `polygon` that are not part of the fence).
+    public static func polygon(_ polygon: Polygon, floor: Int? = nil, id: String? = nil, holes: [Polygon] = [])
+        -> ZoneFence
+    {
+        ZoneFence(.polygon(polygon), floor: floor, id: id, holes: holes)
     }
 
     /// Whether a fix on `level` can be on this fence's floor (a `nil` on either side matches).
@@ -50,14 +59,22 @@ public struct ZoneFence: Hashable, Sendable {
     }
 
     /// The signed distance in metres from `point` to the fence's boundary: negative inside, 0 on the
-    /// boundary, positive outside (how far beyond the fence the point is).
+    /// boundary, positive outside (how far beyond the fence the point is). A point in a hole is outside, by its
+    /// distance to the hole's edge.
     package func signedDistance(to point: Point2D) -> Double {
         switch shape {
         case .circle(let center, let radius):
             return center.distance(to: point) - radius
         case .polygon(let polygon):
             let distance = polygon.distanceToBoundary(from: point)
-            return polygon.contains(point) ? -distance : distance
+            guard polygon.contains(point) else { return distance }
+            var inside = -distance
+            for hole in holes {
+                let toHole = hole.distanceToBoundary(from: point)
+                if hole.contains(point) { return toHole }
+                inside = max(inside, -toHole)
+            }
+            return inside
         }
     }
 
@@ -69,7 +86,7 @@ public struct ZoneFence: Hashable, Sendable {
 
 extension ZoneFence: Codable {
     enum CodingKeys: String, ShapeCodingKey {
-        case id, floor, center, radius, polygon
+        case id, floor, center, radius, polygon, holes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,7 +97,25 @@ extension ZoneFence: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .id, in: container, debugDescription: "fence id is empty: leave it out or name the fence")
         }
-        self.init(try Shape.decode(from: container, noun: "fence"), floor: floor, id: id)
+        let shape = try Shape.decode(from: container, noun: "fence")
+        let holes = try container.decodeIfPresent([Polygon].self, forKey: .holes) ?? []
+        if !holes.isEmpty, case .circle = shape {
+            throw DecodingError.dataCorruptedError(
+                forKey: .holes, in: container, debugDescription: "a circle fence has no holes; only a polygon has")
+        }
+        for (index, hole) in holes.enumerated() {
+            var problem = ZoneFence.problem(with: hole)
+            if problem == nil, case .polygon(let outer) = shape, !hole.vertices.allSatisfy(outer.contains) {
+                problem = "a hole must lie inside its fence's polygon"
+            }
+            if let problem {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: container.codingPath + [CodingKeys.holes, IndexKey(index)],
+                        debugDescription: problem.replacingOccurrences(of: "polygon fence", with: "hole")))
+            }
+        }
+        self.init(shape, floor: floor, id: id, holes: holes)
     }
 
     /// The most vertices a polygon fence may have (10 000): the check that its edges do not cross is a
@@ -150,5 +185,7 @@ extension ZoneFence: Codable {
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(floor, forKey: .floor)
         try shape.encode(into: &container)
+        // A circle has no holes: a fence made in code with some writes without them, as it reads back.
+        if !holes.isEmpty, case .polygon = shape { try container.encode(holes, forKey: .holes) }
     }
 }

@@ -69,8 +69,8 @@ public struct ScanTarget: Hashable, Sendable {
 
     /// Whether `point` (metres in the venue frame) is inside `venue`.
     public static func contains(_ point: Point2D, venue: Venue) -> Bool {
-        let outlines = venue.floors.map(\.outline).filter { $0.vertices.count >= 3 }
-        if !outlines.isEmpty { return outlines.contains { $0.contains(point) } }
+        let outlined = venue.floors.filter(\.hasOutline)
+        if !outlined.isEmpty { return outlined.contains { $0.contains(point) } }
         let xs = venue.nodes.map(\.position.x)
         let ys = venue.nodes.map(\.position.y)
         guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return false }

@@ -81,6 +81,6 @@ struct SurveyCheck {
         let floors = venue.floors.filter { point.floor == nil || $0.level == point.floor }
         guard !venue.floors.isEmpty else { return true }
         guard !floors.isEmpty else { return false }
-        return floors.contains { $0.outline.vertices.count < 3 || $0.outline.contains(point.point) }
+        return floors.contains { $0.contains(point.point) }
     }
 }

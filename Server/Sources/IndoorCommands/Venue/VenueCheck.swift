@@ -66,12 +66,12 @@ struct VenueCheck {
         var warnings: [String] = []
         for (index, node) in venue.nodes.enumerated() {
             let point = Point2D(x: node.position.x, y: node.position.y)
-            if let floor = floor(of: node.floor), floor.outline.vertices.count >= 3, !floor.outline.contains(point),
-                floor.outline.distanceToBoundary(from: point) > Self.samePlace
+            if let floor = floor(of: node.floor), floor.hasOutline, !floor.contains(point),
+                floor.distanceToBoundary(from: point) > Self.samePlace
             {
                 warnings.append(
                     "nodes[\(index)] ('\(node.id)') at \(Self.text(point)) is outside floor \(floor.level)'s outline "
-                        + "(\(Self.metres(floor.outline.distanceToBoundary(from: point))) from it)")
+                        + "(\(Self.metres(floor.distanceToBoundary(from: point))) from it)")
             }
             for other in venue.nodes.indices where other < index {
                 let earlier = venue.nodes[other]

@@ -32,6 +32,12 @@ enum VenueImport {
             do {
                 return try ZipArchive(data).files
             } catch let error as ZipError {
+                // GeoJSON under another name (`venue.txt`): the same advice as for a .geojson file.
+                if !IMDFArchive.looksLikeZip(data), let kind = IMDFArchive.geoJSONKind(data) {
+                    throw CommandFailure(
+                        "\(path): \(kind), not an IMDF archive; give the archive: the folder that holds manifest.json "
+                            + "and the .geojson files, or its .zip")
+                }
                 throw CommandFailure("\(path): \(error)")
             }
         }

@@ -95,8 +95,36 @@ struct VenueRoutes: RouteArea {
             owner: hub.cluster == nil ? nil : hub.owner(of: venue.id)?.id, devices: hub.heldDevices(venue: venue.id))
     }
 
+    /// The answer of a zip `PUT`: the venue as stored and, beside its fields, `imdfImport`: what the venue does not
+    /// hold of the archive and the choices made (``IndoorModel/IMDFReport``, its notes grouped). A venue PUT back with
+    /// it is the same venue: unknown fields are ignored.
+    struct IMDFPutAnswer: Encodable {
+        var venue: Venue
+        var report: IMDFReport
+
+        struct Summary: Encodable {
+            /// The notes, alike ones merged (``IndoorModel/IMDFReport/groupedNotes``).
+            var notes: [String]
+            /// Features with no place in a venue, by feature type.
+            var unusedFeatures: [String: Int]
+            /// Files of the archive not read.
+            var unusedFiles: [String]
+        }
+
+        private enum Key: String, CodingKey { case imdfImport }
+
+        func encode(to encoder: any Encoder) throws {
+            try venue.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(
+                Summary(
+                    notes: report.groupedNotes, unusedFeatures: report.unusedFeatures, unusedFiles: report.unusedFiles),
+                forKey: .imdfImport)
+        }
+    }
+
     /// `PUT /v1/venues/{venue}`: a zip body is an IMDF archive (docs/SERVER.md); anything else is the venue's JSON.
-    /// Answered with the venue as stored, 201 when it is new.
+    /// Answered with the venue as stored (for a zip, with the import's notes in `imdfImport`), 201 when it is new.
     func putVenue(_ request: Request, context: some RequestContext) async throws -> BytesResponse {
         let id = try context.parameters.require("venue")
         let body = Data(buffer: try await request.bodyBytes(limit: configuration.maxBodyBytes))
@@ -106,9 +134,24 @@ struct VenueRoutes: RouteArea {
                 "the body is a zip archive, not venue JSON: send an IMDF archive with Content-Type: application/zip"
             )
         }
-        let (venue, created) =
-            request.isZip ? try await hub.putVenue(id: id, imdf: body) : try await hub.putVenue(id: id, json: body)
-        return BytesResponse(try venue.encodeJSON(), type: "application/json", status: created ? .created : .ok)
+        let status: (Bool) -> HTTPResponse.Status = { $0 ? .created : .ok }
+        if request.isZip {
+            let (venue, created, report) = try await hub.putVenue(id: id, imdf: body)
+            let answer = IMDFPutAnswer(venue: venue, report: report)
+            return BytesResponse(
+                try JSONFormat.encoder(pretty: true).encode(answer), type: "application/json", status: status(created))
+        }
+        do {
+            let (venue, created) = try await hub.putVenue(id: id, json: body)
+            return BytesResponse(try venue.encodeJSON(), type: "application/json", status: status(created))
+        } catch let error as APIError {
+            // One file of an IMDF archive sent as venue JSON: say what to send.
+            guard let kind = IMDFArchive.geoJSONKind(body) else { throw error }
+            throw APIError.badRequest(
+                field: "body",
+                "the body is \(kind) (one file of an IMDF archive, such as venue.geojson), not venue JSON: to import "
+                    + "IMDF, send the whole archive as a zip with Content-Type: application/zip")
+        }
     }
 
     /// `DELETE /v1/venues/{venue}[?purge=true]`: the venue's open visits are closed either way (204); with `purge`

@@ -12,6 +12,8 @@ import { el, map } from "./view.js";
 import { fit, render } from "./zoom.js";
 
 const pts = (points) => points.map(([x, y]) => x + "," + (-y)).join(" ");
+// An SVG path of closed rings (metres, y up), for shapes with holes.
+const rings = (polygons) => polygons.filter((p) => p && p.length).map((p) => "M" + p.map(([x, y]) => x + "," + -y).join("L") + "Z").join("");
 const shapeOf = (s) => s.polygon ? { polygon: s.polygon } : s.center ? { center: s.center, radius: s.radius } : null;
 
 // Draws the chosen floor's plan; fits it to the map unless `refit` is false (the editor keeps the view).
@@ -25,16 +27,21 @@ export function drawPlan(refit = true) {
   const labels = el("g", { id: "labels" }, map);
   const floor = (venue.floors || []).find((f) => f.level === level);
   if (floor) {
-    if (floor.outline && floor.outline.length) el("polygon", { class: "outline", points: pts(floor.outline) }, plan);
-    for (const [[x1, y1], [x2, y2]] of floor.walls || [])
-      el("line", { class: "wall", x1, y1: -y1, x2, y2: -y2 }, plan);
+    if (floor.outline && floor.outline.length) {
+      // A floor of several outlines, or with holes (a courtyard), is one path whose holes are left unfilled.
+      const parts = [floor.outline, ...(floor.otherOutlines || []), ...(floor.holes || [])];
+      if (parts.length > 1) el("path", { class: "outline", "fill-rule": "evenodd", d: rings(parts) }, plan);
+      else el("polygon", { class: "outline", points: pts(floor.outline) }, plan);
+    }
   }
   for (const z of venue.zones || []) {
     let named = null, largest = -1;
     for (const fence of z.fences || []) {
       if (!onFloor(fence.floor)) continue;
       let shape;
-      if (fence.polygon) shape = el("polygon", { class: "zone", points: pts(fence.polygon) }, plan);
+      if (fence.polygon && fence.holes && fence.holes.length)
+        shape = el("path", { class: "zone", "fill-rule": "evenodd", d: rings([fence.polygon, ...fence.holes]) }, plan);
+      else if (fence.polygon) shape = el("polygon", { class: "zone", points: pts(fence.polygon) }, plan);
       else if (fence.center) shape = el("circle", { class: "zone", cx: fence.center[0], cy: -fence.center[1], r: fence.radius }, plan);
       if (!shape) continue;
       shape.dataset.zone = z.id;
@@ -66,6 +73,11 @@ export function drawPlan(refit = true) {
     label.textContent = kind;
     // A connection's label is its kind, shown whole or not at all; it goes before the rooms' names.
     placeNames.unshift({ text: label, name: kind, shape: shapeOf(c), kind: "connection", whole: true });
+  }
+  // Walls over the rooms' borders, which are faint where walls are drawn: a door is a gap that shows.
+  if (floor && (floor.walls || []).length) {
+    plan.classList.add("walled");
+    for (const [[x1, y1], [x2, y2]] of floor.walls) el("line", { class: "wall", x1, y1: -y1, x2, y2: -y2 }, plan);
   }
   for (const n of venue.nodes || []) {
     if (!onFloor(n.floor)) continue;

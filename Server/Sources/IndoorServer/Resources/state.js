@@ -53,7 +53,7 @@ function extent(keepFloor, keepConnection) {
     if (shape.center) { add([shape.center[0] - shape.radius, shape.center[1] - shape.radius]);
                         add([shape.center[0] + shape.radius, shape.center[1] + shape.radius]); }
   };
-  for (const f of venue.floors || []) if (keepFloor(f.level)) (f.outline || []).forEach(add);
+  for (const f of venue.floors || []) if (keepFloor(f.level)) [f.outline || [], ...(f.otherOutlines || [])].forEach((p) => p.forEach(add));
   for (const n of venue.nodes || []) if (keepFloor(n.floor)) add([n.x, n.y]);
   for (const z of venue.zones || []) for (const f of z.fences || []) if (keepFloor(f.floor)) addShape(f);
   for (const c of venue.connections || []) if (keepConnection(c)) addShape(c);

@@ -46,6 +46,9 @@ function paint() {
   if (!venue || !viewport) return;
   viewport.setAttribute("transform", "matrix(" + view.scale + " 0 0 " + view.scale + " " + view.x + " " + view.y + ")");
   map.dataset.scale = view.scale.toFixed(4);
+  // A node is 0.35 m wide, but never under 4 px: on a site of 500 m it would vanish.
+  const radius = Math.max(.35, 4 / view.scale).toFixed(4);
+  for (const node of document.querySelectorAll("circle.node")) node.setAttribute("r", radius);
   layoutLabels();
   for (const paintOverlay of overlays) paintOverlay();
   if (edit) editorHooks.paint();

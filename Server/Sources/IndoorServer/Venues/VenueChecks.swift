@@ -30,13 +30,21 @@ enum VenueChecks {
     /// walls and connections come from the archive; its nodes and SDK geofences stay as they are, and so does its
     /// anchor, which places the archive in the frame the nodes are in (a venue without one takes the IMDF venue's
     /// display point).
-    /// - Throws: ``APIError`` (400, field `body`) with the words `indoor venue import` would print for a bad archive;
-    ///   (400, field `nodes`) when `current` is `nil` or has no nodes to keep.
-    static func venue(imdf zip: Data, id: String, current: Venue?) throws -> Venue {
+    /// - Returns: The venue, and the import's report (what of the archive it does not hold, the choices made).
+    /// - Throws: ``APIError`` (400, field `body`) with the words `indoor venue import` would print for a bad archive
+    ///   (and, for a body that is one GeoJSON file of an archive, what to send instead); (400, field `nodes`) when
+    ///   `current` is `nil` or has no nodes to keep.
+    static func venue(imdf zip: Data, id: String, current: Venue?) throws -> IMDFImport {
         let imported: IMDFImport
         do {
             imported = try IMDFArchive.venue(zip: zip, id: id, anchor: current?.anchor)
         } catch let error as ZipError {
+            if !IMDFArchive.looksLikeZip(zip), let kind = IMDFArchive.geoJSONKind(zip) {
+                throw APIError.badRequest(
+                    field: "body",
+                    "the body is \(kind) (one file of an IMDF archive, such as venue.geojson), not an IMDF archive: "
+                        + "send the whole archive, manifest.json and its .geojson files, as one zip")
+            }
             throw APIError.badRequest(field: "body", error.description)
         } catch let error as IMDFError {
             throw APIError.badRequest(field: "body", error.description)
@@ -51,7 +59,7 @@ enum VenueChecks {
         var venue = imported.venue
         venue.nodes = current.nodes
         venue.geofences = current.geofences
-        return venue
+        return IMDFImport(venue: venue, report: imported.report)
     }
 
     /// What makes `venue` one the server does not take, beyond what ``IndoorModel/Venue/decodeJSON(_:file:)`` checks:

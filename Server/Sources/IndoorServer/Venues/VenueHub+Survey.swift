@@ -131,7 +131,7 @@ extension VenueHub {
             }
             floor = only
         }
-        if floor.outline.vertices.count >= 3, !floor.outline.contains(point) {
+        if !floor.contains(point) {
             let spot = "(\(DatasetCSV.number(point.x)), \(DatasetCSV.number(point.y)))"
             throw APIError.badRequest(
                 field: "x",

@@ -219,12 +219,13 @@ public final class VenueHub: Sendable {
 
     /// Replaces the venue `id`'s map from an IMDF archive (a zip) (``VenueChecks/venue(imdf:id:current:)``: its nodes,
     /// SDK geofences and anchor stay as they are).
-    /// - Returns: The venue and whether it is new.
+    /// - Returns: The venue, whether it is new, and the import's report (what the venue does not hold of the archive).
     /// - Throws: ``APIError`` (400, field `body`) with the words `indoor venue import` would print for a bad archive;
     ///   (400, field `nodes`) when there is no venue `id` with nodes to keep.
-    public func putVenue(id: String, imdf zip: Data) async throws -> (venue: Venue, created: Bool) {
-        let venue = try VenueChecks.venue(imdf: zip, id: id, current: registry.runtime(id)?.venue)
-        return try await putVenue(id: id, json: try venue.encodeJSON())
+    public func putVenue(id: String, imdf zip: Data) async throws -> (venue: Venue, created: Bool, report: IMDFReport) {
+        let imported = try VenueChecks.venue(imdf: zip, id: id, current: registry.runtime(id)?.venue)
+        let (venue, created) = try await putVenue(id: id, json: try imported.venue.encodeJSON())
+        return (venue, created, imported.report)
     }
 
     /// Deletes the venue `id`; its activity stays in the store.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IndoorServer
+import IndoorServerTestSupport
 import Logging
 import NIOCore
 import Synchronization
@@ -140,6 +141,54 @@ import Testing
         }
     }
 
+    /// Two instances on one PostgreSQL database: each hook is delivered by one of them (every event exactly once, in
+    /// order, while both run); when one leaves, the other takes its hooks over from their stored cursors.
+    @Test func inAClusterEachHookIsDeliveredByOneInstance() async throws {
+        guard Postgres.isInstalled else { return }
+        let fixture = try await ServerFixture(store: .postgres, configuration: Self.configuration())
+        defer { fixture.remove() }
+        let receiver = Receiver()
+        try await receiver.run { port in
+            try await fixture.test { client in
+                _ = try await client.putVenue()
+                var hooks: [String] = []
+                for _ in 0..<4 {
+                    let made = try await client.newHook(url: "http://127.0.0.1:\(port)/hook", secret: Self.secret)
+                    hooks.append(try #require(made.json["id"] as? String))
+                }
+                let members = Mutex(["a", "b"])
+                let instances = try await ["a", "b"].asyncMap { instance in
+                    WebhookDispatcher(
+                        store: try await fixture.database.open(), settings: Self.settings(), instance: instance,
+                        members: { members.withLock { $0 } }, logger: Logger(label: "test.\(instance)"))
+                }
+                let a = Task { try await instances[0].run() }
+                let b = Task { try await instances[1].run() }
+                defer {
+                    a.cancel()
+                    b.cancel()
+                }
+                _ = try await client.post(Self.walk(device: "p"))
+                let first = try await Self.storedIDs(fixture.server.hub.store)
+                try await Self.eventually { hooks.allSatisfy { Set(receiver.ids(of: $0)).isSuperset(of: first) } }
+                for hook in hooks { #expect(receiver.ids(of: hook) == first, "\(hook)") }
+                // Instance a leaves (its leases given up); b takes every hook over.
+                members.withLock { $0 = ["b"] }
+                a.cancel()
+                _ = await a.result
+                _ = try await client.post(Self.walk(device: "q"))
+                let all = try await Self.storedIDs(fixture.server.hub.store)
+                try await Self.eventually { hooks.allSatisfy { Set(receiver.ids(of: $0)).isSuperset(of: all) } }
+                for hook in hooks {
+                    var seen = Set<Int64>()
+                    #expect(receiver.ids(of: hook).filter { seen.insert($0).inserted } == all, "\(hook)")
+                }
+                b.cancel()
+                _ = await b.result
+            }
+        }
+    }
+
     /// A target failing for longer than `--webhook-disable-after` is disabled, and says why.
     @Test func aHookFailingTooLongIsDisabled() async throws {
         let fixture = try await ServerFixture(configuration: Self.configuration(disableAfter: 0.3))
@@ -244,9 +293,9 @@ import Testing
         _ = await task.result
     }
 
-    /// Waits until `condition` holds, for at most 30 s.
-    static func eventually(_ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
+    /// Waits until `condition` holds, for at most `seconds`.
+    static func eventually(seconds: Int = 30, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if try await condition() { return }
             try await Task.sleep(for: .milliseconds(20))
@@ -268,15 +317,20 @@ final class Receiver: Sendable {
     }
 
     private let state: Mutex<(requests: [Delivery], failing: Int, refused: Int)>
+    /// How long each answer waits (a slow target).
+    private let delay: Duration
 
-    init(failing: Int = 0) {
+    init(failing: Int = 0, delay: Duration = .zero) {
         state = Mutex((requests: [], failing: failing, refused: 0))
+        self.delay = delay
     }
 
     /// The requests acknowledged (2xx), in order.
     var requests: [Delivery] { state.withLock { $0.requests } }
     /// How many requests were answered 500.
     var refused: Int { state.withLock { $0.refused } }
+    /// The event ids received for `hook`, in order, repeats included.
+    func ids(of hook: String) -> [Int64] { requests.filter { $0.hook == hook }.flatMap(\.ids) }
     /// Every event id received, in order, repeats included.
     var allIDs: [Int64] { requests.flatMap(\.ids) }
     /// The event ids received, in the order first received.
@@ -290,6 +344,7 @@ final class Receiver: Sendable {
         let router = Router()
         router.post("/hook") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
+            if self.delay > .zero { try await Task.sleep(for: self.delay) }
             return self.receive(request: request, body: Data(buffer: body))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -323,10 +378,19 @@ final class Receiver: Sendable {
         return Response(status: .noContent)
     }
 
-    /// Waits until every one of `ids` was received, for at most 30 s.
-    func waitFor(ids: [Int64]) async throws {
+    /// Waits until every one of `ids` was received, for at most `seconds`.
+    func waitFor(ids: [Int64], seconds: Int = 30) async throws {
         let wanted = Set(ids)
-        try await WebhookTests.eventually { wanted.isSubset(of: Set(allIDs)) }
+        try await WebhookTests.eventually(seconds: seconds) { wanted.isSubset(of: Set(allIDs)) }
+    }
+}
+
+extension Array where Element: Sendable {
+    /// The elements mapped by `transform`, one after the other.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var mapped: [T] = []
+        for element in self { mapped.append(try await transform(element)) }
+        return mapped
     }
 }
 

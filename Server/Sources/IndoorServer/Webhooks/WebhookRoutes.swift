@@ -1,6 +1,6 @@
 import Foundation
-import IndoorModel
 import Hummingbird
+import IndoorModel
 
 /// The webhooks' routes, with an admin key (docs/WEBHOOKS.md): `POST /v1/webhooks` makes one, `GET /v1/webhooks`
 /// lists them, `GET /v1/webhooks/{id}` shows one, `DELETE /v1/webhooks/{id}` deletes one (and its secret),

@@ -25,7 +25,6 @@ public final class WebhookDispatcher: Service, Sendable {
     private let members: @Sendable () -> [String]?
     private let backoff: WebhookBackoff
     private let logger: Logger
-    private let client: HTTPClient
     /// The task of each hook delivered here.
     private let running = Mutex<[String: Task<Void, Never>]>([:])
 
@@ -42,6 +41,10 @@ public final class WebhookDispatcher: Service, Sendable {
         backoff = WebhookBackoff(
             base: settings.retryBaseSeconds, maximum: settings.retryMaxSeconds,
             seed: settings.jitterSeed ?? UInt64.random(in: 0...UInt64.max))
+    }
+
+    /// The HTTP client of the deliveries: no redirects followed, no decompression, the timeout of the settings.
+    private static func client(_ settings: WebhookSettings) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(
@@ -49,16 +52,17 @@ public final class WebhookDispatcher: Service, Sendable {
                 read: .milliseconds(Int64(settings.timeoutSeconds * 1000))))
         configuration.decompression = .disabled
         configuration.httpVersion = .http1Only
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     /// Runs rounds until graceful shutdown or cancellation, then stops every hook's task and gives their leases up.
     public func run() async throws {
+        let client = Self.client(settings)
         await cancelWhenGracefulShutdown {
             var failing = false
             while !Task.isCancelled {
                 do {
-                    try await self.round()
+                    try await self.round(client: client)
                     if failing { self.logger.notice("webhook rounds work again") }
                     failing = false
                 } catch {
@@ -85,8 +89,8 @@ public final class WebhookDispatcher: Service, Sendable {
         }
     }
 
-    /// One round: the hooks delivered here are started, renewed or stopped.
-    func round() async throws {
+    /// One round: the hooks delivered here are started (delivering through `client`), renewed or stopped.
+    func round(client: HTTPClient) async throws {
         let hooks = try await store.webhooks().filter { $0.disabledReason == nil }
         let ids = Set(hooks.map(\.id))
         let placement = members().map { VenuePlacement.owners(venues: Array(ids), members: $0) }
@@ -103,7 +107,7 @@ public final class WebhookDispatcher: Service, Sendable {
             let held = try await store.claimWebhook(id: hook.id, owner: instance, seconds: settings.leaseSeconds)
             if held && !isRunning {
                 let id = hook.id
-                running.withLock { $0[id] = Task { await self.deliver(hook: id) } }
+                running.withLock { $0[id] = Task { await self.deliver(hook: id, client: client) } }
             } else if !held && isRunning {
                 running.withLock { $0.removeValue(forKey: hook.id) }?.cancel()
             }
@@ -118,7 +122,7 @@ public final class WebhookDispatcher: Service, Sendable {
     }
 
     /// The hook's delivery loop, until it is cancelled, deleted, disabled or delivered by another instance.
-    private func deliver(hook id: String) async {
+    private func deliver(hook id: String, client: HTTPClient) async {
         var attempt = 0
         while !Task.isCancelled {
             do {
@@ -132,7 +136,7 @@ public final class WebhookDispatcher: Service, Sendable {
                     guard try await store.advanceWebhook(id: id, cursors: batch.cursors, owner: instance) else { break }
                     continue
                 }
-                let delivery = await post(batch, to: hook)
+                let delivery = await post(batch, to: hook, client: client)
                 // What the target answered is written even when the dispatcher is stopping meanwhile (a task of its
                 // own, not cancelled with this one): a batch acknowledged is not delivered again after a restart.
                 let store = store
@@ -174,7 +178,7 @@ public final class WebhookDispatcher: Service, Sendable {
     /// POSTs `batch` to `hook`'s target, signed, within the timeout; reads at most
     /// ``WebhookSettings/maxResponseBytes`` of the answer.
     /// - Returns: The attempt.
-    func post(_ batch: WebhookBatch, to hook: StoredWebhook) async -> WebhookDelivery {
+    func post(_ batch: WebhookBatch, to hook: StoredWebhook, client: HTTPClient) async -> WebhookDelivery {
         let started = Date().timeIntervalSince1970
         let clock = ContinuousClock()
         let start = clock.now

@@ -39,7 +39,7 @@ import Testing
                 #expect(status == 200)
             }
             // Killed once part of the events were delivered (the receiver takes 0.3 s a batch of at most 100).
-            try await WebhookTests.eventually(seconds: 60) { !receiver.requests.isEmpty }
+            try await WebhookTests.eventually(seconds: 120) { !receiver.requests.isEmpty }
             child.kill()
             let store = try await database.open()
             let stored = try await store.events(venue: "tiny", after: 0, limit: 100_000).map(\.id)
@@ -48,7 +48,7 @@ import Testing
             let again = try DurabilityTests.Child(
                 binary: binary, database: database.argument, options: options, environment: database.environment)
             defer { again.stop() }
-            try await receiver.waitFor(ids: stored, seconds: 60)
+            try await receiver.waitFor(ids: stored, seconds: 120)
             #expect(receiver.firstSeen == stored)
             for request in receiver.requests {
                 #expect(

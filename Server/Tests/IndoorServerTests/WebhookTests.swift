@@ -293,8 +293,8 @@ import Testing
         _ = await task.result
     }
 
-    /// Waits until `condition` holds, for at most `seconds`.
-    static func eventually(seconds: Int = 30, _ condition: () async throws -> Bool) async throws {
+    /// Waits until `condition` holds, for at most `seconds` (a loaded machine running every suite at once is slow).
+    static func eventually(seconds: Int = 120, _ condition: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if try await condition() { return }
@@ -379,7 +379,7 @@ final class Receiver: Sendable {
     }
 
     /// Waits until every one of `ids` was received, for at most `seconds`.
-    func waitFor(ids: [Int64], seconds: Int = 30) async throws {
+    func waitFor(ids: [Int64], seconds: Int = 120) async throws {
         let wanted = Set(ids)
         try await WebhookTests.eventually(seconds: seconds) { wanted.isSubset(of: Set(allIDs)) }
     }

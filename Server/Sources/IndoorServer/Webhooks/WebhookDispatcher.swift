@@ -26,7 +26,15 @@ public final class WebhookDispatcher: Service, Sendable {
     private let backoff: WebhookBackoff
     private let logger: Logger
     /// The task of each hook delivered here.
-    private let running = Mutex<[String: Task<Void, Never>]>([:])
+    private let running = Mutex<[String: Delivering]>([:])
+
+    /// A hook's delivery task, the token by which the task, as it ends, removes itself and not a successor, and
+    /// when its lease was last renewed.
+    private struct Delivering {
+        var token: UUID
+        var task: Task<Void, Never>
+        var renewed: ContinuousClock.Instant
+    }
 
     /// A dispatcher over `store`.
     public init(
@@ -65,6 +73,8 @@ public final class WebhookDispatcher: Service, Sendable {
                     try await self.round(client: client)
                     if failing { self.logger.notice("webhook rounds work again") }
                     failing = false
+                } catch is CancellationError {
+                    break
                 } catch {
                     if !failing { self.logger.error("webhook round failed", metadata: ["error": "\(error)"]) }
                     failing = true
@@ -82,9 +92,9 @@ public final class WebhookDispatcher: Service, Sendable {
             defer { running = [:] }
             return running
         }
-        for (id, task) in tasks {
-            task.cancel()
-            await task.value
+        for (id, running) in tasks {
+            running.task.cancel()
+            await running.task.value
             try? await store.releaseWebhook(id: id, owner: instance)
         }
     }
@@ -94,35 +104,46 @@ public final class WebhookDispatcher: Service, Sendable {
         let hooks = try await store.webhooks().filter { $0.disabledReason == nil }
         let ids = Set(hooks.map(\.id))
         let placement = members().map { VenuePlacement.owners(venues: Array(ids), members: $0) }
-        for (id, task) in running.withLock({ $0 }) where !ids.contains(id) {
-            task.cancel()
+        for (id, delivering) in running.withLock({ $0 }) where !ids.contains(id) {
+            delivering.task.cancel()
             running.withLock { _ = $0.removeValue(forKey: id) }
         }
+        let now = ContinuousClock.now
         for hook in hooks {
-            let isRunning = running.withLock { $0[hook.id] != nil }
+            let renewed = running.withLock { $0[hook.id]?.renewed }
+            let isRunning = renewed != nil
             if let placement, let placed = placement[hook.id], placed != instance {
                 if isRunning { await stop(hook.id) }
                 continue
             }
+            // A lease held is renewed once a third of it has passed: no write per hook and round.
+            if let renewed, now - renewed < .seconds(settings.leaseSeconds / 3) { continue }
             let held = try await store.claimWebhook(id: hook.id, owner: instance, seconds: settings.leaseSeconds)
             if held && !isRunning {
                 let id = hook.id
-                running.withLock { $0[id] = Task { await self.deliver(hook: id, client: client) } }
-            } else if !held && isRunning {
-                running.withLock { $0.removeValue(forKey: hook.id) }?.cancel()
+                let token = UUID()
+                running.withLock {
+                    $0[id] = Delivering(
+                        token: token, task: Task { await self.deliver(hook: id, token: token, client: client) },
+                        renewed: now)
+                }
+            } else if held {
+                running.withLock { $0[hook.id]?.renewed = now }
+            } else if isRunning {
+                running.withLock { $0.removeValue(forKey: hook.id) }?.task.cancel()
             }
         }
     }
 
     private func stop(_ id: String) async {
-        guard let task = running.withLock({ $0.removeValue(forKey: id) }) else { return }
-        task.cancel()
-        await task.value
+        guard let delivering = running.withLock({ $0.removeValue(forKey: id) }) else { return }
+        delivering.task.cancel()
+        await delivering.task.value
         try? await store.releaseWebhook(id: id, owner: instance)
     }
 
     /// The hook's delivery loop, until it is cancelled, deleted, disabled or delivered by another instance.
-    private func deliver(hook id: String, client: HTTPClient) async {
+    private func deliver(hook id: String, token: UUID, client: HTTPClient) async {
         var attempt = 0
         while !Task.isCancelled {
             do {
@@ -156,7 +177,7 @@ public final class WebhookDispatcher: Service, Sendable {
                 var reason: String?
                 if delivery.time + delivery.durationSeconds - since >= settings.disableAfterSeconds {
                     reason =
-                        "disabled after failing for \(Int(settings.disableAfterSeconds)) s "
+                        "disabled after failing for \(String(format: "%g", settings.disableAfterSeconds)) s "
                         + "(--webhook-disable-after); last attempt: \(delivery.error ?? "no answer")"
                     logger.warning("webhook '\(id)' \(reason ?? "")")
                 }
@@ -172,7 +193,9 @@ public final class WebhookDispatcher: Service, Sendable {
                 attempt += 1
             }
         }
-        running.withLock { _ = $0.removeValue(forKey: id) }
+        running.withLock { running in
+            if running[id]?.token == token { running.removeValue(forKey: id) }
+        }
     }
 
     /// POSTs `batch` to `hook`'s target, signed, within the timeout; reads at most

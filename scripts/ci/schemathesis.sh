@@ -45,6 +45,8 @@ done
 [ -n "$address" ] || { echo "schemathesis: the server printed no address within 30 s" >&2; exit 1; }
 echo "schemathesis $("$st" --version 2>/dev/null | tail -1) against $address (server pid $server)"
 
+# POST /v1/webhooks is left out: a hook made with a generated public address would POST the demo's events to it,
+# off this machine (the routes' refusals are tested in WebhookTests).
 # run NAME [schemathesis options…]: one bounded schemathesis pass from the temporary folder (its reports stay there).
 run() {
     local name="$1"
@@ -56,6 +58,7 @@ run() {
             --header "Authorization: Bearer $admin" \
             --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
             --exclude-path /v1/stream \
+            --exclude-operation-id newWebhook \
             --phases examples,coverage,fuzzing \
             --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}" \
             --seed "${SCHEMATHESIS_SEED:-20251122}" \

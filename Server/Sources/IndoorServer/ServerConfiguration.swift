@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     /// The most devices each venue's session holds at once (at least 1): beyond it, a new device evicts the one
     /// silent longest (``VenueHub/maximumDevices``), so a flood of new ids cannot exhaust memory.
     public var maxDevices: Int
+    /// How webhooks are delivered (``WebhookSettings``).
+    public var webhooks: WebhookSettings = WebhookSettings()
 
     /// The default settings, listening on `host`:`port`.
     public init(

@@ -271,13 +271,13 @@ struct PostgresStoreTests {
         #expect(
             applied
                 == "v1-venues-sightings-events-visits-keys\nv2-event-storedAt-visit-closedAt\nv3-floorImage\nv4-cluster\n"
-                + "v5-key-lifecycle-audit\nv6-serverSecret\nv7-survey\nv8-history-report-indexes"
+                + "v5-key-lifecycle-audit\nv6-serverSecret\nv7-survey\nv8-history-report-indexes\nv9-webhooks"
         )
         let before = try Self.schema(database.name)
         #expect(before.contains("visit_open|CREATE UNIQUE INDEX visit_open ON public.visit"))
         let store = try await database.open()
         #expect(try Self.schema(database.name) == before)
-        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "8")
+        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "9")
         try await store.ping()
     }
 

@@ -162,6 +162,20 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("The PEM private key of --tls-cert (INDOOR_TLS_KEY).", valueName: "path"))
     var tlsKey: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Accept webhook targets in private, loopback and link-local ranges (INDOOR_WEBHOOK_ALLOW_PRIVATE=1).",
+            discussion: "By default a webhook whose host resolves to such an address is refused, at creation and "
+                + "at each delivery."))
+    var webhookAllowPrivate = false
+
+    @Option(
+        help: ArgumentHelp(
+            "How long a webhook may fail without a success before it is disabled (GET /v1/webhooks/ID says why), as "
+                + "for --retain-sightings.",
+            valueName: "duration"))
+    var webhookDisableAfter: String = "24h"
+
     @OptionGroup(title: "Gateways over MQTT")
     var gateways: ServeMQTTOptions
 
@@ -213,6 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
         for (option, text) in [
             ("--retain-sightings", retainSightings), ("--retain-events", retainEvents),
             ("--retain-visits", retainVisits), ("--retain-audit", retainAudit),
+            ("--webhook-disable-after", webhookDisableAfter),
         ] where Self.duration(text) == nil {
             throw ValidationError("\(option) '\(text)': expected a duration such as 90s, 30m, 12h, 7d, or forever")
         }
@@ -300,6 +315,9 @@ struct ServeCommand: AsyncParsableCommand {
         settings.tls = tls != nil
         settings.publicMetrics = publicMetrics || Self.environment("INDOOR_PUBLIC_METRICS") == "1"
         settings.deviceIDs = try privacy.settings(readable: try gateways.irkNames())
+        settings.webhooks = WebhookSettings(
+            allowPrivate: webhookAllowPrivate || Self.environment("INDOOR_WEBHOOK_ALLOW_PRIVATE") == "1",
+            disableAfterSeconds: Self.duration(webhookDisableAfter) ?? 86400)
         let configuration = settings
         if tls == nil && !LoopbackHost.contains(host) {
             let warning =
@@ -381,6 +399,7 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         if let bridge = server.mqtt { services.append(.init(service: bridge)) }
         if let clusterService = server.clusterService { services.append(.init(service: clusterService)) }
+        services.append(.init(service: server.webhookService(logger: logger)))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services,

@@ -77,6 +77,16 @@ public struct LocationServer: Sendable {
 
     var store: any LocationStore { hub.store }
 
+    /// The webhooks' deliverer (``WebhookDispatcher``) to run beside the HTTP server in its service group; in a
+    /// cluster, each hook is delivered by one instance.
+    public func webhookService(logger: Logger) -> WebhookDispatcher {
+        let hub = hub
+        let clustered = configuration.cluster != nil
+        return WebhookDispatcher(
+            store: store, settings: configuration.webhooks, instance: configuration.cluster?.instance ?? "local",
+            members: { clustered ? hub.clusterState.members.map(\.id) : nil }, logger: logger)
+    }
+
     /// The router with every route of the API (the OpenAPI document lists the same), a collection of routes per area:
     /// the map (``MapRoutes``), the server's status (``StatusRoutes``), venues (``VenueRoutes``), reads
     /// (``ReadRoutes``), ingest (``IngestRoutes``), admin (``AdminRoutes``), a person's data (``DeviceRoutes``) and site surveys (``SurveyRoutes``).
@@ -95,7 +105,7 @@ public struct LocationServer: Sendable {
             MapRoutes(server: self), StatusRoutes(server: self), VenueRoutes(server: self), ReadRoutes(server: self),
             IngestRoutes(server: self), AdminRoutes(server: self), DeviceRoutes(server: self),
             SurveyRoutes(server: self),
-            HistoryRoutes(server: self),
+            HistoryRoutes(server: self), WebhookRoutes(server: self),
         ]
         for area in areas { router.addRoutes(area.collection()) }
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

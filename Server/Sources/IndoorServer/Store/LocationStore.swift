@@ -3,13 +3,13 @@ import IndoorGeofencing
 import IndoorModel
 
 /// Everything the server keeps: venues, sightings, the events they caused, devices' latest fixes, zone visits,
-/// and (``AccessStore``) hashed keys and the audit log.
+/// (``AccessStore``) hashed keys and the audit log, and (``WebhookStore``) webhooks.
 ///
 /// The handlers see only this protocol: ``SQLiteStore`` is the embedded database, ``PostgresStore`` a PostgreSQL
 /// server. Every method is `async`, so a database round trip waits without blocking a thread; ``commit(_:)``
 /// returns only once what it was given is durable (committed), so the server answers a batch after it is stored.
 /// Both stores give the same answers to the same calls (ids increase, orders and pages are the same).
-public protocol LocationStore: AccessStore {
+public protocol LocationStore: AccessStore, WebhookStore {
     /// The stored venues, as the JSON they were put with, by id.
     func venues() async throws -> [StoredVenue]
     /// One stored venue, or `nil`.

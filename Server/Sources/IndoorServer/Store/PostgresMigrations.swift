@@ -233,6 +233,48 @@ enum PostgresMigrations {
                 "CREATE INDEX visit_venue_check_in ON visit (venue, check_in)",
                 "CREATE INDEX visit_venue_check_out ON visit (venue, check_out)",
             ]),
+        // Webhooks, as in SQLite.
+        Migration(
+            identifier: SQLiteMigrations.webhooks,
+            statements: [
+                """
+                CREATE TABLE webhook (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    url TEXT NOT NULL,
+                    events TEXT NOT NULL,
+                    venues TEXT,
+                    secret TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    start_cursor BIGINT NOT NULL,
+                    failing_since DOUBLE PRECISION,
+                    disabled_reason TEXT,
+                    owner TEXT,
+                    lease_expires DOUBLE PRECISION
+                )
+                """,
+                """
+                CREATE TABLE webhook_cursor (
+                    hook TEXT NOT NULL,
+                    venue TEXT NOT NULL,
+                    cursor BIGINT NOT NULL,
+                    PRIMARY KEY (hook, venue)
+                )
+                """,
+                """
+                CREATE TABLE webhook_delivery (
+                    id BIGSERIAL PRIMARY KEY,
+                    hook TEXT NOT NULL,
+                    at DOUBLE PRECISION NOT NULL,
+                    status BIGINT,
+                    error TEXT,
+                    first_event BIGINT NOT NULL,
+                    last_event BIGINT NOT NULL,
+                    events BIGINT NOT NULL,
+                    duration DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX webhook_delivery_hook ON webhook_delivery (hook, id)",
+            ]),
     ]
 
     /// Brings the schema of the database `connection` is on up to date.

@@ -189,6 +189,44 @@ enum SQLiteMigrations {
                     CREATE INDEX visit_venue_checkOut ON visit (venue, checkOut);
                     """)
         }
+        // Webhooks (docs/WEBHOOKS.md): each hook with its secret (kept, since signing needs it), health and lease;
+        // its cursor per venue (the last event delivered); its latest attempts.
+        migrator.registerMigration(SQLiteMigrations.webhooks) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhook (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        url TEXT NOT NULL,
+                        events TEXT NOT NULL,
+                        venues TEXT,
+                        secret TEXT NOT NULL,
+                        createdAt REAL NOT NULL,
+                        startCursor INTEGER NOT NULL,
+                        failingSince REAL,
+                        disabledReason TEXT,
+                        owner TEXT,
+                        leaseExpires REAL
+                    );
+                    CREATE TABLE webhookCursor (
+                        hook TEXT NOT NULL,
+                        venue TEXT NOT NULL,
+                        cursor INTEGER NOT NULL,
+                        PRIMARY KEY (hook, venue)
+                    );
+                    CREATE TABLE webhookDelivery (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        hook TEXT NOT NULL,
+                        at REAL NOT NULL,
+                        status INTEGER,
+                        error TEXT,
+                        firstEvent INTEGER NOT NULL,
+                        lastEvent INTEGER NOT NULL,
+                        events INTEGER NOT NULL,
+                        duration REAL NOT NULL
+                    );
+                    CREATE INDEX webhookDelivery_hook ON webhookDelivery (hook, id);
+                    """)
+        }
         return migrator
     }
 
@@ -197,6 +235,9 @@ enum SQLiteMigrations {
 
     /// The migration of keys with a lifecycle and the audit log (the same identifier in ``PostgresMigrations``).
     static let keyLifecycleAudit = "v5-key-lifecycle-audit"
+
+    /// The migration of webhooks (the same identifier in ``PostgresMigrations``).
+    static let webhooks = "v9-webhooks"
 
     /// The migration of the site surveys (the same identifier in ``PostgresMigrations``).
     static let survey = "v7-survey"

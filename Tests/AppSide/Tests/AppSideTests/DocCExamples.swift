@@ -1,10 +1,12 @@
 import Foundation
 import IndoorCoreLocation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import IndoorModel
 import IndoorSession
+
+#if canImport(FoundationNetworking)
+    // URLSession's requests on Linux (the survey put to the server).
+    import FoundationNetworking
+#endif
 
 #if !canImport(CoreLocation)
     // On Linux the Apple shell is compiled against the shim (Sources/CoreLocationShell, Sources/CoreLocationShim).

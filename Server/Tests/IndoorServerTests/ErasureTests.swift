@@ -114,11 +114,26 @@ import Testing
         defer { fixture.remove() }
         try await fixture.test { client in
             #expect(try await client.putVenue().status == .created)
+            // Anna carries a site survey: the recording, its marks and its copies of her sightings are hers too.
+            let recordings = "/v1/venues/tiny/survey/recordings"
+            let started = try await client.send(recordings, .post, #"{"device": "\#(Self.anna)"}"#)
+            let recording = try #require(started.json["id"] as? Int)
             #expect(try await client.post(Self.walk(Self.anna)).status == .ok)
             #expect(try await client.post(Self.walk(Self.bob)).status == .ok)
+            for mark in [#"{"x": 0, "y": 0, "t": 0}"#, #"{"x": 20, "y": 0, "t": 22}"#] {
+                #expect(try await client.send("\(recordings)/\(recording)/marks", .post, mark).status == .created)
+            }
+            #expect(try await client.send("\(recordings)/\(recording)/stop", .post).status == .ok)
             let before = try await Self.export(Self.anna, client: client)
             let kinds = Set(before.lines.compactMap { $0["kind"] as? String })
-            #expect(kinds.isSuperset(of: ["latest", "sighting", "fix", "event", "visit"]), "\(kinds)")
+            #expect(
+                kinds.isSuperset(of: [
+                    "latest", "sighting", "fix", "event", "visit", "surveyRecording", "surveySighting",
+                ]),
+                "\(kinds)")
+            let surveyed = try #require(before.lines.first { $0["kind"] as? String == "surveyRecording" })
+            #expect(((surveyed["data"] as? [String: Any])?["marks"] as? [Any])?.count == 2)
+            #expect(before.lines.filter { $0["kind"] as? String == "surveySighting" }.count == 6)
             #expect(try await Self.stored(Self.anna, fixture: fixture))
 
             // A read key may not erase.
@@ -134,6 +149,7 @@ import Testing
             #expect(counts["latestFixes"] == 1)
             #expect((counts["events"] ?? 0) > 2)
             #expect((counts["visits"] ?? 0) >= 1)
+            #expect(counts["surveyRecordings"] == 1)
 
             // No answer names it.
             let devices = try await client.get("/v1/venues/tiny/devices?within=1000000000")
@@ -190,8 +206,11 @@ import Testing
             #expect(paged.pages > 3)
             let key: ([String: Any]) -> String = { "\($0["kind"] ?? "")/\($0["id"] ?? "")" }
             #expect(paged.lines.map(key) == whole.lines.map(key))
-            // The kinds in their order: latest, sighting, fix and event (by id), visit.
-            let order = ["latest": 0, "sighting": 1, "fix": 2, "event": 2, "visit": 3]
+            // The kinds in their order: latest, sighting, fix and event (by id), visit, survey recordings and their
+            // sightings.
+            let order = [
+                "latest": 0, "sighting": 1, "fix": 2, "event": 2, "visit": 3, "surveyRecording": 4, "surveySighting": 5,
+            ]
             let ranks = whole.lines.compactMap { order[$0["kind"] as? String ?? ""] }
             #expect(ranks == ranks.sorted())
             #expect(ranks.count == whole.lines.count)

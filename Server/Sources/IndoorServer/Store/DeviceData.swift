@@ -58,6 +58,10 @@ public enum DeviceRecordKind: String, Hashable, Sendable, Codable, CaseIterable 
     case event
     /// A zone visit.
     case visit
+    /// A site survey recording of the device carried (docs/SURVEY.md): its source, times and marks.
+    case surveyRecording
+    /// A sighting of the device kept with a site survey recording (the recording's id in `recording`).
+    case surveySighting
 }
 
 /// One stored row about a device, as an export line gives it.
@@ -109,6 +113,37 @@ public struct DeviceRecordQuery: Hashable, Sendable {
 }
 
 /// A stored sighting as an export line's `data` gives it (the columns of the `sighting` table).
+/// A survey recording as an export line gives it (``DeviceRecordKind/surveyRecording``).
+struct ExportedSurveyRecording: Encodable {
+    /// A mark: the device at (`x`, `y`) metres on `floor` at `t` seconds, standing there `hold` seconds.
+    struct Mark: Encodable {
+        var t: Double
+        var x: Double
+        var y: Double
+        var floor: Int?
+        var hold: Double
+    }
+
+    var device: String
+    /// `walk` or `imported`.
+    var source: String
+    /// Unix seconds.
+    var startedAt: Double
+    var stoppedAt: Double?
+    var marks: [Mark]
+}
+
+/// A sighting kept with a survey recording, as an export line gives it (``DeviceRecordKind/surveySighting``).
+struct ExportedSurveySighting: Encodable {
+    /// The recording's id.
+    var recording: Int64
+    var t: Double
+    var node: String?
+    var beacon: String?
+    var rssi: Double
+    var tx: Double?
+}
+
 struct ExportedSighting: Encodable {
     var t: Double
     var device: String

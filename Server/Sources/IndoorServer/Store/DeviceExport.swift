@@ -5,9 +5,10 @@ import IndoorModel
 /// `GET /v1/devices/{device}/export` and `indoor export --device`.
 ///
 /// Each line is one JSON object: `{"kind": …, "venue": …, "id": …, "data": {…}}`, where `kind` is `latest` (the device's
-/// latest fix in a venue; no `id`), `sighting`, `fix`, `event` (a zone event) or `visit`, and `data` is the row as the
-/// API gives it elsewhere (a sighting's stored columns, a fix, a zone event, a visit). The kinds come in that order,
-/// each in id order. A page ends after about `limit` lines; ``Page/next`` continues it.
+/// latest fix in a venue; no `id`), `sighting`, `fix`, `event` (a zone event), `visit`, `surveyRecording` (a site
+/// survey recording of the device carried, with its marks) or `surveySighting` (a sighting kept with one), and `data`
+/// is the row as the API gives it elsewhere (a sighting's stored columns, a fix, a zone event, a visit, a recording's
+/// source, times and marks, a kept sighting with its recording's id). The kinds come in that order, each in id order. A page ends after about `limit` lines; ``Page/next`` continues it.
 public struct DeviceExport: Sendable {
     /// The store read.
     public let store: any LocationStore
@@ -19,7 +20,7 @@ public struct DeviceExport: Sendable {
     public let to: Double?
 
     /// The order of the tables read (``DeviceRecordKind/fix`` reads fixes and zone events together).
-    static let sections: [DeviceRecordKind] = [.latest, .sighting, .fix, .visit]
+    static let sections: [DeviceRecordKind] = [.latest, .sighting, .fix, .visit, .surveyRecording, .surveySighting]
 
     public init(store: any LocationStore, device: String, from: Double? = nil, to: Double? = nil) {
         self.store = store

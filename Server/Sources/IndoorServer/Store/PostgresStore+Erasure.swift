@@ -100,6 +100,56 @@ extension PostgresStore {
                     checkIn: checkIn, checkOut: checkOut, departure: departure, dwell: dwell, reason: reason)
                 return DeviceRecord(kind: .visit, id: id, venue: venue, json: try encoder.encode(visit))
             }
+        case .surveyRecording:
+            let rows = try await mapped {
+                try await client.query(
+                    """
+                    SELECT id, venue, device, source, started_at, stopped_at FROM survey_recording
+                    WHERE device = \(device) AND id > \(after) AND started_at < \(to)
+                    AND (stopped_at IS NULL OR stopped_at >= \(from)) ORDER BY id LIMIT \(limit)
+                    """, logger: logger
+                ).collect()
+            }
+            let encoder = JSONFormat.encoder()
+            var records: [DeviceRecord] = []
+            for row in rows {
+                let (id, venue, device, source, startedAt, stoppedAt) = try row.decode(
+                    (Int64, String, String, String, Double, Double?).self)
+                let markRows = try await mapped {
+                    try await client.query(
+                        "SELECT t, x, y, floor, hold FROM survey_mark WHERE recording = \(id) ORDER BY seq",
+                        logger: logger
+                    ).collect()
+                }
+                let marks = try markRows.map { mark in
+                    let (t, x, y, floor, hold) = try mark.decode((Double, Double, Double, Int64?, Double).self)
+                    return ExportedSurveyRecording.Mark(t: t, x: x, y: y, floor: floor.map { Int($0) }, hold: hold)
+                }
+                let recording = ExportedSurveyRecording(
+                    device: device, source: source, startedAt: startedAt, stoppedAt: stoppedAt, marks: marks)
+                records.append(
+                    DeviceRecord(kind: .surveyRecording, id: id, venue: venue, json: try encoder.encode(recording)))
+            }
+            return records
+        case .surveySighting:
+            let rows = try await mapped {
+                try await client.query(
+                    """
+                    SELECT s.id, r.venue, s.recording, s.t, s.node, s.beacon, s.rssi, s.tx
+                    FROM survey_sighting s JOIN survey_recording r ON r.id = s.recording
+                    WHERE r.device = \(device) AND s.id > \(after) AND s.t >= \(from) AND s.t < \(to)
+                    ORDER BY s.id LIMIT \(limit)
+                    """, logger: logger
+                ).collect()
+            }
+            let encoder = JSONFormat.encoder()
+            return try rows.map { row in
+                let (id, venue, recording, time, node, beacon, rssi, tx) = try row.decode(
+                    (Int64, String, Int64, Double, String?, String?, Double, Double?).self)
+                let sighting = ExportedSurveySighting(
+                    recording: recording, t: time, node: node, beacon: beacon, rssi: rssi, tx: tx)
+                return DeviceRecord(kind: .surveySighting, id: id, venue: venue, json: try encoder.encode(sighting))
+            }
         }
     }
 

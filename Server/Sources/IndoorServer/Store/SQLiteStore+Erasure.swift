@@ -86,6 +86,58 @@ extension SQLiteStore {
             return try visits.map {
                 DeviceRecord(kind: .visit, id: $0.id, venue: $0.venue, json: try encoder.encode($0))
             }
+        case .surveyRecording:
+            let recordings = try await pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, venue, device, source, startedAt, stoppedAt FROM surveyRecording
+                        WHERE device = ? AND id > ? AND startedAt < ? AND (stoppedAt IS NULL OR stoppedAt >= ?)
+                        ORDER BY id LIMIT ?
+                        """, arguments: [query.device, query.after, to, from, limit]
+                ).map { row in
+                    let id: Int64 = row["id"]
+                    let marks = try Row.fetchAll(
+                        db, sql: "SELECT t, x, y, floor, hold FROM surveyMark WHERE recording = ? ORDER BY seq",
+                        arguments: [id]
+                    ).map {
+                        ExportedSurveyRecording.Mark(
+                            t: $0["t"], x: $0["x"], y: $0["y"], floor: $0["floor"], hold: $0["hold"])
+                    }
+                    return (
+                        id: id, venue: row["venue"] as String,
+                        recording: ExportedSurveyRecording(
+                            device: row["device"], source: row["source"], startedAt: row["startedAt"],
+                            stoppedAt: row["stoppedAt"], marks: marks)
+                    )
+                }
+            }
+            let encoder = JSONFormat.encoder()
+            return try recordings.map {
+                DeviceRecord(kind: .surveyRecording, id: $0.id, venue: $0.venue, json: try encoder.encode($0.recording))
+            }
+        case .surveySighting:
+            let rows = try await pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT s.id, r.venue, s.recording, s.t, s.node, s.beacon, s.rssi, s.tx
+                        FROM surveySighting s JOIN surveyRecording r ON r.id = s.recording
+                        WHERE r.device = ? AND s.id > ? AND s.t >= ? AND s.t < ? ORDER BY s.id LIMIT ?
+                        """, arguments: [query.device, query.after, from, to, limit]
+                ).map { row in
+                    (
+                        id: row["id"] as Int64, venue: row["venue"] as String,
+                        sighting: ExportedSurveySighting(
+                            recording: row["recording"], t: row["t"], node: row["node"], beacon: row["beacon"],
+                            rssi: row["rssi"], tx: row["tx"])
+                    )
+                }
+            }
+            let encoder = JSONFormat.encoder()
+            return try rows.map {
+                DeviceRecord(kind: .surveySighting, id: $0.id, venue: $0.venue, json: try encoder.encode($0.sighting))
+            }
         }
     }
 

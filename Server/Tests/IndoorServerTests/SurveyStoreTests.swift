@@ -47,6 +47,40 @@ import Testing
         #expect(try await store.surveySightings(recording: id).isEmpty)
     }
 
+    /// A forgotten recording stops growing at ``SurveyLimits/maximumSightings``: what comes after is counted as dropped,
+    /// in the batch that crosses the bound and in every later one.
+    @Test(arguments: StoreKind.tested)
+    func aRecordingKeepsAtMostItsBoundOfSightingsAndCountsTheRest(store kind: StoreKind) async throws {
+        let database = try TestDatabase(kind)
+        defer { database.remove() }
+        let store = try await database.open()
+        try await store.putVenue(StoredVenue(id: "tiny", json: Data(ServerFixture.venueJSON.utf8)))
+        let id = try await store.startSurveyRecording(venue: "tiny", device: "p", startedAt: 0)
+        let bound = SurveyLimits.maximumSightings
+        let batch = 50_000
+        var sent = 0
+        var kept = 0
+        // Batches up to 10 short of the bound, then one of 25 that crosses it, then one past it.
+        while sent < bound - 10 {
+            let count = min(batch, bound - 10 - sent)
+            let sightings = (0..<count).map {
+                Sighting(time: Double(sent + $0) * 0.01, device: "p", node: "n1", rssi: -60)
+            }
+            kept += try await store.addSurveySightings(sightings, recording: id)
+            sent += count
+        }
+        #expect(kept == bound - 10)
+        let crossing = (0..<25).map { Sighting(time: Double(sent + $0) * 0.01, device: "p", node: "n2", rssi: -70) }
+        #expect(try await store.addSurveySightings(crossing, recording: id) == 10)
+        #expect(try await store.addSurveySightings(Array(crossing.prefix(5)), recording: id) == 0)
+        let recording = try #require(try await store.surveyRecording(venue: "tiny", id: id))
+        #expect(recording.sightings == bound)
+        #expect(recording.droppedSightings == 20)
+        let stored = try await store.surveySightings(recording: id)
+        #expect(stored.count == bound)
+        #expect(stored.last == crossing[9])
+    }
+
     @Test(arguments: StoreKind.tested)
     func anImportReplacesTheSurveyAndGoesWithItsVenueAndItsDevice(store kind: StoreKind) async throws {
         let database = try TestDatabase(kind)

@@ -22,7 +22,11 @@ private let uuidText = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
             Floor(
                 level: 0, name: "Ground", outline: square,
                 walls: [Segment(from: Point2D(x: 0, y: 5), to: Point2D(x: 6, y: 5))]),
-            Floor(level: -1, name: "Basement", outline: square, walls: [], elevation: -4),
+            Floor(
+                level: -1, name: "Basement", outline: square, walls: [], elevation: -4,
+                otherOutlines: [Polygon.rectangle(from: Point2D(x: 20, y: 0), to: Point2D(x: 25, y: 5))],
+                holes: [Polygon.rectangle(from: Point2D(x: 7, y: 7), to: Point2D(x: 8, y: 8))], shortName: "B",
+                category: "parking", building: "Main"),
             Floor(level: 1, name: "Roof", outline: Polygon([])),
         ]
         let nodes = [
@@ -41,7 +45,8 @@ private let uuidText = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
             id: "lobby", name: "Lobby",
             fences: [
                 .circle(center: Point2D(x: 2, y: 2), radius: 1.5, floor: 0, id: "desk"),
-                .polygon(square, floor: 0),
+                .polygon(
+                    square, floor: 0, holes: [Polygon.rectangle(from: Point2D(x: 7, y: 7), to: Point2D(x: 8, y: 8))]),
                 .circle(center: Point2D(x: 3, y: 3), radius: 100_000),
             ],
             beacons: [

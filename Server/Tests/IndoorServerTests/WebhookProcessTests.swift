@@ -28,7 +28,7 @@ import Testing
                 child.port, "PUT", "/v1/venues/tiny", key: Self.admin, body: ServerFixture.venueJSON)
             #expect(created == 201)
             let hook =
-                #"{"url": "http://127.0.0.1:\#(port)/hook", "events": ["fix", "checkIn", "checkOut"], "secret": "\#(Self.secret)"}"#
+                #"{"url": "http://127.0.0.1:\#(port)/hook", "events": ["fix", "checkIn", "checkOut", "occupancy"], "secret": "\#(Self.secret)"}"#
             let (made, answer) = try await DurabilityTests.request(
                 child.port, "POST", "/v1/webhooks", key: Self.admin, body: hook)
             #expect(made == 201, "\(answer)")

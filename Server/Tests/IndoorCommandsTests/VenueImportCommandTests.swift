@@ -83,6 +83,17 @@ struct VenueImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: path("v.json")))
     }
 
+    @Test("an Indoor venue's own JSON given as the archive is refused as such, not as GeoJSON")
+    func aVenueJSONIsNotAnArchive() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let venue = path("own.json")
+        try Data(#"{"id": "hq", "floors": [], "nodes": []}"#.utf8).write(to: URL(fileURLWithPath: venue))
+        let message = try #require(try failure([venue, "-o", path("v.json")]))
+        #expect(message.contains("a JSON file, not an IMDF archive"), "\(message)")
+        #expect(!message.contains("GeoJSON"))
+        #expect(!FileManager.default.fileExists(atPath: path("v.json")))
+    }
+
     @Test("GeoJSON under another name given as the archive is refused saying what to give")
     func geoJSONContentIsNotAnArchive() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

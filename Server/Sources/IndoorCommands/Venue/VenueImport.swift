@@ -22,7 +22,7 @@ enum VenueImport {
         }
         guard isDirectory.boolValue else {
             let lowered = path.lowercased()
-            if lowered.hasSuffix(".geojson") || lowered.hasSuffix(".json") {
+            if lowered.hasSuffix(".geojson") {
                 let folder = (path as NSString).deletingLastPathComponent
                 throw CommandFailure(
                     "\(path): a single GeoJSON file, not an IMDF archive; give the archive: the folder that holds "
@@ -37,6 +37,12 @@ enum VenueImport {
                     throw CommandFailure(
                         "\(path): \(kind), not an IMDF archive; give the archive: the folder that holds manifest.json "
                             + "and the .geojson files, or its .zip")
+                }
+                // Any other JSON (an Indoor venue's own file, say): it needs no import.
+                if !IMDFArchive.looksLikeZip(data), (try? JSONSerialization.jsonObject(with: data)) != nil {
+                    throw CommandFailure(
+                        "\(path): a JSON file, not an IMDF archive; an Indoor venue's JSON needs no import (put it with "
+                            + "PUT /v1/venues/{id}); give an IMDF archive: a folder with manifest.json, or its .zip")
                 }
                 throw CommandFailure("\(path): \(error)")
             }

@@ -230,10 +230,17 @@ def record(driver, base, keys, folder, venue, deadline, screenshots):
             for r in pending[next_sighting:] if float(r["t"]) <= float(truth[-1]["t"])]
     if rest:
         call(base, keys["ingest"], "POST", "/v1/sightings", {"venue": venue, "sightings": rest})
-    drawn = driver.execute_script(
-        "return {marks: document.querySelectorAll('#survey-layer .survey-mark').length,"
-        " path: document.querySelectorAll('#survey-layer .survey-path').length,"
-        " surveyed: document.querySelectorAll('#devices .device.surveyed').length};")
+    # The plan repaints on the next animation frame, which a loaded machine may delay: wait for it (bounded).
+    count = ("return {marks: document.querySelectorAll('#survey-layer .survey-mark').length,"
+             " path: document.querySelectorAll('#survey-layer .survey-path').length,"
+             " surveyed: document.querySelectorAll('#devices .device.surveyed').length};")
+    drawn = {}
+    settle = time.time() + 20
+    while time.time() < settle:
+        drawn = driver.execute_script(count)
+        if drawn["marks"] == len(marks) and drawn["path"] == 1 and drawn["surveyed"] == 1:
+            break
+        time.sleep(0.25)
     if drawn["marks"] != len(marks) or drawn["path"] != 1:
         fail(f"while recording the plan shows {drawn} for {len(marks)} marks")
     if drawn["surveyed"] != 1:

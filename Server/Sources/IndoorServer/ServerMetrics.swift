@@ -21,6 +21,7 @@ public struct ServerMetrics: Sendable {
     let zoneEvents: CoreMetrics.Counter
     /// Occupancy events stored (`indoor_events_emitted_total{type="occupancy"}`).
     let occupancyEvents: CoreMetrics.Counter
+    let personEvents: CoreMetrics.Counter
     /// Devices heard since the sessions started, over all venues.
     let devicesTracked: CoreMetrics.Gauge
     /// Venues served.
@@ -79,6 +80,8 @@ public struct ServerMetrics: Sendable {
             label: "indoor_events_emitted_total", dimensions: [("type", "zone")], factory: factory)
         occupancyEvents = CoreMetrics.Counter(
             label: "indoor_events_emitted_total", dimensions: [("type", "occupancy")], factory: factory)
+        personEvents = CoreMetrics.Counter(
+            label: "indoor_events_emitted_total", dimensions: [("type", "person")], factory: factory)
         devicesTracked = CoreMetrics.Gauge(label: "indoor_devices_tracked", factory: factory)
         venues = CoreMetrics.Gauge(label: "indoor_venues", factory: factory)
         venuesLearning = CoreMetrics.Gauge(label: "indoor_venues_learning", factory: factory)
@@ -125,7 +128,7 @@ public struct ServerMetrics: Sendable {
         }
     }
 
-    /// Counts the fixes, zone and occupancy events of `stored`, events just committed (`indoor_events_emitted_total{type}`).
+    /// Counts the fixes, zone, occupancy and person events of `stored`, events just committed (`indoor_events_emitted_total{type}`).
     func recordStored(_ stored: [StoredEvent]) {
         guard !stored.isEmpty else { return }
         var fixes = 0
@@ -134,6 +137,7 @@ public struct ServerMetrics: Sendable {
             case .fix: fixes += 1
             case .zone: zoneEvents.increment()
             case .occupancy: occupancyEvents.increment()
+            case .person: personEvents.increment()
             }
         }
         self.fixes.increment(by: fixes)

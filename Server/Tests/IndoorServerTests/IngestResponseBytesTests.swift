@@ -18,7 +18,7 @@ struct IngestResponseBytesTests {
             switch event.event {
             case .fix(let fix): fixes.append(fix)
             case .zone(let zone): zones.append(zone)
-            case .occupancy: continue
+            case .occupancy, .person: continue
             }
         }
         let encoder = JSONFormat.encoder()

@@ -32,6 +32,10 @@ import Testing
             "POST /v1/venues/{venue}/survey/recordings/{recording}/stop",
         ],
         "history": ["GET /v1/venues/{venue}/history", "GET /v1/venues/{venue}/reports/zones"],
+        "persons": [
+            "GET /v1/venues/{venue}/persons", "GET /v1/venues/{venue}/persons/{person}",
+            "PUT /v1/venues/{venue}/persons/{person}", "DELETE /v1/venues/{venue}/persons/{person}",
+        ],
         "webhooks": [
             "POST /v1/webhooks", "GET /v1/webhooks", "GET /v1/webhooks/{id}", "DELETE /v1/webhooks/{id}",
             "GET /v1/webhooks/{id}/deliveries",
@@ -60,13 +64,14 @@ import Testing
             "survey": SurveyRoutes(server: server).collection(),
             "history": HistoryRoutes(server: server).collection(),
             "webhooks": WebhookRoutes(server: server).collection(),
+            "persons": PersonRoutes(server: server).collection(),
         ]
         #expect(Set(collections.keys) == Set(Self.areas.keys))
         for (area, collection) in collections {
             #expect(Self.routes(collection) == Self.areas[area], "\(area)")
         }
         let all = Self.areas.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        #expect(all.count == 42)
+        #expect(all.count == 46)
         #expect(Set(server.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }) == all)
     }
 

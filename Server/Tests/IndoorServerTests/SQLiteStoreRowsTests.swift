@@ -102,6 +102,7 @@ import Testing
                     case .fix(let fix): try encoder.encode(fix)
                     case .zone(let zone): try encoder.encode(zone)
                     case .occupancy(let occupancy): try encoder.encode(occupancy)
+                    case .person(let person): try encoder.encode(person)
                     }
                 try db.execute(
                     sql:

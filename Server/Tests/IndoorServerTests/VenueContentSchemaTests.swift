@@ -71,7 +71,8 @@ private let uuidText = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
             connections: [
                 FloorConnection(
                     id: "lift", kind: .lift, levels: [-1, 0, 1], shape: .circle(center: Point2D(x: 8, y: 8), radius: 1))
-            ])
+            ],
+            persons: [Person(id: "anna", name: "Anna", devices: ["anna-phone", "anna-watch"])])
     }
 
     /// The union of the keys of `objects`.
@@ -113,7 +114,7 @@ private let uuidText = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
         #expect([fences.count, beacons.count, geolines.count] == [Int]([3, 4, 2]))
         let groups: [(String, [JSONValue])] = [
             ("Floor", floors), ("Node", nodes), ("Zone", zones), ("ZoneFence", fences), ("ZoneBeacon", beacons),
-            ("ZoneGeoline", geolines),
+            ("ZoneGeoline", geolines), ("Person", json["persons"]?.array ?? []),
         ]
         for (name, objects) in groups {
             #expect(Self.writtenKeys(objects) == (try Self.declaredKeys(name)), "the keys of \(name)")

@@ -50,6 +50,8 @@ public struct ZoneOccupancy: Hashable, Sendable {
     public var persons: [String: String]
     /// For each zone with someone in it: each member (a person's id, or a device's) and their devices in it.
     private var members: [String: [String: Set<String>]] = [:]
+    /// For each zone with someone in it: when each member came in (their first device's check-in), seconds.
+    private var since: [String: [String: Double]] = [:]
 
     /// Occupancy with nobody in any zone.
     public init(persons: [String: String] = [:]) {
@@ -60,8 +62,30 @@ public struct ZoneOccupancy: Hashable, Sendable {
     public init(openVisits: [ZoneVisit], persons: [String: String] = [:]) {
         self.persons = persons
         for visit in openVisits {
-            members[visit.zone, default: [:]][member(of: visit.device), default: []].insert(visit.device)
+            let member = member(of: visit.device)
+            members[visit.zone, default: [:]][member, default: []].insert(visit.device)
+            since[visit.zone, default: [:]][member] = min(since[visit.zone]?[member] ?? visit.checkIn, visit.checkIn)
         }
+    }
+
+    /// This occupancy with the devices grouped by `persons` instead (the venue's persons changed): the same devices
+    /// in the same zones, each person in since the first of their devices in it.
+    public func regrouped(persons: [String: String]) -> ZoneOccupancy {
+        var regrouped = ZoneOccupancy(persons: persons)
+        for (zone, byMember) in members {
+            for (member, devices) in byMember {
+                let entered = since[zone]?[member]
+                for device in devices {
+                    let owner = regrouped.member(of: device)
+                    regrouped.members[zone, default: [:]][owner, default: []].insert(device)
+                    if let entered {
+                        regrouped.since[zone, default: [:]][owner] = min(
+                            regrouped.since[zone]?[owner] ?? entered, entered)
+                    }
+                }
+            }
+        }
+        return regrouped
     }
 
     /// Who (persons, or devices of no person) is in `zone` now, sorted.
@@ -78,24 +102,55 @@ public struct ZoneOccupancy: Hashable, Sendable {
 
     /// Follows `event` (in time order); the zone's change when its count changed, else `nil` (a dwell, a check-in
     /// that opens no visit, a second device of a person already in, a check-out of a visit not followed).
-    public mutating func apply(_ event: ZoneEvent) -> Change? {
+    public mutating func apply(_ event: ZoneEvent) -> Change? { follow(event).change }
+
+    /// Follows `event` (in time order): the zone's change when its count changed (as ``apply(_:)``), and, for a device
+    /// of a person (``persons``), the person's check-in when it is the first of their devices in the zone or their
+    /// check-out when it is the last to leave.
+    public mutating func follow(_ event: ZoneEvent) -> (change: Change?, person: PersonPresence?) {
         let before = count(of: event.zone)
         let member = member(of: event.device)
+        var presence: PersonPresence?
         switch event.kind {
         case .checkIn:
-            guard event.willCheckOut != false else { return nil }
+            guard event.willCheckOut != false else { return (nil, nil) }
+            let first = members[event.zone]?[member] == nil
             members[event.zone, default: [:]][member, default: []].insert(event.device)
+            if first {
+                since[event.zone, default: [:]][member] = event.time
+                if persons[event.device] != nil {
+                    presence = PersonPresence(
+                        kind: .checkIn, person: member, zone: event.zone, time: event.time, since: event.time,
+                        device: event.device)
+                }
+            }
         case .checkOut:
-            guard var devices = members[event.zone]?[member], devices.remove(event.device) != nil else { return nil }
-            members[event.zone]?[member] = devices.isEmpty ? nil : devices
-            if members[event.zone]?.isEmpty == true { members[event.zone] = nil }
+            guard var devices = members[event.zone]?[member], devices.remove(event.device) != nil else {
+                return (nil, nil)
+            }
+            if devices.isEmpty, persons[event.device] != nil {
+                presence = PersonPresence(
+                    kind: .checkOut, person: member, zone: event.zone, time: event.time,
+                    since: since[event.zone]?[member] ?? event.checkIn ?? event.time, device: event.device)
+            }
+            remove(member: member, devices: devices, zone: event.zone)
         case .dwell:
-            return nil
+            return (nil, nil)
         }
         let after = count(of: event.zone)
-        guard after != before else { return nil }
+        guard after != before else { return (nil, presence) }
         let kind: Change.Kind = before == 0 ? .occupied : after == 0 ? .empty : .changed
-        return Change(zone: event.zone, time: event.time, kind: kind, count: after, previousCount: before)
+        return (Change(zone: event.zone, time: event.time, kind: kind, count: after, previousCount: before), presence)
+    }
+
+    /// Leaves `devices` of `member` in `zone`, or takes the member out when none are left.
+    private mutating func remove(member: String, devices: Set<String>, zone: String) {
+        members[zone]?[member] = devices.isEmpty ? nil : devices
+        if devices.isEmpty { since[zone]?[member] = nil }
+        if members[zone]?.isEmpty == true {
+            members[zone] = nil
+            since[zone] = nil
+        }
     }
 
     /// Takes `device` out of every zone (it was erased, or forgotten without check-outs), with the changes that makes,
@@ -106,8 +161,7 @@ public struct ZoneOccupancy: Hashable, Sendable {
         for zone in members.keys.sorted() {
             guard var devices = members[zone]?[member], devices.remove(device) != nil else { continue }
             let before = count(of: zone)
-            members[zone]?[member] = devices.isEmpty ? nil : devices
-            if members[zone]?.isEmpty == true { members[zone] = nil }
+            remove(member: member, devices: devices, zone: zone)
             let after = count(of: zone)
             if after != before {
                 changes.append(
@@ -117,5 +171,44 @@ public struct ZoneOccupancy: Hashable, Sendable {
             }
         }
         return changes
+    }
+}
+
+/// A person came into a zone (the first of their devices checked in) or left it (the last checked out), as
+/// ``ZoneOccupancy/follow(_:)`` finds it.
+public struct PersonPresence: Hashable, Sendable {
+    /// In or out.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// The first of the person's devices checked in.
+        case checkIn
+        /// The last of the person's devices in the zone checked out.
+        case checkOut
+    }
+
+    /// In or out.
+    public var kind: Kind
+    /// The person's id.
+    public var person: String
+    /// The zone's id.
+    public var zone: String
+    /// When, seconds on the sightings' clock: the device's zone event's time.
+    public var time: Double
+    /// When the person came into the zone, seconds: ``time`` for a check-in; for a check-out, so that the person's
+    /// dwell is `time - since` (from their first device in to their last out).
+    public var since: Double
+    /// The device whose zone event it was.
+    public var device: String
+
+    /// The person's dwell in the zone, seconds: `nil` for a check-in.
+    public var dwell: Double? { kind == .checkOut ? time - since : nil }
+
+    /// A person's check-in or check-out.
+    public init(kind: Kind, person: String, zone: String, time: Double, since: Double, device: String) {
+        self.kind = kind
+        self.person = person
+        self.zone = zone
+        self.time = time
+        self.since = since
+        self.device = device
     }
 }

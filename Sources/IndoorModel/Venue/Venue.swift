@@ -23,12 +23,15 @@ public struct Venue: Hashable, Sendable, Identifiable {
     /// The IANA time zone the venue keeps its clocks in (`Europe/Berlin`), for reports by hour, day and week; `nil`
     /// (the default) for UTC.
     public var timeZone: String?
+    /// The persons whose devices the venue counts and follows as one (``Person``). Empty (the default) when the
+    /// venue enrols none: every device then counts as itself.
+    public var persons: [Person]
 
     /// A venue; floors, nodes, zones and floor connections in the local frame (metres).
     public init(
         id: String, name: String, floors: [Floor] = [], nodes: [Node] = [], zones: [Zone] = [],
         anchor: GeoAnchor? = nil, geofences: [String] = [], connections: [FloorConnection] = [],
-        timeZone: String? = nil
+        timeZone: String? = nil, persons: [Person] = []
     ) {
         self.id = id
         self.name = name
@@ -39,6 +42,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
         self.geofences = geofences
         self.connections = connections
         self.timeZone = timeZone
+        self.persons = persons
     }
 
     /// The floor with `level`, if the venue has it.
@@ -49,7 +53,7 @@ public struct Venue: Hashable, Sendable, Identifiable {
 
 extension Venue: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, name, floors, nodes, zones, anchor, geofences, connections, timeZone
+        case id, name, floors, nodes, zones, anchor, geofences, connections, timeZone, persons
     }
 
     public init(from decoder: any Decoder) throws {
@@ -63,7 +67,8 @@ extension Venue: Codable {
             anchor: try container.decodeIfPresent(GeoAnchor.self, forKey: .anchor),
             geofences: try container.decodeIfPresent([String].self, forKey: .geofences) ?? [],
             connections: try container.decodeIfPresent([FloorConnection].self, forKey: .connections) ?? [],
-            timeZone: try container.decodeIfPresent(String.self, forKey: .timeZone))
+            timeZone: try container.decodeIfPresent(String.self, forKey: .timeZone),
+            persons: try container.decodeIfPresent([Person].self, forKey: .persons) ?? [])
         if let timeZone, TimeZone(identifier: timeZone) == nil || timeZone.isEmpty {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
@@ -112,6 +117,7 @@ extension Venue: Codable {
             firstZone[zone.id] = index
         }
         try checkConnections()
+        try checkPersons()
     }
 
     /// Connection ids are unique, and a venue that lists floors lists every level its connections join.
@@ -140,8 +146,8 @@ extension Venue: Codable {
         }
     }
 
-    /// Writes the venue; `geofences` and `connections` only when it has some, and `timeZone` only when it is set, so
-    /// venues without them keep their bytes.
+    /// Writes the venue; `geofences`, `connections` and `persons` only when it has some, and `timeZone` only when it
+    /// is set, so venues without them keep their bytes.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -153,6 +159,7 @@ extension Venue: Codable {
         if !geofences.isEmpty { try container.encode(geofences, forKey: .geofences) }
         if !connections.isEmpty { try container.encode(connections, forKey: .connections) }
         try container.encodeIfPresent(timeZone, forKey: .timeZone)
+        if !persons.isEmpty { try container.encode(persons, forKey: .persons) }
     }
 
     /// Reads a venue from its JSON document, refusing values no venue can have.

@@ -27,7 +27,7 @@ struct AuditMiddleware: RouterMiddleware {
     static let auditedReads: Set<String> = [
         "/v1/venues/{venue}/devices", "/v1/venues/{venue}/devices/{device}", "/v1/venues/{venue}/occupancy",
         "/v1/venues/{venue}/history", "/v1/venues/{venue}/reports/zones", "/v1/activity", "/v1/stream", "/v1/keys",
-        "/v1/audit", "/v1/venues/{venue}/survey",
+        "/v1/audit", "/v1/venues/{venue}/survey", "/v1/venues/{venue}/persons", "/v1/venues/{venue}/persons/{person}",
     ]
     /// The routes never audited: ingest, which is the gateways' traffic, not a person's read.
     static let ingest: Set<String> = ["/v1/sightings", "/v1/scans"]

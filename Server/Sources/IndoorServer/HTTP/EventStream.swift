@@ -16,6 +16,7 @@ struct EventEnvelope: Encodable {
     var fix: Fix?
     var zone: ZoneEvent?
     var occupancy: OccupancyEvent?
+    var person: PersonZoneEvent?
     var room: DeviceRoom?
 
     init(_ stored: StoredEvent, room: DeviceRoom? = nil) {
@@ -27,13 +28,14 @@ struct EventEnvelope: Encodable {
         case .fix(let fix): self.fix = fix
         case .zone(let zone): self.zone = zone
         case .occupancy(let occupancy): self.occupancy = occupancy
+        case .person(let person): self.person = person
         }
     }
 }
 
-/// `GET /v1/stream`'s answer: a venue's fixes, zone and occupancy events as Server-Sent Events.
+/// `GET /v1/stream`'s answer: a venue's fixes, zone, occupancy and person events as Server-Sent Events.
 ///
-/// Each event has `id:` (the stored event id), `event:` (`fix`, `zone` or `occupancy`) and `data:` (``EventEnvelope``; a
+/// Each event has `id:` (the stored event id), `event:` (`fix`, `zone`, `occupancy` or `person`) and `data:` (``EventEnvelope``; a
 /// live zone event, and a live fix that is its device's latest of its batch, carry the device's held `room`). The stored events of the backlog come
 /// first, then the live ones, without a gap or a repeat: the live feed was subscribed before the backlog was read,
 /// and ids already sent are skipped. A device erased (`DELETE /v1/devices/{device}`, in this venue or in every one)

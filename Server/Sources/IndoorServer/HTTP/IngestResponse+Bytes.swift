@@ -23,7 +23,7 @@ extension IngestResponse {
             switch event.event {
             case .fix: fixes.append(json)
             case .zone: zones.append(json)
-            case .occupancy: continue
+            case .occupancy, .person: continue
             }
         }
         var out = Data()

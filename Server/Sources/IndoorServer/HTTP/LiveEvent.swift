@@ -37,8 +37,8 @@ public struct LiveEvent: Hashable, Sendable {
                 return LiveEvent(stored: event, room: room(fix.device))
             case .zone(let zone):
                 return LiveEvent(stored: event, room: room(zone.device))
-            case .occupancy:
-                // A zone's count, of no device: no room.
+            case .occupancy, .person:
+                // A zone's count, of no device, and a person's check-in or out: no device's room.
                 return LiveEvent(stored: event)
             }
         }
@@ -65,6 +65,12 @@ public struct VenueLiveEvents: Hashable, Sendable {
     /// The zones of the venue that are gone (the venue replaced without them, or deleted): an observer clears what it
     /// published of them.
     public var removedZones: [String] = []
+    /// The venue's persons whose location changed in this batch (or all of them when the venue was put or
+    /// replaced): an observer publishes where they are (``PersonUpdate``).
+    public var persons: [PersonUpdate] = []
+    /// The persons of the venue that are gone (the venue replaced without them, or deleted): an observer clears what
+    /// it published of them.
+    public var removedPersons: [String] = []
     /// The venue was deleted: an observer clears everything it published of it (``erased`` names its devices with a
     /// latest fix, ``removedZones`` its zones).
     public var venueDeleted = false

@@ -105,7 +105,7 @@ public struct LocationServer: Sendable {
             MapRoutes(server: self), StatusRoutes(server: self), VenueRoutes(server: self), ReadRoutes(server: self),
             IngestRoutes(server: self), AdminRoutes(server: self), DeviceRoutes(server: self),
             SurveyRoutes(server: self),
-            HistoryRoutes(server: self), WebhookRoutes(server: self),
+            HistoryRoutes(server: self), WebhookRoutes(server: self), PersonRoutes(server: self),
         ]
         for area in areas { router.addRoutes(area.collection()) }
         methods.record(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

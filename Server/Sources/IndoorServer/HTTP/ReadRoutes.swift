@@ -18,10 +18,13 @@ struct ReadRoutes: RouteArea {
         struct ZoneCount: Encodable {
             var zone: String
             var name: String
-            /// How many devices have a visit open in the zone.
+            /// How many are in the zone: the persons with a device in it (counted once) and the devices of no person
+            /// with a visit open in it.
             var count: Int
-            /// Those devices, sorted.
+            /// The devices with a visit open in the zone, sorted.
             var devices: [String]
+            /// The persons of the venue with a device in the zone, sorted.
+            var persons: [String]
         }
 
         var venue: String
@@ -88,7 +91,9 @@ struct ReadRoutes: RouteArea {
     /// to it is open in the store now, the same on every instance of a cluster (``ZoneOccupancy``'s rule: check-ins
     /// that open no visit, such as geoline crossings, do not count).
     func occupancy(venue: String) async throws -> JSONResponse<Occupancy> {
-        guard let zones = hub.venue(id: venue)?.zones else { throw APIError.unknownVenue(venue) }
+        guard let known = hub.venue(id: venue) else { throw APIError.unknownVenue(venue) }
+        let zones = known.zones
+        let owner = known.personOfDevice
         var members: [String: Set<String>] = [:]
         var before: Int64?
         while true {
@@ -103,7 +108,10 @@ struct ReadRoutes: RouteArea {
                 venue: venue,
                 zones: zones.map { zone in
                     let devices = (members[zone.id] ?? []).sorted()
-                    return Occupancy.ZoneCount(zone: zone.id, name: zone.name, count: devices.count, devices: devices)
+                    let persons = Set(devices.compactMap { owner[$0] }).sorted()
+                    let count = persons.count + devices.filter { owner[$0] == nil }.count
+                    return Occupancy.ZoneCount(
+                        zone: zone.id, name: zone.name, count: count, devices: devices, persons: persons)
                 }))
     }
 

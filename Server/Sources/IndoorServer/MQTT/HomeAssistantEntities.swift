@@ -7,15 +7,21 @@ import IndoorModel
 /// stay, every other byte is `_` and two upper-case hex digits): it matches Home Assistant's `[a-zA-Z0-9_-]+`, and
 /// since an escaped id never holds `__` nor ends with `_` (an escape is `_` and two hex digits), the first `__` after
 /// `indoor_` splits it back into the two ids: two devices (`tab:1`, `tab_1`, or one id in two venues)
-/// never share an object id or a unique id.
+/// never share an object id or a unique id. A person's (``isPerson``) is `indoor_<venue>__person__<person>`: what
+/// follows the first `__` holds `__`, which no escaped device id does, so a person never shares one with a device.
 struct HomeAssistantDevice: Hashable, Sendable {
     var venue: String
+    /// The device's id, or the person's (``isPerson``).
     var device: String
+    /// Whether this is a person's tracker (``IndoorModel/Person``: the freshest confident fix of their devices), not
+    /// one device's.
+    var isPerson = false
 
-    /// `indoor_<venue>__<device>`: the device tracker's object id and unique id, and the Home Assistant device's
-    /// identifier.
+    /// `indoor_<venue>__<device>` (a person's: `indoor_<venue>__person__<person>`): the device tracker's object id and
+    /// unique id, and the Home Assistant device's identifier.
     var objectID: String {
-        "indoor_\(TopicLevel.escape(venue))__\(TopicLevel.escape(device))"
+        let middle = isPerson ? "person__" : ""
+        return "indoor_\(TopicLevel.escape(venue))__\(middle)\(TopicLevel.escape(device))"
     }
 
     /// The room sensor's object id and unique id: ``objectID`` and `_room`.
@@ -37,13 +43,14 @@ struct HomeAssistantDevice: Hashable, Sendable {
     /// `indoor_v__2Ex`, the device `2Ex`).
     func legacyConfigTopic(prefix: String) -> String? {
         let device = TopicLevel.escape(device)
-        guard !device.hasPrefix("_") else { return nil }
+        guard !isPerson, !device.hasPrefix("_") else { return nil }
         return "\(prefix)/device_tracker/indoor_\(TopicLevel.escape(venue))_\(device)/config"
     }
 
-    /// `<root>/<venue>/devices/<device>`: the fix's topic, and the base of the entities' state topics.
+    /// `<root>/<venue>/devices/<device>` (a person's: `<root>/<venue>/persons/<person>`): the fix's (the person's)
+    /// topic, and the base of the entities' state topics.
     func base(root: String) -> String {
-        "\(root)/\(TopicLevel.escape(venue))/devices/\(TopicLevel.escape(device))"
+        "\(root)/\(TopicLevel.escape(venue))/\(isPerson ? "persons" : "devices")/\(TopicLevel.escape(device))"
     }
 }
 

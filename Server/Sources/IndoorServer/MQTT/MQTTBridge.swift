@@ -101,6 +101,7 @@ public final class MQTTBridge: Service, Sendable {
                     }
                     for venue in self.hub.ownedVenueIDs {
                         await self.publisher.announceZones(self.hub.zoneStates(venue: venue), venue: venue)
+                        await self.publisher.announcePersons(self.hub.persons(venue: venue) ?? [], venue: venue)
                     }
                     await self.publisher.run(events)
                 }

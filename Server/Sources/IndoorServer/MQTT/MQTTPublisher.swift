@@ -60,6 +60,8 @@ final class MQTTPublisher: Sendable {
 
     /// What was last published for one of Home Assistant's devices (`nil`: nothing yet).
     struct Tracker {
+        /// The name of the Home Assistant device: a person's name (`nil` for a device, named by its id).
+        var name: String?
         /// The tracker's state: `home` or `not_home`.
         var state: String?
         /// The room sensor's state: a room's name or ``RoomSensor/none``.
@@ -99,6 +101,10 @@ final class MQTTPublisher: Sendable {
             await announceZones(batch.zones, venue: batch.venue)
             for zone in batch.removedZones { await removeZone(HomeAssistantZone(venue: batch.venue, zone: zone)) }
             for device in batch.forgotten { await forget(device, venue: batch.venue) }
+            for person in batch.persons { await publishPerson(person, venue: batch.venue) }
+            for person in batch.removedPersons {
+                await clear(HomeAssistantDevice(venue: batch.venue, device: person, isPerson: true))
+            }
             var erased = batch.erased
             if batch.venueDeleted {
                 // Every device published for the venue goes with it, those without a latest fix too.
@@ -117,6 +123,11 @@ final class MQTTPublisher: Sendable {
                 count: zone.count, occupied: zone.count > 0, zoneName: zone.name, time: nil)
             await setZone(HomeAssistantZone(venue: venue, zone: zone.zone), payload, onlyIfChanged: true)
         }
+    }
+
+    /// Publishes where each of `venue`'s persons is (the bridge starting): ``publishPerson(_:venue:)`` for each.
+    func announcePersons(_ persons: [PersonUpdate], venue: String) async {
+        for person in persons { await publishPerson(person, venue: venue) }
     }
 
     /// Whether zones' states are published: with `--publish` or with Home Assistant (whose zone entities read them).
@@ -172,9 +183,14 @@ final class MQTTPublisher: Sendable {
     /// its entities), and its tracker is dropped. Done whether or not this process published them (another process
     /// may have, before a restart).
     func clear(_ device: String, venue: String) async {
-        let key = HomeAssistantDevice(venue: venue, device: device)
+        await clear(HomeAssistantDevice(venue: venue, device: device))
+    }
+
+    /// `key`'s device or person is gone: every retained topic published for it is emptied, its Home Assistant
+    /// discovery too, and its tracker is dropped (``clear(_:venue:)``).
+    private func clear(_ key: HomeAssistantDevice) async {
         state.withLock { _ = $0.trackers.removeValue(forKey: key) }
-        var topics = Self.retainedTopics(of: device, venue: venue, configuration: configuration)
+        var topics = Self.retainedTopics(of: key, configuration: configuration)
         if let homeAssistant = configuration.homeAssistant,
             let legacy = key.legacyConfigTopic(prefix: homeAssistant.prefix)
         {
@@ -188,7 +204,11 @@ final class MQTTPublisher: Sendable {
     static func retainedTopics(
         of device: String, venue: String, configuration: MQTTBridgeConfiguration
     ) -> [String] {
-        let key = HomeAssistantDevice(venue: venue, device: device)
+        retainedTopics(of: HomeAssistantDevice(venue: venue, device: device), configuration: configuration)
+    }
+
+    /// Every retained topic the publisher may have published for `key`'s device or person.
+    static func retainedTopics(of key: HomeAssistantDevice, configuration: MQTTBridgeConfiguration) -> [String] {
         let base = key.base(root: configuration.publishRoot)
         var topics = [base, "\(base)/state", "\(base)/attributes", "\(base)/room"]
         if let homeAssistant = configuration.homeAssistant {
@@ -241,11 +261,33 @@ final class MQTTPublisher: Sendable {
                 await announce(key)
                 await lost(key)
             }
+        case .person(let person):
+            if configuration.publish != nil { await send("\(root)/events", person, retain: false) }
         case .occupancy(let occupancy):
             let payload = ZoneStatePayload(
                 count: occupancy.count, occupied: occupancy.occupied, zoneName: occupancy.zoneName,
                 time: occupancy.time)
             await setZone(HomeAssistantZone(venue: venue, zone: occupancy.zone), payload)
+        }
+    }
+
+    /// A person of `venue` whose location changed, or every person when the venue was put: with `--publish`, the
+    /// person's JSON (``PersonAnswer``) on `<root>/<venue>/persons/<person>`, retained; with Home Assistant, the
+    /// person's tracker and room sensor under a Home Assistant device named by the person's name: `home` with the
+    /// chosen fix's attributes and room while one of their devices is held, `not_home` (no position, room `none`)
+    /// when none is. Every person of a venue given to Home Assistant is tracked: enrolling one is the operator's
+    /// choice.
+    private func publishPerson(_ update: PersonUpdate, venue: String) async {
+        let key = HomeAssistantDevice(venue: venue, device: update.person, isPerson: true)
+        if configuration.publish != nil {
+            await send(key.base(root: configuration.publishRoot), PersonAnswer(update), retain: true)
+        }
+        guard configuration.homeAssistant != nil else { return }
+        await announce(key, name: update.name)
+        if let location = update.location {
+            await present(key, fix: location.fix, room: update.room)
+        } else {
+            await lost(key)
         }
     }
 
@@ -259,14 +301,20 @@ final class MQTTPublisher: Sendable {
         configuration.homeAssistant?.devices.contains(device) ?? false
     }
 
-    /// Sends `key`'s discovery configs the first time it is seen, and empties the config an earlier release gave it.
-    private func announce(_ key: HomeAssistantDevice) async {
-        let known = state.withLock { state in
-            defer { if state.trackers[key] == nil { state.trackers[key] = Tracker() } }
-            return state.trackers[key] != nil
+    /// Sends `key`'s discovery configs the first time it is seen (or when its person's `name` changed), and empties
+    /// the config an earlier release gave it.
+    private func announce(_ key: HomeAssistantDevice, name: String? = nil) async {
+        let (known, renamed) = state.withLock { state -> (Bool, Bool) in
+            var tracker = state.trackers[key] ?? Tracker()
+            let known = state.trackers[key] != nil
+            let renamed = name != nil && tracker.name != name
+            if let name { tracker.name = name }
+            state.trackers[key] = tracker
+            return (known, renamed)
         }
-        guard !known else { return }
+        guard !known || renamed else { return }
         await sendDiscovery(key)
+        guard !known else { return }
         if let homeAssistant = configuration.homeAssistant,
             let legacy = key.legacyConfigTopic(prefix: homeAssistant.prefix)
         {
@@ -360,7 +408,8 @@ final class MQTTPublisher: Sendable {
     private func sendDiscovery(_ key: HomeAssistantDevice) async {
         guard let homeAssistant = configuration.homeAssistant else { return }
         let base = key.base(root: configuration.publishRoot)
-        let device = HomeAssistantDeviceBlock(identifiers: [key.objectID], name: key.device)
+        let name = state.withLock { $0.trackers[key]?.name } ?? key.device
+        let device = HomeAssistantDeviceBlock(identifiers: [key.objectID], name: name)
         let tracker = TrackerDiscovery(
             uniqueID: key.objectID, stateTopic: "\(base)/state", attributesTopic: "\(base)/attributes", device: device)
         await send(key.trackerConfigTopic(prefix: homeAssistant.prefix), tracker, retain: true)

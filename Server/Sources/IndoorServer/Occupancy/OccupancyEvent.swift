@@ -46,15 +46,25 @@ public struct OccupancyEvent: Hashable, Sendable, Codable {
 }
 
 extension ZoneOccupancy {
-    /// `events` of `venue` (in order) followed by this occupancy: each zone event that changes its zone's count is
-    /// followed by the ``OccupancyEvent`` of that change, so both are stored in one transaction, in that order.
-    mutating func interleave(_ events: [ServerEvent], venue: String) -> [ServerEvent] {
+    /// `events` of `runtime`'s venue (in order) followed by this occupancy: each zone event of a device of a person
+    /// that brings the person in or out is followed by the ``PersonZoneEvent``, and each zone event that changes its
+    /// zone's count by the ``OccupancyEvent`` of that change, so all are stored in one transaction, in that order.
+    mutating func interleave(_ events: [ServerEvent], runtime: VenueRuntime) -> [ServerEvent] {
         var out: [ServerEvent] = []
         out.reserveCapacity(events.count)
+        let venue = runtime.venue.id
         for event in events {
             out.append(event)
-            guard case .zone(let zone) = event, let change = apply(zone) else { continue }
-            out.append(.occupancy(OccupancyEvent(change, venue: venue, zoneName: zone.zoneName)))
+            guard case .zone(let zone) = event else { continue }
+            let (change, presence) = follow(zone)
+            if let presence {
+                out.append(
+                    .person(
+                        PersonZoneEvent(
+                            presence, venue: venue, personName: runtime.personNames[presence.person] ?? presence.person,
+                            zoneName: zone.zoneName)))
+            }
+            if let change { out.append(.occupancy(OccupancyEvent(change, venue: venue, zoneName: zone.zoneName))) }
         }
         return out
     }

@@ -249,7 +249,8 @@ public struct IngestBatch: Sendable {
     }
 }
 
-/// An event the server keeps and streams: a fix, a zone event, or a zone's occupancy changed.
+/// An event the server keeps and streams: a fix, a zone event, a zone's occupancy changed, or a person's check-in or
+/// check-out.
 public enum ServerEvent: Hashable, Sendable {
     /// A position of a device.
     case fix(Fix)
@@ -258,14 +259,18 @@ public enum ServerEvent: Hashable, Sendable {
     /// A zone became occupied or empty, or its count changed (``OccupancyEvent``); stored right after the zone event
     /// that caused it, in the same transaction.
     case occupancy(OccupancyEvent)
+    /// A person came into a zone or left it (``PersonZoneEvent``); stored right after the device's zone event that
+    /// caused it, in the same transaction.
+    case person(PersonZoneEvent)
 
-    /// `fix`, `zone` or `occupancy`: the kind the stores keep each event under (their `type` column), and the stream's
+    /// `fix`, `zone`, `occupancy` or `person`: the kind the stores keep each event under (their `type` column), and the stream's
     /// `event:`.
     public var type: String {
         switch self {
         case .fix: "fix"
         case .zone: "zone"
         case .occupancy: "occupancy"
+        case .person: "person"
         }
     }
 
@@ -275,16 +280,19 @@ public enum ServerEvent: Hashable, Sendable {
         case .fix(let fix): fix.time
         case .zone(let event): event.time
         case .occupancy(let event): event.time
+        case .person(let event): event.time
         }
     }
 
     /// The device the event is about; empty for an occupancy event, which names no device (so an erasure of a
-    /// device leaves it: it holds a count, not the device).
+    /// device leaves it: it holds a count, not the device). A person's event is about the device whose zone event
+    /// made it, so an erasure of that device takes it.
     public var device: String {
         switch self {
         case .fix(let fix): fix.device
         case .zone(let event): event.device
         case .occupancy: ""
+        case .person(let event): event.device
         }
     }
     /// The event's JSON, as the stores keep it and the API answers it (`encoder` is ``JSONFormat/encoder(pretty:)``):
@@ -295,6 +303,7 @@ public enum ServerEvent: Hashable, Sendable {
         case .fix(let fix): try FixJSON.json(fix) ?? encoder.encode(fix)
         case .zone(let event): try encoder.encode(event)
         case .occupancy(let event): try encoder.encode(event)
+        case .person(let event): try encoder.encode(event)
         }
     }
 
@@ -304,6 +313,7 @@ public enum ServerEvent: Hashable, Sendable {
         switch type {
         case "fix": .fix(try decoder.decode(Fix.self, from: json))
         case "occupancy": .occupancy(try decoder.decode(OccupancyEvent.self, from: json))
+        case "person": .person(try decoder.decode(PersonZoneEvent.self, from: json))
         default: .zone(try decoder.decode(ZoneEvent.self, from: json))
         }
     }

@@ -59,7 +59,7 @@ extension PostgresStore {
             case .zone(let zone):
                 try await Self.record(
                     zone, venue: batch.venue, at: batch.receivedAt, on: connection, logger: logger)
-            case .occupancy:
+            case .occupancy, .person:
                 break
             }
         }

@@ -112,7 +112,7 @@ extension SQLiteStore {
                     latest[fix.device] = (fix, encoded[index])
                 case .zone(let zone):
                     try Self.record(zone, venue: batch.venue, at: batch.receivedAt, in: db)
-                case .occupancy:
+                case .occupancy, .person:
                     break
                 }
             }

@@ -135,7 +135,7 @@ struct IngestPipeline: Sendable {
     /// After `batch` was committed as `stored`: streams it, and counts its sightings, nodes heard and devices.
     private func admitted(_ batch: PreparedBatch, stored: [StoredEvent], runtime: VenueRuntime, now: Double) {
         let live = runtime.live(stored, rooms: batch.rooms)
-        publish(live, runtime: runtime)
+        publish(live, runtime: runtime, persons: runtime.followPersons(stored))
         var heard: [String: Int] = [:]
         for sighting in batch.taken {
             if case .node(let node) = sighting.source { heard[node, default: 0] += 1 }
@@ -160,17 +160,21 @@ struct IngestPipeline: Sendable {
             return (state.session.drainForgottenDevices(), state.session.heldDevices)
         }
         if !forgotten.isEmpty {
-            observers.publish(VenueLiveEvents(venue: runtime.venue.id, events: [], forgotten: forgotten))
+            observers.publish(
+                VenueLiveEvents(
+                    venue: runtime.venue.id, events: [], forgotten: forgotten,
+                    persons: runtime.followPersons([], forgotten: forgotten)))
         }
         metrics.recordDevicesHeld(venue: runtime.venue.id, count: held)
         metrics.devicesTracked.record(registry.deviceCount)
     }
 
-    /// Hands `live` to the venue's stream subscribers and to the observers of every venue.
-    private func publish(_ live: [LiveEvent], runtime: VenueRuntime) {
+    /// Hands `live` to the venue's stream subscribers, and with the `persons` whose location changed to the
+    /// observers of every venue.
+    private func publish(_ live: [LiveEvent], runtime: VenueRuntime, persons: [PersonUpdate] = []) {
         runtime.subscribers.publish(live)
-        guard !live.isEmpty else { return }
-        observers.publish(VenueLiveEvents(venue: runtime.venue.id, events: live))
+        guard !live.isEmpty || !persons.isEmpty else { return }
+        observers.publish(VenueLiveEvents(venue: runtime.venue.id, events: live, persons: persons))
     }
 
     /// Moves every venue that has been quiet for `quiet` seconds on in data time by the wall-clock time since its
@@ -193,7 +197,7 @@ struct IngestPipeline: Sendable {
                     }
                     let events = state.occupancy.interleave(
                         ServerEvent.stored(from: state.session.advance(to: lastData + (now - lastArrival))),
-                        venue: runtime.venue.id)
+                        runtime: runtime)
                     let rooms = Self.rooms(of: events, runtime: runtime, session: state.session)
                     return (events, rooms.merging(held) { after, _ in after })
                 }
@@ -205,7 +209,8 @@ struct IngestPipeline: Sendable {
                     IngestBatch(
                         venue: runtime.venue.id, sightings: [], events: events, receivedAt: now, lease: runtime.lease),
                     runtime: runtime)
-                self.publish(runtime.live(stored, rooms: rooms), runtime: runtime)
+                self.publish(
+                    runtime.live(stored, rooms: rooms), runtime: runtime, persons: runtime.followPersons(stored))
                 self.letGoOfForgottenDevices(runtime)
                 return stored
             }
@@ -223,7 +228,7 @@ struct IngestPipeline: Sendable {
             switch event {
             case .fix(let fix): device = fix.device
             case .zone(let zone): device = zone.device
-            case .occupancy: continue  // a zone's count, of no device
+            case .occupancy, .person: continue  // a zone's count, of no device; a person's, not a device's
             }
             guard rooms[device] == nil, let room = runtime.room(of: device, session: session) else { continue }
             rooms[device] = room
@@ -252,9 +257,19 @@ struct IngestPipeline: Sendable {
                         state.lastDataTime = previous.lastDataTime
                         state.lastArrival = previous.lastArrival
                         state.timeBase = previous.timeBase
-                        state.occupancy = previous.occupancy
-                        return state.occupancy.interleave(
-                            ServerEvent.stored(from: state.session.carryVisits(from: previous.session)), venue: id)
+                        // The venue's persons may have changed: the same devices in the same zones, grouped anew.
+                        let persons = runtime.venue.personOfDevice
+                        state.occupancy = previous.occupancy.regrouped(persons: persons)
+                        state.persons = previous.persons.regrouped(persons: persons)
+                        let present = previous.lastDataTime ?? 0
+                        let regrouped = previous.occupancy.changes(to: state.occupancy, at: present).map {
+                            ServerEvent.occupancy(
+                                OccupancyEvent($0, venue: id, zoneName: runtime.zoneNames[$0.zone] ?? $0.zone))
+                        }
+                        return regrouped
+                            + state.occupancy.interleave(
+                                ServerEvent.stored(from: state.session.carryVisits(from: previous.session)),
+                                runtime: runtime)
                     }
                 }
                 // Replaced by another PUT meanwhile: carry over from that one.

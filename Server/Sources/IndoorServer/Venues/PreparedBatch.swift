@@ -51,7 +51,7 @@ extension PreparedBatch {
             state.timeBase = base
             let linksBefore = (state.session.statistics.nodeLinks, state.session.statistics.ignoredNodeLinks)
             let events = state.occupancy.interleave(
-                ServerEvent.stored(from: state.session.ingest(taken)), venue: runtime.venue.id)
+                ServerEvent.stored(from: state.session.ingest(taken)), runtime: runtime)
             let links = (
                 state.session.statistics.nodeLinks - linksBefore.0,
                 state.session.statistics.ignoredNodeLinks - linksBefore.1

@@ -26,7 +26,9 @@ extension VenueHub {
             }
         }
         for id in venue.map({ [$0] }) ?? venueIDs {
-            observers.publish(VenueLiveEvents(venue: id, events: [], erased: [device]))
+            // A person it belonged to is no longer placed by it.
+            let persons = registry.runtime(id)?.followPersons([], forgotten: [device]) ?? []
+            observers.publish(VenueLiveEvents(venue: id, events: [], erased: [device], persons: persons))
         }
         // The streams are told only of a device there was something of: an id never stored (a raw address when ids
         // are pseudonymous) is never sent to them.
@@ -139,11 +141,14 @@ extension VenueHub {
         }
         // Read before the venue goes (its devices' latest fixes go with it): what the observers clear.
         let zones = registry.venue(id: id)?.zones.map(\.id) ?? []
+        let persons = registry.venue(id: id)?.persons.map(\.id) ?? []
         let devices = try await store.devices(venue: id, since: -.infinity).map(\.device)
         guard try await deleteVenue(id: id) else { return nil }
         let closedVisits = try await closeOpenVisits(venue: id, checkOut: present)
         observers.publish(
-            VenueLiveEvents(venue: id, events: [], erased: devices, removedZones: zones, venueDeleted: true))
+            VenueLiveEvents(
+                venue: id, events: [], erased: devices, removedZones: zones, removedPersons: persons,
+                venueDeleted: true))
         guard purge else { return VenueDeletion(venue: id, closedVisits: closedVisits, purged: nil) }
         let purged = try await store.purgeVenueData(id: id)
         return VenueDeletion(venue: id, closedVisits: closedVisits, purged: purged)

@@ -52,6 +52,8 @@ public final class VenueHub: Sendable {
     let ownership: ClusterOwnership?
     /// What each sighting's device is called from ingest on (``DevicePseudonyms``).
     public let pseudonyms: DevicePseudonyms
+    /// The edits of a venue's persons, one at a time (each reads the venue, changes it and puts it).
+    let personEdits = SerialJobs()
 
     /// A hub over `store`, with a session for each stored venue (a restart carries on from the store).
     /// - Parameters:
@@ -208,8 +210,11 @@ public final class VenueHub: Sendable {
         old?.subscribers.finishAll()
         // The observers announce its zones with their counts, and clear those that are gone.
         let removed = Set(old?.venue.zones.map(\.id) ?? []).subtracting(venue.zones.map(\.id)).sorted()
+        let removedPersons = Set(old?.venue.persons.map(\.id) ?? []).subtracting(venue.persons.map(\.id)).sorted()
         observers.publish(
-            VenueLiveEvents(venue: id, events: [], zones: runtime.zoneStates, removedZones: removed))
+            VenueLiveEvents(
+                venue: id, events: [], zones: runtime.zoneStates, removedZones: removed,
+                persons: runtime.personUpdates, removedPersons: removedPersons))
         scans.forget(venue: id)
         metrics.venues.record(venueIDs.count)
         learning.learn(runtime)

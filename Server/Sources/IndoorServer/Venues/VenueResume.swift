@@ -78,7 +78,7 @@ struct VenueResume: Sendable {
                 unfixed.contains($0.device) && !storedKeys.contains(VisitKey(zone: $0.zone, device: $0.device))
             }
             state.session.resumeVisits(open + kept, lastSeen: lastSeen)
-            return state.occupancy.interleave(events, venue: runtime.venue.id)
+            return state.occupancy.interleave(events, runtime: runtime)
         }
         guard !events.isEmpty else { return }
         let stored = try await store.commit(

@@ -24,9 +24,11 @@ final class VenueRuntime: Sendable {
         /// Replaced by a runtime of the venue's new version, which carried this one's visits over: takes nothing more.
         var retired = false
         /// Who is in each zone: the store's open visits of the venue, followed through every event committed
-        /// (``ZoneOccupancy/interleave(_:venue:)``) and brought back to the store after an erasure or stale visits
+        /// (``ZoneOccupancy/interleave(_:runtime:)``), devices grouped by the venue's persons, and brought back to the store after an erasure or stale visits
         /// closed (``IngestPipeline/reconcileOccupancy(_:)``).
         var occupancy = ZoneOccupancy()
+        /// Where each of the venue's persons is: their devices' latest fixes (``PersonLocator``).
+        var persons = PersonLocator(persons: [:])
     }
 
     let venue: Venue
@@ -34,6 +36,8 @@ final class VenueRuntime: Sendable {
     let jobs = SerialJobs()
     /// The ids of the venue's nodes.
     let nodeIDs: Set<String>
+    /// The name of each of the venue's persons, by id.
+    let personNames: [String: String]
     /// In a cluster, the lease under which this instance runs the venue (every commit is fenced by it).
     let lease: VenueLease?
     private let state: Mutex<State>
@@ -82,11 +86,14 @@ final class VenueRuntime: Sendable {
         self.venue = venue
         self.lease = lease
         nodeIDs = Set(venue.nodes.map(\.id))
+        personNames = Dictionary(venue.persons.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let persons = venue.personOfDevice
         let session = try LocationSession(SessionConfiguration(venue: venue, maximumDevices: maximumDevices))
         state = Mutex(
             State(
                 session: session, survey: learnsSurvey ? .learning : .none,
-                recent: learnsSurvey ? RecentSightings(window: 2 * session.configuration.positioning.window) : nil))
+                recent: learnsSurvey ? RecentSightings(window: 2 * session.configuration.positioning.window) : nil,
+                occupancy: ZoneOccupancy(persons: persons), persons: PersonLocator(persons: persons)))
     }
 
     var deviceCount: Int { state.withLock { $0.session.heldDevices } }
@@ -134,4 +141,55 @@ final class VenueRuntime: Sendable {
     func live(_ stored: [StoredEvent], rooms: [String: DeviceRoom]) -> [LiveEvent] {
         LiveEvent.withRooms(stored) { rooms[$0] }
     }
+}
+
+extension VenueRuntime {
+    /// Follows the fixes of `stored` (just committed) and the devices `forgotten` (let go by the session) in the
+    /// venue's persons' locations (``IndoorGeofencing/PersonLocator``): each person whose devices were among them,
+    /// with where they are now, sorted by id. Empty for a venue without persons.
+    func followPersons(_ stored: [StoredEvent], forgotten: [String] = []) -> [PersonUpdate] {
+        guard !personNames.isEmpty else { return [] }
+        return locked { state in
+            var changed = Set<String>()
+            for event in stored {
+                guard case .fix(let fix) = event.event, let location = state.persons.update(fix) else { continue }
+                changed.insert(location.person)
+            }
+            for device in forgotten {
+                if let person = state.persons.forget(device: device) { changed.insert(person) }
+            }
+            return changed.sorted().map { personUpdate($0, state: state) }
+        }
+    }
+
+    /// Every person of the venue with where they are now, in the venue's order.
+    var personUpdates: [PersonUpdate] {
+        locked { state in venue.persons.map { personUpdate($0.id, state: state) } }
+    }
+
+    private func personUpdate(_ person: String, state: State) -> PersonUpdate {
+        let location = state.persons.location(of: person)
+        return PersonUpdate(
+            person: person, name: personNames[person] ?? person,
+            devices: venue.persons.first { $0.id == person }?.devices ?? [], location: location,
+            room: location.flatMap { room(of: $0.fix.device, session: state.session) },
+            zones: venue.zones.map(\.id).filter { state.occupancy.members(of: $0).contains(person) })
+    }
+}
+
+/// A person of a venue and where they are now, as the live observers (the MQTT publisher) and the persons routes
+/// get it.
+public struct PersonUpdate: Hashable, Sendable {
+    /// The person's id.
+    public var person: String
+    /// The person's name.
+    public var name: String
+    /// The person's devices, as the venue lists them.
+    public var devices: [String]
+    /// Where they are (``IndoorGeofencing/PersonLocator``): `nil` when none of their devices is held now.
+    public var location: PersonLocation?
+    /// The room the session holds the located device in.
+    public var room: DeviceRoom?
+    /// The ids of the zones the person is in now (a visit of one of their devices open), in the venue's order.
+    public var zones: [String]
 }

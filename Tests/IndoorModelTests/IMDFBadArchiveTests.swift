@@ -43,7 +43,30 @@ let badIMDFArchives: [BadIMDFArchive] = [
         },
         expected:
             "opening.geojson: feature '00000000-0000-4000-8000-000000000031' (features[0].geometry.type): an opening "
-            + "needs a LineString geometry, found 'Polygon'"),
+            + "needs a LineString geometry (or a MultiLineString), found 'Polygon'"),
+    BadIMDFArchive(
+        name: "an opening with a MultiLineString of no line",
+        breaking: { files in
+            try IMDFTestArchive.editingFeature(files, "opening.geojson", 0) { opening in
+                opening["geometry"] = ["type": "MultiLineString", "coordinates": [] as [Any]]
+            }
+        },
+        expected:
+            "opening.geojson: feature '00000000-0000-4000-8000-000000000031' (features[0].geometry.coordinates): a "
+            + "MultiLineString needs at least one line"),
+    BadIMDFArchive(
+        name: "an opening with a MultiLineString line of one position",
+        breaking: { files in
+            try IMDFTestArchive.editingFeature(files, "opening.geojson", 0) { opening in
+                opening["geometry"] = [
+                    "type": "MultiLineString",
+                    "coordinates": [[[11.5761, 48.1371], [11.5762, 48.1371]], [[11.5761, 48.1371]]],
+                ]
+            }
+        },
+        expected:
+            "opening.geojson: feature '00000000-0000-4000-8000-000000000031' (features[0].geometry.coordinates[1]): a "
+            + "MultiLineString's line needs at least 2 positions"),
     BadIMDFArchive(
         name: "a unit on an unknown level",
         breaking: { files in

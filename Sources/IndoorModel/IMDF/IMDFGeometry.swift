@@ -44,21 +44,45 @@ struct IMDFGeometry: Sendable {
         }
     }
 
-    /// The points of a LineString feature, in metres.
+    /// The lines of a LineString or MultiLineString feature, each its points in metres: a LineString is one line, a
+    /// MultiLineString one line per part. IMDF asks for a LineString; GIS exports often write a MultiLineString of one
+    /// part, which is that LineString (a MultiLineString of several parts is several lines, each cut as a piece of
+    /// the opening).
     ///
-    /// - Throws: ``IMDFError`` for another geometry type, fewer than 2 positions, or a position out of range.
-    func lineString(of feature: IMDFFeature) throws -> [Point2D] {
+    /// - Throws: ``IMDFError`` for another geometry type, a MultiLineString of no line, a line of fewer than 2
+    ///   positions, or a position out of range.
+    func lineStrings(of feature: IMDFFeature) throws -> [[Point2D]] {
         let type = try geometryType(of: feature, expected: "LineString")
-        guard type == "LineString" else {
+        guard type == "LineString" || type == "MultiLineString" else {
             throw feature.error(
                 at: "geometry.type",
-                "\(IMDFGeometry.article(feature.type)) needs a LineString geometry, found '\(type)'")
+                "\(IMDFGeometry.article(feature.type)) needs a LineString geometry (or a MultiLineString), found "
+                    + "'\(type)'")
         }
-        guard let positions = feature.geometry["coordinates"]?.array, positions.count >= 2 else {
-            throw feature.error(at: "geometry.coordinates", "a LineString needs at least 2 positions")
+        let coordinates = feature.geometry["coordinates"]?.array ?? []
+        guard type == "MultiLineString" else {
+            return [try line(coordinates, of: "a LineString", feature: feature, path: "geometry.coordinates")]
+        }
+        guard !coordinates.isEmpty else {
+            throw feature.error(at: "geometry.coordinates", "a MultiLineString needs at least one line")
+        }
+        return try coordinates.enumerated().map { index, part in
+            try line(
+                part.array ?? [], of: "a MultiLineString's line", feature: feature,
+                path: "geometry.coordinates[\(index)]")
+        }
+    }
+
+    /// One line's positions in metres; `what` names it in the message (`a LineString`).
+    /// - Throws: ``IMDFError`` for fewer than 2 positions, or a position out of range.
+    private func line(_ positions: [IMDFJSON], of what: String, feature: IMDFFeature, path: String) throws
+        -> [Point2D]
+    {
+        guard positions.count >= 2 else {
+            throw feature.error(at: path, "\(what) needs at least 2 positions")
         }
         return try positions.enumerated().map { index, position in
-            try point(position, feature: feature, path: "geometry.coordinates[\(index)]")
+            try point(position, feature: feature, path: "\(path)[\(index)]")
         }
     }
 

@@ -11,8 +11,10 @@ import Foundation
 ///   `Room 12`) with a polygon fence on the unit's floor (one per polygon of a MultiPolygon, with its holes) and `data`
 ///   `{"category": <unit category>, "imdf": "unit"}`, plus `occupants` (the names of the occupants anchored in it,
 ///   separated by `; `) and `amenities` (the categories of the amenities in it) when there are any.
-/// - Unit boundaries (holes' included) become the floor's walls: each edge once, with a gap where an opening lies on
-///   it.
+/// - Unit boundaries (holes' included) become the floor's walls: each edge once, with a gap wherever an opening (a
+///   LineString, or each line of a MultiLineString) lies within 10 cm of a wall along its whole length, in every such
+///   wall, whatever small angle that implies (``IMDFWalls/openingAngle(length:)``); a floor of units without any
+///   opening is a note.
 /// - Stairs, elevator, escalator and ramp units whose footprints overlap on different levels become a connection.
 /// - Geofences become zones with a polygon fence on each of their `level_ids` (on every floor without them),
 ///   `data` `{"category": …, "imdf": "geofence"}`.
@@ -103,6 +105,9 @@ extension IMDFImporter {
             var holes: [Polygon] = []
             var buildings: [String] = []
             var walls = IMDFWalls.merging()
+            /// How many units and openings lie on the floor.
+            var units = 0
+            var openings = 0
 
             /// The floor: the largest polygon its outline (the first of those equal to a millionth, so that an export,
             /// which rounds, reads back the same), the others its other outlines.
@@ -392,6 +397,7 @@ extension IMDFImporter {
                 for part in parts {
                     for ring in [part.polygon] + part.holes { drafts[level]?.walls.addBoundary(of: ring) }
                 }
+                drafts[level]?.units += 1
                 if let category, let kind = IMDFImporter.connectionKinds[category], let first = parts.first {
                     joining.append((unit, level, kind, first.polygon))
                 }
@@ -512,16 +518,36 @@ extension IMDFImporter {
 
         // MARK: Openings
 
+        /// Cuts each opening into the walls of its floor. An opening on no wall is a note; so is a MultiLineString
+        /// (IMDF asks for a LineString: each of its lines is cut), and a floor of units without any opening (its rooms
+        /// closed all round).
         mutating func readOpenings(geometry: IMDFGeometry, drafts: inout [Int: FloorDraft], ordinals: [String: Int])
             throws
         {
             for opening in try features("opening") {
                 let level = try ordinal(of: opening, ordinals: ordinals)
-                let points = try geometry.lineString(of: opening)
-                if drafts[level]?.walls.addOpening(points) != true {
+                let lines = try geometry.lineStrings(of: opening)
+                if opening.geometry["type"]?.string == "MultiLineString" {
+                    report.notes.append(
+                        lines.count == 1
+                            ? "opening '\(opening.id)' is a MultiLineString of one line: read as that LineString"
+                            : "opening '\(opening.id)' is a MultiLineString of \(lines.count) lines: each is cut as a "
+                                + "piece of the opening")
+                }
+                drafts[level]?.openings += 1
+                var placed = true
+                for points in lines {
+                    if drafts[level]?.walls.addOpening(points) != true { placed = false }
+                }
+                if !placed {
                     report.notes.append(
                         "opening '\(opening.id)' lies on no unit boundary of floor \(level): no gap was cut for it")
                 }
+            }
+            for (level, draft) in drafts.sorted(by: { $0.key < $1.key }) where draft.units > 1 && draft.openings == 0 {
+                report.notes.append(
+                    "floor \(level) has no opening: every boundary of its \(draft.units) units is a wall, so none of "
+                        + "its rooms leads into another")
             }
         }
 

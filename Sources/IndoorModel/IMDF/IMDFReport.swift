@@ -8,7 +8,8 @@ public struct IMDFReport: Hashable, Sendable {
     /// Files of the archive that were not read (not GeoJSON, nor the manifest), by their path in the archive.
     public var unusedFiles: [String]
     /// Choices made on the way, one sentence each: the largest polygon of a MultiPolygon level taken, holes of a
-    /// polygon left out, an opening on no unit boundary, the stairs joined into a connection.
+    /// polygon left out, an opening on no unit boundary, an opening drawn as a MultiLineString, a floor of units
+    /// without any opening, the stairs joined into a connection.
     public var notes: [String]
 
     /// A report; empty by default.

@@ -4,8 +4,8 @@ import Foundation
 /// with a gap wherever an opening (a door) lies on it.
 ///
 /// Edges on one straight line are merged as intervals along the line; edges merely near a line (a neighbour's copy of
-/// the same wall) join it where they overlap it. Each opening's pieces are cut out of every line they lie on where it
-/// runs (within ``openingTolerance``). How close two edges must be to be one wall is the walls' own setting:
+/// the same wall) join it where they overlap it. Each opening's pieces are cut out of every line they lie within
+/// ``openingTolerance`` of where it runs, whatever small angle that implies (``openingAngle(length:)``). How close two edges must be to be one wall is the walls' own setting:
 /// exactly (``lineTolerance``, for an export that must give back what it was given) or, for archives drawn by hand,
 /// ``merging()``: two neighbouring units often draw their shared wall a few centimetres and a fraction of a degree
 /// apart, and those must be one wall, or a door cut into one of them stays closed by the other. Metres in the local
@@ -18,8 +18,22 @@ struct IMDFWalls: Sendable {
     static let mergeDistance = 0.05
     /// The largest angle (radians, 2°) between two edges drawn by neighbouring units that are still one wall.
     static let mergeAngle = 2 * Double.pi / 180
-    /// How far (metres) an opening may be from a boundary and still cut it.
+    /// How far (metres) every point of an opening may be from a boundary and still cut it.
     static let openingTolerance = 0.1
+    /// How much (radians, 3°) an opening may be turned from a boundary beyond the angle ``openingTolerance`` makes over
+    /// its length (see ``openingAngle(length:)``).
+    static let openingSkew = 3 * Double.pi / 180
+
+    /// The largest angle (radians) between an opening piece `length` metres long and a boundary it cuts: the angle of
+    /// one end on the boundary and the other ``openingTolerance`` off it, atan(0.1 m / length), plus ``openingSkew``
+    /// for ends off on either side: 8.7° for a 1 m door, 6.9° for 1.46 m, 4.4° for 4 m; at most 90°. Hand-drawn doors
+    /// lie a few degrees off their walls (2.1–2.4° with their ends within 5.4 cm in a hospital archive made with
+    /// Apple's IMDF Sandbox); the distance decides, and the angle only keeps a short piece from cutting a wall it
+    /// crosses.
+    static func openingAngle(length: Double) -> Double {
+        guard length > 0 else { return .pi / 2 }
+        return min(atan(openingTolerance / length) + openingSkew, .pi / 2)
+    }
     /// Wall pieces shorter than this (metres) are left out.
     static let shortest = 0.01
 
@@ -67,15 +81,24 @@ struct IMDFWalls: Sendable {
         }
     }
 
-    /// Cuts the pieces of an opening's line string out of every boundary line they lie on (within `tolerance` metres,
-    /// and the walls' angle tolerance): a door between two units whose walls were drawn apart opens both.
+    /// Cuts the pieces of an opening's line string out of every boundary line they lie on: a door between two units
+    /// whose walls were drawn apart opens both. A piece lies on a line when both its ends (and so every point between
+    /// them) are within ``openingTolerance`` of it, at an angle of at most ``openingAngle(length:)``, where the line's
+    /// boundary runs beside the piece; the gap cut is the piece's projection onto the line.
     /// - Returns: Whether every piece lay on a boundary.
-    mutating func addOpening(_ points: [Point2D], tolerance: Double = openingTolerance) -> Bool {
+    mutating func addOpening(_ points: [Point2D]) -> Bool {
+        cut(points, tolerance: Self.openingTolerance) { Self.openingAngle(length: $0) }
+    }
+
+    /// Cuts the pieces of `points` out of every line they lie on: both ends within `tolerance` metres, the angle
+    /// within `angle(length)` radians.
+    /// - Returns: Whether every piece lay on a line.
+    private mutating func cut(_ points: [Point2D], tolerance: Double, angle: (Double) -> Double) -> Bool {
         var placed = true
         for (start, end) in zip(points, points.dropFirst()) {
             let piece = Segment(from: start, to: end)
             guard piece.length > Self.shortest else { continue }
-            let found = lines(of: piece, tolerance: tolerance, angle: max(angleTolerance, Self.bucketWidth))
+            let found = lines(of: piece, tolerance: tolerance, angle: angle(piece.length))
             if found.isEmpty { placed = false }
             for index in found {
                 lines[index].gaps.append(interval(of: piece, on: lines[index]))
@@ -92,8 +115,11 @@ struct IMDFWalls: Sendable {
     func openings(leftBy walls: [Segment]) -> (openings: [Segment], offBoundary: [Segment]) {
         var open = self
         var offBoundary: [Segment] = []
+        let angle = max(angleTolerance, Self.bucketWidth)
         for wall in walls where wall.length > Self.shortest {
-            if !open.addOpening([wall.start, wall.end], tolerance: Self.lineTolerance) { offBoundary.append(wall) }
+            if !open.cut([wall.start, wall.end], tolerance: Self.lineTolerance, angle: { _ in angle }) {
+                offBoundary.append(wall)
+            }
         }
         return (open.walls, offBoundary)
     }

@@ -191,6 +191,56 @@ import Testing
         }
     }
 
+    /// Two instances on one PostgreSQL database, one of them killed while it holds every hook's lease (no graceful
+    /// leave: its leases stay taken until they run out, `leaseSeconds`, and the cluster's members drop it): the other
+    /// takes each hook over once its lease has run out and delivers from the stored cursors, so every event reaches
+    /// every hook at least once and in order.
+    @Test func aKilledInstancesHooksAreTakenOverWhenTheirLeasesRunOut() async throws {
+        guard Postgres.isInstalled else { return }
+        let fixture = try await ServerFixture(store: .postgres, configuration: Self.configuration())
+        defer { fixture.remove() }
+        let receiver = Receiver()
+        try await receiver.run { port in
+            try await fixture.test { client in
+                _ = try await client.putVenue()
+                var hooks: [String] = []
+                for _ in 0..<3 {
+                    let made = try await client.newHook(url: "http://127.0.0.1:\(port)/hook", secret: Self.secret)
+                    hooks.append(try #require(made.json["id"] as? String))
+                }
+                let store = try await fixture.database.open()
+                let members = Mutex(["a"])
+                let a = WebhookDispatcher(
+                    store: store, settings: Self.settings(), instance: "a", members: { members.withLock { $0 } },
+                    logger: Logger(label: "test.a"))
+                let running = Task { try await a.run() }
+                _ = try await client.post(Self.walk(device: "p"))
+                let first = try await Self.storedIDs(fixture.server.hub.store)
+                try await Self.eventually { hooks.allSatisfy { Set(receiver.ids(of: $0)).isSuperset(of: first) } }
+                // Killed: it stops, and its leases are taken again as a dead instance leaves them, held for 3 s.
+                running.cancel()
+                _ = await running.result
+                for hook in hooks { #expect(try await store.claimWebhook(id: hook, owner: "a", seconds: 3)) }
+                members.withLock { $0 = ["b"] }
+                let b = WebhookDispatcher(
+                    store: try await fixture.database.open(), settings: Self.settings(), instance: "b",
+                    members: { members.withLock { $0 } }, logger: Logger(label: "test.b"))
+                let taking = Task { try await b.run() }
+                defer { taking.cancel() }
+                _ = try await client.post(Self.walk(device: "q"))
+                let all = try await Self.storedIDs(fixture.server.hub.store)
+                #expect(all.count > first.count)
+                try await Self.eventually { hooks.allSatisfy { Set(receiver.ids(of: $0)).isSuperset(of: all) } }
+                for hook in hooks {
+                    var seen = Set<Int64>()
+                    #expect(receiver.ids(of: hook).filter { seen.insert($0).inserted } == all, "\(hook)")
+                }
+                taking.cancel()
+                _ = await taking.result
+            }
+        }
+    }
+
     /// A target failing for longer than `--webhook-disable-after` is disabled, and says why.
     @Test func aHookFailingTooLongIsDisabled() async throws {
         let fixture = try await ServerFixture(configuration: Self.configuration(disableAfter: 0.3))

@@ -2,7 +2,7 @@
 // device marker, names shortened with "…".
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DOT, PAD, anchors, around, free, shortened } from "../../Sources/IndoorServer/Resources/layout.js";
+import { DOT, PAD, anchors, around, free, shortened, twoLines } from "../../Sources/IndoorServer/Resources/layout.js";
 
 test("a box is free when it overlaps none placed; touching edges do not overlap", () => {
   const placed = [{ l: 0, r: 10, t: 0, b: 10 }];
@@ -51,4 +51,12 @@ test("names shortened with … at a letter count, whole when they fit", () => {
   assert.equal(shortened(letters, letters.length), "Conference room");
   assert.equal(shortened(letters, 11), "Conference…");   // the space before the cut goes
   assert.equal(shortened(Array.from("Büro 🚪 zwei"), 6), "Büro 🚪…");
+});
+
+test("names on two lines split at the space that makes the longer line shortest", () => {
+  assert.deepEqual(twoLines("Clinical Engineering"), ["Clinical", "Engineering"]);
+  assert.deepEqual(twoLines("Room of the Head Nurse"), ["Room of the", "Head Nurse"]);
+  assert.deepEqual(twoLines("  Büro  zwei "), ["Büro", "zwei"]);
+  assert.equal(twoLines("Kitchen"), null);
+  assert.equal(twoLines(""), null);
 });

@@ -29,6 +29,11 @@ import Synchronization
 ///     (``TrackerAttributes/worthPublishing(after:seconds:)``), and lose the position when the device is lost;
 ///   - a `sensor` named `Room` (`<prefix>/sensor/<object>_room/config`): its state `…/room` is the name of the room
 ///     the session holds the device in, or `none` (in no room, or lost);
+/// - for each person of a venue (``IndoorModel/Person``; ``publishPerson(_:venue:)``): with `--publish`,
+///   `<root>/<venue>/persons/<person>`, retained, the person with where they are (the JSON of
+///   `GET /v1/venues/{venue}/persons/{person}`), and their `person` events on `<root>/<venue>/events`; with Home
+///   Assistant, a `device_tracker` and a `Room` sensor as a device's, under a Home Assistant device named by the
+///   person (object id `indoor_<venue>__person__<person>`), `home` while one of their devices is held;
 /// - with Home Assistant, per zone a `binary_sensor` (device class `occupancy`) and a `sensor` (the count, state
 ///   class `measurement`) reading the zone's topic, under one Home Assistant device per venue (``HomeAssistantZone``),
 ///   discovered with the zone's first state and again when Home Assistant says `online`; a zone or venue that goes

@@ -1,10 +1,11 @@
 // ---- Label layout: every label is a box in pixels; a label is shown only where its box overlaps no other shown
-// label's. Connection kinds first, then room names (smaller rooms first), each inside its own shape, shortened
-// with "…" when the whole name does not fit, hidden (the room's tooltip names it) when not even three letters
-// do; then device labels, each at the first free place of eight around its marker.
+// label's. Connection kinds first, then room names (smaller rooms first), each inside its own shape: on one line,
+// else on two (split at a space) when the whole name fits so, else shortened with "…", hidden (the room's tooltip
+// names it) when not even three letters fit; zoomed in, more names fit whole. Then device labels, each at the first
+// free place of eight around its marker.
 
 import { boxInside } from "./geometry.js";
-import { DOT, PAD, anchors, around, free, shortened } from "./layout.js";
+import { DOT, PAD, anchors, around, free, shortened, twoLines } from "./layout.js";
 import { onFloor, venue } from "./state.js";
 import { el, map, project, size, view } from "./view.js";
 
@@ -70,6 +71,21 @@ function placeName(item, placed, width, height) {
     const box = boxAt(anchor, letters.length);
     if (seen(box) && boxInside(box, shape) && free(box, placed) && free(box, nodeMarks)) return show(box, letters.length);
   }
+  // The whole name on two lines (a narrow room), clear of node markers if it can be.
+  const lines = item.whole ? null : twoLines(item.name);
+  const linesAt = lines && (([x, y]) => {
+    const w = Math.max(widthOf(font, lines[0]), widthOf(font, lines[1]));
+    return { l: x - w / 2 - PAD, r: x + w / 2 + PAD, t: y - font.height, b: y + font.height };
+  });
+  const linesFit = (clearOfNodes) => {
+    for (const anchor of lines ? candidates : []) {
+      const box = linesAt(anchor);
+      if (seen(box) && boxInside(box, shape) && free(box, placed) && (!clearOfNodes || free(box, nodeMarks))) return box;
+    }
+    return null;
+  };
+  const clear = linesFit(true);
+  if (clear) return showLines(clear);
   let best = null, bestN = 0;
   for (const anchor of candidates) {
     if (!fits(anchor, least)) continue;
@@ -79,7 +95,22 @@ function placeName(item, placed, width, height) {
     if (lo > bestN) { best = anchor; bestN = lo; }
     if (bestN === letters.length) break;
   }
+  if (bestN < letters.length) {
+    const over = linesFit(false);
+    if (over) return showLines(over);
+  }
   return best ? show(boxAt(best, bestN), bestN) : null;
+  // The two lines, each centred in `box`; the first keeps its trailing space, so the text reads as the name.
+  function showLines(box) {
+    text.textContent = "";
+    const middle = (box.l + box.r) / 2;
+    lines.forEach((line, i) => {
+      const span = el("tspan", { x: (middle - widthOf(font, line) / 2).toFixed(1),
+                                 y: (box.t + i * font.height - font.top).toFixed(1) }, text);
+      span.textContent = i === 0 ? line + " " : line;
+    });
+    return box;
+  }
   function show(box, n) {
     text.textContent = shortened(letters, n);
     text.setAttribute("x", (box.l + PAD).toFixed(1));

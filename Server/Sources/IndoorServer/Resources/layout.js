@@ -1,5 +1,5 @@
 // The label layout's rules with no DOM: boxes in pixels ({l, r, t, b}), where a room name may go inside its room,
-// the eight places around a device marker, and names shortened with "…".
+// the eight places around a device marker, names on two lines, and names shortened with "…".
 
 import { centroid, pointIn } from "./geometry.js";
 
@@ -26,6 +26,18 @@ export function anchors(shape, width, height) {
   const key = ([x, y]) => [Math.round(Math.hypot(x - cx, y - cy)), Math.round(Math.abs(x - cx)), y];
   grid.sort((a, b) => { const [p, q] = [key(a), key(b)]; return p[0] - q[0] || p[1] - q[1] || p[2] - q[2]; });
   return out.concat(grid.slice(0, 10));
+}
+// A name on two lines: split at the space that makes the longer line shortest (in letters); null for one word.
+export function twoLines(name) {
+  const words = name.trim().split(/\s+/);
+  if (words.length < 2) return null;
+  let best = null;
+  for (let i = 1; i < words.length; i++) {
+    const lines = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
+    const longer = Math.max(...lines.map((line) => Array.from(line).length));
+    if (!best || longer < best.longer) best = { lines, longer };
+  }
+  return best.lines;
 }
 export const shortened = (letters, n) => n >= letters.length ? letters.join("") : letters.slice(0, n).join("").trimEnd() + "…";
 

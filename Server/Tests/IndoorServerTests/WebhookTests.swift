@@ -69,8 +69,25 @@ import Testing
                 #expect(list.count == requests.count)
                 #expect(list.allSatisfy { $0["status"] as? Int == 204 })
                 #expect(list.first?["lastEvent"] as? Int == expected.last.map(Int.init))
+                // Counted on /metrics: each POST delivered, and their events.
+                let metrics = fixture.server.metrics.text()
+                #expect(
+                    Self.sample(metrics, #"indoor_webhook_deliveries_total{result="delivered"}"#)
+                        == Double(requests.count), "\(metrics)")
+                #expect(Self.sample(metrics, #"indoor_webhook_deliveries_total{result="failed"}"#) ?? 0 == 0)
+                #expect(
+                    Self.sample(metrics, "indoor_webhook_events_delivered_total")
+                        == Double(requests.map(\.events.count).reduce(0, +)))
             }
         }
+    }
+
+    /// The value of the sample `name` (with its labels) in the Prometheus text `metrics`.
+    static func sample(_ metrics: String, _ name: String) -> Double? {
+        for line in metrics.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.dropFirst(name.count + 1))
+        }
+        return nil
     }
 
     /// A target answering 500 for its first requests gets every event once it recovers, in order; the failed

@@ -84,7 +84,8 @@ public struct LocationServer: Sendable {
         let clustered = configuration.cluster != nil
         return WebhookDispatcher(
             store: store, settings: configuration.webhooks, instance: configuration.cluster?.instance ?? "local",
-            members: { clustered ? hub.clusterState.members.map(\.id) : nil }, logger: logger)
+            members: { clustered ? hub.clusterState.members.map(\.id) : nil }, logger: logger,
+            metrics: WebhookMetrics(factory: hub.metrics.factory))
     }
 
     /// The router with every route of the API (the OpenAPI document lists the same), a collection of routes per area:

@@ -36,11 +36,16 @@ public final class WebhookDispatcher: Service, Sendable {
         var renewed: ContinuousClock.Instant
     }
 
+    /// What the deliveries are counted in (`indoor_webhook_*`, ``WebhookMetrics``).
+    let metrics: WebhookMetrics
+
     /// A dispatcher over `store`.
     public init(
         store: any LocationStore, settings: WebhookSettings, instance: String = "local",
-        members: @escaping @Sendable () -> [String]? = { nil }, logger: Logger
+        members: @escaping @Sendable () -> [String]? = { nil }, logger: Logger,
+        metrics: WebhookMetrics = WebhookMetrics()
     ) {
+        self.metrics = metrics
         self.store = store
         self.settings = settings
         self.instance = instance
@@ -168,6 +173,7 @@ public final class WebhookDispatcher: Service, Sendable {
                     guard delivery.delivered else { return false }
                     return try await store.advanceWebhook(id: id, cursors: batch.cursors, owner: instance)
                 }.value
+                metrics.record(delivery, events: batch.events.count)
                 if delivery.delivered {
                     guard advanced else { break }
                     attempt = 0
@@ -180,6 +186,7 @@ public final class WebhookDispatcher: Service, Sendable {
                         "disabled after failing for \(String(format: "%g", settings.disableAfterSeconds)) s "
                         + "(--webhook-disable-after); last attempt: \(delivery.error ?? "no answer")"
                     logger.warning("webhook '\(id)' \(reason ?? "")")
+                    metrics.disabled.increment()
                 }
                 try await store.markWebhookFailing(id: id, failingSince: since, disabledReason: reason)
                 if reason != nil { break }

@@ -2,7 +2,7 @@
 // device marker, names shortened with "…".
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DOT, PAD, anchors, around, free, shortened, twoLines } from "../../Sources/IndoorServer/Resources/layout.js";
+import { DOT, PAD, anchors, around, free, shortened, splitLines } from "../../Sources/IndoorServer/Resources/layout.js";
 
 test("a box is free when it overlaps none placed; touching edges do not overlap", () => {
   const placed = [{ l: 0, r: 10, t: 0, b: 10 }];
@@ -53,10 +53,14 @@ test("names shortened with … at a letter count, whole when they fit", () => {
   assert.equal(shortened(Array.from("Büro 🚪 zwei"), 6), "Büro 🚪…");
 });
 
-test("names on two lines split at the space that makes the longer line shortest", () => {
-  assert.deepEqual(twoLines("Clinical Engineering"), ["Clinical", "Engineering"]);
-  assert.deepEqual(twoLines("Room of the Head Nurse"), ["Room of the", "Head Nurse"]);
-  assert.deepEqual(twoLines("  Büro  zwei "), ["Büro", "zwei"]);
-  assert.equal(twoLines("Kitchen"), null);
-  assert.equal(twoLines(""), null);
+test("names on several lines: the split that makes the longest line shortest", () => {
+  assert.deepEqual(splitLines("Clinical Engineering", 2), ["Clinical", "Engineering"]);
+  assert.deepEqual(splitLines("Room of the Head Nurse", 2), ["Room of the", "Head Nurse"]);
+  assert.deepEqual(splitLines("Major Trauma Centre", 3), ["Major", "Trauma", "Centre"]);
+  assert.deepEqual(splitLines("MRC Epidemiology Unit", 2), ["MRC Epidemiology", "Unit"]);
+  assert.deepEqual(splitLines("  Büro  zwei ", 2), ["Büro", "zwei"]);
+  assert.deepEqual(splitLines("Kitchen", 1), ["Kitchen"]);
+  assert.equal(splitLines("Kitchen", 2), null);
+  assert.equal(splitLines("a b", 3), null);
+  assert.equal(splitLines("", 1), null);
 });

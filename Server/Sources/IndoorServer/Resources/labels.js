@@ -1,11 +1,11 @@
 // ---- Label layout: every label is a box in pixels; a label is shown only where its box overlaps no other shown
-// label's. Connection kinds first, then room names (smaller rooms first), each inside its own shape: on one line,
-// else on two (split at a space) when the whole name fits so, else shortened with "…", hidden (the room's tooltip
-// names it) when not even three letters fit; zoomed in, more names fit whole. Then device labels, each at the first
+// label's. Connection kinds first, then room names (smaller rooms first), each inside its own shape: whole on one
+// line, else its words on two or three lines, else as much of it as fits with "…" (the room's tooltip names it),
+// hidden when not even three letters fit; zoomed in, more names fit whole. Then device labels, each at the first
 // free place of eight around its marker.
 
 import { boxInside } from "./geometry.js";
-import { DOT, PAD, anchors, around, free, shortened, twoLines } from "./layout.js";
+import { DOT, PAD, anchors, around, free, shortened, splitLines } from "./layout.js";
 import { onFloor, venue } from "./state.js";
 import { el, map, project, size, view } from "./view.js";
 
@@ -58,63 +58,62 @@ function placeName(item, placed, width, height) {
       || Math.max(...xs) - Math.min(...xs) < 12 || Math.max(...ys) - Math.min(...ys) < font.height) return null;
   const letters = Array.from(item.name);
   const least = item.whole ? letters.length : Math.min(letters.length, 3);
-  const boxAt = ([x, y], n) => {
-    const w = widthOf(font, shortened(letters, n));
-    return { l: x - w / 2 - PAD, r: x + w / 2 + PAD, t: y - font.height / 2, b: y + font.height / 2 };
+  // The name's layouts: on one line, or its words on two or three (item.whole: one line only).
+  const layouts = [[item.name]];
+  for (const count of item.whole ? [] : [2, 3]) {
+    const lines = splitLines(item.name, count);
+    if (lines) layouts.push(lines);
+  }
+  const boxAt = ([x, y], lines) => {
+    const w = Math.max(...lines.map((line) => widthOf(font, line))), h = lines.length * font.height;
+    return { l: x - w / 2 - PAD, r: x + w / 2 + PAD, t: y - h / 2, b: y + h / 2 };
   };
-  // A name goes where it is wholly on screen: inside its shape and inside the map.
+  // A name goes where it is wholly on screen: inside its shape and inside the map (and, asked, clear of nodes).
   const seen = (box) => box.l >= 0 && box.t >= 0 && box.r <= width && box.b <= height;
-  const fits = (anchor, n) => { const box = boxAt(anchor, n); return seen(box) && boxInside(box, shape) && free(box, placed); };
-  const candidates = anchors(shape, width, height);
-  // The whole name where it covers no node marker, if there is such a place; else wherever it fits best.
-  for (const anchor of candidates) {
-    const box = boxAt(anchor, letters.length);
-    if (seen(box) && boxInside(box, shape) && free(box, placed) && free(box, nodeMarks)) return show(box, letters.length);
-  }
-  // The whole name on two lines (a narrow room), clear of node markers if it can be.
-  const lines = item.whole ? null : twoLines(item.name);
-  const linesAt = lines && (([x, y]) => {
-    const w = Math.max(widthOf(font, lines[0]), widthOf(font, lines[1]));
-    return { l: x - w / 2 - PAD, r: x + w / 2 + PAD, t: y - font.height, b: y + font.height };
-  });
-  const linesFit = (clearOfNodes) => {
-    for (const anchor of lines ? candidates : []) {
-      const box = linesAt(anchor);
-      if (seen(box) && boxInside(box, shape) && free(box, placed) && (!clearOfNodes || free(box, nodeMarks))) return box;
-    }
-    return null;
+  const fits = (anchor, lines, clearOfNodes) => {
+    const box = boxAt(anchor, lines);
+    return seen(box) && boxInside(box, shape) && free(box, placed) && (!clearOfNodes || free(box, nodeMarks));
   };
-  const clear = linesFit(true);
-  if (clear) return showLines(clear);
-  let best = null, bestN = 0;
-  for (const anchor of candidates) {
-    if (!fits(anchor, least)) continue;
-    // The longest form that fits at this anchor (a longer form's box holds a shorter one's: fitting is monotonic).
-    let lo = least, hi = letters.length;
-    while (lo < hi) { const mid = Math.ceil((lo + hi) / 2); if (fits(anchor, mid)) lo = mid; else hi = mid - 1; }
-    if (lo > bestN) { best = anchor; bestN = lo; }
-    if (bestN === letters.length) break;
+  const candidates = anchors(shape, width, height);
+  // The whole name on as few lines as fit, where it covers no node marker if there is such a place.
+  for (const clearOfNodes of [true, false]) {
+    for (const lines of layouts) {
+      const anchor = candidates.find((a) => fits(a, lines, clearOfNodes));
+      if (anchor) return show(boxAt(anchor, lines), lines);
+    }
   }
-  if (bestN < letters.length) {
-    const over = linesFit(false);
-    if (over) return showLines(over);
+  // Else the longest beginning of it that fits, its last line shortened with "…" (the fewest lines of the longest).
+  let best = null;
+  for (const lines of layouts) {
+    const head = lines.slice(0, -1), last = Array.from(lines[lines.length - 1]);
+    const before = head.reduce((n, line) => n + Array.from(line).length + 1, 0);
+    const form = (n) => head.concat([shortened(last, n)]);
+    const minimum = Math.max(1, least - before);
+    if (minimum >= last.length) continue;
+    for (const anchor of candidates) {
+      if (!fits(anchor, form(minimum), false)) continue;
+      // The longest form that fits at this anchor (a longer form's box holds a shorter one's: fitting is monotonic).
+      let lo = minimum, hi = last.length - 1;
+      while (lo < hi) { const mid = Math.ceil((lo + hi) / 2); if (fits(anchor, form(mid), false)) lo = mid; else hi = mid - 1; }
+      if (!best || before + lo > best.shown) best = { shown: before + lo, anchor, lines: form(lo) };
+    }
   }
-  return best ? show(boxAt(best, bestN), bestN) : null;
-  // The two lines, each centred in `box`; the first keeps its trailing space, so the text reads as the name.
-  function showLines(box) {
+  return best ? show(boxAt(best.anchor, best.lines), best.lines) : null;
+  // The lines, each centred in `box`; each but the last keeps a trailing space, so the text reads as the name.
+  function show(box, lines) {
     text.textContent = "";
     const middle = (box.l + box.r) / 2;
+    if (lines.length === 1) {
+      text.textContent = lines[0];
+      text.setAttribute("x", (box.l + PAD).toFixed(1));
+      text.setAttribute("y", (box.t - font.top).toFixed(1));
+      return box;
+    }
     lines.forEach((line, i) => {
       const span = el("tspan", { x: (middle - widthOf(font, line) / 2).toFixed(1),
                                  y: (box.t + i * font.height - font.top).toFixed(1) }, text);
-      span.textContent = i === 0 ? line + " " : line;
+      span.textContent = i < lines.length - 1 ? line + " " : line;
     });
-    return box;
-  }
-  function show(box, n) {
-    text.textContent = shortened(letters, n);
-    text.setAttribute("x", (box.l + PAD).toFixed(1));
-    text.setAttribute("y", (box.t - font.top).toFixed(1));
     return box;
   }
 }

@@ -1,5 +1,5 @@
 // The label layout's rules with no DOM: boxes in pixels ({l, r, t, b}), where a room name may go inside its room,
-// the eight places around a device marker, names on two lines, and names shortened with "…".
+// the eight places around a device marker, names on several lines, and names shortened with "…".
 
 import { centroid, pointIn } from "./geometry.js";
 
@@ -27,16 +27,23 @@ export function anchors(shape, width, height) {
   grid.sort((a, b) => { const [p, q] = [key(a), key(b)]; return p[0] - q[0] || p[1] - q[1] || p[2] - q[2]; });
   return out.concat(grid.slice(0, 10));
 }
-// A name on two lines: split at the space that makes the longer line shortest (in letters); null for one word.
-export function twoLines(name) {
-  const words = name.trim().split(/\s+/);
-  if (words.length < 2) return null;
+// A name's words on `count` lines: the split that makes the longest line shortest (in letters), the earliest of
+// equals; null when the name has fewer words than lines.
+export function splitLines(name, count) {
+  const words = name.trim().split(/\s+/).filter((word) => word);
+  if (count < 1 || words.length < count) return null;
   let best = null;
-  for (let i = 1; i < words.length; i++) {
-    const lines = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
-    const longer = Math.max(...lines.map((line) => Array.from(line).length));
-    if (!best || longer < best.longer) best = { lines, longer };
-  }
+  const split = (from, left, lines) => {
+    if (left === 1) {
+      const all = lines.concat([words.slice(from).join(" ")]);
+      const longest = Math.max(...all.map((line) => Array.from(line).length));
+      if (!best || longest < best.longest) best = { lines: all, longest };
+      return;
+    }
+    for (let end = from + 1; end <= words.length - left + 1; end++)
+      split(end, left - 1, lines.concat([words.slice(from, end).join(" ")]));
+  };
+  split(0, count, []);
   return best.lines;
 }
 export const shortened = (letters, n) => n >= letters.length ? letters.join("") : letters.slice(0, n).join("").trimEnd() + "…";

@@ -116,6 +116,27 @@ import Testing
         }
     }
 
+    /// A venue without floors makes fixes with no floor: they are on every floor, for `floor=` as on the map.
+    @Test(arguments: StoreKind.tested) func aFixWithNoFloorIsOnEveryFloor(_ store: StoreKind) async throws {
+        let fixture = try await ServerFixture(store: store)
+        defer { fixture.remove() }
+        try await fixture.test { client in
+            let floorless = ServerFixture.venueJSON.replacingOccurrences(
+                of: #""floors": [{"level": 0, "outline": [[-5, -10], [25, -10], [25, 10], [-5, 10]]}],"#, with: "")
+            #expect(floorless != ServerFixture.venueJSON)
+            #expect(try await client.putVenue(floorless).status == .created)
+            #expect(try await client.post(#"{"venue": "tiny", "sightings": \#(ServerFixture.walk)}"#).status == .ok)
+            let all = try await Self.allPages(client, "/v1/venues/tiny/history?from=0&to=100")
+            #expect(!all.fixes.isEmpty && all.fixes.allSatisfy { $0["floor"] == nil })
+            for level in [0, 3] {
+                let floor = try await Self.allPages(client, "/v1/venues/tiny/history?from=0&to=100&floor=\(level)")
+                #expect(floor.fixes.count == all.fixes.count, "floor \(level)")
+                let at = try await client.get("/v1/venues/tiny/history?at=100&window=3600&floor=\(level)")
+                #expect((at.json["fixes"] as? [[String: Any]])?.count == 1, "\(at.text)")
+            }
+        }
+    }
+
     /// The history's pages and the instant, as bytes, from a server over a new store of `kind`.
     static func answers(_ kind: StoreKind) async throws -> [String] {
         let fixture = try await ServerFixture(store: kind)

@@ -78,8 +78,10 @@ import Testing
         // Both devices erased: no device of hers is held, so she is not home and has no position.
         _ = try await bridge.hub.eraseDevice("anna-phone", venue: "tiny")
         _ = try await bridge.hub.eraseDevice("anna-watch", venue: "tiny")
-        try await MQTTGatewayTests.eventually("Anna not home") {
-            bridge.peer.messages(on: anna.base(root: "indoor") + "/state").last == "not_home"
+        // Her state, then her attributes without a position (published one after the other).
+        try await MQTTGatewayTests.eventually("Anna not home, without a position") {
+            try bridge.peer.messages(on: anna.base(root: "indoor") + "/state").last == "not_home"
+                && bridge.json(anna.base(root: "indoor") + "/attributes")?["in_zones"] != nil
         }
         let gone = try #require(try bridge.json(anna.base(root: "indoor") + "/attributes"))
         #expect(gone["x"] == nil && gone["latitude"] == nil)

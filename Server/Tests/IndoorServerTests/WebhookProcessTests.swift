@@ -18,7 +18,8 @@ import Testing
         }
         let database = try TestDatabase(store)
         defer { database.remove() }
-        let receiver = Receiver(delay: .milliseconds(300))
+        // A batch a second: the kill comes while most are still to be delivered, even on a loaded machine.
+        let receiver = Receiver(delay: .seconds(1))
         try await receiver.run { port in
             let options = ["--webhook-allow-private"]
             let child = try DurabilityTests.Child(
@@ -38,7 +39,7 @@ import Testing
                 )
                 #expect(status == 200)
             }
-            // Killed once part of the events were delivered (the receiver takes 0.3 s a batch of at most 100).
+            // Killed once part of the events were delivered (the receiver takes 1 s a batch of at most 100).
             try await WebhookTests.eventually(seconds: 120) { !receiver.requests.isEmpty }
             child.kill()
             let store = try await database.open()

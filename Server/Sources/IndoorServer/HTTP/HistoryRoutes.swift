@@ -138,7 +138,8 @@ struct HistoryRoutes: RouteArea {
         var fixes = try await store.fixes(venue: venue, at: at, window: window, device: device)
         if let floor {
             let decoder = JSONDecoder()
-            fixes = try fixes.filter { try decoder.decode(Fix.self, from: $0.json).floor == floor }
+            // A fix with no floor is on every floor.
+            fixes = try fixes.filter { (try decoder.decode(Fix.self, from: $0.json).floor ?? floor) == floor }
         }
         var body = Data("{\"at\":\(ZoneReport.number(at)),\"fixes\":[".utf8)
         for (index, fix) in fixes.enumerated() {

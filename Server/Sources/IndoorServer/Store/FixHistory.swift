@@ -10,7 +10,7 @@ public struct FixHistoryQuery: Hashable, Sendable {
     public var to: Double
     /// Only this device's fixes.
     public var device: String?
-    /// Only fixes on this floor level.
+    /// Only fixes on this floor level, and those with no floor (of a venue without floors: on every floor).
     public var floor: Int?
     /// At most this many fixes.
     public var limit: Int

@@ -20,7 +20,8 @@ extension PostgresStore {
         }
         if let floor = query.floor {
             binds.append(String(floor))
-            sql += " AND json->>'floor' = $\(binds.count)"
+            // A fix with no floor (a venue without floors) is on every floor, as the map draws it.
+            sql += " AND coalesce(json->>'floor' = $\(binds.count), true)"
         }
         if let after = query.after {
             binds.append(after.time)

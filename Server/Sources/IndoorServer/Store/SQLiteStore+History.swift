@@ -11,7 +11,8 @@ extension SQLiteStore {
             arguments += [device]
         }
         if let floor = query.floor {
-            sql += " AND json_extract(CAST(json AS TEXT), '$.floor') = ?"
+            // A fix with no floor (a venue without floors) is on every floor, as the map draws it.
+            sql += " AND coalesce(json_extract(CAST(json AS TEXT), '$.floor') = ?, 1)"
             arguments += [floor]
         }
         if let after = query.after {

@@ -30,7 +30,7 @@ export function closeReport() {
 // when it is open.
 export function refreshReport(next, show = false) {
   period = next;
-  if (show) { panel.hidden = false; $("history-report").setAttribute("aria-expanded", "true"); }
+  if (show) { panel.hidden = false; $("history-report").setAttribute("aria-expanded", "true"); clearBar(); }
   if (panel.hidden || !period || !(period.to > period.from)) return;
   load().catch((error) => { stateLine.textContent = String(error.message || error); });
 }
@@ -177,3 +177,9 @@ new ResizeObserver(() => {
   const width = zonesBox.clientWidth;
   if (Math.abs(width - lastWidth) > 8) { lastWidth = width; draw(); }
 }).observe(panel);
+// The panel ends above the history bar, however many lines the bar wraps onto.
+function clearBar() {
+  const bar = $("history-bar");
+  if (!bar.hidden) panel.style.bottom = (bar.offsetHeight + 16) + "px";
+}
+new ResizeObserver(clearBar).observe($("history-bar"));

@@ -120,7 +120,7 @@ function fillPeriod(from, to) {
   fromInput.value = history.unix ? toLocalInput(from) : String(from);
   toInput.value = history.unix ? toLocalInput(to) : String(to);
 }
-// Loads the period the form says: the scrubber from its start, the heatmap and report when shown.
+// Loads the period the form says: the scrubber from its first fix, the heatmap and report when shown.
 function loadPeriod() {
   const parse = (input) => history.unix ? fromLocalInput(input.value) : Number(input.value);
   const from = parse(fromInput), to = parse(toInput);
@@ -129,6 +129,13 @@ function loadPeriod() {
   history.from = from; history.to = to;
   scrubber.min = String(Math.floor(from)); scrubber.max = String(Math.ceil(to));
   setTime(from);
+  // The scrubber starts at the period's first fix (a period reaching back before any history starts where it does).
+  text(base() + "?from=" + from + "&to=" + to + "&limit=1").then((answer) => {
+    const first = parsePage(answer).fixes[0];
+    if (first && history.open && history.from === from && history.to === to && history.t === from && !history.playing) {
+      setTime(first.t);
+    }
+  }).catch(fail);
   if (heatBox.checked) countHeat(); else { history.heat = null; history.heatVersion++; legend.hidden = true; }
   refreshReport({ venue: venue.id, from, to, when: longWhen });
 }

@@ -48,6 +48,8 @@ test("tails: each shown device's fixes of the last seconds, on its floor, in tim
   assert.equal(track.positionsAt(25, 60).size, 0);
   track.add([{ device: "c", t: 50 }]);   // no position: not kept
   assert.equal(track.size, 3);
+  track.forget("a");   // erased
+  assert.deepEqual(track.fixes.map((f) => f.device), ["b"]);
 });
 
 test("heatmap: fixes counted per cell on the chosen floor, hottest first, without keeping the fixes", () => {

@@ -52,6 +52,8 @@ export class TrackWindow {
     if (low) this.fixes.splice(0, low);
   }
   clear() { this.fixes = []; }
+  // Forgets every fix of `device` (its data was erased).
+  forget(device) { this.fixes = this.fixes.filter((fix) => fix.device !== device); }
   get size() { return this.fixes.length; }
   // Where each device was at `t`: its latest fix at or before `t` and after `t - hold` (the history route's `?at=`
   // with `window=hold`), on floor `level` (null: any floor; the latest fix decides the floor). Map device -> fix.

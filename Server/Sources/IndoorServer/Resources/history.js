@@ -35,7 +35,7 @@ const history = {
   open: false, unix: true, from: 0, to: 0, t: 0, playing: false, speed: 1, lastFrame: 0,
   track: new TrackWindow(), loadedFrom: NaN, loadedTo: NaN, generation: 0, loadingGeneration: -1,
   heat: null, heatVersion: 0, heatGeneration: 0, heatText: "",
-  activityAsked: NaN, activityBusy: false, drawnAt: NaN,
+  activityAsked: NaN, activityBusy: false, drawnAt: NaN, error: "",
 };
 
 // For tests and tools: what looking back holds now.
@@ -49,7 +49,8 @@ window.indoorHistory = {
 };
 
 const say = (text) => { stateLine.textContent = text; };
-const fail = (error) => say(String(error.message || error));
+// A failure stays in the bar (before what it says at each paint) until the next period is loaded.
+const fail = (error) => { history.error = String(error.message || error); say(history.error); };
 const base = () => "/v1/venues/" + encodeURIComponent(venue.id) + "/history";
 // A time as the bar shows it: the date and time for Unix times, else the recording's seconds.
 export const longWhen = (t) => history.unix ? new Date(t * 1000).toLocaleString() : "t = " + t.toFixed(1) + " s";
@@ -126,6 +127,7 @@ function loadPeriod() {
   const from = parse(fromInput), to = parse(toInput);
   if (!Number.isFinite(from) || !Number.isFinite(to) || !(to > from)) { say("Give a period: from, then a later to."); return; }
   pause();
+  history.error = "";
   history.from = from; history.to = to;
   scrubber.min = String(Math.floor(from)); scrubber.max = String(Math.ceil(to));
   setTime(from);
@@ -343,7 +345,9 @@ overlays.push(() => {
   layer.dataset.at = String(t);
   history.drawnAt = ready(t) ? t : NaN;
   layer.dataset.ready = String(ready(t));
-  if (!history.heatText || !history.heat) {
+  if (history.error) {
+    say(history.error);
+  } else if (!history.heatText || !history.heat) {
     say((history.playing ? "Playing at " + history.speed + "× · " : "") + positions.size + (positions.size === 1 ? " device" : " devices")
       + (ready(t) ? "" : " · reading the history…"));
   } else {
@@ -351,6 +355,16 @@ overlays.push(() => {
       + (ready(t) ? "." : " · reading the history…"));
   }
 });
+
+// Forgets what playback and the heatmap hold of `device` (its data was erased: the stream said so).
+export function forgetHistoryDevice(device) {
+  if (!history.open) return;
+  history.track.forget(device);
+  history.activityAsked = NaN;
+  askActivity();
+  if (history.heat) countHeat();
+  render();
+}
 
 // ---- The bar's controls.
 

@@ -4,7 +4,7 @@ heatmap and the zone report panel, each checked against the routes behind them.
 
 Simulates a small office with `indoor simulate` (three walkers for five minutes), starts `indoor serve --port 0` (a
 temporary database of its own, keys of the test's making), puts the office as a venue and posts the walkers'
-sightings with past timestamps (the stretch ends a minute before now; a Unix-time venue takes sightings up to
+sightings with past timestamps (the stretch ends two minutes before now; a Unix-time venue takes sightings up to
 `--max-lateness`, an hour, old), so the store holds five minutes of history. Opens the map on it in headless Chromium
 (selenium, as scripts/ci/map-test.py does) at 1400 × 900, opens History from the header and picks "last hour".
 
@@ -16,7 +16,7 @@ sightings with past timestamps (the stretch ends a minute before now; a Unix-tim
 - Heatmap: ticks Heatmap; the cells drawn must count, per cell of the size the page says, exactly the fixes of the
   period's history pages on the floor (computed here from `GET …/history?from=&to=`): the hottest cell drawn is
   a hottest cell of the data, with its count, and the counts add up to the number of fixes.
-- Report: opens Report; every number of its table equals the route's JSON (`GET …/reports/zones?from=&to=&bucket=hour`),
+- Report (once the walkers' last visits have closed as lost, a minute after the post): opens Report; every number of its table equals the route's JSON (`GET …/reports/zones?from=&to=&bucket=hour`),
   each zone has its two charts with a bar per bucket carrying the route's values, the busiest hours are the hours
   with the most people in the zones on average (summed over zones, from the same JSON), and the CSV link's file is
   the route's `Accept: text/csv` answer byte for byte.
@@ -101,10 +101,10 @@ def history_fixes(base, key, start, end):
 
 
 def feed_history(base, keys, office):
-    """Posts the simulated walkers' sightings so that the stretch ends 60 s before now; (first, last) data times."""
+    """Posts the simulated walkers' sightings so that the stretch ends 120 s before now; (first, last) data times."""
     with open(os.path.join(office, "test", "sightings.csv"), newline="") as file:
         rows = sorted(csv.DictReader(file), key=lambda r: float(r["t"]))
-    offset = time.time() - 60 - float(rows[-1]["t"])
+    offset = time.time() - 120 - float(rows[-1]["t"])
     sightings = [{"t": round(float(r["t"]) + offset, 3), "device": r["device"], "node": r["node"],
                   "rssi": float(r["rssi"])} for r in rows]
     for i in range(0, len(sightings), 2000):
@@ -233,6 +233,19 @@ def check_heatmap(driver, base, keys, deadline, state):
         f"{hottest}, as the history route's fixes counted here")
 
 
+def wait_settled(base, keys, deadline, posted):
+    """Waits until no visit is open: the walkers' last visits close as lost a minute after their last sighting
+    arrived, on the server's clock, and change the report's numbers when they do (not playback's: their check-outs
+    come after every time it is checked at)."""
+    while time.monotonic() < deadline:
+        visits = json.loads(get(base, keys["read"], f"/v1/activity?venue={VENUE}&limit=100"))["visits"]
+        if not any(v.get("checkOut") is None for v in visits):
+            say(f"every visit closed, {time.monotonic() - posted:.0f} s after the post")
+            return
+        time.sleep(0.5)
+    fail("the walkers' visits were still open at the time-out")
+
+
 def check_report(driver, base, keys, deadline, state, folder):
     from selenium.webdriver.common.by import By
     driver.find_element(By.ID, "history-report").click()
@@ -359,6 +372,7 @@ def main():
             fail(f"PUT of the venue answered {status}: {answer}")
         first, last = feed_history(base, keys, office)
         say(f"posted {last - first:.0f} s of three walkers' sightings, ending {time.time() - last:.0f} s ago")
+        posted = time.monotonic()
         driver = map_test.browser(os.path.join(folder, "profile"))
         map_test.viewport(driver, 1400, 900, False)
         driver.get(url)
@@ -396,6 +410,7 @@ def main():
         # The heatmap of the period, then the report.
         check_heatmap(driver, base, keys, deadline, state)
         shot("analytics-heatmap.png")
+        wait_settled(base, keys, deadline, posted)
         check_report(driver, base, keys, deadline, state, folder)
         shot("analytics-report.png")
         check_tablet(driver, deadline)

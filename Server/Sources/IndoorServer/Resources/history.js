@@ -107,7 +107,7 @@ export function closeHistory() {
   history.open = false;
   history.generation++; history.heatGeneration++;
   history.heat = null; history.heatVersion++;
-  history.track.clear(); history.loadedFrom = history.loadedTo = NaN;
+  history.track.clear(); history.loadedFrom = history.loadedTo = NaN; history.activityAsked = NaN;
   bar.hidden = true; legend.hidden = true;
   closeReport();
   opener.setAttribute("aria-pressed", "false");

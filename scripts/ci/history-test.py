@@ -12,7 +12,7 @@ sightings with past timestamps (the stretch ends two minutes before now; a Unix-
   and steps once; at each, every device drawn must be where `GET …/history?at=T&window=60` says it was at the
   scrubber's time T (its marker's pixel centre, turned back into metres through the map's own transform, within
   3 cm), no device missing or extra, moving devices drawn with a tail, and the activity list must be the visits of
-  `GET /v1/activity?from=T-900&to=T` as they stood at T.
+  `GET /v1/activity?from=T-900&to=T` as they stood at T, the rooms shaded and labelled with who was inside then.
 - Heatmap: ticks Heatmap; the cells drawn must count, per cell of the size the page says, exactly the fixes of the
   period's history pages on the floor (computed here from `GET …/history?from=&to=`): the hottest cell drawn is
   a hottest cell of the data, with its count, and the counts add up to the number of fixes.
@@ -62,6 +62,7 @@ SEED = 7
 VENUE = "history-test"
 HOLD = 60          # history-plan.js's HOLD_SECONDS: the ?at= window playback draws with
 TOLERANCE = 0.03   # metres between a marker drawn and the route's position
+ROOMS = []         # the venue's zones, as put
 
 
 def fail(message, code=1):
@@ -140,6 +141,9 @@ return {
   feed: Array.from(document.querySelectorAll("#history-feed li"), (li) => [li.className, li.dataset.device]),
   feedShown: !document.getElementById("history-feed").hidden && document.getElementById("feed").hidden,
   feedAt: Number(document.getElementById("history-feed").dataset.at),
+  zones: Object.fromEntries(Array.from(document.querySelectorAll("#plan .zone"), (z) => [z.dataset.zone,
+    Number(z.dataset.historyCount || 0)])),
+  labels: Array.from(document.querySelectorAll("#labels text.label:not(.off)"), (t) => t.textContent),
 };
 """
 
@@ -189,8 +193,20 @@ def check_playback_at(driver, base, keys, deadline, t, what):
     if not drawn["feedShown"] or drawn["feed"] != wanted:
         fail(f"{what}: at {t} the activity list shows {drawn['feed']} (shown instead of the live one: "
              f"{drawn['feedShown']}); the visits as they stood then are {wanted}")
+    inside = {}
+    for v in visits:
+        out = v.get("checkOut")
+        if v["checkIn"] <= t and v.get("reason") != "crossing" and (out is None or out > t):
+            inside[v["zone"]] = inside.get(v["zone"], 0) + 1
+    shown_inside = {zone: n for zone, n in drawn["zones"].items() if n}
+    if shown_inside != inside:
+        fail(f"{what}: at {t} the rooms are marked as holding {shown_inside}, the visits then say {inside}")
+    for zone, n in inside.items():
+        name = next((z.get("name") or z["id"] for z in ROOMS if z["id"] == zone), zone)
+        if not any(label.startswith(f"{n} · ") and name.startswith(label.split(" · ", 1)[1].rstrip("…")) for label in drawn["labels"]):
+            fail(f"{what}: at {t} no room label counts the {n} inside {zone}: {drawn['labels']}")
     say(f"{what}: at {t:.2f} {len(expected)} devices drawn within {worst * 100:.2f} cm of GET …/history?at=, "
-        f"{len(drawn['tails'])} tails, {len(wanted)} activity lines as at that time")
+        f"{len(drawn['tails'])} tails, {len(wanted)} activity lines and the rooms' counts {inside} as at that time")
     return drawn
 
 
@@ -360,6 +376,7 @@ def main():
     with open(os.path.join(office, "venue.json")) as file:
         venue = json.load(file)
     venue["id"] = VENUE
+    ROOMS.extend(venue.get("zones", []))
     process, base, keys = survey_test.start_server(arguments.binary, folder)
     url = base + "/?venue=" + VENUE + "#key=" + keys["read"]
     driver = None

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  HEAT_STEPS, HeatGrid, TrackWindow, activityAt, advance, barHeight, busiestHours, byZone, cellSize, chooseBucket,
+  HEAT_STEPS, HeatGrid, TrackWindow, activityAt, advance, occupancyAt, barHeight, busiestHours, byZone, cellSize, chooseBucket,
   fromLocalInput, heatLegend, heatStep, niceMax, parsePage, stepSeconds, toLocalInput,
 } from "../../Sources/IndoorServer/Resources/history-plan.js";
 
@@ -127,6 +127,16 @@ test("the activity list at a time: ended visits as check-outs, open ones as chec
     [["crossing", "c", 30], ["checkIn", "b", 20], ["checkIn", "a", 10]]);
   assert.deepEqual(activityAt(visits, 60).map((l) => [l.kind, l.device, l.t, l.dwell]),
     [["checkOut", "a", 50, 40], ["crossing", "c", 30, undefined], ["checkIn", "b", 20, undefined]]);
+});
+
+test("who was in each zone at a time: open visits then, crossings not", () => {
+  const visits = [
+    { zone: "k", checkIn: 10, checkOut: 50 }, { zone: "k", checkIn: 20, checkOut: null },
+    { zone: "m", checkIn: 30, checkOut: 30, reason: "crossing" }, { zone: "m", checkIn: 45, checkOut: 90 },
+  ];
+  assert.deepEqual([...occupancyAt(visits, 40)], [["k", 2]]);
+  assert.deepEqual([...occupancyAt(visits, 50)].sort(), [["k", 1], ["m", 1]]);   // out at 50: not inside at 50
+  assert.deepEqual([...occupancyAt(visits, 5)], []);
 });
 
 test("playing and stepping, and the period's fields", () => {

@@ -1,6 +1,6 @@
 // ---- What looking back (history.js, report.js; docs/ANALYTICS.md) works out without the page (pure, tested under
 // node --test): the history route's pages, the fixes kept for playback and where each device was at a time, the
-// heatmap's cells, the report's bucket, chart scale and busiest hours, and the activity list as it stood at a time.
+// heatmap's cells, the report's bucket, chart scale and busiest hours, and the activity list and zones as at a time.
 
 // Playback shows a device at its latest stored fix at or before the scrubber's time and less than HOLD_SECONDS before
 // it (held, not interpolated: what is drawn is what the store has, the same as `GET …/history?at=T&window=60`), with
@@ -205,6 +205,18 @@ export function activityAt(visits, t) {
     else lines.push({ kind: "checkIn", zoneName: v.zoneName, device: v.device, t: v.checkIn });
   }
   return lines.sort((a, b) => b.t - a.t || (a.device < b.device ? -1 : a.device > b.device ? 1 : 0));
+}
+
+// How many were in each zone at `t`, from the same visits: those checked in at or before it and not yet checked out
+// (crossings of a geoline are no stay). Map zone id -> count, zones with nobody left out.
+export function occupancyAt(visits, t) {
+  const counts = new Map();
+  for (const v of visits || []) {
+    if (!(v.checkIn <= t) || v.reason === "crossing") continue;
+    if (v.checkOut !== undefined && v.checkOut !== null && v.checkOut <= t) continue;
+    counts.set(v.zone, (counts.get(v.zone) || 0) + 1);
+  }
+  return counts;
 }
 
 // The scrubber's time after `elapsed` wall-clock milliseconds of play at `speed` from `t`, at most `to`.

@@ -1,8 +1,8 @@
 // ---- Looking back on the live map (docs/ANALYTICS.md): the header's History button opens a bar over the plan with a
 // period (from, to), a time scrubber that plays it at 1×–60×, pauses and steps, a heatmap of the period's fixes and the
 // zone report (report.js). While it is open the plan shows the devices where the store says they were at the
-// scrubber's time instead of live, with their last 30 s of path, and the activity list as it stood then; Live (or
-// another venue) returns to live, which the stream kept up meanwhile.
+// scrubber's time instead of live, with their last 30 s of path, the rooms' counts and the activity list as they
+// stood then; Live (or another venue) returns to live, which the stream kept up meanwhile.
 //
 // Playback reads `GET …/history?from=&to=` pages a couple of minutes at a time around the scrubber (history-plan.js's
 // TrackWindow keeps only those), and draws each device at its latest fix at or before the scrubber's time and less
@@ -11,13 +11,15 @@
 // of the chosen floor (HeatGrid), never the fixes.
 
 import { api, key } from "./api.js";
-import { seconds, when } from "./format.js";
+import { roomLabel, seconds, when } from "./format.js";
 import {
   HOLD_SECONDS, SPEEDS, TAIL_SECONDS, HeatGrid, TrackWindow, activityAt, advance, cellSize, fromLocalInput,
-  heatLegend, heatStep, parsePage, stepSeconds, toLocalInput,
+  heatLegend, heatStep, occupancyAt, parsePage, stepSeconds, toLocalInput,
 } from "./history-plan.js";
+import { placeNames } from "./labels.js";
+import { drawPlan } from "./plan.js";
 import { closeReport, refreshReport } from "./report.js";
-import { bounds, devices, edit, level, overlays, venue } from "./state.js";
+import { bounds, devices, edit, level, overlays, shownName, venue } from "./state.js";
 import { el, map, project } from "./view.js";
 import { render } from "./zoom.js";
 
@@ -35,7 +37,7 @@ const history = {
   open: false, unix: true, from: 0, to: 0, t: 0, playing: false, speed: 1, lastFrame: 0,
   track: new TrackWindow(), loadedFrom: NaN, loadedTo: NaN, generation: 0, loadingGeneration: -1,
   heat: null, heatVersion: 0, heatGeneration: 0, heatText: "",
-  activityAsked: NaN, activityBusy: false, drawnAt: NaN, error: "",
+  activityAsked: NaN, activityBusy: false, drawnAt: NaN, error: "", occupancy: new Map(),
 };
 
 // For tests and tools: what looking back holds now.
@@ -113,7 +115,8 @@ export function closeHistory() {
   opener.setAttribute("aria-pressed", "false");
   document.body.classList.remove("history");
   $("feed").hidden = false; feed.hidden = true; feedNote.hidden = true;
-  render();
+  history.occupancy = new Map();
+  drawPlan(false);   // the rooms' live counts and shading again
 }
 
 // Puts a period in the form's fields.
@@ -224,6 +227,8 @@ async function askActivity() {
     if (!history.open || !venue || venue.id !== id) return;
     history.activityAsked = t;
     showActivity(activityAt(answer.visits, t), t);
+    history.occupancy = occupancyAt(answer.visits, t);
+    showZones();
   } catch (error) {
     fail(error);
   } finally {
@@ -231,6 +236,21 @@ async function askActivity() {
   }
   // The scrubber moved on meanwhile: again, at most twice a second.
   if (history.open && Math.abs(history.activityAsked - history.t) >= 1) setTimeout(askActivity, 500);
+}
+// The rooms as they were at the scrubber's time: each room's label counts who was inside then, and a room someone was
+// in is shaded (the live counts and shading come back with the live plan).
+function showZones() {
+  if (!history.open || !venue) return;
+  for (const item of placeNames) {
+    if (item.kind !== "room" || !item.zone) continue;
+    item.name = roomLabel(shownName(item.zone.name || item.zone.id), history.occupancy.get(item.zone.id));
+  }
+  for (const shape of map.querySelectorAll(".zone")) {
+    const count = history.occupancy.get(shape.dataset.zone) || 0;
+    shape.classList.toggle("history-occupied", count > 0);
+    shape.dataset.historyCount = count;
+  }
+  render();
 }
 function showActivity(lines, t) {
   feedNote.textContent = "At " + longWhen(t) + " (playback):";
@@ -393,5 +413,9 @@ $("history-report").addEventListener("click", () => refreshReport({ venue: venue
   when: longWhen }, true));
 // Another floor: the heatmap counts that floor's fixes. Another venue: back to live.
 // (After the viewer has taken the new floor: its listener may come after this one.)
-$("floor").addEventListener("change", () => setTimeout(() => { if (history.open && heatBox.checked) countHeat(); }));
+$("floor").addEventListener("change", () => setTimeout(() => {
+  if (!history.open) return;
+  showZones();
+  if (heatBox.checked) countHeat();
+}));
 $("venue").addEventListener("change", closeHistory);

@@ -149,11 +149,15 @@ return {
 
 
 def drawn_at(driver, deadline, t):
-    """What the playback layer draws once it is drawn, with every fix read, for scrubber time `t`."""
-    return wait(driver, "const d = (" + "() => {" + DRAWN + "}" + ")();"
+    """What the playback layer draws once it is drawn, with every fix read, for scrubber time `t` (then two frames
+    later, so that the room labels are laid out with their counts too)."""
+    wait(driver, "const d = (" + "() => {" + DRAWN + "}" + ")();"
                 " return d && d.ready && Math.abs(d.at - arguments[0]) < 1e-6 && Math.abs(d.feedAt - arguments[0]) < 1e-6 && d;",
                 lambda: f"playback never drew time {t} with its fixes read: "
                         f"{driver.execute_script('return window.indoorHistory.state();')}", deadline, t)
+    return driver.execute_async_script("const done = arguments[arguments.length - 1];"
+                                       " requestAnimationFrame(() => requestAnimationFrame(() => done((() => {"
+                                       + DRAWN + "})())));")
 
 
 def activity_at(visits, t):

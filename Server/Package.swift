@@ -78,7 +78,8 @@ let package = Package(
                 .embedInCode("Resources/editor-anchor.js"), .embedInCode("Resources/editor-image.js"),
                 .embedInCode("Resources/editor-pointer.js"), .embedInCode("Resources/editor-save.js"),
                 .embedInCode("Resources/editor-paint.js"), .embedInCode("Resources/survey.js"),
-                .embedInCode("Resources/survey-plan.js"),
+                .embedInCode("Resources/survey-plan.js"), .embedInCode("Resources/history.js"),
+                .embedInCode("Resources/history-plan.js"), .embedInCode("Resources/report.js"),
                 .embedInCode("Resources/openapi.json"),
             ],
             swiftSettings: strict

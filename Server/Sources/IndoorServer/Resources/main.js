@@ -5,11 +5,13 @@
 //   activity, stream, viewer: the activity list, the live stream, opening a venue and the status line
 //   drawers: the side panel as a drawer at phone width
 //   survey, survey-plan: survey mode (recording a site survey on the plan) and what it works out
+//   history, report, history-plan: looking back (playback, heatmap, zone report) and what they work out
 //   editor and editor-*: the venue editor (state, forms, items, anchor, image, pointer, save, paint)
 
 import "./drawers.js";
 import "./editor.js";
 import "./survey.js";
+import "./history.js";
 import { start } from "./viewer.js";
 
 start();

@@ -163,6 +163,8 @@ export function markZones() {
 // Zone `zone` holds `count` now (an occupancy event, or the occupancy route): its label and tooltip say so.
 export function showOccupancy(zone, count) {
   occupancy.set(zone, count);
+  // While looking back (history.js), the rooms show their counts at the scrubber's time; the live ones come back after.
+  if (document.body.classList.contains("history")) return;
   const z = (venue.zones || []).find((candidate) => candidate.id === zone);
   if (!z) return;
   for (const item of placeNames) if (item.zone === z) item.name = roomLabel(shownName(z.name || z.id), count);

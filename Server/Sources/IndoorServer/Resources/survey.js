@@ -52,6 +52,7 @@ const base = () => "/v1/venues/" + encodeURIComponent(venue.id) + "/survey";
 function open() {
   if (!venue) return;
   if (edit) { alert("Close the editor first."); return; }
+  if (document.body.classList.contains("history")) { alert("Leave the history (Live) first."); return; }
   bar.hidden = false;
   document.body.classList.add("surveying");
   opener.setAttribute("aria-pressed", "true");

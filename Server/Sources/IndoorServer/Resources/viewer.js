@@ -3,6 +3,7 @@
 
 import { addFeed, clearFeed, dropFromFeed, onZone } from "./activity.js";
 import { api, key, params } from "./api.js";
+import { forgetHistoryDevice } from "./history.js";
 import { drawDevice, drawPlan, nodeHealth, refreshNodes, showOccupancy } from "./plan.js";
 import { devices, edit, editorHooks, forgetDevice, inside, occupancy, rooms, setLevel, setVenue, surveys, venue }
   from "./state.js";
@@ -54,6 +55,7 @@ async function openVenue(id) {
         // The device's data was erased (DELETE /v1/devices/{device}): the map keeps nothing of it.
         forgetDevice(payload.device);
         dropFromFeed(payload.device);
+        forgetHistoryDevice(payload.device);
         drawPlan();
       }
     },

@@ -57,9 +57,12 @@ import Testing
         // Her phone and her watch walk into the east room.
         _ = try await bridge.hub.ingest(venue: "tiny", sightings: HomeAssistantMQTTTests.walk("anna-phone"))
         _ = try await bridge.hub.ingest(venue: "tiny", sightings: HomeAssistantMQTTTests.walk("anna-watch", from: 17))
+        // Her state, her room, then her attributes (published one after the other).
         try await MQTTGatewayTests.eventually("Anna home, in the east room") {
-            bridge.peer.messages(on: anna.base(root: "indoor") + "/state").last == "home"
+            try bridge.peer.messages(on: anna.base(root: "indoor") + "/state").last == "home"
                 && bridge.peer.messages(on: anna.base(root: "indoor") + "/room").last == "East room"
+                && bridge.json(anna.base(root: "indoor") + "/attributes")?["room"] as? String == "East room"
+                && bridge.json(anna.base(root: "indoor"))?["zones"] as? [String] == ["east"]
         }
         let published = try #require(try bridge.json(anna.base(root: "indoor")))
         #expect(published["name"] as? String == "Anna" && published["zones"] as? [String] == ["east"])

@@ -121,6 +121,7 @@ struct ZoneOccupancyTests {
         #expect(occupancy.apply(Self.event(.checkIn, "anna-watch", at: 2)) == nil)
         #expect(occupancy.apply(Self.event(.checkIn, "tag-7", at: 3))?.count == 2)
         #expect(occupancy.members(of: "lab") == ["anna", "tag-7"])
+        #expect(occupancy.zones(of: "anna") == ["lab"] && occupancy.zones(of: "bo").isEmpty)
         #expect(occupancy.apply(Self.event(.checkOut, "anna-phone", at: 4)) == nil)
         #expect(occupancy.apply(Self.event(.dwell, "anna-watch", at: 5)) == nil)
         let out = occupancy.apply(Self.event(.checkOut, "anna-watch", at: 6))

@@ -91,6 +91,11 @@ public struct ZoneOccupancy: Hashable, Sendable {
     /// Who (persons, or devices of no person) is in `zone` now, sorted.
     public func members(of zone: String) -> [String] { (members[zone]?.keys).map { $0.sorted() } ?? [] }
 
+    /// The zones `member` (a person's id, or a device's of no person) is in now.
+    public func zones(of member: String) -> Set<String> {
+        Set(members.compactMap { zone, byMember in byMember[member] == nil ? nil : zone })
+    }
+
     /// How many (persons, or devices of no person) are in `zone` now.
     public func count(of zone: String) -> Int { members[zone]?.count ?? 0 }
 

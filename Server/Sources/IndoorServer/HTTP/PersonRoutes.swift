@@ -54,8 +54,7 @@ struct PersonRoutes: RouteArea {
 
     /// Every person of `venue` as stored, each with where they are when the venue runs here.
     private func persons(venue id: String) async throws -> [PersonAnswer] {
-        guard let stored = try await store.venue(id: id) else { throw APIError.unknownVenue(id) }
-        let venue = try Venue.decodeJSON(stored.json)
+        let venue = try await hub.storedVenue(id: id)
         let updates = Dictionary(
             (hub.persons(venue: id) ?? []).map { ($0.person, $0) }, uniquingKeysWith: { first, _ in first })
         return venue.persons.map { PersonAnswer($0, update: updates[$0.id]) }

@@ -46,8 +46,9 @@ extension VenueHub {
         }
     }
 
-    /// The venue `id` as stored.
-    private func storedVenue(id: String) async throws -> Venue {
+    /// The venue `id` as stored (also where it runs on another instance of a cluster).
+    /// - Throws: ``APIError`` (404) for an unknown venue.
+    func storedVenue(id: String) async throws -> Venue {
         guard let stored = try await store.venue(id: id) else { throw APIError.unknownVenue(id) }
         return try Venue.decodeJSON(stored.json)
     }

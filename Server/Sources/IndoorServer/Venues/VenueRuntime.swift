@@ -38,6 +38,8 @@ final class VenueRuntime: Sendable {
     let nodeIDs: Set<String>
     /// The name of each of the venue's persons, by id.
     let personNames: [String: String]
+    /// The devices of each of the venue's persons, by id.
+    let personDevices: [String: [String]]
     /// In a cluster, the lease under which this instance runs the venue (every commit is fenced by it).
     let lease: VenueLease?
     private let state: Mutex<State>
@@ -87,6 +89,7 @@ final class VenueRuntime: Sendable {
         self.lease = lease
         nodeIDs = Set(venue.nodes.map(\.id))
         personNames = Dictionary(venue.persons.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        personDevices = Dictionary(venue.persons.map { ($0.id, $0.devices) }, uniquingKeysWith: { first, _ in first })
         let persons = venue.personOfDevice
         let session = try LocationSession(SessionConfiguration(venue: venue, maximumDevices: maximumDevices))
         state = Mutex(
@@ -169,11 +172,12 @@ extension VenueRuntime {
 
     private func personUpdate(_ person: String, state: State) -> PersonUpdate {
         let location = state.persons.location(of: person)
+        // The zones occupied by the person, in the venue's order (most zones hold nobody: only those that do are read).
+        let inside = state.occupancy.zones(of: person)
         return PersonUpdate(
-            person: person, name: personNames[person] ?? person,
-            devices: venue.persons.first { $0.id == person }?.devices ?? [], location: location,
-            room: location.flatMap { room(of: $0.fix.device, session: state.session) },
-            zones: venue.zones.map(\.id).filter { state.occupancy.members(of: $0).contains(person) })
+            person: person, name: personNames[person] ?? person, devices: personDevices[person] ?? [],
+            location: location, room: location.flatMap { room(of: $0.fix.device, session: state.session) },
+            zones: inside.isEmpty ? [] : venue.zones.map(\.id).filter(inside.contains))
     }
 }
 

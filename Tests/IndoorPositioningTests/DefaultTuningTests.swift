@@ -23,11 +23,12 @@ import Testing
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
             ("centroid-prior", 0.75), ("centroid-temperature", 10), ("walk-rows", 100),
+            ("survey-coverage", SurveyCoverage.standardMinimumShare),
         ] {
             try same.set(name, to: value)
         }
         // centroid-gate has no default value: unset, the posterior is never gated.
-        #expect(Set(DefaultTuning.names).count == 22)
+        #expect(Set(DefaultTuning.names).count == 23)
         #expect(same.centroidGate == nil)
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
@@ -46,6 +47,7 @@ import Testing
             #expect(map.candidates == RadioMapCrossValidation.standardCandidates)
             #expect(tuning.genericConfiguration == AutoMethod.genericConfiguration)
             #expect(tuning.centroidPrior == CentroidPrior.standard)
+            #expect((tuning.surveyCoverage ?? SurveyCoverage.standardMinimumShare) == 0.9)
         }
     }
 
@@ -177,6 +179,7 @@ import Testing
         ("no-survey-filter", 0.5, "no-survey-filter must be 0 or 1 (got 0.5)"),
         ("centroid-gate", 0, "centroid-gate must be more than 0 (got 0.0)"),
         ("map-variance-weight", -0.5, "map-variance-weight must be 0 or more (got -0.5)"),
+        ("survey-coverage", 1.5, "survey-coverage must be 0 to 1 (got 1.5)"),
     ])
     func refusesUnknownNamesAndValuesOutsideTheirRange(name: String, value: Double, message: String) {
         var tuning = DefaultTuning()

@@ -403,6 +403,13 @@ def main():
         # Playback over the last hour: plays at 60×, pauses where it got to.
         driver.find_element(By.ID, "history").click()
         wait(driver, "return window.indoorHistory.state().open;", "History did not open", deadline)
+        # The plan fits again above the bar laid over the map's bottom, not under it.
+        below = wait(driver, "const o = document.querySelector('#map .outline').getBoundingClientRect();"
+                     " const b = document.getElementById('history-bar').getBoundingClientRect();"
+                     " const m = document.getElementById('map').getBoundingClientRect();"
+                     " return b.height > 0 && o.bottom <= b.top + 1 && o.top >= m.top - 1 && [o.top, o.bottom, b.top];",
+                     "the plan, fitted with History open, is drawn under the History bar", deadline)
+        say(f"with History open the plan is fitted above the bar (plan {below[0]:.0f}–{below[1]:.0f} px, bar from {below[2]:.0f} px)")
         Select(driver.find_element(By.ID, "history-last")).select_by_value("3600")
         state = wait(driver, "const s = window.indoorHistory.state(); return s.to - s.from === 3600 && s;",
                      "picking 'last hour' set no period", deadline)

@@ -102,6 +102,40 @@ import Testing
         }
     }
 
+    /// A survey of one end of the corridor passes near too few of the venue's nodes: it is set aside (the venue
+    /// locates as without a survey), and the survey's state says how much it covers and that it was not learned.
+    @Test func aSurveyOfACornerIsSetAsideAndSaysHowMuchItCovers() async throws {
+        let (venue, data) = try Self.office()
+        let survey = try #require(data.train)
+        let rows = Array(survey.truth.sorted { $0.time < $1.time }.prefix(40))
+        let end = try #require(rows.last?.time)
+        let corner = Recording(sightings: survey.sightings.filter { $0.time <= end }, truth: rows)
+        let fixture = try await ServerFixture(surveys: [venue.id: corner])
+        defer { fixture.remove() }
+        _ = try await fixture.server.hub.putVenue(id: venue.id, json: try venue.encodeJSON())
+        let hub = fixture.server.hub
+        await hub.learned(venue: venue.id)
+        #expect(hub.surveyState(venue: venue.id) == .learned)
+        let validation = try #require(hub.surveyValidation(venue: venue.id))
+        #expect(validation.estimator == SurveyValidation.setAside)
+        #expect(validation.validatedMedianMeters == nil)
+        let coverage = try #require(validation.coverage)
+        #expect(!coverage.learned)
+        #expect(coverage.coveredNodes < coverage.nodes)
+        #expect(coverage.minimumShare == 0.9)
+        try await fixture.test { client in
+            let response = try await client.execute(
+                uri: "/v1/venues/\(venue.id)/survey", method: .get, headers: ServerFixture.headers(ServerFixture.admin))
+            #expect(response.status == .ok)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+            let shown = body?["validation"] as? [String: Any]
+            #expect(shown?["estimator"] as? String == "without-survey")
+            let shownCoverage = shown?["coverage"] as? [String: Any]
+            #expect(shownCoverage?["learned"] as? Bool == false)
+            #expect(shownCoverage?["coveredNodes"] as? Int == coverage.coveredNodes)
+        }
+    }
+
     @Test func aVenuePutAgainWhileItLearnsLearnsItsNewVersionAndADeletedOneStops() async throws {
         let (venue, data) = try Self.office(roomsPerSide: 2)  // what is learned does not matter here, only when
         let survey = try #require(data.train)

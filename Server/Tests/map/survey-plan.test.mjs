@@ -54,4 +54,11 @@ test("what the survey bought, in words", () => {
   assert.match(both, /cross-validated; answers from knn/);
   assert.match(boughtText("learned", { estimator: "particle-filter" }), /too few walks/);
   assert.match(boughtText("learned", { estimator: "knn", validatedMedianMeters: 3 }), /with the survey 3\.00 m/);
+  const aside = boughtText("learned", { estimator: "without-survey", withoutSurveyMedianMeters: 1.5,
+    coverage: { coveredNodes: 4, nodes: 10, radiusMeters: 2.43, minimumShare: 0.9, learned: false } });
+  assert.match(aside, /^Not used yet: the survey passes within 2\.4 m of 4 of 10 nodes/);
+  assert.match(aside, /Walk near at least 9 of them/);
+  const used = boughtText("learned", { estimator: "knn", validatedMedianMeters: 1.2,
+    coverage: { coveredNodes: 10, nodes: 10, radiusMeters: 2.4, minimumShare: 0.9, learned: true } });
+  assert.match(used, /answers from knn/);
 });

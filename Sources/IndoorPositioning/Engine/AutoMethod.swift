@@ -54,6 +54,9 @@ public struct AutoMethod: PositioningMethod {
     /// (``CentroidPrior/standard`` unless the configuration's ``DefaultTuning`` sets another or none): it then answers
     /// however many nodes are heard, without ``sparse`` or ``agreement``. `nil` otherwise.
     let centroidPrior: CentroidPrior?
+    /// The coverage of a survey given but set aside because it covers too little of the venue (``SurveyCoverage``):
+    /// the method then locates as without a survey. `nil` when there was no survey or it was learned from.
+    public internal(set) var surveySetAside: SurveyCoverage? = nil
 
     /// Grid spacing of the posterior without a survey, metres (0.5; with a survey the map's grid is 0.25 m).
     ///

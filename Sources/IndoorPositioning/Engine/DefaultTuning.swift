@@ -79,6 +79,9 @@ public struct DefaultTuning: Hashable, Sendable {
     /// Without a survey, the centroid prior's softmax temperature on RSSI, dB (``CentroidPrior/temperature``;
     /// default 10).
     public var centroidPriorTemperature: Double?
+    /// With a survey, the share of the nodes it must pass near for `auto` to learn from it
+    /// (``SurveyCoverage/minimumShare``; default 0.9; 0 learns from every survey).
+    public var surveyCoverage: Double?
 
     /// Every parameter's defaults.
     init() {}
@@ -173,6 +176,10 @@ public struct DefaultTuning: Hashable, Sendable {
         Parameter(
             name: "centroid-temperature", meaning: "without a survey, the centroid prior's temperature on RSSI, dB",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.centroidPriorTemperature = $1 }),
+        Parameter(
+            name: "survey-coverage",
+            meaning: "with a survey, the share of the nodes it must pass near for auto to learn from it (0: always)",
+            accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.surveyCoverage = $1 }),
     ]
 
     /// The names ``set(_:to:)`` takes, in order.

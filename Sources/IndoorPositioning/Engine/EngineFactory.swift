@@ -18,6 +18,13 @@ public struct EngineFactory {
     public let survey: Recording?
     /// The calibration every engine uses: the one given, else fitted on ``survey``, else uncalibrated.
     public let calibration: Calibration
+    /// How much of the venue ``survey`` was taken in; `nil` without a survey. `auto` (and `particle-filter`) learn
+    /// from the survey only when it ``SurveyCoverage/isEnough``, and locate as without a survey (with the calibration
+    /// given, if any, not one fitted on the survey) otherwise; the methods that need a survey use it whatever it
+    /// covers.
+    public let surveyCoverage: SurveyCoverage?
+    /// The calibration given at `init`, if any.
+    let givenCalibration: Calibration?
     /// Engine tuning before a selection's own settings (tracking, the particle filter's reading filter).
     public let configuration: PositioningEngine.Configuration
     /// The venue's walls and floor connections, for the particle filter's motion model.
@@ -37,6 +44,13 @@ public struct EngineFactory {
         self.progress = progress
         self.nodes = nodes
         self.survey = survey
+        givenCalibration = calibration
+        if let survey {
+            let share = configuration.defaultTuning.surveyCoverage ?? SurveyCoverage.standardMinimumShare
+            surveyCoverage = SurveyCoverage(nodes: nodes, survey: survey, minimumShare: share)
+        } else {
+            surveyCoverage = nil
+        }
         self.calibration =
             calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
         self.configuration = configuration
@@ -49,7 +63,12 @@ public struct EngineFactory {
     /// factory configuration's tuning, else the default) when it is tracked and cleared when not.
     /// - Throws: ``MissingSurveyError`` when the method needs a survey and the factory has none.
     public func engine(_ selection: MethodCatalog.Selection) throws -> PositioningEngine {
-        if selection.needsSurvey, survey == nil { throw MissingSurveyError(method: selection.name) }
+        if selection.needsSurvey, self.survey == nil { throw MissingSurveyError(method: selection.name) }
+        // `auto` learns from a survey only where it covers the venue; a survey of a corner is set aside.
+        let setsSurveyAside =
+            (selection.method == .auto || selection.method == .particleFilter) && surveyCoverage?.isEnough == false
+        let survey = setsSurveyAside ? nil : self.survey
+        let calibration = setsSurveyAside ? givenCalibration ?? .uncalibrated : self.calibration
         var tuned = configuration
         tuned.tracking = selection.tracking ? configuration.tracking ?? PositionTrack.Configuration() : nil
         // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
@@ -58,7 +77,7 @@ public struct EngineFactory {
         }
         let context = MethodCatalog.Context(
             nodes: nodes, survey: survey, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
-            learned: learned, progress: progress)
+            learned: learned, progress: progress, setAside: setsSurveyAside ? surveyCoverage : nil)
         var engine = PositioningEngine(
             nodes: nodes, method: selection.method.make(context), configuration: tuned, calibration: calibration)
         if selection.method == .auto, survey != nil, let filter = engine.method as? ParticleFilter {
@@ -74,11 +93,12 @@ public struct EngineFactory {
             let nodes = nodes
             let floorPlan = floorPlan
             let tuned = tuned
+            let setAside = setsSurveyAside ? surveyCoverage : nil
             engine.calibrateFromLinks { calibration in
                 method.make(
                     MethodCatalog.Context(
                         nodes: nodes, survey: nil, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
-                        learned: Learned(), fromLinks: true))
+                        learned: Learned(), fromLinks: true, setAside: setAside))
             }
         }
         return engine

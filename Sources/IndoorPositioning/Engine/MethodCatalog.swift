@@ -126,6 +126,9 @@ public enum MethodCatalog {
         /// Whether ``calibration`` is a fit from node-to-node links (``NodeLinkCalibration``): it knows each node's
         /// level against the others, not the located devices' (``AutoMethod``'s `levelKnown`).
         var fromLinks = false
+        /// The coverage of the survey `auto` set aside (too little of the venue, ``SurveyCoverage``); `nil` when it
+        /// learns from the survey or there is none.
+        var setAside: SurveyCoverage? = nil
         /// The calibrated device height, metres (`nil` when the survey gave no heights).
         var height: Double? { calibration.deviceHeight }
 
@@ -149,10 +152,11 @@ public enum MethodCatalog {
             var key = configuration
             key.tracking = nil
             if let known = learned.autos[key] { return known }
-            let auto = AutoMethod(
+            var auto = AutoMethod(
                 nodes: nodes, survey: survey, calibration: calibration, configuration: configuration,
                 validation: configuration.defaultTuning.radioMapValidation(), progress: progress,
                 levelKnown: fromLinks ? false : nil)
+            auto.surveySetAside = setAside
             learned.autos[key] = auto
             return auto
         }
@@ -184,7 +188,7 @@ public enum MethodCatalog {
             var tuning = configuration.defaultTuning.applied(to: standard)
             var outcome: TrackingValidation.Outcome?
             var estimators: EstimatorValidation.Outcome?
-            var unvalidated: String?
+            var unvalidated = setAside?.summary
             if let survey, let selection = auto.selection {
                 let setup = TrackingValidation.Setup(
                     nodes: nodes, calibration: calibration, configuration: configuration,
@@ -341,6 +345,7 @@ extension MethodCatalog {
     /// the radius of its fixes from readings alone when the survey's held-out fingerprints set one; `nil` for other
     /// methods and without a survey.
     package static func learnedNote(_ engine: PositioningEngine) -> String? {
+        if let auto = engine.method as? AutoMethod { return auto.surveySetAside?.summary }
         guard let filter = engine.method as? ParticleFilter else { return nil }
         var parts = [
             filter.mapSelection?.summary, filter.validation?.summary ?? filter.unvalidated, filter.estimators?.summary,

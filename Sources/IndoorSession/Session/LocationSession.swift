@@ -245,6 +245,12 @@ public struct LocationSession: Sendable {
         locator.surveyValidation.map { ($0.estimator, $0.validatedMedian) }
     }
 
+    /// For a session made with a survey that its method (the default `auto`) set aside because the survey passes near
+    /// too few of the venue's nodes, how much it covers (``IndoorPositioning/SurveyCoverage``; its `summary` says it in
+    /// a sentence): the session then locates as without a survey. `nil` without a survey, when the survey is learned
+    /// from, and for methods that do not choose.
+    public var surveySetAside: SurveyCoverage? { locator.surveySetAside }
+
     /// The zone visits open now (check-in done, check-out to come), by zone order then device.
     public var openVisits: [ZoneVisit] { zones.openVisits }
 

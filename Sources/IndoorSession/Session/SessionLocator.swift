@@ -13,6 +13,8 @@ struct SessionLocator: Sendable {
     private var primary: PositioningEngine
     private var fallback: PositioningEngine?
     private let fallbackCodes: Set<NoFix.Code>
+    /// The coverage of the survey the configured method set aside (``IndoorPositioning/SurveyCoverage``), if it did.
+    let surveySetAside: SurveyCoverage?
 
     /// What one locate gave.
     struct Outcome {
@@ -33,6 +35,8 @@ struct SessionLocator: Sendable {
         // The session judges each sighting's time (``LocationSession``): the engines follow its judgement.
         let clock = DataClock.follower(horizon: configuration.positioning.horizon)
         primary = try factory.engine(configuration.method)
+        let learnsFromSurvey = configuration.method.method == .auto || configuration.method.method == .particleFilter
+        surveySetAside = learnsFromSurvey && factory.surveyCoverage?.isEnough == false ? factory.surveyCoverage : nil
         primary.clock = clock
         fallbackCodes = configuration.fallback.codes
         if let method = configuration.fallback.method, MethodCatalog.Selection(method) != configuration.method {

@@ -216,18 +216,31 @@ function tick(now) {
 
 // ---- The activity list at the scrubber's time: the visits of the 15 minutes before it, as they stood then.
 
+// Pages of 1000 visits read for one time (the rooms' counts), and the lines the list shows of them.
+const ACTIVITY_PAGES = 5, ACTIVITY_LINES = 200;
+
 async function askActivity() {
   if (history.activityBusy || !history.open) return;
   if (Math.abs(history.activityAsked - history.t) < 1) return;
   history.activityBusy = true;
   const t = history.t, id = venue.id;
   try {
-    const answer = await api("/v1/activity?venue=" + encodeURIComponent(id) + "&from=" + (t - 900) + "&to=" + (t + 0.001)
-      + "&limit=100");
-    if (!history.open || !venue || venue.id !== id) return;
+    const page = "/v1/activity?venue=" + encodeURIComponent(id) + "&from=" + (t - 900) + "&to=" + (t + 0.001)
+      + "&limit=1000";
+    // Every visit open in the 15 minutes, a page of 1000 at a time, up to ACTIVITY_PAGES pages: the rooms' counts
+    // need them all (a busy venue has more than one page), the list shows the newest.
+    const visits = [];
+    let cursor = null, pages = 0;
+    do {
+      const answer = await api(page + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));
+      if (!history.open || !venue || venue.id !== id) return;
+      visits.push(...(answer.visits || []));
+      cursor = answer.nextCursor || null;
+      pages++;
+    } while (cursor && pages < ACTIVITY_PAGES);
     history.activityAsked = t;
-    showActivity(activityAt(answer.visits, t), t);
-    history.occupancy = occupancyAt(answer.visits, t);
+    showActivity(activityAt(visits, t).slice(0, ACTIVITY_LINES), t, cursor !== null);
+    history.occupancy = occupancyAt(visits, t);
     showZones();
   } catch (error) {
     fail(error);
@@ -252,8 +265,9 @@ function showZones() {
   }
   render();
 }
-function showActivity(lines, t) {
-  feedNote.textContent = "At " + longWhen(t) + " (playback):";
+function showActivity(lines, t, cut) {
+  feedNote.textContent = "At " + longWhen(t) + " (playback"
+    + (cut ? "; the newest " + ACTIVITY_PAGES * 1000 + " visits, the counts of a busier venue may be short" : "") + "):";
   feed.innerHTML = "";
   feed.dataset.at = String(t);
   for (const line of lines) {

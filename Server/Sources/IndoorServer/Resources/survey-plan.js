@@ -53,12 +53,19 @@ export function devicesByRecency(fixes) {
 }
 
 // What the survey bought, in a sentence, from the venue's `state` (none, learning, learned, failed) and `validation`
-// ({estimator, validatedMedianMeters?, withoutSurveyMedianMeters?}; absent until learned).
+// ({estimator, validatedMedianMeters?, withoutSurveyMedianMeters?, coverage?}; absent until learned).
 export function boughtText(state, validation) {
   if (state === "learning") return "Learning the survey… the venue keeps positioning meanwhile.";
   if (state === "failed") return "The survey could not be learned (the server's log says why).";
   if (state !== "learned" || !validation) return "No survey learned yet.";
   const m = (v) => v.toFixed(2) + " m";
+  const coverage = validation.coverage;
+  if (coverage && !coverage.learned) {
+    const needed = Math.ceil(coverage.minimumShare * coverage.nodes - 1e-9);
+    return "Not used yet: the survey passes within " + coverage.radiusMeters.toFixed(1) + " m of " + coverage.coveredNodes
+      + " of " + coverage.nodes + " nodes, and a map learned from a corner is wrong elsewhere. Walk near at least "
+      + needed + " of them and it is learned; until then the venue locates as without a survey.";
+  }
   const after = validation.validatedMedianMeters, before = validation.withoutSurveyMedianMeters;
   if (typeof after !== "number") {
     return "Learned (" + validation.estimator + "); too few walks to validate: walk more between marks.";

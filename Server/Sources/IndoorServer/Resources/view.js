@@ -20,6 +20,21 @@ export function size() {
   const box = map.getBoundingClientRect();
   return [box.width, box.height];
 }
+// The bars laid over the bottom of the map (survey mode, History), when shown.
+export const bottomBars = ["survey-bar", "history-bar"];
+// The part of the map a fit may fill, [width, height] in pixels from the map's top left: above the bars laid over
+// its bottom, so a plan fitted while one is open is not drawn under it (at least a third of the map's height).
+export function freeSize() {
+  const box = map.getBoundingClientRect();
+  let bottom = box.bottom;
+  for (const id of bottomBars) {
+    const bar = document.getElementById(id);
+    if (!bar || bar.hidden) continue;
+    const top = bar.getBoundingClientRect().top;
+    if (top > box.top && top < bottom) bottom = top - 4;
+  }
+  return [box.width, Math.max(box.height / 3, bottom - box.top)];
+}
 // The venue metres [x, y] at the pixel (px, py) of the map: the inverse of `project`.
 export const toVenue = (px, py) => [(px - view.x) / view.scale, (view.y - py) / view.scale];
 // The pixel (x, y) of the map under a pointer event.

@@ -2,13 +2,13 @@
 
 import { layoutLabels } from "./labels.js";
 import { bounds, edit, editorHooks, overlays, venue } from "./state.js";
-import { map, pointerAt, size, view } from "./view.js";
+import { bottomBars, freeSize, map, pointerAt, size, view } from "./view.js";
 
-// Fits the chosen floor (or the whole venue) to the map.
+// Fits the chosen floor (or the whole venue) to the map, above any bar open over its bottom (`freeSize`).
 export function fit() {
   if (!venue) return;
   const [minX, minY, maxX, maxY] = bounds();
-  const [width, height] = size();
+  const [width, height] = freeSize();
   const scale = Math.max(1e-6, Math.min(width / (maxX - minX), height / (maxY - minY))) || 1;
   view.scale = view.fitScale = scale;
   view.x = width / 2 - (minX + maxX) / 2 * scale;
@@ -119,3 +119,9 @@ new ResizeObserver(() => {
   else { view.x += (w - lastSize[0]) / 2; view.y += (h - lastSize[1]) / 2; viewChanged(); }
   lastSize = [w, h];
 }).observe(map);
+// A bar opened, closed or grown over the bottom of the map: a fitted plan fits again into the room left above it.
+const barObserver = new ResizeObserver(() => { if (venue && view.fitted && document.getElementById("viewport")) fit(); });
+for (const id of bottomBars) {
+  const bar = document.getElementById(id);
+  if (bar) barObserver.observe(bar);
+}

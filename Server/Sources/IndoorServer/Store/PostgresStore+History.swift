@@ -36,9 +36,22 @@ extension PostgresStore {
         binds.append(Int64(query.limit) + 1)
         sql += " ORDER BY t, device COLLATE \"C\", id LIMIT $\(binds.count)"
         let statement = PostgresQuery(unsafeSQL: sql, binds: binds)
-        let rows = try await mapped { try await client.query(statement, logger: logger).collect() }
-        let fixes = try Self.historyFixes(rows.prefix(query.limit))
-        return FixHistoryPage(fixes: fixes, next: rows.count > query.limit ? fixes.last?.position : nil)
+        // Each row is read as it arrives, while the next ones are still on their way.
+        let (fixes, more) = try await mapped {
+            var reader = HistoryRowReader()
+            var fixes: [HistoryFix] = []
+            fixes.reserveCapacity(min(query.limit, 10_000))
+            var more = false
+            for try await row in try await client.query(statement, logger: logger) {
+                guard fixes.count < query.limit else {
+                    more = true
+                    continue
+                }
+                fixes.append(try reader.fix(row))
+            }
+            return (fixes, more)
+        }
+        return FixHistoryPage(fixes: fixes, next: more ? fixes.last?.position : nil)
     }
 
     package func fixes(venue: String, at: Double, window: Double, device: String?) async throws -> [HistoryFix] {
@@ -58,37 +71,17 @@ extension PostgresStore {
         sql += ") AS latest WHERE r = 1"
         let statement = PostgresQuery(unsafeSQL: sql, binds: binds)
         let rows = try await mapped { try await client.query(statement, logger: logger).collect() }
-        return try Self.historyFixes(rows[...]).sorted { $0.position.device < $1.position.device }
+        var reader = HistoryRowReader()
+        return try rows.map { try reader.fix($0) }.sorted { $0.position.device < $1.position.device }
     }
 
     /// A fix row's columns: its id, time and device, and its JSON's members taken apart by the server (so that the
-    /// fix's JSON is written as SQLite keeps it without parsing JSONB's text: ``historyFixes(_:)``).
+    /// fix's JSON is written as SQLite keeps it without parsing JSONB's text: ``HistoryRowReader``).
     static let fixColumns = """
         id, t, device, (json->>'x')::float8, (json->>'y')::float8, (json->>'z')::float8, (json->>'floor')::bigint,
         (json->>'accuracy')::float8, (json->>'confidence')::float8, json->>'method', (json->>'latitude')::float8,
         (json->>'longitude')::float8
         """
-
-    /// Rows of ``fixColumns`` as history fixes, each fix's JSON written as SQLite keeps it (``FixJSON``, or the
-    /// encoder where it cannot), not as PostgreSQL prints JSONB: both stores answer the same bytes. A number of the
-    /// stored JSON read as `float8` is the `Double` its text is, so the fix is the one stored.
-    private static func historyFixes(_ rows: ArraySlice<PostgresRow>) throws -> [HistoryFix] {
-        let encoder = JSONFormat.encoder()
-        return try rows.map { row in
-            let (id, time, device, x, y, z, floor, accuracy, confidence, method, latitude, longitude) =
-                try row.decode(
-                    (Int64, Double, String, Double, Double, Double?, Int64?, Double, Double, String, Double?, Double?)
-                        .self)
-            var coordinate: GeoCoordinate?
-            if let latitude, let longitude { coordinate = GeoCoordinate(latitude: latitude, longitude: longitude) }
-            let fix = Fix(
-                time: time, device: device, position: Point3D(x: x, y: y, z: z ?? 0), floor: floor.map { Int($0) },
-                accuracy: accuracy, confidence: confidence, method: method, coordinate: coordinate)
-            return HistoryFix(
-                position: FixHistoryPosition(time: time, device: device, id: id),
-                json: try FixJSON.json(fix) ?? encoder.encode(fix))
-        }
-    }
 
     package func zoneReport(_ query: ZoneReportQuery) async throws -> ZoneReportData {
         guard query.edges.count >= 2 else {
@@ -145,5 +138,87 @@ extension PostgresStore {
                 counts: counts, dwells: Array(found.prefix(query.dwellLimit)),
                 dwellsComplete: found.count <= query.dwellLimit, storedSince: since)
         }
+    }
+}
+
+/// One cell of a history row read from its binary form: a big-endian `float8` or `int8`, UTF-8 text; any other form
+/// or type through PostgresNIO's decoding (which also says what was wrong with a cell it cannot read).
+enum HistoryCell {
+    static func optionalFloat8(_ cell: PostgresCell) throws -> Double? {
+        guard var bytes = cell.bytes else { return nil }
+        if cell.format == .binary, cell.dataType == .float8, bytes.readableBytes == 8,
+            let bits = bytes.readInteger(as: UInt64.self)
+        {
+            return Double(bitPattern: bits)
+        }
+        return try cell.decode(Double?.self)
+    }
+
+    static func float8(_ cell: PostgresCell) throws -> Double {
+        guard let value = try optionalFloat8(cell) else { return try cell.decode(Double.self) }
+        return value
+    }
+
+    static func optionalInt8(_ cell: PostgresCell) throws -> Int64? {
+        guard var bytes = cell.bytes else { return nil }
+        if cell.format == .binary, cell.dataType == .int8, bytes.readableBytes == 8,
+            let value = bytes.readInteger(as: Int64.self)
+        {
+            return value
+        }
+        return try cell.decode(Int64?.self)
+    }
+
+    static func int8(_ cell: PostgresCell) throws -> Int64 {
+        guard let value = try optionalInt8(cell) else { return try cell.decode(Int64.self) }
+        return value
+    }
+
+    static func text(_ cell: PostgresCell) throws -> String {
+        if var bytes = cell.bytes, cell.dataType == .text || cell.dataType == .varchar,
+            let text = bytes.readString(length: bytes.readableBytes)
+        {
+            return text
+        }
+        return try cell.decode(String.self)
+    }
+}
+
+/// Rows of ``PostgresStore/fixColumns`` as history fixes, each fix's JSON written as SQLite keeps it (``FixJSON``, or
+/// the encoder where it cannot), not as PostgreSQL prints JSONB: both stores answer the same bytes. A number of the
+/// stored JSON read as `float8` is the `Double` its text is, so the fix is the one stored.
+///
+/// The cells are read straight from their binary form (``HistoryCell``): a page is thousands of rows, and
+/// PostgresNIO's generic decoding of twelve columns a row cost more than the query itself.
+struct HistoryRowReader {
+    private let encoder = JSONFormat.encoder()
+    private var cells: [PostgresCell] = []
+
+    init() { cells.reserveCapacity(12) }
+
+    mutating func fix(_ row: PostgresRow) throws -> HistoryFix {
+        cells.removeAll(keepingCapacity: true)
+        cells.append(contentsOf: row)
+        guard cells.count == 12 else { throw StoreError("a history row has \(cells.count) columns, not 12") }
+        let id = try HistoryCell.int8(cells[0])
+        let time = try HistoryCell.float8(cells[1])
+        let device = try HistoryCell.text(cells[2])
+        let x = try HistoryCell.float8(cells[3])
+        let y = try HistoryCell.float8(cells[4])
+        let z = try HistoryCell.optionalFloat8(cells[5])
+        let floor = try HistoryCell.optionalInt8(cells[6])
+        let accuracy = try HistoryCell.float8(cells[7])
+        let confidence = try HistoryCell.float8(cells[8])
+        let method = try HistoryCell.text(cells[9])
+        let latitude = try HistoryCell.optionalFloat8(cells[10])
+        let longitude = try HistoryCell.optionalFloat8(cells[11])
+        var coordinate: GeoCoordinate?
+        if let latitude, let longitude { coordinate = GeoCoordinate(latitude: latitude, longitude: longitude) }
+        let fix = Fix(
+            time: time, device: device, position: Point3D(x: x, y: y, z: z ?? 0), floor: floor.map { Int($0) },
+            accuracy: accuracy, confidence: confidence, method: method, coordinate: coordinate)
+        return HistoryFix(
+            position: FixHistoryPosition(time: time, device: device, id: id),
+            json: try FixJSON.json(fix) ?? encoder.encode(fix))
     }
 }

@@ -92,10 +92,17 @@ final class SurveyLearning: Sendable {
             do {
                 let learned = try LocationSession(SessionConfiguration(venue: venue, survey: survey))
                 let without = SurveyValidation.medianWithoutSurvey(venue: venue, survey: survey)
-                let validation = learned.surveyValidation.map {
+                let setAside = learned.surveySetAside
+                let coverage = SurveyValidation.Coverage(
+                    setAside ?? SurveyCoverage(nodes: venue.nodes, survey: survey), learned: setAside == nil)
+                var validation = learned.surveyValidation.map {
                     SurveyValidation(
                         estimator: $0.estimator, validatedMedianMeters: $0.validatedMedianMeters,
-                        withoutSurveyMedianMeters: without)
+                        withoutSurveyMedianMeters: without, coverage: coverage)
+                }
+                if setAside != nil {
+                    validation = SurveyValidation(
+                        estimator: SurveyValidation.setAside, withoutSurveyMedianMeters: without, coverage: coverage)
                 }
                 try runtime.locked { state in
                     try state.session.adoptPositioning(of: learned, replaying: state.recent?.sightings ?? [])
@@ -111,9 +118,11 @@ final class SurveyLearning: Sendable {
                 record()
                 let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
                 let what = "\(survey.truth.count) truth rows, \(survey.sightings.count) sightings"
+                let took = String(format: "%.1f", seconds)
                 let message =
-                    "venue '\(venue.id)' learned its survey (\(what)) in \(String(format: "%.1f", seconds)) s: its "
-                    + "fixes and scans now come from the radio map"
+                    setAside.map { "venue '\(venue.id)' set its survey (\(what)) aside in \(took) s: \($0.summary)" }
+                    ?? "venue '\(venue.id)' learned its survey (\(what)) in \(took) s: its fixes and scans now come from "
+                    + "the radio map"
                 logger.info(Logger.Message(stringLiteral: message))
             } catch {
                 runtime.locked { state in
@@ -175,7 +184,8 @@ final class SurveyLearning: Sendable {
 /// What a venue's survey bought, as its learning validated it: the estimator its answers come from and its median
 /// error on the survey's own walks, cross-validated (`GET /v1/venues`, `GET /v1/venues/{id}/survey`).
 public struct SurveyValidation: Hashable, Sendable, Encodable {
-    /// `particle-filter`, `knn`, or a blend such as `particle-filter 0.75 + knn 0.25`.
+    /// `particle-filter`, `knn`, or a blend such as `particle-filter 0.75 + knn 0.25`; ``setAside`` when the survey
+    /// covers too little of the venue to learn from (``coverage``).
     public var estimator: String
     /// The median error on the survey's walks held out in turn, metres; `nil` when the survey has too few walks to
     /// validate on (a survey of fixed spots).
@@ -184,6 +194,33 @@ public struct SurveyValidation: Hashable, Sendable, Encodable {
     /// replayed, each truth row answered online, nothing learned from them): what the survey is compared with. `nil`
     /// when no row was located.
     public var withoutSurveyMedianMeters: Double?
+    /// How much of the venue the survey covers, and whether that was enough to learn from it.
+    public var coverage: Coverage?
+
+    /// The ``estimator`` of a survey set aside: the venue locates as without one.
+    public static let setAside = "without-survey"
+
+    /// How much of the venue a survey covers (``IndoorPositioning/SurveyCoverage``).
+    public struct Coverage: Hashable, Sendable, Encodable {
+        /// The nodes a truth row of the survey passes within ``radiusMeters`` of.
+        public var coveredNodes: Int
+        /// The venue's nodes.
+        public var nodes: Int
+        /// The nodes' typical spacing, metres: how near a surveyed position must be for a node to count.
+        public var radiusMeters: Double
+        /// The share of the nodes the survey must cover to be learned from, 0…1.
+        public var minimumShare: Double
+        /// Whether the survey was learned from (`false`: set aside, the venue locates as without it).
+        public var learned: Bool
+
+        init(_ coverage: SurveyCoverage, learned: Bool) {
+            coveredNodes = coverage.coveredNodes
+            nodes = coverage.nodeCount
+            radiusMeters = coverage.radiusMeters
+            minimumShare = coverage.minimumShare
+            self.learned = learned
+        }
+    }
 
     /// The median error, metres, of `venue`'s default positioning without a survey on `survey`'s truth rows, scored
     /// as `indoor evaluate` scores (``IndoorEvaluation/Evaluator``); `nil` when nothing was located.

@@ -23,7 +23,6 @@ import Testing
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
             ("centroid-prior", 0.75), ("centroid-temperature", 10), ("walk-rows", 100),
-            ("survey-coverage", SurveyCoverage.standardMinimumShare),
         ] {
             try same.set(name, to: value)
         }
@@ -47,7 +46,7 @@ import Testing
             #expect(map.candidates == RadioMapCrossValidation.standardCandidates)
             #expect(tuning.genericConfiguration == AutoMethod.genericConfiguration)
             #expect(tuning.centroidPrior == CentroidPrior.standard)
-            #expect((tuning.surveyCoverage ?? SurveyCoverage.standardMinimumShare) == 0.9)
+            #expect(tuning.surveyCoverage == nil)
         }
     }
 

@@ -89,10 +89,16 @@ import Testing
         #expect(throws: DefaultTuningError.self) { try configuration.defaultTuning.set("survey-coverage", to: 1.5) }
     }
 
-    /// A survey set aside: `auto` gives the answers it gives without a survey, row for row, and says why.
+    /// With the experiment on, a survey set aside: `auto` gives the answers it gives without a survey, row for row,
+    /// and says why.
     @Test func autoOverASurveySetAsideAnswersAsWithoutOne() throws {
         let corner = survey([(0, 0), (1, 0)])
-        var aside = try EngineFactory(nodes: nodes, survey: corner).engine(MethodCatalog.Selection(.auto))
+        var experiment = PositioningEngine.Configuration()
+        try experiment.defaultTuning.set("survey-coverage", to: 0.9)
+        var aside = try EngineFactory(nodes: nodes, survey: corner, configuration: experiment).engine(
+            MethodCatalog.Selection(.auto))
+        // Unset, the survey is learned from whatever it covers.
+        #expect(!EngineFactory(nodes: nodes, survey: corner).setsAside)
         var plain = try EngineFactory(nodes: nodes).engine(MethodCatalog.Selection(.auto))
         #expect(MethodCatalog.learnedNote(aside)?.contains("3 of 9 nodes") == true)
         #expect(MethodCatalog.learnedNote(plain) == nil)

@@ -11,9 +11,10 @@ carried device's id and presses Record. Then it walks the survey in real time: t
 (where its direction changes, and where it stops) the test taps the plan at the true position at that moment, a stop
 with "Hold here" for as long as the walker stood there. It checks the marks and their path are drawn, presses Stop,
 waits until the venue has learned the survey and the bar says what it bought (the median error without the survey
-and with it) and the coverage layer is drawn. Last, the survey exported by the server (`GET …/survey/export`) is
-scored with `indoor evaluate` on the simulated `test/`, beside the simulated `train/` given as CSV files: the
-recorded survey's median must be within 10% of the files'. Screenshots of the bar while recording and of the
+and with it; for a walk that passes near too few of the venue's nodes, as this small office's does, also how many it
+covers, as `GET …/survey` says) and the coverage layer is drawn. Last, the survey exported by the server (`GET
+…/survey/export`) is scored with `indoor evaluate` on the simulated `test/`, beside the simulated `train/` given as
+CSV files: the recorded survey's median must be within 10% of the files'. Screenshots of the bar while recording and of the
 coverage after are saved with `--screenshots` (docs/SURVEY.md shows them).
 
     scripts/ci/survey-test.py [--binary Server/.build/debug/indoor] [--timeout 600] [--screenshots DIR]
@@ -248,10 +249,21 @@ def record(driver, base, keys, folder, venue, deadline, screenshots):
     driver.find_element(By.ID, "survey-record").click()
     say(f"{taken} marks tapped; stopped, learning")
     bought = wait(driver, "const t = document.getElementById('survey-bought').textContent;"
-                          " return /without the survey [0-9.]+ m, with it [0-9.]+ m/.test(t) && t;",
+                          " return (/without the survey [0-9.]+ m, with it [0-9.]+ m/.test(t) || /^Not used yet/.test(t))"
+                          " && t;",
                   lambda: "the bar never said what the survey bought; it says: " + driver.execute_script(
                       "return document.getElementById('survey-bought').textContent;"), deadline)
     say(bought)
+    # The bar says what the server says: learned, or set aside for the nodes it covers.
+    status, state = call(base, keys["admin"], "GET", f"/v1/venues/{venue}/survey")
+    coverage = (state.get("validation") or {}).get("coverage") if status == 200 else None
+    if not coverage:
+        fail(f"GET …/survey answered {status} without validation.coverage: {state}")
+    if coverage["learned"] == bought.startswith("Not used yet"):
+        fail(f"the bar says '{bought}' but the server's survey coverage is {coverage}")
+    short = coverage["coveredNodes"] < coverage["minimumShare"] * coverage["nodes"]
+    if short and f"{coverage['coveredNodes']} of {coverage['nodes']} nodes" not in bought:
+        fail(f"the bar says '{bought}', not the {coverage['coveredNodes']} of {coverage['nodes']} nodes covered")
     coverage = wait(driver, "const n = document.querySelectorAll('#survey-layer .coverage.dense').length;"
                             " return n && {dense: n, thin: document.querySelectorAll('#survey-layer .coverage.thin').length,"
                             " missing: document.querySelectorAll('#survey-layer .coverage.missing').length};",

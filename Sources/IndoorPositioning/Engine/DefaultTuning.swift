@@ -80,7 +80,8 @@ public struct DefaultTuning: Hashable, Sendable {
     /// default 10).
     public var centroidPriorTemperature: Double?
     /// With a survey, the share of the nodes it must pass near for `auto` to learn from it
-    /// (``SurveyCoverage/minimumShare``; default 0.9; 0 learns from every survey).
+    /// (``SurveyCoverage/minimumShare``; default `nil`: every survey is learned from, an experiment of issue 56,
+    /// docs/notes/auto-survey-coverage.md; 0.9 is the share measured there).
     public var surveyCoverage: Double?
 
     /// Every parameter's defaults.
@@ -178,7 +179,7 @@ public struct DefaultTuning: Hashable, Sendable {
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.centroidPriorTemperature = $1 }),
         Parameter(
             name: "survey-coverage",
-            meaning: "with a survey, the share of the nodes it must pass near for auto to learn from it (0: always)",
+            meaning: "with a survey, the share of the nodes it must pass near for auto to learn from it",
             accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.surveyCoverage = $1 }),
     ]
 

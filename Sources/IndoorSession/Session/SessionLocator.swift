@@ -36,7 +36,9 @@ struct SessionLocator: Sendable {
         let clock = DataClock.follower(horizon: configuration.positioning.horizon)
         primary = try factory.engine(configuration.method)
         let learnsFromSurvey = configuration.method.method == .auto || configuration.method.method == .particleFilter
-        surveySetAside = learnsFromSurvey && factory.surveyCoverage?.isEnough == false ? factory.surveyCoverage : nil
+        surveySetAside =
+            learnsFromSurvey && factory.setsAside && factory.surveyCoverage?.isEnough == false
+            ? factory.surveyCoverage : nil
         primary.clock = clock
         fallbackCodes = configuration.fallback.codes
         if let method = configuration.fallback.method, MethodCatalog.Selection(method) != configuration.method {

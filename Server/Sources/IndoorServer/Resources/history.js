@@ -203,6 +203,7 @@ function play() {
 function pause() {
   history.playing = false;
   playButton.textContent = "Play"; playButton.setAttribute("aria-pressed", "false");
+  askActivity();
 }
 // One frame of play: the scrubber moves on by the wall-clock time since the last frame times the speed, but only
 // while the fixes for its time are read (so a device never blinks out because its fixes are still on their way).
@@ -221,7 +222,9 @@ const ACTIVITY_PAGES = 5, ACTIVITY_LINES = 200;
 
 async function askActivity() {
   if (history.activityBusy || !history.open) return;
-  if (Math.abs(history.activityAsked - history.t) < 1) return;
+  // While playing, at most once per second of data time; paused, for the very time shown (the list says which).
+  if (history.activityAsked === history.t) return;
+  if (history.playing && Math.abs(history.activityAsked - history.t) < 1) return;
   history.activityBusy = true;
   const t = history.t, id = venue.id;
   try {
@@ -248,7 +251,7 @@ async function askActivity() {
     history.activityBusy = false;
   }
   // The scrubber moved on meanwhile: again, at most twice a second.
-  if (history.open && Math.abs(history.activityAsked - history.t) >= 1) setTimeout(askActivity, 500);
+  if (history.open && history.activityAsked !== history.t) setTimeout(askActivity, 500);
 }
 // The rooms as they were at the scrubber's time: each room's label counts who was inside then, and a room someone was
 // in is shaded (the live counts and shading come back with the live plan).

@@ -52,6 +52,14 @@ export function devicesByRecency(fixes) {
     .map((fix) => fix.device);
 }
 
+// A survey learned from that passes near too few of the nodes: a sentence asking for more (empty otherwise).
+function shortOf(coverage) {
+  if (!coverage || !coverage.learned || !(coverage.nodes > 0)) return "";
+  if (coverage.coveredNodes >= coverage.minimumShare * coverage.nodes - 1e-9) return "";
+  return " It passes within " + coverage.radiusMeters.toFixed(1) + " m of only " + coverage.coveredNodes + " of "
+    + coverage.nodes + " nodes: a map is a guess where the survey did not go, walk near the rest.";
+}
+
 // What the survey bought, in a sentence, from the venue's `state` (none, learning, learned, failed) and `validation`
 // ({estimator, validatedMedianMeters?, withoutSurveyMedianMeters?, coverage?}; absent until learned).
 export function boughtText(state, validation) {
@@ -63,12 +71,12 @@ export function boughtText(state, validation) {
   if (coverage && !coverage.learned) {
     const needed = Math.ceil(coverage.minimumShare * coverage.nodes - 1e-9);
     return "Not used yet: the survey passes within " + coverage.radiusMeters.toFixed(1) + " m of " + coverage.coveredNodes
-      + " of " + coverage.nodes + " nodes, and a map learned from a corner is wrong elsewhere. Walk near at least "
+      + " of " + coverage.nodes + " nodes, and a map is a guess where the survey did not go. Walk near at least "
       + needed + " of them and it is learned; until then the venue locates as without a survey.";
   }
   const after = validation.validatedMedianMeters, before = validation.withoutSurveyMedianMeters;
   if (typeof after !== "number") {
-    return "Learned (" + validation.estimator + "); too few walks to validate: walk more between marks.";
+    return "Learned (" + validation.estimator + "); too few walks to validate: walk more between marks." + shortOf(coverage);
   }
   let text = "Median error on the survey's walks: ";
   if (typeof before === "number") {
@@ -77,5 +85,5 @@ export function boughtText(state, validation) {
   } else {
     text += "with the survey " + m(after);
   }
-  return text + ", cross-validated; answers from " + validation.estimator + ".";
+  return text + ", cross-validated; answers from " + validation.estimator + "." + shortOf(coverage);
 }

@@ -26,19 +26,24 @@ Exit status 0 on success; 1 with a message saying what did not happen; 2 when a 
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import re
-import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The server is started as the survey test starts it (selenium is imported there only when a browser is driven).
+_spec = importlib.util.spec_from_file_location("survey_test", os.path.join(HERE, "survey-test.py"))
+survey_test = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(survey_test)
 
 VENUE = {
     "id": "tiny", "name": "Tiny", "anchor": {"latitude": 52.5, "longitude": 13.4},
@@ -139,32 +144,6 @@ class HomeAssistant:
             return [line.strip() for line in text if " ERROR " in line and "mqtt" in line.lower()]
 
 
-def start_server(binary, folder, port):
-    keys = {kind: secrets.token_hex(16) for kind in ("admin", "ingest", "read")}
-    process = subprocess.Popen(
-        [binary, "serve", "--port", "0", "--database", os.path.join(folder, "indoor.sqlite"), "--log-level", "warning",
-         "--mqtt", f"mqtt://127.0.0.1:{port}", "--home-assistant", "--home-assistant-device", "*",
-         "--admin-key", keys["admin"], "--ingest-key", keys["ingest"], "--read-key", keys["read"]],
-        stdout=subprocess.PIPE, stderr=open(os.path.join(folder, "server.err"), "w"), text=True)
-    found = {}
-
-    def read():
-        for line in process.stdout:
-            match = re.search(r"listening on (http://\S+)", line)
-            if match and "base" not in found:
-                found["base"] = match.group(1)
-
-    threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + 60
-    while "base" not in found and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.1)
-    if "base" not in found:
-        stop(process)
-        with open(os.path.join(folder, "server.err")) as log:
-            fail(f"the server said no address within 60 s; its stderr:\n{log.read()[-2000:]}")
-    return process, found["base"], keys
-
-
 def call(base, key, method, path, body=None):
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(base + path, data=data, method=method, headers={
@@ -201,7 +180,9 @@ def main():
     try:
         home.start(1)
         say(f"Home Assistant connected to mosquitto on port {port}")
-        server, base, keys = start_server(options.binary, folder, port)
+        server, base, keys = survey_test.start_server(
+            options.binary, folder,
+            ("--mqtt", f"mqtt://127.0.0.1:{port}", "--home-assistant", "--home-assistant-device", "*"))
         if call(base, keys["admin"], "PUT", "/v1/venues/tiny", VENUE) != 201:
             fail("the venue was not created")
         now = time.time()

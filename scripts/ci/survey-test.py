@@ -57,16 +57,16 @@ def say(message):
     print(f"survey-test: {message}", flush=True)
 
 
-def start_server(binary, folder):
-    """Starts `indoor serve` on a free port with a database in `folder` and keys of its own; returns (process, base
-    address, keys by kind) once it says where it listens."""
+def start_server(binary, folder, options=()):
+    """Starts `indoor serve` on a free port with a database in `folder`, keys of its own and any further `options`
+    (arguments of `indoor serve`); returns (process, base address, keys by kind) once it says where it listens."""
     import secrets
     import threading
     keys = {kind: secrets.token_hex(16) for kind in ("admin", "ingest", "read")}
     errors = open(os.path.join(folder, "server.err"), "w")
     process = subprocess.Popen(
         [binary, "serve", "--port", "0", "--database", os.path.join(folder, "indoor.sqlite"), "--log-level", "warning",
-         "--admin-key", keys["admin"], "--ingest-key", keys["ingest"], "--read-key", keys["read"]],
+         *options, "--admin-key", keys["admin"], "--ingest-key", keys["ingest"], "--read-key", keys["read"]],
         stdout=subprocess.PIPE, stderr=errors, text=True)
     found = {}
 

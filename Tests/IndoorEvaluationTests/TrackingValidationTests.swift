@@ -9,6 +9,9 @@ import Testing
 @Suite("Tracking validation")
 struct TrackingValidationTests {
     /// A small simulated office whose survey walker walks the corridor and the rooms.
+    ///
+    /// The walk keeps 4 m from the beacons on the outer walls (8 of 14 nodes covered, `SurveyCoverage`), so the tests
+    /// of what `auto` learns from it ask for learning whatever a survey covers (``learnsAnySurvey``).
     static func office() throws -> SimulatedDataset {
         var options = SimulatorOptions()
         options.roomsPerSide = 3
@@ -16,6 +19,13 @@ struct TrackingValidationTests {
         options.duration = 30
         options.seed = 3
         return try Simulator(options: options).run()
+    }
+
+    /// The engines' configuration that learns from any survey (`survey-coverage` 0).
+    static func learnsAnySurvey() throws -> PositioningEngine.Configuration {
+        var configuration = PositioningEngine.Configuration()
+        try configuration.defaultTuning.set("survey-coverage", to: 0)
+        return configuration
     }
 
     /// The office, its survey and the validation's setup, made once for all tests (learning the map takes a while in
@@ -95,7 +105,7 @@ struct TrackingValidationTests {
         let fixture = try Self.fixture.get()
         let scores = try MethodComparison.run(
             dataset: fixture.simulated.dataset, methods: ["auto", "knn"],
-            floorPlan: FloorPlan(venue: fixture.simulated.venue))
+            floorPlan: FloorPlan(venue: fixture.simulated.venue), configuration: try Self.learnsAnySurvey())
         #expect(scores.map(\.method) == ["auto", "knn"])
         let note = try #require(scores.first?.learned)
         // First the map and weighting the cross-validation chose, then the weight the walks' replay chose.
@@ -113,7 +123,9 @@ struct TrackingValidationTests {
         let fixture = try Self.fixture.get()
         let data = fixture.simulated.dataset
         let plan = FloorPlan(venue: fixture.simulated.venue)
-        let factory = EngineFactory(nodes: data.nodes, survey: fixture.survey, floorPlan: plan)
+        let configuration = try Self.learnsAnySurvey()
+        let factory = EngineFactory(
+            nodes: data.nodes, survey: fixture.survey, configuration: configuration, floorPlan: plan)
         let names = ["auto", "particle-filter", "auto+track"]
         var shared = try names.map { try factory.engine(method: $0) }
         #expect(shared.map(\.method.name) == ["auto", "particle-filter", "auto"])
@@ -127,7 +139,8 @@ struct TrackingValidationTests {
         // Built alone, the filter learns what the factory's `particle-filter` took from `auto`.
         var alone = [
             try MethodCatalog.engine(
-                method: "particle-filter", nodes: data.nodes, survey: fixture.survey, floorPlan: plan)
+                method: "particle-filter", nodes: data.nodes, survey: fixture.survey, configuration: configuration,
+                floorPlan: plan)
         ]
         #expect((alone[0].method as? ParticleFilter)?.validation == validations[1])
         // The same fixes, row by row, on the first minute of the test split.

@@ -89,16 +89,16 @@ import Testing
         #expect(throws: DefaultTuningError.self) { try configuration.defaultTuning.set("survey-coverage", to: 1.5) }
     }
 
-    /// With the experiment on, a survey set aside: `auto` gives the answers it gives without a survey, row for row,
-    /// and says why.
+    /// A survey set aside (the default share): `auto` gives the answers it gives without a survey, row for row, and
+    /// says why; with the share 0, the survey is learned from whatever it covers.
     @Test func autoOverASurveySetAsideAnswersAsWithoutOne() throws {
         let corner = survey([(0, 0), (1, 0)])
-        var experiment = PositioningEngine.Configuration()
-        try experiment.defaultTuning.set("survey-coverage", to: 0.9)
-        var aside = try EngineFactory(nodes: nodes, survey: corner, configuration: experiment).engine(
+        var aside = try EngineFactory(nodes: nodes, survey: corner).engine(MethodCatalog.Selection(.auto))
+        var any = PositioningEngine.Configuration()
+        try any.defaultTuning.set("survey-coverage", to: 0)
+        let learned = try EngineFactory(nodes: nodes, survey: corner, configuration: any).engine(
             MethodCatalog.Selection(.auto))
-        // Unset, the survey is learned from whatever it covers.
-        #expect(!EngineFactory(nodes: nodes, survey: corner).setsAside)
+        #expect((learned.method as? AutoMethod)?.surveySetAside == nil)
         var plain = try EngineFactory(nodes: nodes).engine(MethodCatalog.Selection(.auto))
         #expect(MethodCatalog.learnedNote(aside)?.contains("3 of 9 nodes") == true)
         #expect(MethodCatalog.learnedNote(plain) == nil)

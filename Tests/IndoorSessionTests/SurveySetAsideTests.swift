@@ -4,8 +4,8 @@ import IndoorPositioning
 import IndoorSession
 import Testing
 
-/// With `survey-coverage` set (an experiment), a session given a survey of a corner of its venue (too few nodes passed
-/// near, `SurveyCoverage`) sets it aside: it says so and locates exactly as a session without a survey.
+/// A session given a survey of a corner of its venue (too few nodes passed near, `SurveyCoverage`) sets it aside: it
+/// says so and locates exactly as a session without a survey.
 @Suite struct SurveySetAsideTests {
     @Test func aSurveyOfACornerIsSetAsideAndTheFixesAreThoseWithoutASurvey() throws {
         let (venue, data) = try PositioningAdoptionTests.office()
@@ -15,9 +15,7 @@ import Testing
         let end = try #require(rows.last?.time)
         let corner = Recording(sightings: survey.sightings.filter { $0.time <= end }, truth: rows)
 
-        var configuration = SessionConfiguration(venue: venue, survey: corner)
-        try configuration.positioning.defaultTuning.set("survey-coverage", to: 0.9)
-        var aside = try LocationSession(configuration)
+        var aside = try LocationSession(SessionConfiguration(venue: venue, survey: corner))
         var plain = try LocationSession(SessionConfiguration(venue: venue))
         let coverage = try #require(aside.surveySetAside)
         #expect(coverage.coveredNodes < coverage.nodeCount)

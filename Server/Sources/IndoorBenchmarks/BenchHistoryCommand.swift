@@ -214,6 +214,9 @@ struct BenchHistoryCommand: ParsableCommand {
             if !pending.isEmpty { _ = try await store.commit(batches: pending) }
             // The venue last: a store holding it is complete.
             try await store.putVenue(StoredVenue(id: venue.id, json: try venue.encodeJSON()))
+            // The planner's statistics as autovacuum would have them by then (taken mid-fill, they know nothing of
+            // the last days, and a page of the playback was read by a plan that sorts the whole hour).
+            if let postgres = store as? PostgresStore { try await postgres.analyze() }
             filled = true
             fillSeconds = BenchStopwatch.seconds(clock.now - start)
             fixes = counts.fixes

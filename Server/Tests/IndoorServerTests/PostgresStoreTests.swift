@@ -270,14 +270,16 @@ struct PostgresStoreTests {
         let applied = try cluster.psql(database.name, "SELECT identifier FROM indoor_migrations ORDER BY identifier")
         #expect(
             applied
-                == "v1-venues-sightings-events-visits-keys\nv2-event-storedAt-visit-closedAt\nv3-floorImage\nv4-cluster\n"
-                + "v5-key-lifecycle-audit\nv6-serverSecret\nv7-survey\nv8-history-report-indexes\nv9-webhooks"
+                == "v1-venues-sightings-events-visits-keys\nv10-postgres-fix-json-text\n"
+                + "v2-event-storedAt-visit-closedAt\nv3-floorImage\nv4-cluster\n"
+                + "v5-key-lifecycle-audit\nv6-serverSecret\nv7-survey\n"
+                + "v8-history-report-indexes\nv9-webhooks"
         )
         let before = try Self.schema(database.name)
         #expect(before.contains("visit_open|CREATE UNIQUE INDEX visit_open ON public.visit"))
         let store = try await database.open()
         #expect(try Self.schema(database.name) == before)
-        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "9")
+        #expect(try cluster.psql(database.name, "SELECT COUNT(*) FROM indoor_migrations") == "10")
         try await store.ping()
     }
 
@@ -305,6 +307,41 @@ struct PostgresStoreTests {
             try cluster.psql(
                 database.name, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
                 == "orders")
+    }
+
+    /// The history answers a fix's JSON as written, and a fix stored before `fix_json` was (its JSONB taken apart
+    /// and written again) with the same bytes; so do the devices at an instant.
+    @Test func fixesStoredBeforeTheirWrittenJSONReadTheSameBytes() async throws {
+        let database = try TestDatabase(.postgres)
+        defer { database.remove() }
+        let store = try await database.open()
+        let placed = ServerEvent.fix(
+            Fix(
+                time: 2.25, device: "r", position: Point3D(x: -1.2345, y: 1e-4, z: 1.5), floor: nil, accuracy: 3,
+                confidence: 0.123_456, method: "auto", coordinate: GeoCoordinate(latitude: 52.1, longitude: 4.30001)))
+        // A device whose name JSON escapes: written by the encoder, not by ``FixJSON``.
+        let quoted = Self.fix("say \"hi\"", 2.5, x: 7)
+        _ = try await store.commit(
+            IngestBatch(
+                venue: "a", sightings: [],
+                events: [Self.fix("p", 1), placed, Self.zone(.checkIn, "p", "z1", 1), quoted, Self.fix("p", 3, x: 4)],
+                receivedAt: 100))
+        let query = FixHistoryQuery(venue: "a", from: 0, to: 10, limit: 100)
+        func read() async throws -> [String] {
+            let page = try await store.fixHistory(query).fixes.map { String(decoding: $0.json, as: UTF8.self) }
+            let instant = try await store.fixes(venue: "a", at: 10, window: 60, device: nil)
+            return page + instant.map { String(decoding: $0.json, as: UTF8.self) }
+        }
+        let written = try await read()
+        #expect(written.count == 7)
+        #expect(
+            written.first
+                == #"{"accuracy":1.5,"confidence":0.8,"device":"p","floor":0,"method":"nonlinear","t":1,"#
+                + #""x":1,"y":2,"z":0}"#)
+        let cluster = try Postgres.shared()
+        #expect(try cluster.psql(database.name, "SELECT COUNT(fix_json) FROM event") == "4")
+        try cluster.psql(database.name, "UPDATE event SET fix_json = NULL")
+        #expect(try await read() == written)
     }
 
     @Test(

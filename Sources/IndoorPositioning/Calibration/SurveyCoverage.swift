@@ -7,10 +7,10 @@ import IndoorModel
 /// when a truth row of the survey lies within ``radiusMeters`` of it horizontally, on its floor (a row or a node
 /// without a floor matches every floor); the radius is the nodes' typical spacing, the median over the nodes of the
 /// horizontal distance to the nearest other node on the same floor (at least 1 m; 3 m with fewer than two nodes).
-/// A survey that covers less than ``minimumShare`` of the nodes is one to walk further: the server says so, and with
-/// ``DefaultTuning/surveyCoverage`` set `auto` locates as without it (an experiment, off by default:
-/// docs/notes/auto-survey-coverage.md measured surveys of 40–150 rows near 17–80% of the nodes making `auto` worse than
-/// no survey on 12 of 15 development sets, by up to 7 m).
+/// A survey that covers less than ``minimumShare`` of the nodes is one to walk further: the server says so, and `auto`
+/// locates as without it (docs/notes/auto-survey-coverage.md measured surveys of 40–150 rows near 17–80% of the nodes
+/// making `auto` worse than no survey on 12 of 15 development sets, by up to 7 m; ``DefaultTuning/surveyCoverage``
+/// sets another share, 0 learns from every survey).
 public struct SurveyCoverage: Hashable, Sendable {
     /// The nodes with a surveyed position within ``radiusMeters``.
     public var coveredNodes: Int
@@ -18,8 +18,7 @@ public struct SurveyCoverage: Hashable, Sendable {
     public var nodeCount: Int
     /// How near a surveyed position must be for a node to be covered, metres.
     public var radiusMeters: Double
-    /// The share of the nodes a survey should cover (with ``DefaultTuning/surveyCoverage`` set, the share `auto` needs
-    /// to learn from it), 0…1.
+    /// The share of the nodes a survey should cover for `auto` to learn from it, 0…1.
     public var minimumShare: Double
 
     /// The default ``minimumShare``: 0.9, midway between the most a losing small survey covered (0.8) and what

@@ -80,8 +80,8 @@ public struct DefaultTuning: Hashable, Sendable {
     /// default 10).
     public var centroidPriorTemperature: Double?
     /// With a survey, the share of the nodes it must pass near for `auto` to learn from it
-    /// (``SurveyCoverage/minimumShare``; default `nil`: every survey is learned from, an experiment of issue 56,
-    /// docs/notes/auto-survey-coverage.md; 0.9 is the share measured there).
+    /// (``SurveyCoverage/minimumShare``; default ``SurveyCoverage/standardMinimumShare``, 0.9, measured in
+    /// docs/notes/auto-survey-coverage.md; 0: every survey is learned from).
     public var surveyCoverage: Double?
 
     /// Every parameter's defaults.

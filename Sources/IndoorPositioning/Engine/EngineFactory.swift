@@ -18,16 +18,14 @@ public struct EngineFactory {
     public let survey: Recording?
     /// The calibration every engine uses: the one given, else fitted on ``survey``, else uncalibrated.
     public let calibration: Calibration
-    /// How much of the venue ``survey`` was taken in; `nil` without a survey. With the configuration's
-    /// ``DefaultTuning/surveyCoverage`` set (an experiment, off by default), `auto` (and `particle-filter`) learn from
-    /// the survey only when it covers that share of the nodes, and locate as without a survey (with the calibration
-    /// given, if any, not one fitted on the survey) otherwise; the methods that need a survey use it whatever it
-    /// covers.
+    /// How much of the venue ``survey`` was taken in; `nil` without a survey. `auto` (and `particle-filter`) learn
+    /// from the survey only when it covers the configuration's ``DefaultTuning/surveyCoverage`` share of the nodes
+    /// (``SurveyCoverage/standardMinimumShare`` unless set; 0 learns from any survey), and locate as without a survey
+    /// (with the calibration given, if any, not one fitted on the survey) otherwise; the methods that need a survey use
+    /// it whatever it covers.
     public let surveyCoverage: SurveyCoverage?
     /// The calibration given at `init`, if any.
     let givenCalibration: Calibration?
-    /// Whether `auto` sets a survey that covers too little aside (``DefaultTuning/surveyCoverage`` is set).
-    package let setsAside: Bool
     /// Engine tuning before a selection's own settings (tracking, the particle filter's reading filter).
     public let configuration: PositioningEngine.Configuration
     /// The venue's walls and floor connections, for the particle filter's motion model.
@@ -51,10 +49,8 @@ public struct EngineFactory {
         if let survey {
             let share = configuration.defaultTuning.surveyCoverage ?? SurveyCoverage.standardMinimumShare
             surveyCoverage = SurveyCoverage(nodes: nodes, survey: survey, minimumShare: share)
-            setsAside = configuration.defaultTuning.surveyCoverage != nil
         } else {
             surveyCoverage = nil
-            setsAside = false
         }
         self.calibration =
             calibration ?? survey.map { CalibrationFitter().fit(nodes: nodes, survey: $0) } ?? .uncalibrated
@@ -69,10 +65,9 @@ public struct EngineFactory {
     /// - Throws: ``MissingSurveyError`` when the method needs a survey and the factory has none.
     public func engine(_ selection: MethodCatalog.Selection) throws -> PositioningEngine {
         if selection.needsSurvey, self.survey == nil { throw MissingSurveyError(method: selection.name) }
-        // With the experiment on, `auto` learns from a survey only where it covers the venue.
+        // `auto` learns from a survey only where it covers the venue.
         let setsSurveyAside =
-            (selection.method == .auto || selection.method == .particleFilter) && setsAside
-            && surveyCoverage?.isEnough == false
+            (selection.method == .auto || selection.method == .particleFilter) && surveyCoverage?.isEnough == false
         let survey = setsSurveyAside ? nil : self.survey
         let calibration = setsSurveyAside ? givenCalibration ?? .uncalibrated : self.calibration
         var tuned = configuration

@@ -37,7 +37,7 @@ struct SessionLocator: Sendable {
         primary = try factory.engine(configuration.method)
         let learnsFromSurvey = configuration.method.method == .auto || configuration.method.method == .particleFilter
         surveySetAside =
-            learnsFromSurvey && factory.setsAside && factory.surveyCoverage?.isEnough == false
+            learnsFromSurvey && factory.surveyCoverage?.isEnough == false
             ? factory.surveyCoverage : nil
         primary.clock = clock
         fallbackCodes = configuration.fallback.codes

@@ -275,7 +275,16 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX webhook_delivery_hook ON webhook_delivery (hook, id)",
             ]),
+        // PostgreSQL only: a fix's JSON also as the server wrote it (the bytes SQLite keeps in `json`), which the
+        // history's pages answer as they are instead of taking JSONB apart (docs/notes/2026-11-30-history-fix-json.md).
+        // Fixes stored before it have none, and are read as before.
+        Migration(
+            identifier: fixJSONText,
+            statements: ["ALTER TABLE event ADD COLUMN fix_json TEXT"]),
     ]
+
+    /// The migration of `event.fix_json` (PostgreSQL only: SQLite keeps the written JSON in `json`).
+    static let fixJSONText = "v10-postgres-fix-json-text"
 
     /// Brings the schema of the database `connection` is on up to date.
     /// - Parameters:

@@ -122,17 +122,20 @@ extension PostgresStore {
                 let event = batch.events[index]
                 let first = binds.count + 1
                 rows.append(
-                    "($\(first),$\(first + 1),$\(first + 2),$\(first + 3),$\(first + 4)::jsonb,$\(first + 5))")
+                    "($\(first),$\(first + 1),$\(first + 2),$\(first + 3),$\(first + 4)::jsonb,$\(first + 5),"
+                        + "$\(first + 6)::text)")
                 binds.append(batch.venue)
                 binds.append(event.type)
                 binds.append(event.time)
                 binds.append(event.device)
                 binds.append(json[index])
                 binds.append(batch.receivedAt)
+                // A fix's JSON also as written, for the history's pages (`fix_json`).
+                if case .fix = event { binds.append(json[index]) } else { binds.appendNull() }
             }
             let returned = try await connection.query(
                 PostgresQuery(
-                    unsafeSQL: "INSERT INTO event (venue, type, t, device, json, stored_at) VALUES "
+                    unsafeSQL: "INSERT INTO event (venue, type, t, device, json, stored_at, fix_json) VALUES "
                         + rows.joined(separator: ",") + " RETURNING id", binds: binds),
                 logger: logger
             ).collect()

@@ -46,7 +46,8 @@ extension PostgresStore {
             }
             return try rows.map { row in
                 let (venue, text) = try row.decode((String, String).self)
-                return DeviceRecord(kind: .latest, id: 0, venue: venue, json: try Self.json(text, type: "fix"))
+                return DeviceRecord(
+                    kind: .latest, id: 0, venue: venue, json: try Self.eventJSON(printed: text, type: "fix"))
             }
         case .sighting:
             let rows = try await mapped {
@@ -77,7 +78,8 @@ extension PostgresStore {
             return try rows.map { row in
                 let (id, venue, type, text) = try row.decode((Int64, String, String, String).self)
                 return DeviceRecord(
-                    kind: type == "fix" ? .fix : .event, id: id, venue: venue, json: try Self.json(text, type: type))
+                    kind: type == "fix" ? .fix : .event, id: id, venue: venue,
+                    json: try Self.eventJSON(printed: text, type: type))
             }
         case .visit:
             let rows = try await mapped {
@@ -154,8 +156,8 @@ extension PostgresStore {
     }
 
     /// `text`, JSON that PostgreSQL printed from a `jsonb` column, as the event's JSON that SQLite keeps and the API
-    /// answers (``ServerEvent/json(_:)``), so both stores export the same bytes.
-    private static func json(_ text: String, type: String) throws -> Data {
+    /// answers (``ServerEvent/json(_:)``), so both stores answer the same bytes.
+    static func eventJSON(printed text: String, type: String) throws -> Data {
         let decoder = JSONDecoder()
         let data = Data(text.utf8)
         let event = try ServerEvent.decode(type: type, json: data, decoder: decoder)

@@ -61,7 +61,7 @@ extension PostgresStore {
         binds.append(at)
         var sql = """
             SELECT \(Self.fixColumns) FROM (
-                SELECT id, t, device, json, ROW_NUMBER() OVER (PARTITION BY device ORDER BY t DESC, id DESC) AS r
+                SELECT id, t, device, json, fix_json, ROW_NUMBER() OVER (PARTITION BY device ORDER BY t DESC, id DESC) AS r
                 FROM event WHERE venue = $1 AND type = 'fix' AND t > $2 AND t <= $3
             """
         if let device {
@@ -75,13 +75,10 @@ extension PostgresStore {
         return try rows.map { try reader.fix($0) }.sorted { $0.position.device < $1.position.device }
     }
 
-    /// A fix row's columns: its id, time and device, and its JSON's members taken apart by the server (so that the
-    /// fix's JSON is written as SQLite keeps it without parsing JSONB's text: ``HistoryRowReader``).
-    static let fixColumns = """
-        id, t, device, (json->>'x')::float8, (json->>'y')::float8, (json->>'z')::float8, (json->>'floor')::bigint,
-        (json->>'accuracy')::float8, (json->>'confidence')::float8, json->>'method', (json->>'latitude')::float8,
-        (json->>'longitude')::float8
-        """
+    /// A fix row's columns: its id, time and device, its JSON as written (`fix_json`), and for a fix stored without
+    /// that (before the migration ``PostgresMigrations/fixJSONText``) its JSONB as PostgreSQL prints it
+    /// (``HistoryRowReader``).
+    static let fixColumns = "id, t, device, fix_json, CASE WHEN fix_json IS NULL THEN json::text END"
 
     package func zoneReport(_ query: ZoneReportQuery) async throws -> ZoneReportData {
         guard query.edges.count >= 2 else {
@@ -144,34 +141,22 @@ extension PostgresStore {
 /// One cell of a history row read from its binary form: a big-endian `float8` or `int8`, UTF-8 text; any other form
 /// or type through PostgresNIO's decoding (which also says what was wrong with a cell it cannot read).
 enum HistoryCell {
-    static func optionalFloat8(_ cell: PostgresCell) throws -> Double? {
-        guard var bytes = cell.bytes else { return nil }
-        if cell.format == .binary, cell.dataType == .float8, bytes.readableBytes == 8,
+    static func float8(_ cell: PostgresCell) throws -> Double {
+        if var bytes = cell.bytes, cell.format == .binary, cell.dataType == .float8, bytes.readableBytes == 8,
             let bits = bytes.readInteger(as: UInt64.self)
         {
             return Double(bitPattern: bits)
         }
-        return try cell.decode(Double?.self)
+        return try cell.decode(Double.self)
     }
 
-    static func float8(_ cell: PostgresCell) throws -> Double {
-        guard let value = try optionalFloat8(cell) else { return try cell.decode(Double.self) }
-        return value
-    }
-
-    static func optionalInt8(_ cell: PostgresCell) throws -> Int64? {
-        guard var bytes = cell.bytes else { return nil }
-        if cell.format == .binary, cell.dataType == .int8, bytes.readableBytes == 8,
+    static func int8(_ cell: PostgresCell) throws -> Int64 {
+        if var bytes = cell.bytes, cell.format == .binary, cell.dataType == .int8, bytes.readableBytes == 8,
             let value = bytes.readInteger(as: Int64.self)
         {
             return value
         }
-        return try cell.decode(Int64?.self)
-    }
-
-    static func int8(_ cell: PostgresCell) throws -> Int64 {
-        guard let value = try optionalInt8(cell) else { return try cell.decode(Int64.self) }
-        return value
+        return try cell.decode(Int64.self)
     }
 
     static func text(_ cell: PostgresCell) throws -> String {
@@ -184,41 +169,29 @@ enum HistoryCell {
     }
 }
 
-/// Rows of ``PostgresStore/fixColumns`` as history fixes, each fix's JSON written as SQLite keeps it (``FixJSON``, or
-/// the encoder where it cannot), not as PostgreSQL prints JSONB: both stores answer the same bytes. A number of the
-/// stored JSON read as `float8` is the `Double` its text is, so the fix is the one stored.
+/// Rows of ``PostgresStore/fixColumns`` as history fixes. A fix's JSON is the one the server wrote (`fix_json`), or
+/// for a fix stored without it, its JSONB as PostgreSQL prints it decoded and written as SQLite keeps it
+/// (``PostgresStore/eventJSON(printed:type:)``; a number of JSONB is the text it was given, so the fix is the one
+/// stored): both stores answer the same bytes.
 ///
 /// The cells are read straight from their binary form (``HistoryCell``): a page is thousands of rows, and
-/// PostgresNIO's generic decoding of twelve columns a row cost more than the query itself.
+/// PostgresNIO's generic decoding of every column a row cost more than the query itself.
 struct HistoryRowReader {
-    private let encoder = JSONFormat.encoder()
     private var cells: [PostgresCell] = []
 
-    init() { cells.reserveCapacity(12) }
+    init() { cells.reserveCapacity(5) }
 
     mutating func fix(_ row: PostgresRow) throws -> HistoryFix {
         cells.removeAll(keepingCapacity: true)
         cells.append(contentsOf: row)
-        guard cells.count == 12 else { throw StoreError("a history row has \(cells.count) columns, not 12") }
-        let id = try HistoryCell.int8(cells[0])
-        let time = try HistoryCell.float8(cells[1])
-        let device = try HistoryCell.text(cells[2])
-        let x = try HistoryCell.float8(cells[3])
-        let y = try HistoryCell.float8(cells[4])
-        let z = try HistoryCell.optionalFloat8(cells[5])
-        let floor = try HistoryCell.optionalInt8(cells[6])
-        let accuracy = try HistoryCell.float8(cells[7])
-        let confidence = try HistoryCell.float8(cells[8])
-        let method = try HistoryCell.text(cells[9])
-        let latitude = try HistoryCell.optionalFloat8(cells[10])
-        let longitude = try HistoryCell.optionalFloat8(cells[11])
-        var coordinate: GeoCoordinate?
-        if let latitude, let longitude { coordinate = GeoCoordinate(latitude: latitude, longitude: longitude) }
-        let fix = Fix(
-            time: time, device: device, position: Point3D(x: x, y: y, z: z ?? 0), floor: floor.map { Int($0) },
-            accuracy: accuracy, confidence: confidence, method: method, coordinate: coordinate)
-        return HistoryFix(
-            position: FixHistoryPosition(time: time, device: device, id: id),
-            json: try FixJSON.json(fix) ?? encoder.encode(fix))
+        guard cells.count == 5 else { throw StoreError("a history row has \(cells.count) columns, not 5") }
+        let position = FixHistoryPosition(
+            time: try HistoryCell.float8(cells[1]), device: try HistoryCell.text(cells[2]),
+            id: try HistoryCell.int8(cells[0]))
+        if let written = cells[3].bytes {
+            return HistoryFix(position: position, json: Data(written.readableBytesView))
+        }
+        let printed = try HistoryCell.text(cells[4])
+        return HistoryFix(position: position, json: try PostgresStore.eventJSON(printed: printed, type: "fix"))
     }
 }

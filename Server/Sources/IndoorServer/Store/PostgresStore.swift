@@ -99,6 +99,12 @@ package final class PostgresStore: LocationStore {
         await runner.value
     }
 
+    /// Brings the query planner's statistics of every table up to date (`ANALYZE`), as autovacuum does in its own time:
+    /// for a benchmark that has just filled the store, whose newest rows the statistics would not know yet.
+    package func analyze() async throws {
+        try await mapped { _ = try await client.query("ANALYZE", logger: logger).collect() }
+    }
+
     /// Answers within ``pingSeconds``, or throws: while the server is unreachable the pool keeps a query waiting
     /// (up to a minute) for a connection, and `/health` must answer sooner than that.
     package func ping() async throws {

@@ -81,6 +81,10 @@ import Testing
         let factory = EngineFactory(nodes: nodes, survey: corner)
         #expect(factory.surveyCoverage?.coveredNodes == 3)
         #expect(factory.surveyCoverage?.isEnough == false)
+        // `auto` and the filter set it aside; k-NN uses a survey whatever it covers.
+        #expect(factory.surveySetAside(by: MethodCatalog.Selection(.auto)) == factory.surveyCoverage)
+        #expect(factory.surveySetAside(by: MethodCatalog.Selection(.particleFilter)) != nil)
+        #expect(factory.surveySetAside(by: MethodCatalog.Selection(.knn)) == nil)
         #expect(EngineFactory(nodes: nodes).surveyCoverage == nil)
         var configuration = PositioningEngine.Configuration()
         try configuration.defaultTuning.set("survey-coverage", to: 0.3)

@@ -58,6 +58,15 @@ public struct EngineFactory {
         self.floorPlan = floorPlan
     }
 
+    /// The coverage of ``survey`` when `selection` sets it aside: `auto` and `particle-filter` learn from a survey
+    /// only where it covers enough of the venue (``surveyCoverage``); `nil` when the selection learns from it, uses
+    /// it whatever it covers, or there is none.
+    public func surveySetAside(by selection: MethodCatalog.Selection) -> SurveyCoverage? {
+        guard selection.method == .auto || selection.method == .particleFilter, surveyCoverage?.isEnough == false
+        else { return nil }
+        return surveyCoverage
+    }
+
     /// An engine running `selection`.
     ///
     /// The selection decides whether the engine tracks: ``PositioningEngine/Configuration/tracking`` is set (to the
@@ -65,11 +74,9 @@ public struct EngineFactory {
     /// - Throws: ``MissingSurveyError`` when the method needs a survey and the factory has none.
     public func engine(_ selection: MethodCatalog.Selection) throws -> PositioningEngine {
         if selection.needsSurvey, self.survey == nil { throw MissingSurveyError(method: selection.name) }
-        // `auto` learns from a survey only where it covers the venue.
-        let setsSurveyAside =
-            (selection.method == .auto || selection.method == .particleFilter) && surveyCoverage?.isEnough == false
-        let survey = setsSurveyAside ? nil : self.survey
-        let calibration = setsSurveyAside ? givenCalibration ?? .uncalibrated : self.calibration
+        let setAside = surveySetAside(by: selection)
+        let survey = setAside == nil ? self.survey : nil
+        let calibration = setAside == nil ? self.calibration : givenCalibration ?? .uncalibrated
         var tuned = configuration
         tuned.tracking = selection.tracking ? configuration.tracking ?? PositionTrack.Configuration() : nil
         // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
@@ -78,7 +85,7 @@ public struct EngineFactory {
         }
         let context = MethodCatalog.Context(
             nodes: nodes, survey: survey, configuration: tuned, calibration: calibration, floorPlan: floorPlan,
-            learned: learned, progress: progress, setAside: setsSurveyAside ? surveyCoverage : nil)
+            learned: learned, progress: progress, setAside: setAside)
         var engine = PositioningEngine(
             nodes: nodes, method: selection.method.make(context), configuration: tuned, calibration: calibration)
         if selection.method == .auto, survey != nil, let filter = engine.method as? ParticleFilter {
@@ -94,7 +101,6 @@ public struct EngineFactory {
             let nodes = nodes
             let floorPlan = floorPlan
             let tuned = tuned
-            let setAside = setsSurveyAside ? surveyCoverage : nil
             engine.calibrateFromLinks { calibration in
                 method.make(
                     MethodCatalog.Context(

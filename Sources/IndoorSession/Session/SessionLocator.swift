@@ -35,10 +35,7 @@ struct SessionLocator: Sendable {
         // The session judges each sighting's time (``LocationSession``): the engines follow its judgement.
         let clock = DataClock.follower(horizon: configuration.positioning.horizon)
         primary = try factory.engine(configuration.method)
-        let learnsFromSurvey = configuration.method.method == .auto || configuration.method.method == .particleFilter
-        surveySetAside =
-            learnsFromSurvey && factory.surveyCoverage?.isEnough == false
-            ? factory.surveyCoverage : nil
+        surveySetAside = factory.surveySetAside(by: configuration.method)
         primary.clock = clock
         fallbackCodes = configuration.fallback.codes
         if let method = configuration.fallback.method, MethodCatalog.Selection(method) != configuration.method {

@@ -203,7 +203,7 @@ struct TrackingValidationTests {
         #expect(
             TrackingValidation().unchosenNote(survey: scans, standard: 0.5)
                 == "the filter's evidence weight stays 0.5: the survey has 0 rows of walks (truth travelling 1 m or "
-                + "more in 30 s), 100 needed to choose another")
+                + "more in 30 s), 50 needed to choose another")
         // Too few rows for the bar: no choice either.
         let demanding = TrackingValidation(minimumRows: survey.truth.count + 1)
         #expect(demanding.choose(survey: survey, setup: setup) == nil)

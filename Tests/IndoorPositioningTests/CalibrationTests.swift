@@ -160,7 +160,7 @@ func syntheticSurvey(
         #expect(try JSONDecoder().decode(Calibration.self, from: data) == fitted)
     }
 
-    @Test func truthIsInterpolatedBetweenRowsAndNotAcrossGaps() throws {
+    @Test func truthIsInterpolatedBetweenRowsAndNotAcrossGapsAndKnownAtEachRow() throws {
         let track = TruthTrack(points: [
             TruthPoint(time: 0, device: "d", point: Point2D(x: 0, y: 0)),
             TruthPoint(time: 2, device: "d", point: Point2D(x: 4, y: 2)),
@@ -170,6 +170,11 @@ func syntheticSurvey(
         #expect(middle.point == Point2D(x: 2, y: 1))
         #expect(track.position(at: 50) == nil)
         #expect(track.position(at: -20) == nil)
+        // A row's own time is known however far the next row is: a walk with a position every 8 s (a sparse survey)
+        // gives a fingerprint and a calibration sample at each row.
+        #expect(track.position(at: 2)?.point == Point2D(x: 4, y: 2))
+        #expect(track.position(at: 100)?.point == Point2D(x: 9, y: 9))
+        #expect(track.position(at: 2.5) == nil)
         let still = TruthTrack(points: [TruthPoint(time: 9, device: "s", point: Point2D(x: 1, y: 2))])
         #expect(still.position(at: -1000)?.point == Point2D(x: 1, y: 2))
     }

@@ -22,7 +22,7 @@ import Testing
             ("dense-minimum", 4),
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
-            ("centroid-prior", 0.75), ("centroid-temperature", 10), ("walk-rows", 100),
+            ("centroid-prior", 0.75), ("centroid-temperature", 10), ("walk-rows", 50),
         ] {
             try same.set(name, to: value)
         }

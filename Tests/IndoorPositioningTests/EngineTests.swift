@@ -211,6 +211,21 @@ import Testing
         #expect(bogus.count == 22)
     }
 
+    @Test func aWalkWithAPositionEveryEightSecondsGivesAFingerprintAtEachRow() {
+        // A walk from (0, 0) to (16, 0) heard every half second, its position written every 8 s: more than the 5 s
+        // its truth may be bridged, so nothing between the rows is known, but each row is (a sparse survey's rows
+        // all gave nothing).
+        var sightings: [Sighting] = []
+        for step in 0...32 { sightings.append(Sighting(time: Double(step) / 2, device: "w", node: "a", rssi: -60)) }
+        let truth = stride(from: 0.0, through: 16, by: 8).map {
+            TruthPoint(time: $0, device: "w", point: Point2D(x: $0, y: 0), z: 0)
+        }
+        let fingerprints = FingerprintKNN.survey(
+            nodes: nodes, recording: Recording(sightings: sightings, truth: truth),
+            configuration: .init(), calibration: .uncalibrated)
+        #expect(fingerprints.map(\.position.x) == [0, 8, 16])
+    }
+
     @Test func oneBogusFutureTimestampDoesNotStopExpiry() {
         var engine = PositioningEngine(nodes: nodes, method: WeightedCentroid())
         engine.ingest(Sighting(time: 1e9, device: "bogus", node: "a", rssi: -60))

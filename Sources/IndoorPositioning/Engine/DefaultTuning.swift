@@ -37,7 +37,7 @@ public struct DefaultTuning: Hashable, Sendable {
     /// ``EstimatorValidation/significance``, standard errors (default 2).
     public var estimatorSignificance: Double?
     /// ``TrackingValidation/minimumRows``: the fewest rows of the survey's walks for the evidence weight and the
-    /// estimator to be chosen on them (default 100).
+    /// estimator to be chosen on them (default 50; docs/notes/auto-small-and-offset-surveys.md).
     public var minimumWalkRows: Int?
     /// The largest share of k-NN the radio map's cross-validation compares (``RadioMapCrossValidation/knnShares``:
     /// 0, ¾ of it and it; default ⅓, giving 0, ¼ and ⅓; 0 compares the posterior alone).

@@ -47,12 +47,14 @@ struct TrackingValidation: Hashable, Sendable {
     ///   - folds: Number of folds (default 3, at least 2).
     ///   - blockSeconds: Seconds per block (default 30).
     ///   - minimumTravel: Metres a block's truth travels to count as a walk (default 1).
-    ///   - minimumRows: The fewest walking rows for a choice (default 100).
+    ///   - minimumRows: The fewest walking rows for a choice (default 50: on development surveys of 33 rows the
+    ///     choice took k-NN shares that cost up to 0.8 m, on 45–91 rows it never did harm;
+    ///     docs/notes/auto-small-and-offset-surveys.md).
     ///   - blocksPerFold: The most blocks replayed per fold (default 40).
     ///   - significance: Standard errors by which the best weight must beat the default (default 2).
     init(
         evidenceWeights: [Double] = [0.18, 0.25, 0.35, 0.5, 0.7, 1], folds: Int = 3, blockSeconds: Double = 30,
-        minimumTravel: Double = 1, minimumRows: Int = 100, significance: Double = 2, blocksPerFold: Int = 40
+        minimumTravel: Double = 1, minimumRows: Int = 50, significance: Double = 2, blocksPerFold: Int = 40
     ) {
         self.blocksPerFold = max(1, blocksPerFold)
         self.significance = significance.isNaN ? 2 : max(0, significance)

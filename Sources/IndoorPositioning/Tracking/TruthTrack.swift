@@ -6,7 +6,8 @@ import IndoorModel
 public struct TruthTrack: Hashable, Sendable {
     /// Truth rows in time order.
     public let points: [TruthPoint]
-    /// Largest gap in seconds between rows (or beyond the first and last) that may be bridged.
+    /// Largest gap in seconds between rows (or beyond the first and last) that may be bridged; a row's own time is
+    /// known whatever the gaps about it.
     public var maximumGap: Double
 
     init(points: [TruthPoint], maximumGap seconds: Double = 5) {
@@ -20,7 +21,8 @@ public struct TruthTrack: Hashable, Sendable {
         return points.allSatisfy { $0.point == first.point }
     }
 
-    /// The horizontal position (metres) and height (when known) at `time` seconds, or `nil` when unknown.
+    /// The horizontal position (metres) and height (when known) at `time` seconds, or `nil` when unknown: a row's
+    /// own, or interpolated between two rows at most ``maximumGap`` apart (or that far beyond the first or last).
     public func position(at time: Double) -> (point: Point2D, z: Double?)? {
         guard let first = points.first, let last = points.last else { return nil }
         if isStatic { return (first.point, first.z) }
@@ -29,6 +31,9 @@ public struct TruthTrack: Hashable, Sendable {
         let (lower, upper) = points.bracket(time: time, by: \.time)
         let a = points[lower]
         let b = points[upper]
+        // A row's own time is known however far its neighbours are.
+        if a.time == time { return (a.point, a.z) }
+        if b.time == time { return (b.point, b.z) }
         let span = b.time - a.time
         guard span <= maximumGap else { return nil }
         let f = span > 0 ? (time - a.time) / span : 0

@@ -38,6 +38,28 @@ table() {
         -e 's/null/-/g'
 }
 
+# A calibration JSON giving every node of a nodes.csv one path loss, as a peer's firmware assumes it:
+# peercal NODES.csv POWER EXPONENT (dBm at 1 m, exponent).
+peercal() {
+    awk -F, -v p="$2" -v n="$3" 'NR > 1 && $1 != "" { ids[++k] = $1 }
+        END {
+            printf "{\"pooled\":{\"rssiAt1m\":%s,\"pathLossExponent\":%s},\"nodes\":{", p, n
+            for (i = 1; i <= k; i++) printf "%s\"%s\":{\"rssiAt1m\":%s,\"pathLossExponent\":%s}", (i > 1 ? "," : ""), ids[i], p, n
+            print "}}"
+        }' "$1"
+}
+
+# The peers' locators and their variants without a survey: label, then `indoor evaluate` method and exponent (the
+# power at 1 m is -59 dBm, ESPresense's default; `typical` is Indoor's own uncalibrated model, -59 dBm and 2).
+peer_variants=(
+    "ESPresense-companion as shipped (1/d², exponent 2.7)|nadaraya-watson|2.7"
+    "ESPresense-companion, exponent 3.5|nadaraya-watson|3.5"
+    "ESPresense-companion, exponent 2|nadaraya-watson|typical"
+    "multilateration, exponent 2.7|nonlinear|2.7"
+    "multilateration, exponent 3.5|nonlinear|3.5"
+    "Bermuda as shipped (nearest area)|nearest-area|typical"
+)
+
 # Score every dataset first (JSON lines in $work/<name>.jsonl).
 names=()
 # shellcheck disable=SC2086 # EXTRA_DATASETS is a list of folders separated by spaces.
@@ -54,7 +76,14 @@ for folder in "$datasets"/*/ ${EXTRA_DATASETS:-} "$work/simulated-office/" "$wor
     if [ -d "$folder/train" ]; then
         "$indoor" evaluate "$folder" --json --no-survey --method weighted-centroid --method nadaraya-watson \
             --method nearest-area --method nonlinear --method blend --method posterior --method auto --method auto+track \
-            --method particle-filter > "$work/$name.nosurvey.jsonl"
+            --method particle-filter --rows "$work/$name.nosurvey.rows.csv" > "$work/$name.nosurvey.jsonl"
+        # The peers' locators over their own path loss (Bermuda's has its own inside `nearest-area`).
+        for exponent in 2.7 3.5; do
+            peercal "$folder/nodes.csv" -59 "$exponent" > "$work/$name.peer$exponent.json"
+            "$indoor" evaluate "$folder" --json --no-survey --calibration "$work/$name.peer$exponent.json" \
+                --method nadaraya-watson --method nonlinear --rows "$work/$name.peer$exponent.rows.csv" \
+                > "$work/$name.peer$exponent.jsonl"
+        done
     fi
 done
 
@@ -370,24 +399,52 @@ best() {
     done
     echo
     echo "The default without a survey beside the survey-free simple baseline (the weighted centroid of the three"
-    echo "strongest) and the two open peers' default locators: ESPresense-companion's (\`nadaraya-watson\`, its"
-    echo "1/d² weighting over the same ranges) and Bermuda's (\`nearest-area\`, the nearest node with its hysteresis and"
-    echo "its own path loss), from the table above (medians, metres; misses in brackets):"
+    echo "strongest) and the open peers' locators as they ship, re-implemented in the evaluation library over a"
+    echo "path loss of their own (\`indoor evaluate --no-survey --calibration\` with every node at -59 dBm at 1 m):"
+    echo "ESPresense-companion's 1/d² weighting of the nodes heard (\`nadaraya-watson\`; ESPresense's default"
+    echo "exponent 2.7) and Bermuda's nearest area (\`nearest-area\`, the nearest node by its own -55 dBm and exponent"
+    echo "3, with its hysteresis). The peers' other variants: the companion's weighting at exponents 3.5 and 2 (Indoor's"
+    echo "uncalibrated model), and multilateration (\`nonlinear\`, least squares on the same ranges, in place of the"
+    echo "companion's Nelder–Mead) at 2.7 and 3.5. A locator that gives no answer for a row (the companion with one"
+    echo "node heard) is compared with the default on the rows both answer: *on its rows* is the two medians there"
+    echo "(\`scripts/same-rows.py\` over \`indoor evaluate --rows\`)."
+    echo "Medians in metres, misses in brackets:"
     echo
-    echo "| dataset | auto | weighted-centroid | nadaraya-watson | nearest-area | auto's median against the best of the three |"
-    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| dataset | auto | weighted-centroid | companion as shipped | Bermuda as shipped | best peer variant | auto against the companion on its rows | auto against the best variant on its rows |"
+    echo "|---|---:|---:|---:|---:|---|---:|---:|"
     for name in "${names[@]}"; do
         [ -f "$work/$name.nosurvey.jsonl" ] || continue
         row="| $name |"
-        for method in auto weighted-centroid nadaraya-watson nearest-area; do
+        for method in auto weighted-centroid; do
             row+=" $(field "$name.nosurvey" "$method" median_m) ($(field "$name.nosurvey" "$method" misses)) |"
         done
-        auto=$(field "$name.nosurvey" auto median_m)
-        low=$(awk -v a="$(field "$name.nosurvey" weighted-centroid median_m)" \
-            -v b="$(field "$name.nosurvey" nadaraya-watson median_m)" \
-            -v c="$(field "$name.nosurvey" nearest-area median_m)" \
-            'BEGIN { m = a; if (b < m) m = b; if (c < m) m = c; print m }')
-        row+=" $(awk -v a="$auto" -v b="$low" 'BEGIN { printf "%+.3f m", a - b }') |"
+        best=""
+        best_median=""
+        shipped=""
+        for variant in "${peer_variants[@]}"; do
+            IFS='|' read -r label method exponent <<< "$variant"
+            source="$name.nosurvey"
+            [ "$exponent" = typical ] || source="$name.peer$exponent"
+            median=$(field "$source" "$method" median_m)
+            cell="$median ($(field "$source" "$method" misses))"
+            case "$label" in
+                "ESPresense-companion as shipped"*) shipped="$source $method"; row+=" $cell |" ;;
+                "Bermuda as shipped"*) row+=" $cell |" ;;
+            esac
+            if [ "$median" != null ] && { [ -z "$best_median" ] ||
+                awk -v a="$median" -v b="$best_median" 'BEGIN { exit !(a < b) }'; }; then
+                best="$label|$source|$method"
+                best_median=$median
+            fi
+        done
+        IFS='|' read -r best_label best_source best_method <<< "$best"
+        row+=" $best_label: $best_median ($(field "$best_source" "$best_method" misses)) |"
+        for pair in "$shipped" "$best_source $best_method"; do
+            read -r source method <<< "$pair"
+            read -r ours theirs shared < <(scripts/same-rows.py "$work/$name.nosurvey.rows.csv" auto \
+                "$work/$source.rows.csv" "$method")
+            row+=" $ours against $theirs ($shared rows) |"
+        done
         echo "$row"
     done
     for name in "${names[@]}"; do

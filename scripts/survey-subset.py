@@ -6,9 +6,9 @@
 DEST/train/ holds DEVICE's first ROWS truth rows of SOURCE/train/ and its sightings from 5 s before the first to
 the last of them. DEVICE may name several devices, comma-separated: each keeps its own first ROWS rows. With
 --every K only every K-th truth row is kept (the first ROWS of those), the sightings in between all kept: a walk
-recorded with a position every few seconds. DEST/test/ is SOURCE/test/, or with --test-from-train the other devices of SOURCE/train/ (so that
-no test split is looked at). --offset adds DB to every test sighting's RSSI (a survey taken with another gain).
-nodes.csv and venue.json are copied. docs/notes/auto-small-and-offset-surveys.md used it.
+recorded with a position every few seconds. DEST/test/ is SOURCE/test/, or with --test-from-train the other devices
+of SOURCE/train/ (so that no test split is looked at). --offset adds DB to every test sighting's RSSI (a survey
+taken with another gain). nodes.csv and venue.json are copied. docs/notes/auto-small-and-offset-surveys.md used it.
 """
 import argparse
 import csv
@@ -36,6 +36,8 @@ def main():
     parser.add_argument("--test-from-train", action="store_true")
     parser.add_argument("--offset", type=float, default=0.0)
     args = parser.parse_args()
+    if args.every < 1:
+        parser.error("--every must be 1 or more")
     if os.path.exists(args.dest):
         parser.error(f"{args.dest} exists; choose a new folder")
     for split in ("train", "test"):
@@ -45,8 +47,6 @@ def main():
             shutil.copy(os.path.join(args.source, name), args.dest)
     truth = rows(os.path.join(args.source, "train", "truth.csv"))
     sightings = rows(os.path.join(args.source, "train", "sightings.csv"))
-    if args.every < 1:
-        parser.error("--every must be 1 or more")
     devices = args.device.split(",")
     kept, spans = [], {}
     for device in devices:

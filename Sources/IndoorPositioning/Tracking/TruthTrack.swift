@@ -31,9 +31,8 @@ public struct TruthTrack: Hashable, Sendable {
         let (lower, upper) = points.bracket(time: time, by: \.time)
         let a = points[lower]
         let b = points[upper]
-        // A row's own time is known however far its neighbours are.
+        // A row's own time is known however far its neighbours are (`lower` is the last row at or before `time`).
         if a.time == time { return (a.point, a.z) }
-        if b.time == time { return (b.point, b.z) }
         let span = b.time - a.time
         guard span <= maximumGap else { return nil }
         let f = span > 0 ? (time - a.time) / span : 0

@@ -47,7 +47,8 @@ fi
 # `centroid-gate` 10⁹ (never: the default leaves it unset), the weighted centroid's radius and half of it (set after
 # a first look at the development sets: docs/notes/auto-no-survey-simple-estimators.md); for `centroid-prior` and
 # `centroid-temperature` the neighbours in the grid they were chosen from, and 0 (no prior) for the width
-# (docs/notes/auto-no-survey-centroid-prior.md).
+# (docs/notes/auto-no-survey-centroid-prior.md); for `centroid-layout` the layout's shape and the circle
+# (docs/notes/auto-no-survey-prior-shape.md).
 # `particles` is `--particles`, the others `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(
     "survey lead-time 0.25 0 0.5"
@@ -72,6 +73,7 @@ parameters=(
     "no-survey centroid-gate 1000000000 1 0.5"
     "no-survey centroid-prior 0.75 0.5 1 0"
     "no-survey centroid-temperature 10 8 6"
+    "no-survey centroid-layout 1 0"
 )
 modes=(survey no-survey)
 

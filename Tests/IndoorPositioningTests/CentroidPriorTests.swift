@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func theCentreIsTheSoftmaxWeightedMeanAndTheWidthFollowsTheSpread() throws {
-        let prior = CentroidPrior(temperature: 10, width: 0.75)
+        let prior = CentroidPrior(temperature: 10, width: 0.75, followsLayout: false)
         // Two nodes 10 dB apart: weights 1 and e^−1.
         let readings = [Self.reading("a", x: 0, y: 0, rssi: -60), Self.reading("b", x: 10, y: 0, rssi: -70)]
         let gaussian = try #require(prior.prior(for: readings))
@@ -22,16 +22,52 @@ import Testing
         #expect(abs(gaussian.center.x - x) < 1e-9)
         #expect(abs(gaussian.center.y) < 1e-9)
         let spread = ((x * x + weight * (10 - x) * (10 - x)) / (1 + weight)).squareRoot()
-        #expect(abs(gaussian.sigma - 0.75 * spread) < 1e-9)
-        // The factor is 1 at the centre and e^−½ one standard deviation away.
-        #expect(gaussian.factor(gaussian.center.x, about: gaussian.center.x) == 1)
-        #expect(abs(gaussian.factor(gaussian.center.x + gaussian.sigma, about: gaussian.center.x) - exp(-0.5)) < 1e-12)
+        let sigma = 0.75 * spread
+        #expect(abs(gaussian.xx - 1 / (sigma * sigma)) < 1e-9)
+        #expect(gaussian.xy == 0)
+        #expect(gaussian.yy == gaussian.xx)
+        // The factor is 1 at the centre and e^−½ one standard deviation away along either axis.
+        #expect(gaussian.factor(x: gaussian.center.x) == 1)
+        #expect(abs(gaussian.factor(x: gaussian.center.x + sigma) - exp(-0.5)) < 1e-12)
+        #expect(abs(gaussian.factor(x: gaussian.center.x, y: gaussian.center.y - sigma) - exp(-0.5)) < 1e-12)
+    }
+
+    /// Nodes in a row heard alike: the layout-shaped prior is as long as their spread along the row and as narrow as
+    /// the least spread (1 m) across it, whichever way the row runs.
+    @Test func theLayoutShapedPriorIsNarrowAcrossARowOfNodes() throws {
+        var prior = CentroidPrior.standard
+        prior.followsLayout = true
+        for angle in [0.0, 0.3, Double.pi / 4, 1.2, Double.pi / 2] {
+            let direction = (x: cos(angle), y: sin(angle))
+            let readings = (0..<5).map { step in
+                let along = Double(step - 2) * 4
+                return Self.reading(
+                    "n\(step)", x: 10 + along * direction.x, y: 20 + along * direction.y, rssi: -70)
+            }
+            let gaussian = try #require(prior.prior(for: readings))
+            #expect(gaussian.center.distance(to: Point2D(x: 10, y: 20)) < 1e-9)
+            // Along the row: the nodes' RMS distance from the centre (√32 m) times the width; across: the width.
+            let along = 0.75 * 32.0.squareRoot()
+            let across = 0.75
+            let atAlong = gaussian.factor(x: 10 + along * direction.x, y: 20 + along * direction.y)
+            let atAcross = gaussian.factor(x: 10 - across * direction.y, y: 20 + across * direction.x)
+            #expect(abs(atAlong - exp(-0.5)) < 1e-9, "angle \(angle)")
+            #expect(abs(atAcross - exp(-0.5)) < 1e-9, "angle \(angle)")
+            // The round prior's circle is as wide as the spread every way.
+            var circle = prior
+            circle.followsLayout = false
+            let round = try #require(circle.prior(for: readings))
+            #expect(abs(round.factor(x: 10 - along * direction.y, y: 20 + along * direction.x) - exp(-0.5)) < 1e-9)
+        }
     }
 
     @Test func oneNodeHeardGivesAPriorOfAtLeastOneMetreOfSpreadAtTheNode() throws {
         let gaussian = try #require(CentroidPrior.standard.prior(for: [Self.reading("a", x: 3, y: 4, rssi: -80)]))
         #expect(gaussian.center == Point2D(x: 3, y: 4))
-        #expect(gaussian.sigma == CentroidPrior.standard.width)
+        let sigma = CentroidPrior.standard.width
+        #expect(abs(gaussian.xx - 1 / (sigma * sigma)) < 1e-12)
+        #expect(abs(gaussian.yy - 1 / (sigma * sigma)) < 1e-12)
+        #expect(abs(gaussian.xy) < 1e-12)
     }
 
     @Test func theFloorHoldingMostOfTheWeightIsTheOneAveraged() throws {
@@ -76,6 +112,34 @@ import Testing
         let unchanged = try lattice.estimate(heard: heard, readings: readings, prior: wide).get()
         let reference = try lattice.estimate(heard: heard, readings: readings, prior: nil).get()
         #expect(unchanged.position.distance(to: reference.position) < 1e-6)
+    }
+
+    /// The lattice weighs a prior whose axes are turned from the grid's point by point, and a separable one by rows
+    /// and columns: the two agree where the turn is nil, and a turned prior moves the answer.
+    @Test func aTurnedPriorIsWeighedPointByPointAsASeparableOne() throws {
+        let nodes = SeededVenue.nodes
+        let auto = AutoMethod(nodes: nodes, survey: nil, calibration: Calibration(deviceHeight: 1.2))
+        let readings = nodes.prefix(5).enumerated().map { index, node in
+            NodeReading(node: node, rssi: -70 - 3 * Double(index), distance: 1, distanceVariance: 1, lastHeard: 0)
+        }
+        let lattice = PosteriorLattice(posterior: auto.posterior)
+        let heard = auto.posterior.map.heard(readings)
+        let center = try #require(nodes.first).position.horizontal
+        let round = CentroidPrior.Gaussian(center: center, sigma: 3)
+        var nudged = round
+        nudged.xy = 1e-300
+        let separable = try lattice.estimate(heard: heard, readings: readings, prior: round).get()
+        let pointwise = try lattice.estimate(heard: heard, readings: readings, prior: nudged).get()
+        #expect(separable.position.distance(to: pointwise.position) < 1e-9)
+        #expect(abs(separable.accuracy - pointwise.accuracy) < 1e-9)
+        let turned = CentroidPrior.Gaussian(center: center, major: 6, minor: 0.5, angle: 0.7)
+        let moved = try lattice.estimate(heard: heard, readings: readings, prior: turned).get()
+        #expect(moved.position.distance(to: separable.position) > 0.01)
+        // It lies nearer the turned prior's line through the centre than the round prior's answer does.
+        func across(_ point: Point2D) -> Double {
+            abs(-(point.x - center.x) * sin(0.7) + (point.y - center.y) * cos(0.7))
+        }
+        #expect(across(moved.position.horizontal) < across(separable.position.horizontal))
     }
 
     /// Without a survey `auto` answers one node heard, near it, from the posterior (not the sparse path's centroid).

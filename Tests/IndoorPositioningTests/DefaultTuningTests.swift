@@ -22,12 +22,12 @@ import Testing
             ("dense-minimum", 4),
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
-            ("centroid-prior", 0.75), ("centroid-temperature", 10), ("walk-rows", 50),
+            ("centroid-prior", 0.75), ("centroid-temperature", 10), ("centroid-layout", 1), ("walk-rows", 50),
         ] {
             try same.set(name, to: value)
         }
         // centroid-gate has no default value: unset, the posterior is never gated.
-        #expect(Set(DefaultTuning.names).count == 23)
+        #expect(Set(DefaultTuning.names).count == 24)
         #expect(same.centroidGate == nil)
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
@@ -56,6 +56,9 @@ import Testing
         #expect(tuning.centroidPrior == CentroidPrior(temperature: 6, width: CentroidPrior.standard.width))
         try tuning.set("centroid-prior", to: 0.5)
         #expect(tuning.centroidPrior == CentroidPrior(temperature: 6, width: 0.5))
+        #expect(CentroidPrior.standard.followsLayout)
+        try tuning.set("centroid-layout", to: 0)
+        #expect(tuning.centroidPrior == CentroidPrior(temperature: 6, width: 0.5, followsLayout: false))
         try tuning.set("centroid-prior", to: 0)
         #expect(tuning.centroidPrior == nil)
         try tuning.set("evidence-weight", to: 0.6)

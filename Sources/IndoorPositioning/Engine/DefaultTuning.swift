@@ -16,7 +16,7 @@ import Foundation
 /// for the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``), whether each
 /// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``) and how far the posterior may
 /// stray from the weighted centroid (``centroidGate``), and the prior about the centroid that weighs its posterior
-/// (``centroidPriorWidth``, ``centroidPriorTemperature``). The particle count has its
+/// (``centroidPriorWidth``, ``centroidPriorTemperature``, ``centroidPriorLayout``). The particle count has its
 /// own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
@@ -79,6 +79,10 @@ public struct DefaultTuning: Hashable, Sendable {
     /// Without a survey, the centroid prior's softmax temperature on RSSI, dB (``CentroidPrior/temperature``;
     /// default 10).
     public var centroidPriorTemperature: Double?
+    /// Without a survey, whether the centroid prior takes the shape of the strongest nodes' layout, long along a row
+    /// of nodes and narrow across it (`true`, the default), or is a circle as wide
+    /// as the nodes' RMS spread every way (`false`).
+    public var centroidPriorLayout: Bool?
     /// With a survey, the share of the nodes it must pass near for `auto` to learn from it
     /// (``SurveyCoverage/minimumShare``; default ``SurveyCoverage/standardMinimumShare``, 0.9, measured in
     /// docs/notes/auto-survey-coverage.md; 0: every survey is learned from).
@@ -178,6 +182,10 @@ public struct DefaultTuning: Hashable, Sendable {
             name: "centroid-temperature", meaning: "without a survey, the centroid prior's temperature on RSSI, dB",
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.centroidPriorTemperature = $1 }),
         Parameter(
+            name: "centroid-layout",
+            meaning: "without a survey, 1 shapes the centroid prior as the strongest nodes' layout, 0 as a circle",
+            accepted: "0 or 1", accepts: { $0 == 0 || $0 == 1 }, store: { $0.centroidPriorLayout = $1 == 1 }),
+        Parameter(
             name: "survey-coverage",
             meaning: "with a survey, the share of the nodes it must pass near for auto to learn from it",
             accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.surveyCoverage = $1 }),
@@ -255,6 +263,7 @@ public struct DefaultTuning: Hashable, Sendable {
         var prior = CentroidPrior.standard
         if let centroidPriorWidth { prior.width = centroidPriorWidth }
         if let centroidPriorTemperature { prior.temperature = centroidPriorTemperature }
+        if let centroidPriorLayout { prior.followsLayout = centroidPriorLayout }
         return prior.width > 0 ? prior : nil
     }
 

@@ -6,36 +6,80 @@ import IndoorModel
 /// Each reading weighs e^((RSSI − strongest RSSI) / ``temperature``): the peers' inverse-square weighting of
 /// path-loss distances is this weighting with a temperature of 10 n / (2 ln 10) dB (5.9 dB for their exponent 2.7),
 /// whatever the power at 1 m, so it needs no calibration. On the floor holding most of that weight, the weighted
-/// mean of the nodes' horizontal positions is the prior's centre and the weighted RMS distance of the nodes from it
-/// (at least 1 m) times ``width`` its standard deviation: a horizontal Gaussian the posterior is multiplied by.
+/// mean of the nodes' horizontal positions is the prior's centre, and the nodes' weighted covariance about it gives
+/// its shape (``followsLayout``): along each of the covariance's axes the standard deviation is ``width`` times the
+/// nodes' RMS distance from the centre along that axis (at least 1 m). A horizontal Gaussian the posterior is
+/// multiplied by: long along a row of nodes, narrow across it.
 ///
 /// Where the posterior is sharp (nodes all around, readings that agree with the path-loss model) it outweighs the
 /// prior; where it is broad (a large floor, few or distant nodes, a corridor) its mean drifts towards the middle of
-/// its grid and away from every node, and the prior holds it where the strongest nodes are. Chosen without a test
-/// split (docs/notes/auto-no-survey-centroid-prior.md).
+/// its grid and away from every node, and the prior holds it where the strongest nodes are, and along a corridor's
+/// nodes. Chosen without a test split (docs/notes/auto-no-survey-centroid-prior.md,
+/// docs/notes/auto-no-survey-prior-shape.md).
 struct CentroidPrior: Hashable, Sendable {
     /// The softmax temperature on RSSI, dB (more than 0).
     var temperature: Double
     /// The prior's standard deviation per metre of the centroid's spread (more than 0).
     var width: Double
+    /// Whether the prior takes the shape of the weighted nodes' layout (their weighted covariance: narrow across a
+    /// row of nodes, long along it) instead of a circle whose standard deviation is ``width`` times their RMS distance
+    /// from the centre (at least 1 m). Chosen with each real dataset held out (docs/notes/auto-no-survey-prior-shape.md).
+    var followsLayout: Bool = true
 
-    /// The default without a survey: 10 dB, three quarters of the spread.
+    /// The default without a survey: 10 dB, three quarters of the spread, shaped as the layout.
     ///
     /// Chosen with each real dataset held out in turn (docs/notes/auto-no-survey-centroid-prior.md): on the `train/`
     /// splits of the other real datasets and four unscored simulated offices, among temperatures 6, 8 and 10 dB and
     /// widths 0.35, 0.5, 0.75 and 1, every fold chose these.
     static let standard = CentroidPrior(temperature: 10, width: 0.75)
 
-    /// The prior for one fix: a horizontal Gaussian about `center` (metres, venue frame) with standard deviation
-    /// `sigma` (metres) along each axis.
+    /// The prior for one fix: a horizontal Gaussian about `center` (metres, venue frame) with the precision matrix
+    /// [[`xx`, `xy`], [`xy`, `yy`]] (1/m², positive definite): its factor at an offset (dx, dy) from the centre is
+    /// e^(−½ (xx dx² + 2 xy dx dy + yy dy²)), at most 1.
     struct Gaussian: Hashable, Sendable {
         var center: Point2D
-        var sigma: Double
+        var xx: Double
+        var xy: Double
+        var yy: Double
 
-        /// The prior's factor at `coordinate` along one axis whose centre is `center` (at most 1).
-        func factor(_ coordinate: Double, about center: Double) -> Double {
-            let u = (coordinate - center) / sigma
-            return Foundation.exp(-0.5 * u * u)
+        /// A round Gaussian: standard deviation `sigma` metres along every direction.
+        init(center: Point2D, sigma: Double) {
+            self.center = center
+            xx = 1 / (sigma * sigma)
+            xy = 0
+            yy = xx
+        }
+
+        /// Standard deviations `major` and `minor` metres along the direction at `angle` radians from the x axis and
+        /// across it.
+        init(center: Point2D, major: Double, minor: Double, angle: Double) {
+            self.center = center
+            let c = Foundation.cos(angle)
+            let s = Foundation.sin(angle)
+            let along = 1 / (major * major)
+            let across = 1 / (minor * minor)
+            xx = c * c * along + s * s * across
+            yy = s * s * along + c * c * across
+            xy = c * s * (along - across)
+        }
+
+        /// The factor along x alone, at `x` metres (the whole factor where ``xy`` is 0, times ``factor(y:)``).
+        func factor(x: Double) -> Double {
+            let d = x - center.x
+            return Foundation.exp(-0.5 * xx * d * d)
+        }
+
+        /// The factor along y alone, at `y` metres.
+        func factor(y: Double) -> Double {
+            let d = y - center.y
+            return Foundation.exp(-0.5 * yy * d * d)
+        }
+
+        /// The whole factor at (`x`, `y`) metres.
+        func factor(x: Double, y: Double) -> Double {
+            let dx = x - center.x
+            let dy = y - center.y
+            return Foundation.exp(-0.5 * (xx * dx * dx + 2 * xy * dx * dy + yy * dy * dy))
         }
     }
 
@@ -69,13 +113,29 @@ struct CentroidPrior: Hashable, Sendable {
         }
         guard total > 0 else { return nil }
         let center = Point2D(x: x / total, y: y / total)
-        var square = 0.0
+        var sxx = 0.0
+        var sxy = 0.0
+        var syy = 0.0
         for (reading, weight) in onFloor {
             let dx = reading.node.position.x - center.x
             let dy = reading.node.position.y - center.y
-            square += weight * (dx * dx + dy * dy)
+            sxx += weight * dx * dx
+            sxy += weight * dx * dy
+            syy += weight * dy * dy
         }
-        let spread = max(1, (square / total).squareRoot())
-        return Gaussian(center: center, sigma: width * spread)
+        sxx /= total
+        sxy /= total
+        syy /= total
+        guard followsLayout else {
+            return Gaussian(center: center, sigma: width * max(1, (sxx + syy).squareRoot()))
+        }
+        // The covariance's eigenvalues and the major axis's direction; each axis's spread at least 1 m.
+        let half = (sxx - syy) / 2
+        let radius = (half * half + sxy * sxy).squareRoot()
+        let mean = (sxx + syy) / 2
+        let major = max(1, (mean + radius).squareRoot())
+        let minor = max(1, max(0, mean - radius).squareRoot())
+        let angle = 0.5 * Foundation.atan2(2 * sxy, sxx - syy)
+        return Gaussian(center: center, major: width * major, minor: width * minor, angle: angle)
     }
 }

@@ -180,9 +180,9 @@ struct PosteriorLattice: PositioningMethod {
         return .success(answer)
     }
 
-    /// Per lattice column (four to a group, as ``columnSums``) and per lattice row, `prior`'s factor there; all ones
-    /// without a prior.
-    private func priorFactors(_ prior: CentroidPrior.Gaussian?) -> (columns: [SIMD4<Double>], rows: [Double]) {
+    /// Per lattice column (four to a group, as ``columnSums``) and per lattice row, `prior`'s factor there where it
+    /// is separable (all ones without a prior); `nil` where it is not (its axes turned from the grid's).
+    private func priorFactors(_ prior: CentroidPrior.Gaussian?) -> (columns: [SIMD4<Double>], rows: [Double])? {
         let grid = posterior.map.grid
         guard let prior else {
             return (
@@ -190,11 +190,9 @@ struct PosteriorLattice: PositioningMethod {
                 [Double](repeating: 1, count: rowKnots.count)
             )
         }
-        let columns = Self.lanes(
-            columnKnots.map {
-                prior.factor(grid.minimum.x + Double($0) * grid.spacing, about: prior.center.x)
-            })
-        let rows = rowKnots.map { prior.factor(grid.minimum.y + Double($0) * grid.spacing, about: prior.center.y) }
+        guard prior.xy == 0 else { return nil }
+        let columns = Self.lanes(columnKnots.map { prior.factor(x: grid.minimum.x + Double($0) * grid.spacing) })
+        let rows = rowKnots.map { prior.factor(y: grid.minimum.y + Double($0) * grid.spacing) }
         return (columns, rows)
     }
 
@@ -202,13 +200,21 @@ struct PosteriorLattice: PositioningMethod {
     /// weights (times `prior`'s factors there); `nil` when the weights may have underflowed or do not sum to a
     /// positive finite number.
     private func mean(columns: [Int], values: [Double], prior: CentroidPrior.Gaussian?) -> Estimate? {
+        let grid = posterior.map.grid
         let factors = priorFactors(prior)
-        let columnPrior = factors.columns
-        let rowPrior = factors.rows
+        let columnPrior = factors?.columns ?? [SIMD4<Double>](repeating: SIMD4(repeating: 1), count: rowGroups)
+        let rowPrior = factors?.rows ?? [Double](repeating: 1, count: rowKnots.count)
+        // A prior whose axes are turned from the grid's is weighed point by point: the lattice columns' and rows'
+        // offsets from its centre, metres.
+        var turned: (prior: CentroidPrior.Gaussian, columns: [SIMD4<Double>], rows: [Double])?
+        if factors == nil, let prior {
+            let columns = columnKnots.map { grid.minimum.x + Double($0) * grid.spacing - prior.center.x }
+            let rows = rowKnots.map { grid.minimum.y + Double($0) * grid.spacing - prior.center.y }
+            turned = (prior, Self.lanes(columns), rows)
+        }
         let weighing = Weighing(
             configuration: posterior.configuration, precision: precision, unit: unit, heard: columns.count,
             valueSum: values.reduce(0, +) / unit)
-        let grid = posterior.map.grid
         let height = rowKnots.count
         let rowGroups = self.rowGroups
         let groups = self.groups
@@ -235,10 +241,17 @@ struct PosteriorLattice: PositioningMethod {
                                 var rowSecond = SIMD4<Double>.zero
                                 let start = (floor &* height &+ row) &* rowGroups
                                 for column in 0..<rowGroups {
-                                    let w =
+                                    var w =
                                         weighing.weights(
                                             group: start &+ column, means: means, starts: starts, values: values)
                                         * columnPrior[column]
+                                    if let turned {
+                                        let dx = turned.columns[column]
+                                        let dy = turned.rows[row]
+                                        let p = turned.prior
+                                        w *= VectorExponential.exp(
+                                            -0.5 * (p.xx * dx * dx + (2 * p.xy * dy) * dx + p.yy * dy * dy))
+                                    }
                                     rowMass += w * columnSums[3 &* column]
                                     rowFirst += w * columnSums[3 &* column &+ 1]
                                     rowSecond += w * columnSums[3 &* column &+ 2]

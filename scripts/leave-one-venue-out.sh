@@ -47,7 +47,7 @@ fi
 # `centroid-gate` 10⁹ (never: the default leaves it unset), the weighted centroid's radius and half of it (set after
 # a first look at the development sets: docs/notes/auto-no-survey-simple-estimators.md); for `centroid-prior` and
 # `centroid-temperature` the neighbours in the grid they were chosen from, and 0 (no prior) for the width
-# (docs/notes/auto-no-survey-centroid-prior.md); for `centroid-layout` the layout's shape and the circle
+# (docs/notes/auto-no-survey-centroid-prior.md); for `centroid-layout` the prior narrowed across a row of nodes and the plain circle
 # (docs/notes/auto-no-survey-prior-shape.md).
 # `particles` is `--particles`, the others `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(

@@ -32,8 +32,8 @@ import Testing
         #expect(abs(gaussian.factor(x: gaussian.center.x, y: gaussian.center.y - sigma) - exp(-0.5)) < 1e-12)
     }
 
-    /// Nodes in a row heard alike: the layout-shaped prior is as long as their spread along the row and as narrow as
-    /// the least spread (1 m) across it, whichever way the row runs.
+    /// Nodes in a row heard alike: the prior that follows the layout is as long as the circle along the row and as
+    /// narrow as the least spread (1 m) across it, whichever way the row runs.
     @Test func theLayoutShapedPriorIsNarrowAcrossARowOfNodes() throws {
         var prior = CentroidPrior.standard
         prior.followsLayout = true
@@ -112,6 +112,26 @@ import Testing
         let unchanged = try lattice.estimate(heard: heard, readings: readings, prior: wide).get()
         let reference = try lattice.estimate(heard: heard, readings: readings, prior: nil).get()
         #expect(unchanged.position.distance(to: reference.position) < 1e-6)
+    }
+
+    /// Nodes spread alike every way (a square's corners, an oblique cross): the prior that follows the layout is the
+    /// circle.
+    @Test func nodesAllRoundGiveTheCircle() throws {
+        var circle = CentroidPrior.standard
+        circle.followsLayout = false
+        let square = [(0.0, 0.0), (6, 0), (6, 6), (0, 6)].enumerated().map { index, corner in
+            Self.reading("s\(index)", x: corner.0, y: corner.1, rssi: -70)
+        }
+        let cross = [(3.0, 0.0), (-3, 0), (0, 3), (0, -3)].enumerated().map { index, arm in
+            Self.reading("c\(index)", x: 0.6 * arm.0 - 0.8 * arm.1, y: 0.8 * arm.0 + 0.6 * arm.1, rssi: -70)
+        }
+        for readings in [square, cross] {
+            let layout = try #require(CentroidPrior.standard.prior(for: readings))
+            let round = try #require(circle.prior(for: readings))
+            #expect(abs(layout.xx - round.xx) < 1e-12)
+            #expect(abs(layout.yy - round.yy) < 1e-12)
+            #expect(abs(layout.xy) < 1e-12)
+        }
     }
 
     /// The lattice weighs a prior whose axes are turned from the grid's point by point, and a separable one by rows

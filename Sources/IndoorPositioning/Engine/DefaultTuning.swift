@@ -79,8 +79,8 @@ public struct DefaultTuning: Hashable, Sendable {
     /// Without a survey, the centroid prior's softmax temperature on RSSI, dB (``CentroidPrior/temperature``;
     /// default 10).
     public var centroidPriorTemperature: Double?
-    /// Without a survey, whether the centroid prior takes the shape of the strongest nodes' layout, long along a row
-    /// of nodes and narrow across it (`true`, the default), or is a circle as wide
+    /// Without a survey, whether the centroid prior is narrowed across a row of the strongest nodes to their spread
+    /// across it (`true`, the default), or is a circle as wide
     /// as the nodes' RMS spread every way (`false`).
     public var centroidPriorLayout: Bool?
     /// With a survey, the share of the nodes it must pass near for `auto` to learn from it

@@ -6,10 +6,11 @@ import IndoorModel
 /// Each reading weighs e^((RSSI − strongest RSSI) / ``temperature``): the peers' inverse-square weighting of
 /// path-loss distances is this weighting with a temperature of 10 n / (2 ln 10) dB (5.9 dB for their exponent 2.7),
 /// whatever the power at 1 m, so it needs no calibration. On the floor holding most of that weight, the weighted
-/// mean of the nodes' horizontal positions is the prior's centre, and the nodes' weighted covariance about it gives
-/// its shape (``followsLayout``): along each of the covariance's axes the standard deviation is ``width`` times the
-/// nodes' RMS distance from the centre along that axis (at least 1 m). A horizontal Gaussian the posterior is
-/// multiplied by: long along a row of nodes, narrow across it.
+/// mean of the nodes' horizontal positions is the prior's centre; its standard deviation is ``width`` times the
+/// nodes' weighted RMS distance from the centre (at least 1 m), and where it ``followsLayout`` it is narrower across
+/// the nodes' main axis: there ``width`` times √2 × their RMS distance across that axis (at least 1 m). A horizontal
+/// Gaussian the posterior is multiplied by: round where the nodes heard surround the device, narrow across a row of
+/// nodes.
 ///
 /// Where the posterior is sharp (nodes all around, readings that agree with the path-loss model) it outweighs the
 /// prior; where it is broad (a large floor, few or distant nodes, a corridor) its mean drifts towards the middle of
@@ -21,12 +22,12 @@ struct CentroidPrior: Hashable, Sendable {
     var temperature: Double
     /// The prior's standard deviation per metre of the centroid's spread (more than 0).
     var width: Double
-    /// Whether the prior takes the shape of the weighted nodes' layout (their weighted covariance: narrow across a
-    /// row of nodes, long along it) instead of a circle whose standard deviation is ``width`` times their RMS distance
-    /// from the centre (at least 1 m). Chosen with each real dataset held out (docs/notes/auto-no-survey-prior-shape.md).
+    /// Whether the prior is narrowed across the weighted nodes' main axis to their spread across it (their weighted
+    /// covariance's smaller eigenvalue, doubled: the circle where the nodes are spread alike every way), instead of a
+    /// circle. Chosen with each real dataset held out (docs/notes/auto-no-survey-prior-shape.md).
     var followsLayout: Bool = true
 
-    /// The default without a survey: 10 dB, three quarters of the spread, shaped as the layout.
+    /// The default without a survey: 10 dB, three quarters of the spread, narrowed across a row of nodes.
     ///
     /// Chosen with each real dataset held out in turn (docs/notes/auto-no-survey-centroid-prior.md): on the `train/`
     /// splits of the other real datasets and four unscored simulated offices, among temperatures 6, 8 and 10 dB and
@@ -129,12 +130,11 @@ struct CentroidPrior: Hashable, Sendable {
         guard followsLayout else {
             return Gaussian(center: center, sigma: width * max(1, (sxx + syy).squareRoot()))
         }
-        // The covariance's eigenvalues and the major axis's direction; each axis's spread at least 1 m.
+        // The covariance's smaller eigenvalue (the spread across the nodes' main axis) and that axis's direction.
         let half = (sxx - syy) / 2
-        let radius = (half * half + sxy * sxy).squareRoot()
-        let mean = (sxx + syy) / 2
-        let major = max(1, (mean + radius).squareRoot())
-        let minor = max(1, max(0, mean - radius).squareRoot())
+        let across = max(0, (sxx + syy) / 2 - (half * half + sxy * sxy).squareRoot())
+        let major = max(1, (sxx + syy).squareRoot())
+        let minor = max(1, (2 * across).squareRoot())
         let angle = 0.5 * Foundation.atan2(2 * sxy, sxx - syy)
         return Gaussian(center: center, major: width * major, minor: width * minor, angle: angle)
     }

@@ -204,69 +204,72 @@ struct PosteriorLattice: PositioningMethod {
         let factors = priorFactors(prior)
         let columnPrior = factors?.columns ?? [SIMD4<Double>](repeating: SIMD4(repeating: 1), count: rowGroups)
         let rowPrior = factors?.rows ?? [Double](repeating: 1, count: rowKnots.count)
-        // A prior whose axes are turned from the grid's is weighed point by point: the lattice columns' and rows'
-        // offsets from its centre, metres.
-        var turned: (prior: CentroidPrior.Gaussian, columns: [SIMD4<Double>], rows: [Double])?
+        let height = rowKnots.count
+        let rowGroups = self.rowGroups
+        // A prior whose axes are turned from the grid's is weighed point by point: its logarithm at every lattice
+        // point of a floor (row by row, four to a group), taken into each weight's own exponential.
+        var logPriors: [SIMD4<Double>] = []
         if factors == nil, let prior {
-            let columns = columnKnots.map { grid.minimum.x + Double($0) * grid.spacing - prior.center.x }
-            let rows = rowKnots.map { grid.minimum.y + Double($0) * grid.spacing - prior.center.y }
-            turned = (prior, Self.lanes(columns), rows)
+            let dxs = Self.lanes(columnKnots.map { grid.minimum.x + Double($0) * grid.spacing - prior.center.x })
+            logPriors.reserveCapacity(height * rowGroups)
+            for knot in rowKnots {
+                let dy = grid.minimum.y + Double(knot) * grid.spacing - prior.center.y
+                for dx in dxs {
+                    logPriors.append(-0.5 * (prior.xx * dx * dx + (2 * prior.xy * dy) * dx + prior.yy * dy * dy))
+                }
+            }
         }
+        let turned = !logPriors.isEmpty
         let weighing = Weighing(
             configuration: posterior.configuration, precision: precision, unit: unit, heard: columns.count,
             valueSum: values.reduce(0, +) / unit)
-        let height = rowKnots.count
-        let rowGroups = self.rowGroups
         let groups = self.groups
         // The floor holding most of the posterior (the first of equals): its sums.
         var best: (floor: Int, mass: Double, first: SIMD2<Double>, second: Double)?
         means.withUnsafeBufferPointer { means in
             columnSums.withUnsafeBufferPointer { columnSums in
-                withUnsafeTemporaryAllocation(of: Double.self, capacity: columns.count) { scaled in
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: columns.count) { starts in
-                        // Per reading: its RSSI in the means' unit, and where its node's means start.
-                        for k in columns.indices {
-                            scaled[k] = values[k] / unit
-                            starts[k] = columns[k] &* groups
-                        }
-                        let values = UnsafeBufferPointer(scaled)
-                        let starts = UnsafeBufferPointer(starts)
-                        for floor in 0..<grid.floors.count {
-                            var mass = 0.0
-                            var first = SIMD2<Double>.zero
-                            var second = 0.0
-                            for row in 0..<height {
-                                var rowMass = SIMD4<Double>.zero
-                                var rowFirst = SIMD4<Double>.zero
-                                var rowSecond = SIMD4<Double>.zero
-                                let start = (floor &* height &+ row) &* rowGroups
-                                for column in 0..<rowGroups {
-                                    var w =
-                                        weighing.weights(
-                                            group: start &+ column, means: means, starts: starts, values: values)
-                                        * columnPrior[column]
-                                    if let turned {
-                                        let dx = turned.columns[column]
-                                        let dy = turned.rows[row]
-                                        let p = turned.prior
-                                        w *= VectorExponential.exp(
-                                            -0.5 * (p.xx * dx * dx + (2 * p.xy * dy) * dx + p.yy * dy * dy))
-                                    }
-                                    rowMass += w * columnSums[3 &* column]
-                                    rowFirst += w * columnSums[3 &* column &+ 1]
-                                    rowSecond += w * columnSums[3 &* column &+ 2]
-                                }
-                                rowMass *= rowPrior[row]
-                                rowFirst *= rowPrior[row]
-                                rowSecond *= rowPrior[row]
-                                let a = rowMoments.mass[row]
-                                let sumMass = rowMass.sum()
-                                mass += a * sumMass
-                                first += SIMD2(a * rowFirst.sum(), rowMoments.first[row] * sumMass)
-                                second += a * rowSecond.sum() + rowMoments.second[row] * sumMass
+                logPriors.withUnsafeBufferPointer { logPriors in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: columns.count) { scaled in
+                        withUnsafeTemporaryAllocation(of: Int.self, capacity: columns.count) { starts in
+                            // Per reading: its RSSI in the means' unit, and where its node's means start.
+                            for k in columns.indices {
+                                scaled[k] = values[k] / unit
+                                starts[k] = columns[k] &* groups
                             }
-                            if mass > best?.mass ?? -1 {
-                                best = (floor, mass, first, second)
+                            let values = UnsafeBufferPointer(scaled)
+                            let starts = UnsafeBufferPointer(starts)
+                            for floor in 0..<grid.floors.count {
+                                var mass = 0.0
+                                var first = SIMD2<Double>.zero
+                                var second = 0.0
+                                for row in 0..<height {
+                                    var rowMass = SIMD4<Double>.zero
+                                    var rowFirst = SIMD4<Double>.zero
+                                    var rowSecond = SIMD4<Double>.zero
+                                    let start = (floor &* height &+ row) &* rowGroups
+                                    for column in 0..<rowGroups {
+                                        let w =
+                                            weighing.weights(
+                                                group: start &+ column, means: means, starts: starts, values: values,
+                                                logPrior: turned ? logPriors[row &* rowGroups &+ column] : .zero,
+                                                hasLogPrior: turned)
+                                            * columnPrior[column]
+                                        rowMass += w * columnSums[3 &* column]
+                                        rowFirst += w * columnSums[3 &* column &+ 1]
+                                        rowSecond += w * columnSums[3 &* column &+ 2]
+                                    }
+                                    rowMass *= rowPrior[row]
+                                    rowFirst *= rowPrior[row]
+                                    rowSecond *= rowPrior[row]
+                                    let a = rowMoments.mass[row]
+                                    let sumMass = rowMass.sum()
+                                    mass += a * sumMass
+                                    first += SIMD2(a * rowFirst.sum(), rowMoments.first[row] * sumMass)
+                                    second += a * rowSecond.sum() + rowMoments.second[row] * sumMass
+                                }
+                                if mass > best?.mass ?? -1 {
+                                    best = (floor, mass, first, second)
+                                }
                             }
                         }
                     }
@@ -323,11 +326,12 @@ struct PosteriorLattice: PositioningMethod {
         }
 
         /// The weights of the four lattice points of `group`: the `k`-th reading heard, `values[k]`, against its
-        /// node's means at `starts[k] + group`.
+        /// node's means at `starts[k] + group`, times e^`logPrior` where `hasLogPrior` (a prior's logarithm at the
+        /// four points, taken into the same exponential as the offset's prior).
         @inline(__always)
         func weights(
             group: Int, means: UnsafeBufferPointer<SIMD4<Double>>, starts: UnsafeBufferPointer<Int>,
-            values: UnsafeBufferPointer<Double>
+            values: UnsafeBufferPointer<Double>, logPrior: SIMD4<Double> = .zero, hasLogPrior: Bool = false
         ) -> SIMD4<Double> {
             var meanSum = SIMD4<Double>.zero
             for k in 0..<heard { meanSum += means[starts[k] &+ group] }
@@ -337,7 +341,7 @@ struct PosteriorLattice: PositioningMethod {
                 let e = (values[k] - offset) - means[starts[k] &+ group]
                 product *= 1 + e * e
             }
-            let prior = priorFactor * offset * offset
+            let prior = priorFactor * offset * offset + logPrior
             guard let halves else {
                 let logs = SIMD4(
                     Foundation.log(product[0]), Foundation.log(product[1]), Foundation.log(product[2]),
@@ -358,7 +362,7 @@ struct PosteriorLattice: PositioningMethod {
                 remaining >>= 1
                 if remaining > 0 { square *= square }
             }
-            return (priorFactor != 0 ? VectorExponential.exp(prior) : SIMD4(repeating: 1)) / raised
+            return (priorFactor != 0 || hasLogPrior ? VectorExponential.exp(prior) : SIMD4(repeating: 1)) / raised
         }
     }
 

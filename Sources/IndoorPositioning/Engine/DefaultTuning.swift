@@ -80,8 +80,7 @@ public struct DefaultTuning: Hashable, Sendable {
     /// default 10).
     public var centroidPriorTemperature: Double?
     /// Without a survey, whether the centroid prior is narrowed across a row of the strongest nodes to their spread
-    /// across it (`true`, the default), or is a circle as wide
-    /// as the nodes' RMS spread every way (`false`).
+    /// across it (`true`, the default), or is a circle as wide as their RMS spread every way (`false`).
     public var centroidPriorLayout: Bool?
     /// With a survey, the share of the nodes it must pass near for `auto` to learn from it
     /// (``SurveyCoverage/minimumShare``; default ``SurveyCoverage/standardMinimumShare``, 0.9, measured in
@@ -183,7 +182,7 @@ public struct DefaultTuning: Hashable, Sendable {
             accepted: "more than 0", accepts: { $0 > 0 }, store: { $0.centroidPriorTemperature = $1 }),
         Parameter(
             name: "centroid-layout",
-            meaning: "without a survey, 1 shapes the centroid prior as the strongest nodes' layout, 0 as a circle",
+            meaning: "without a survey, 1 narrows the centroid prior across a row of nodes, 0 keeps a circle",
             accepted: "0 or 1", accepts: { $0 == 0 || $0 == 1 }, store: { $0.centroidPriorLayout = $1 == 1 }),
         Parameter(
             name: "survey-coverage",

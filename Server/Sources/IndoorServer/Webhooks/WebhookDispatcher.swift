@@ -162,9 +162,10 @@ public final class WebhookDispatcher: Service, Sendable {
                     guard try await store.advanceWebhook(id: id, cursors: batch.cursors, owner: instance) else { break }
                     continue
                 }
-                let delivery = await post(batch, to: hook, client: client)
-                // What the target answered is written even when the dispatcher is stopping meanwhile (a task of its
-                // own, not cancelled with this one): a batch acknowledged is not delivered again after a restart.
+                // A batch once sent is waited for (at most the request's timeout) even when the dispatcher is
+                // stopping meanwhile, and what the target answered is written (tasks of their own, not cancelled with
+                // this one): a batch the target acknowledged is not delivered again after a graceful restart.
+                let delivery = await Task { await self.post(batch, to: hook, client: client) }.value
                 let store = store
                 let settings = settings
                 let instance = instance

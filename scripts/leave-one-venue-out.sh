@@ -48,7 +48,8 @@ fi
 # a first look at the development sets: docs/notes/auto-no-survey-simple-estimators.md); for `centroid-prior` and
 # `centroid-temperature` the neighbours in the grid they were chosen from, and 0 (no prior) for the width
 # (docs/notes/auto-no-survey-centroid-prior.md); for `centroid-layout` the prior narrowed across a row of nodes and the plain circle
-# (docs/notes/auto-no-survey-prior-shape.md).
+# (docs/notes/auto-no-survey-prior-shape.md); for `reading-noise` the engine's default filter (4) and twice the chosen
+# value (docs/notes/auto-no-survey-reading-filter.md).
 # `particles` is `--particles`, the others `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(
     "survey lead-time 0.25 0 0.5"
@@ -74,6 +75,7 @@ parameters=(
     "no-survey centroid-prior 0.75 0.5 1 0"
     "no-survey centroid-temperature 10 8 6"
     "no-survey centroid-layout 1 0"
+    "no-survey reading-noise 12 4 24"
 )
 modes=(survey no-survey)
 

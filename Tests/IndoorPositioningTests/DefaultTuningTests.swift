@@ -1,5 +1,6 @@
 import Foundation
 import IndoorModel
+import IndoorRanging
 import Testing
 
 @testable import IndoorPositioning
@@ -23,11 +24,12 @@ import Testing
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
             ("centroid-prior", 0.75), ("centroid-temperature", 10), ("centroid-layout", 1), ("walk-rows", 50),
+            ("reading-noise", 12),
         ] {
             try same.set(name, to: value)
         }
         // centroid-gate has no default value: unset, the posterior is never gated.
-        #expect(Set(DefaultTuning.names).count == 24)
+        #expect(Set(DefaultTuning.names).count == 25)
         #expect(same.centroidGate == nil)
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
@@ -47,6 +49,7 @@ import Testing
             #expect(tuning.genericConfiguration == AutoMethod.genericConfiguration)
             #expect(tuning.centroidPrior == CentroidPrior.standard)
             #expect(tuning.surveyCoverage == nil)
+            #expect(tuning.readingFilterWithoutSurvey == AutoMethod.readingFilterWithoutSurvey)
         }
     }
 
@@ -61,6 +64,8 @@ import Testing
         #expect(tuning.centroidPrior == CentroidPrior(temperature: 6, width: 0.5, followsLayout: false))
         try tuning.set("centroid-prior", to: 0)
         #expect(tuning.centroidPrior == nil)
+        try tuning.set("reading-noise", to: 4)
+        #expect(tuning.readingFilterWithoutSurvey == .kalman(processNoise: 4, measurementNoise: 16))
         try tuning.set("evidence-weight", to: 0.6)
         try tuning.set("evidence-bar", to: 0)
         try tuning.set("walk-rows", to: 30)

@@ -76,9 +76,10 @@ private func median(
 
     /// Without a survey (no calibration, no fingerprints: a venue nobody surveyed), the default (`auto`: the
     /// path-loss posterior with its generic weighting, a broad receiver offset prior and no unheard-nodes term) beats
-    /// the same posterior with `posterior`'s fixed weighting on a real flat: on the first 200 rows of each path 2.13 m
-    /// against 2.99 m (the centroid prior as a plain circle gave 2.02 m, the earlier generic weighting without a
-    /// prior, a 6 dB offset prior with the unheard term, 2.25 m).
+    /// the same posterior with `posterior`'s fixed weighting on a real flat: on the first 200 rows of each path 2.22 m
+    /// against 2.99 m (reading the engine's default RSSI filter, which trails a walker more, 2.13 m; the centroid prior
+    /// as a plain circle 2.02 m; the earlier generic weighting without a prior, a 6 dB offset prior with the unheard
+    /// term, 2.25 m).
     @Test func withoutASurveyTheDefaultBeatsTheFixedWeighting() throws {
         let dataset = "kolakowski-flat"
         let nodes = try DatasetCSV.parseNodes(try read(dataset, "nodes.csv")).get()
@@ -88,6 +89,6 @@ private func median(
             method: "posterior", nodes: nodes, train: nil, calibration: nil, test: test, rows: 200)
         #expect(auto.misses == 0 && posterior.misses == 0)
         #expect(auto.median < 0.75 * posterior.median, "auto \(auto.median) m, posterior \(posterior.median) m")
-        #expect(auto.median < 2.2)
+        #expect(auto.median < 2.3)
     }
 }

@@ -1,4 +1,5 @@
 import IndoorModel
+import IndoorRanging
 
 /// The one method that adapts to what a venue has: a survey, a calibration, many nodes or a few.
 ///
@@ -70,6 +71,12 @@ public struct AutoMethod: PositioningMethod {
     /// Chosen with each real dataset held out in turn (docs/notes/leave-one-venue-out-parameters.md): against 5, it
     /// lowered the summed medians of the development sets by 0.13 m. docs/POSITIONING.md lists the figures.
     static let denseMinimum = 4
+
+    /// The per-node RSSI filter `auto` reads without a survey (fix by fix): a Kalman filter whose mean may move 12 dB²
+    /// per second, three times the engine's default (``PositioningEngine/Configuration/filter``), whose value trails a
+    /// walker by about a second less. Chosen with each real dataset held out in turn on `train/` splits and unscored
+    /// simulated offices (docs/notes/auto-no-survey-reading-filter.md); `--tuning reading-noise` compares others.
+    public static let readingFilterWithoutSurvey = RSSIFilter.Kind.kalman(processNoise: 12, measurementNoise: 16)
 
     /// Generic weighting without a survey: plain Bayes (temperature 1), a broad receiver offset prior of 15 dB (without
     /// a survey the path-loss model's absolute level is a guess, and phones differ by up to 13 dB), and no unheard

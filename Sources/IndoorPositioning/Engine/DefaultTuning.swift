@@ -1,4 +1,5 @@
 import Foundation
+import IndoorRanging
 
 /// Other values for the default's parameters that were chosen on data, for the experiments that choose them again
 /// (each real dataset held out in turn: scripts/leave-one-venue-out.sh); `nil` keeps the default's value, and an
@@ -16,7 +17,8 @@ import Foundation
 /// for the posterior to answer (``denseMinimum``), ``AgreeingRanges``' residual bar (``rangesBar``), whether each
 /// device is tracked by the particle filter as with a survey (``filterWithoutSurvey``) and how far the posterior may
 /// stray from the weighted centroid (``centroidGate``), and the prior about the centroid that weighs its posterior
-/// (``centroidPriorWidth``, ``centroidPriorTemperature``, ``centroidPriorLayout``). The particle count has its
+/// (``centroidPriorWidth``, ``centroidPriorTemperature``, ``centroidPriorLayout``) and the filter through which it
+/// reads RSSI (``readingNoise``). The particle count has its
 /// own setting (``PositioningEngine/Configuration/particles``).
 public struct DefaultTuning: Hashable, Sendable {
     /// ``ParticleFilter/Configuration/leadTime``, seconds (default 0.25).
@@ -82,6 +84,9 @@ public struct DefaultTuning: Hashable, Sendable {
     /// Without a survey, whether the centroid prior is narrowed across a row of the strongest nodes to their spread
     /// across it (`true`, the default), or is a circle as wide as their RMS spread every way (`false`).
     public var centroidPriorLayout: Bool?
+    /// Without a survey, the process noise of the Kalman filter through which `auto` reads each node's RSSI, dB² per
+    /// second (``AutoMethod/readingFilterWithoutSurvey``; default 12).
+    public var readingNoise: Double?
     /// With a survey, the share of the nodes it must pass near for `auto` to learn from it
     /// (``SurveyCoverage/minimumShare``; default ``SurveyCoverage/standardMinimumShare``, 0.9, measured in
     /// docs/notes/auto-survey-coverage.md; 0: every survey is learned from).
@@ -185,6 +190,10 @@ public struct DefaultTuning: Hashable, Sendable {
             meaning: "without a survey, 1 narrows the centroid prior across a row of nodes, 0 keeps a circle",
             accepted: "0 or 1", accepts: { $0 == 0 || $0 == 1 }, store: { $0.centroidPriorLayout = $1 == 1 }),
         Parameter(
+            name: "reading-noise",
+            meaning: "without a survey, the process noise of the Kalman filter auto reads RSSI through, dB²/s",
+            accepted: "0 or more", accepts: { $0 >= 0 }, store: { $0.readingNoise = $1 }),
+        Parameter(
             name: "survey-coverage",
             meaning: "with a survey, the share of the nodes it must pass near for auto to learn from it",
             accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.surveyCoverage = $1 }),
@@ -264,6 +273,12 @@ public struct DefaultTuning: Hashable, Sendable {
         if let centroidPriorTemperature { prior.temperature = centroidPriorTemperature }
         if let centroidPriorLayout { prior.followsLayout = centroidPriorLayout }
         return prior.width > 0 ? prior : nil
+    }
+
+    /// The per-node RSSI filter of `auto` without a survey.
+    var readingFilterWithoutSurvey: RSSIFilter.Kind {
+        guard let readingNoise else { return AutoMethod.readingFilterWithoutSurvey }
+        return .kalman(processNoise: readingNoise, measurementNoise: 16)
     }
 
     /// The weighting of the posterior without a survey and without a calibration that knows the path loss.

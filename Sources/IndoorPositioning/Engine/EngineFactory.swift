@@ -70,7 +70,10 @@ public struct EngineFactory {
     /// An engine running `selection`.
     ///
     /// The selection decides whether the engine tracks: ``PositioningEngine/Configuration/tracking`` is set (to the
-    /// factory configuration's tuning, else the default) when it is tracked and cleared when not.
+    /// factory configuration's tuning, else the default) when it is tracked and cleared when not. It also decides the
+    /// per-node RSSI filter: `particle-filter`, and `auto` with a survey, read the particle filter's 1 s mean
+    /// (`ParticleFilter.readingFilter`); `auto` without one reads ``AutoMethod/readingFilterWithoutSurvey`` (or the
+    /// tuning's ``DefaultTuning/readingNoise``); every other method ``PositioningEngine/Configuration/filter``.
     /// - Throws: ``MissingSurveyError`` when the method needs a survey and the factory has none.
     public func engine(_ selection: MethodCatalog.Selection) throws -> PositioningEngine {
         if selection.needsSurvey, self.survey == nil { throw MissingSurveyError(method: selection.name) }
@@ -82,6 +85,9 @@ public struct EngineFactory {
         // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
         if selection.method == .particleFilter || (selection.method == .auto && survey != nil) {
             tuned.filter = ParticleFilter.readingFilter
+        } else if selection.method == .auto, configuration.defaultTuning.filterWithoutSurvey != true {
+            // Fix by fix, `auto` reads a filter that trails a walker less than the engine's default.
+            tuned.filter = configuration.defaultTuning.readingFilterWithoutSurvey
         }
         let context = MethodCatalog.Context(
             nodes: nodes, survey: survey, configuration: tuned, calibration: calibration, floorPlan: floorPlan,

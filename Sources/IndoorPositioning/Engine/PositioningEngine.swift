@@ -19,7 +19,8 @@ public struct PositioningEngine: Sendable {
     public struct Configuration: Hashable, Sendable {
         /// Readings older than this many seconds are stale and ignored.
         public var window: Double
-        /// The per-(device, node) RSSI filter.
+        /// The per-(device, node) RSSI filter. An engine that ``EngineFactory`` makes for `auto` or `particle-filter`
+        /// reads the filter that method was measured with instead (``EngineFactory/engine(_:)``).
         public var filter: RSSIFilter.Kind
         /// How filtered RSSI becomes distance.
         public var distanceModel: DistanceModel

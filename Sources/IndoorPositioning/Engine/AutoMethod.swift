@@ -73,8 +73,8 @@ public struct AutoMethod: PositioningMethod {
     static let denseMinimum = 4
 
     /// The per-node RSSI filter `auto` reads without a survey (fix by fix): a Kalman filter whose mean may move 12 dB²
-    /// per second, three times the engine's default (``PositioningEngine/Configuration/filter``), whose value trails a
-    /// walker by about a second less. Chosen with each real dataset held out in turn on `train/` splits and unscored
+    /// per second, three times the engine's default (``PositioningEngine/Configuration/filter``): with a sample every
+    /// half second its value trails a change by about 0.6 s, the default's by 1.2 s. Chosen with each real dataset held out in turn on `train/` splits and unscored
     /// simulated offices (docs/notes/auto-no-survey-reading-filter.md); `--tuning reading-noise` compares others.
     public static let readingFilterWithoutSurvey = RSSIFilter.Kind.kalman(processNoise: 12, measurementNoise: 16)
 

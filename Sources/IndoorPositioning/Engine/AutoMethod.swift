@@ -74,9 +74,15 @@ public struct AutoMethod: PositioningMethod {
 
     /// The per-node RSSI filter `auto` reads without a survey (fix by fix): a Kalman filter whose mean may move 12 dB²
     /// per second, three times the engine's default (``PositioningEngine/Configuration/filter``): with a sample every
-    /// half second its value trails a change by about 0.6 s, the default's by 1.2 s. Chosen with each real dataset held out in turn on `train/` splits and unscored
-    /// simulated offices (docs/notes/auto-no-survey-reading-filter.md); `--tuning reading-noise` compares others.
-    public static let readingFilterWithoutSurvey = RSSIFilter.Kind.kalman(processNoise: 12, measurementNoise: 16)
+    /// half second its value trails a change by about 0.6 s, the default's by 1.2 s. Chosen with each real dataset held
+    /// out in turn on `train/` splits and unscored simulated offices (docs/notes/auto-no-survey-reading-filter.md);
+    /// `--tuning reading-noise` compares others.
+    public static let readingFilterWithoutSurvey = readingFilter(processNoise: 12)
+
+    /// That filter with another process noise, dB² per second (each sample's variance stays 16 dB²).
+    static func readingFilter(processNoise: Double) -> RSSIFilter.Kind {
+        .kalman(processNoise: processNoise, measurementNoise: 16)
+    }
 
     /// Generic weighting without a survey: plain Bayes (temperature 1), a broad receiver offset prior of 15 dB (without
     /// a survey the path-loss model's absolute level is a guess, and phones differ by up to 13 dB), and no unheard

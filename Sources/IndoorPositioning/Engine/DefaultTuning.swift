@@ -277,8 +277,7 @@ public struct DefaultTuning: Hashable, Sendable {
 
     /// The per-node RSSI filter of `auto` without a survey.
     var readingFilterWithoutSurvey: RSSIFilter.Kind {
-        guard let readingNoise else { return AutoMethod.readingFilterWithoutSurvey }
-        return .kalman(processNoise: readingNoise, measurementNoise: 16)
+        readingNoise.map(AutoMethod.readingFilter(processNoise:)) ?? AutoMethod.readingFilterWithoutSurvey
     }
 
     /// The weighting of the posterior without a survey and without a calibration that knows the path loss.

@@ -49,7 +49,8 @@ fi
 # `centroid-temperature` the neighbours in the grid they were chosen from, and 0 (no prior) for the width
 # (docs/notes/auto-no-survey-centroid-prior.md); for `centroid-layout` the prior narrowed across a row of nodes and the plain circle
 # (docs/notes/auto-no-survey-prior-shape.md); for `reading-noise` the engine's default filter (4) and twice the chosen
-# value (docs/notes/auto-no-survey-reading-filter.md).
+# value (docs/notes/auto-no-survey-reading-filter.md); for `lost-chance` off (0) and the grid's 0.05
+# (docs/notes/particle-filter-lost-cloud.md).
 # `particles` is `--particles`, the others `--tuning NAME=VALUE` (`indoor evaluate --help`).
 parameters=(
     "survey lead-time 0.25 0 0.5"
@@ -65,6 +66,7 @@ parameters=(
     "survey map-variance-weight 2 1 4"
     "survey map-prior-weight 0.25 0.125 0.5"
     "survey degrees-of-freedom 8 4 16"
+    "survey lost-chance 0.01 0 0.05"
     "no-survey generic-temperature 1 0.5 2"
     "no-survey generic-offset-prior 15 10 20"
     "no-survey generic-degrees-of-freedom 4 2 8"

@@ -149,7 +149,9 @@ print(f"| engine ingest only, sightings/s | {spread([p['engineIngestSightingsPer
 print(f"| `nonlinear` RMSE / Cramér–Rao bound RMS (σ {positioning[0]['sigmaDB']:g} dB, {positioning[0]['nodesHeard']} nodes in range) | "
       f"{positioning[0]['nonlinearToCRBRatio']:.3f} | ≤ 1.2 | same |")
 print(f"| particle filter, updates/s (1000 particles, 8 nodes heard) | {spread([p['updatesPerSecond'] for p in pf], 1e3, 1, ' k')} | ≥ 50 k | same |")
-print(f"| particle filter against the same update in plain C, same run (`CParticleFilter`) | "
+print(f"| the same without the lost-cloud check (`lostChance` 0), same run | "
+      f"{spread([p['uncheckedUpdatesPerSecond'] for p in pf], 1e3, 1, ' k')} | | same |")
+print(f"| particle filter without the check against the same update in plain C, same run (`CParticleFilter`) | "
       f"{spread([p['updatesToC'] for p in pf], digits=2)} × its rate ({spread([p['cUpdatesPerSecond'] for p in pf], 1e3, 1, ' k')} updates/s in C) | ≥ 0.8 | same |")
 print(f"| `auto` without a survey (the default; its posterior's mean on a lattice: `PosteriorLattice`), fixes/s | "
       f"{spread([p['defaultFixesPerSecond'] for p in pf], 1e3, 1, ' k')}, "

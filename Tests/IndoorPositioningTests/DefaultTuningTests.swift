@@ -24,12 +24,12 @@ import Testing
             ("ranges-bar", 0.1),
             ("no-survey-filter", 0),
             ("centroid-prior", 0.75), ("centroid-temperature", 10), ("centroid-layout", 1), ("walk-rows", 50),
-            ("reading-noise", 12),
+            ("reading-noise", 12), ("lost-chance", 0.01),
         ] {
             try same.set(name, to: value)
         }
         // centroid-gate has no default value: unset, the posterior is never gated.
-        #expect(Set(DefaultTuning.names).count == 25)
+        #expect(Set(DefaultTuning.names).count == 26)
         #expect(same.centroidGate == nil)
         let standard = RadioMapCrossValidation()
         // The filter's parameters are the default's over a survey, where they are compared.
@@ -71,12 +71,13 @@ import Testing
         try tuning.set("walk-rows", to: 30)
         #expect(tuning.trackingValidation().minimumRows == 30)
         try tuning.set("speed", to: 1.4)
+        try tuning.set("lost-chance", to: 0)
         try tuning.set("map-kernel-scale", to: 2)
         try tuning.set("map-knn-share", to: 0.5)
         try tuning.set("generic-temperature", to: 2)
         try tuning.set("generic-offset-prior", to: 10)
         let filter = tuning.applied(to: ParticleFilter.Configuration())
-        #expect(filter.evidenceWeight == 0.6 && filter.speed == 1.4)
+        #expect(filter.evidenceWeight == 0.6 && filter.speed == 1.4 && filter.lostChance == 0)
         // A standard weight outside the grid is compared beside it.
         #expect(tuning.trackingValidation().evidenceWeights == [0.18, 0.25, 0.35, 0.5, 0.6, 0.7, 1])
         #expect(tuning.trackingValidation().significance == 0)
@@ -187,6 +188,7 @@ import Testing
         ("centroid-gate", 0, "centroid-gate must be more than 0 (got 0.0)"),
         ("map-variance-weight", -0.5, "map-variance-weight must be 0 or more (got -0.5)"),
         ("survey-coverage", 1.5, "survey-coverage must be 0 to 1 (got 1.5)"),
+        ("lost-chance", -0.01, "lost-chance must be 0 to 1 (got -0.01)"),
     ])
     func refusesUnknownNamesAndValuesOutsideTheirRange(name: String, value: Double, message: String) {
         var tuning = DefaultTuning()

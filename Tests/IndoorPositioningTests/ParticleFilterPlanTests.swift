@@ -26,10 +26,14 @@ struct ParticleFilterPlanTests {
     }
 
     /// Runs a cloud started west of the wall while the readings say the device is east of it: the particles'
-    /// x coordinates after 40 s.
-    static func pulledAcross(plan: FloorPlan?) throws -> [Double] {
+    /// x coordinates after 40 s. With `lostChance` 0 the cloud never gives way to the readings, so only walking
+    /// moves it (``ParticleFilter/Configuration/lostChance``).
+    static func pulledAcross(plan: FloorPlan?, lostChance: Double = 0) throws -> [Double] {
         let nodes = ParticleFilterTests.nodes()
-        var engine = try MethodCatalog.engine(method: "particle-filter", nodes: nodes, floorPlan: plan)
+        var configuration = PositioningEngine.Configuration()
+        configuration.defaultTuning.lostChance = lostChance
+        var engine = try MethodCatalog.engine(
+            method: "particle-filter", nodes: nodes, configuration: configuration, floorPlan: plan)
         let filter = try #require(engine.method as? ParticleFilter)
         var random = SplitMix64(seed: 4)
         let west = readings(&engine, position: Point2D(x: 6, y: 5), floor: nil, nodes: nodes, time: 0, random: &random)
@@ -54,6 +58,16 @@ struct ParticleFilterPlanTests {
         #expect(open.filter { $0 > 10 }.count > open.count / 2)
         // Seeded: the same run gives the same cloud.
         #expect(try Self.pulledAcross(plan: plan) == walled)
+    }
+
+    /// A cloud walled off from where the readings are has lost its device: by default it gives way to the readings
+    /// (CloudRecovery), and seeded, the same run gives the same cloud.
+    @Test func aCloudWalledOffFromTheReadingsGivesWayToThem() throws {
+        let plan = FloorPlan(floors: Self.floors(1, walls: [Self.wall]))
+        let standard = ParticleFilter.Configuration().lostChance
+        let recovered = try Self.pulledAcross(plan: plan, lostChance: standard)
+        #expect(recovered.filter { $0 > 10 }.count > recovered.count * 9 / 10)
+        #expect(try Self.pulledAcross(plan: plan, lostChance: standard) == recovered)
     }
 
     @Test func aDoorLetsTheCloudThrough() throws {

@@ -473,10 +473,11 @@ struct ParticleFilterTests {
     @Test(arguments: [0.01, 1.0])
     func weightsMatchTheModelComputedDirectly(likelihoodSpacing: Double) throws {
         var engine = try MethodCatalog.engine(method: "particle-filter", nodes: Self.nodes())
-        // Never resampling, so the cloud keeps its order.
+        // Never resampling nor giving way to the readings, so the cloud keeps its order.
         let method = ParticleFilter(
             posterior: try #require(engine.method as? ParticleFilter).posterior,
-            configuration: ParticleFilter.Configuration(resampleBelow: 0, likelihoodSpacing: likelihoodSpacing))
+            configuration: ParticleFilter.Configuration(
+                resampleBelow: 0, likelihoodSpacing: likelihoodSpacing, lostChance: 0))
         let readings = Self.firstReadings(&engine, position: Point2D(x: 12, y: 6), seed: 4)
         let belief = try #require(method.start(device: "d", readings: readings, at: 0.6))
         // Readings 3 dB off, so that the offset estimate matters.

@@ -7,7 +7,9 @@ import IndoorPositioning
 /// deviates and each cloud's own generator state, so that it moves, weighs and resamples the same particles as
 /// ``ParticleFilter/update(_:readings:at:)`` does; measured in the same run, the ratio holds on any machine.
 ///
-/// Covers maps of one floor without a floor plan (the benchmark's workload); ``init(filter:)`` answers `nil` otherwise.
+/// Covers maps of one floor without a floor plan, and the update without the lost-cloud check
+/// (``ParticleFilter/Configuration/lostChance`` 0: the benchmark measures the check apart); ``init(filter:)`` answers
+/// `nil` otherwise.
 final class ParticleFilterBaseline {
     /// One cloud's heard readings as the C update takes them: map columns, RSSI (dBm), when heard (s).
     struct Heard {
@@ -47,7 +49,8 @@ final class ParticleFilterBaseline {
     init?(filter: ParticleFilter) {
         let map = filter.posterior.map
         let grid = map.grid
-        guard grid.floors.count == 1, filter.floorPlan == nil, !map.cells.isEmpty else { return nil }
+        guard grid.floors.count == 1, filter.floorPlan == nil, !map.cells.isEmpty, filter.configuration.lostChance == 0
+        else { return nil }
         let configuration = filter.configuration
         let weighting = filter.posterior.configuration
         // The lattice ParticleFilter weighs on: every `stride`-th grid column and row (ParticleFilter.stride).

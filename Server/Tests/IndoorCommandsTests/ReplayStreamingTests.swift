@@ -340,7 +340,7 @@ struct ReplayStreamingTests {
         // The filter answers (named `auto`); the weighted centroid only where it could not.
         #expect(surveyed.filter { $0.method == "auto" }.count > surveyed.count * 9 / 10)
         // On an office this small the default without a survey is as near at the median (1.18 m against the
-        // survey's 1.22 here): what the survey's map buys is in the tail, the 90th percentile (2.08 against 2.15 m).
+        // survey's 1.22 here): what the survey's map buys is in the tail, the 90th percentile (2.12 against 2.15 m).
         let withSurvey = try summary(surveyed)
         let without = try summary(plain)
         let tail = (with: try #require(withSurvey.p90Meters), without: try #require(without.p90Meters))

@@ -6,7 +6,8 @@ import IndoorRanging
 /// engine with none set gives the default's answers.
 ///
 /// With a survey (`auto`, and `particle-filter`, the same filter): the filter's ``leadTime``, ``turnTime``,
-/// ``offsetDrift``, ``speed`` and standard ``evidenceWeight`` (``ParticleFilter/Configuration``); the fewest rows of the
+/// ``offsetDrift``, ``speed``, standard ``evidenceWeight`` and the chance that a cloud has lost its device
+/// (``lostChance``: ``ParticleFilter/Configuration``); the fewest rows of the
 /// survey's walks to choose on (``minimumWalkRows``); the bars by which
 /// another evidence weight (``evidenceSignificance``, ``TrackingValidation/significance``) and a k-NN share of the
 /// answer (``estimatorSignificance``, ``EstimatorValidation/significance``) must beat the standard on the survey's
@@ -34,6 +35,9 @@ public struct DefaultTuning: Hashable, Sendable {
     /// cannot choose, and the one another weight must beat (default over a survey 0.7). Compared on the walks beside
     /// ``TrackingValidation``'s grid (added to it when it is not one of its weights).
     public var evidenceWeight: Double?
+    /// ``ParticleFilter/Configuration/lostChance``: the chance at each update that the cloud has lost its device
+    /// (default 0.01; 0: a cloud never gives way to the readings).
+    public var lostChance: Double?
     /// ``TrackingValidation/significance``, standard errors (default 2).
     public var evidenceSignificance: Double?
     /// ``EstimatorValidation/significance``, standard errors (default 2).
@@ -121,6 +125,9 @@ public struct DefaultTuning: Hashable, Sendable {
         Parameter(
             name: "evidence-weight", meaning: "its standard evidence weight", accepted: "more than 0",
             accepts: { $0 > 0 }, store: { $0.evidenceWeight = $1 }),
+        Parameter(
+            name: "lost-chance", meaning: "its chance at each update that the cloud has lost its device (0: never)",
+            accepted: "0 to 1", accepts: { $0 >= 0 && $0 <= 1 }, store: { $0.lostChance = $1 }),
         Parameter(
             name: "evidence-bar",
             meaning: "the standard errors by which another evidence weight must beat it on the survey's walks",
@@ -229,6 +236,7 @@ public struct DefaultTuning: Hashable, Sendable {
         if let offsetDrift { tuned.offsetDrift = offsetDrift }
         if let speed { tuned.speed = speed }
         if let evidenceWeight { tuned.evidenceWeight = evidenceWeight }
+        if let lostChance { tuned.lostChance = lostChance }
         return tuned
     }
 

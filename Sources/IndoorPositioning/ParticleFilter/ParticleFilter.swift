@@ -25,8 +25,11 @@ import IndoorRanging
 /// ``Configuration/floorChangeRateElsewhere`` (so a venue whose plan misses a staircase still follows strong evidence).
 ///
 /// Resampling (systematic) when the effective sample size drops below ``Configuration/resampleBelow`` of the
-/// particles. Seeded: each device's generator comes from ``Configuration/seed`` and the device id, so the same
-/// sightings give the same fixes on every run and platform.
+/// particles. A cloud that has lost its device gives way to the readings: with the chance
+/// ``Configuration/lostChance`` that the device could be anywhere, that hypothesis's posterior share of the particles
+/// is drawn afresh from the readings' posterior (``CloudRecovery``), the rest resampled. Seeded: each device's
+/// generator comes from ``Configuration/seed`` and the device id, so the same sightings give the same fixes on every
+/// run and platform.
 ///
 /// The estimate is the weighted mean of the particles on the reported floor (the whole belief, not its peak), moved on
 /// along their mean velocity by ``Configuration/leadTime`` (within the grid's box); the accuracy radius is the radius
@@ -95,6 +98,11 @@ public struct ParticleFilter: SequentialPositioningMethod {
         /// lag of ``lagTime`` taken out of the estimate itself (the belief is not moved). The default was chosen by
         /// measurement: docs/notes/particle-filter-lead-time.md.
         public var leadTime: Double
+        /// The chance (0…1) at each update that the cloud has lost its device, which could then be anywhere on the
+        /// map: the prior weight of that hypothesis, whose posterior weight is the share of the particles
+        /// ``CloudRecovery`` draws afresh from the readings' own posterior (0: never). The default was chosen on
+        /// development sets: docs/notes/particle-filter-lost-cloud.md.
+        public var lostChance: Double
 
         /// - Parameters:
         ///   - particles: Particles per device (default 1000; 10…100 000).
@@ -117,14 +125,17 @@ public struct ParticleFilter: SequentialPositioningMethod {
         ///   - offsetDrift: How fast the receiver gain offset may drift, dB/√s (default 0.1).
         ///   - lagTime: Seconds the estimate trails a moving device by, for the accuracy radius (default 0.5).
         ///   - leadTime: Seconds the answer is moved on along the cloud's mean velocity (default 0.25).
+        ///   - lostChance: The chance at each update that the cloud has lost its device (default 0.01).
         public init(
             particles: Int = 1000, step: Double = 1, speed: Double = 1, turnTime: Double = 6,
             maximumSpeed: Double = 2.5, floorChangeRate: Double = 0.02, floorHold: Double = 0.8,
             evidenceWeight: Double = 0.5, coverage: Double = 0.68, radiusScale: Double = 1,
             resampleBelow: Double = 0.5, seed: UInt64 = 0, floorChangeRateElsewhere: Double = 0.001,
             connectionChangeRate: Double = 0.1, likelihoodSpacing: Double = 0.75, offsetDrift: Double = 0.1,
-            snapshotRadiusScale: Double = 1, lagTime: Double = 0.5, leadTime: Double = 0.25
+            snapshotRadiusScale: Double = 1, lagTime: Double = 0.5, leadTime: Double = 0.25,
+            lostChance: Double = 0.01
         ) {
+            self.lostChance = lostChance.isFinite ? min(max(lostChance, 0), 1) : 0.01
             self.leadTime = leadTime.isFinite && leadTime >= 0 ? leadTime : 0.25
             self.lagTime = lagTime.isFinite && lagTime >= 0 ? lagTime : 0.5
             self.snapshotRadiusScale = snapshotRadiusScale.isFinite && snapshotRadiusScale > 0 ? snapshotRadiusScale : 1
@@ -223,6 +234,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
     /// The map's likelihood terms on the lattice particles are weighed at (the grid points whose column and row are
     /// multiples of its stride; see ``Configuration/likelihoodSpacing``), laid out for weighing clouds.
     let likelihood: ParticleLikelihood
+    /// The reference cells a cloud's evidence is compared with (``Configuration/lostChance``).
+    let recovery: CloudRecovery
 
     /// Seconds between updates (``Configuration/step``).
     public var step: Double { configuration.step }
@@ -249,6 +262,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
             map: posterior.map, stride: Self.stride(spacing: configuration.likelihoodSpacing, grid: posterior.map.grid),
             missingWeight: posterior.configuration.missingWeight,
             degreesOfFreedom: posterior.configuration.degreesOfFreedom)
+        self.recovery = CloudRecovery(likelihood: likelihood, map: posterior.map)
     }
 
     /// The lattice of a map on `grid` for weighing at about `spacing` metres: every `stride`-th grid column and row,
@@ -309,8 +323,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
         // two steps back: older readings say little about where a walker was, and a reading stamped without a real
         // time must not throw the cloud across the venue).
         let age = min(Self.meanAge(readings, at: max(time, belief.time)), 2 * configuration.step)
-        let effectiveSize =
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Double? in
+        let weighing =
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { place -> Weighing? in
                 let places = CloudPlaces(grid: posterior.map.grid, lattice: likelihood, age: age, place: place)
                 if elapsed > 0 {
                     move(&belief, seconds: elapsed, places: places)
@@ -322,8 +336,65 @@ public struct ParticleFilter: SequentialPositioningMethod {
                     locate(belief, places: places)
                 }
                 return weigh(&belief, readings: readings, places: places)
-            } ?? belief.effectiveSize
+            }
+        if configuration.lostChance > 0, let weighing, recover(&belief, from: weighing) { return }
+        let effectiveSize = weighing?.effectiveSize ?? belief.effectiveSize
         if effectiveSize < configuration.resampleBelow * Double(count) { resample(&belief) }
+    }
+
+    /// What weighing a cloud found: its new weights' effective sample size (`nil` when they were reset to equal),
+    /// its evidence ln Σ wᵢ Lᵢ over the old weights (nats, tempered), and what the readings were weighed with.
+    private struct Weighing {
+        var effectiveSize: Double?
+        var evidence: Double
+        var columns: [Int]
+        var values: [Double]
+        var priorPrecision: Double
+        var priorMean: Double
+        var scale: Double
+    }
+
+    /// Draws the share ``CloudRecovery`` gives of `belief`'s particles afresh from the readings' posterior over the
+    /// reference cells, the rest resampled from the cloud, all weighted equally. Returns whether it did (the cloud is
+    /// then resampled already).
+    private func recover(_ belief: inout Belief, from weighing: Weighing) -> Bool {
+        let cells = recovery.cells
+        let n = cells.count
+        let count = belief.count
+        guard n > 0, count > 0 else { return false }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * n) { buffer -> Bool in
+            let logs = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+            cells.withUnsafeBufferPointer { cells in
+                likelihood.evaluate(
+                    cells: cells, columns: weighing.columns, values: weighing.values,
+                    priorPrecision: weighing.priorPrecision, priorMean: weighing.priorMean, scale: weighing.scale,
+                    logs: logs, offsets: UnsafeMutableBufferPointer(rebasing: buffer[n..<(2 * n)]),
+                    variances: UnsafeMutableBufferPointer(rebasing: buffer[(2 * n)..<(3 * n)]))
+            }
+            let share = CloudRecovery.share(
+                cloudEvidence: weighing.evidence, logs: logs, lostChance: configuration.lostChance)
+            let replaced = min(Int((share * Double(count)).rounded()), count)
+            guard replaced > 0 else { return false }
+            resample(&belief)
+            let grid = posterior.map.grid
+            let half = recovery.halfSpacing
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: replaced) { picks in
+                Self.systematic(weights: UnsafeBufferPointer(logs), into: picks, random: &belief.random)
+                for k in 0..<replaced {
+                    // Spread over the cloud (a resampled cloud is in the order of the particles it was drawn from).
+                    let i = k * count / replaced
+                    let cell = picks[k]
+                    belief.x[i] = min(
+                        max(recovery.x[cell] + belief.random.uniform(-half...half), grid.minimum.x), grid.maximum.x)
+                    belief.y[i] = min(
+                        max(recovery.y[cell] + belief.random.uniform(-half...half), grid.minimum.y), grid.maximum.y)
+                    belief.vx[i] = belief.random.gaussian(deviation: configuration.speed)
+                    belief.vy[i] = belief.random.gaussian(deviation: configuration.speed)
+                    belief.floor[i] = recovery.floor[cell]
+                }
+            }
+            return true
+        }
     }
 
     /// `variance` (dB²) as the offset's: never broader than the posterior's prior (which a new cloud starts from), nor
@@ -469,12 +540,13 @@ public struct ParticleFilter: SequentialPositioningMethod {
     }()
 
     /// Weighs every particle by the readings' likelihood at its place, updates the offset and the reported floor.
-    /// Returns the effective sample size of the new weights, or `nil` when they were left alone or reset to equal.
+    /// Returns what it found (the effective sample size of the new weights `nil` when they were reset to equal), or
+    /// `nil` when the weights were left alone.
     ///
     /// Particles share lattice points (a cloud of 1000 spans a few hundred), so each point's likelihood is computed
     /// once per update: a table over the box of lattice points the cloud covers gives each point met its slot in a
     /// list of log-likelihoods and offsets, and the weight factor exp(log-likelihood − peak) is taken once per slot.
-    private func weigh(_ belief: inout Belief, readings: [NodeReading], places: CloudPlaces) -> Double? {
+    private func weigh(_ belief: inout Belief, readings: [NodeReading], places: CloudPlaces) -> Weighing? {
         let (columns, values) = posterior.map.heard(readings)
         let count = belief.count
         guard !columns.isEmpty, let box = places.box(count: count) else { return nil }
@@ -510,7 +582,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
         let height = box.rows.count
         let boxSize = width * height * (highFloor - lowFloor + 1)
         // Per lattice point of the box: its slot in the list of points met (−1: no particle there).
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: boxSize) { slots -> Double? in
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: boxSize) { slots -> Weighing? in
             slots.initialize(repeating: -1)
             for i in 0..<count {
                 let floor = min(max(floors[i], 0), floorCount - 1)
@@ -524,7 +596,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
             }
             // Per slot: the log-likelihood (then the weight factor), the offset estimated there (dB) and that
             // estimate's variance (dB²).
-            return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * count) { met -> Double? in
+            return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * count) { met -> Weighing? in
                 let factors = UnsafeMutableBufferPointer(rebasing: met[0..<count])
                 let offsets = UnsafeMutableBufferPointer(rebasing: met[count..<(2 * count)])
                 let variances = UnsafeMutableBufferPointer(rebasing: met[(2 * count)..<(3 * count)])
@@ -554,6 +626,7 @@ public struct ParticleFilter: SequentialPositioningMethod {
                         logs: factors, offsets: offsets, variances: variances)
                     return metCount
                 }
+                var evidence = -Double.infinity
                 let (offset, offsetVariance, squares) =
                     belief.weight.withUnsafeMutableBufferPointer { weight -> (Double, Double, Double)? in
                         // The highest log-likelihood of a point met (all factors at most 1).
@@ -585,6 +658,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
                             first += 4
                         }
                         let weightSum = total.sum()
+                        // The old weights sum to 1, so this is ln Σ wᵢ Lᵢ.
+                        evidence = peak + Foundation.log(weightSum)
                         guard weightSum > 0, weightSum.isFinite else {
                             for i in 0..<count { weight[i] = 1 / Double(count) }
                             return nil
@@ -607,7 +682,10 @@ public struct ParticleFilter: SequentialPositioningMethod {
                         let variance = max(momentSum.sum() * inverseTotal - offset * offset, 0)
                         return (offset, variance, squares)
                     } ?? (belief.offset, belief.offsetVariance, 0)
-                guard squares > 0 else { return nil }
+                var weighing = Weighing(
+                    effectiveSize: nil, evidence: evidence, columns: columns, values: values,
+                    priorPrecision: priorPrecision, priorMean: priorMean, scale: scale)
+                guard squares > 0 else { return weighing }
                 belief.offset = offset
                 belief.offsetVariance = boundedOffsetVariance(offsetVariance)
                 if floorCount > 1 {
@@ -616,7 +694,8 @@ public struct ParticleFilter: SequentialPositioningMethod {
                         belief.reportedFloor = heaviest.index
                     }
                 }
-                return 1 / squares
+                weighing.effectiveSize = 1 / squares
+                return weighing
             }
         }
     }

@@ -203,7 +203,7 @@ best() {
     echo "  (each the other's survey; no test split), k-NN's medians are 1.73 and 1.55 m against the filter's 1.07"
     echo "  and 1.40 m: the test path runs close to the surveyed ones (its rows' median distance to the nearest"
     echo "  surveyed point is 0.32 m; from one survey path to the other 0.66 and 1.12 m), which favours k-NN there."
-    echo "- openhps-room: the plain radio map's posterior is below the default at the median, by about 0.04 m; at the"
+    echo "- openhps-room: the plain radio map's posterior is below the default at the median, by about 0.03 m; at the"
     echo "  mean and the 90th percentile the two are within a centimetre (the tables below). The phone stands still at"
     echo "  each test point. Why the median differs is not found."
     echo "- three-floor-office, floor: each wrong floor is the row of the second the truth's floor changes (the walker"
@@ -216,7 +216,8 @@ best() {
     echo "  simulated offices, whose walkers are fast, by 2–3 points; most of their shortfall is while standing still"
     echo "  (on a development office, seed 7: 48% of the still rows covered, 53% of the moving ones)."
     echo "- The particle filter's updates per second follow the core: 48–55 k on one machine of this kind, 39–43 k on"
-    echo "  another with the same build (POSITIONING.md, which also lists what was tried)."
+    echo "  another with the same build (POSITIONING.md, which also lists what was tried); the lost-cloud check takes"
+    echo "  about a tenth off (the benchmark measures the filter with and without it)."
     echo
     echo "## How the tables are made"
     echo

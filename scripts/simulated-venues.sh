@@ -77,6 +77,17 @@ make_venue() {
     esac
 }
 
+# Writes the venue KIND with SEED to FOLDER, saying so with NOTE on standard error, and scores the companion's locator
+# as shipped there (FOLDER.companion.jsonl, its rows FOLDER.companion.csv).
+prepare_venue() {
+    local kind=$1 seed=$2 folder=$3 note=$4
+    echo "simulated-venues.sh: $kind, seed $seed$note" >&2
+    make_venue "$kind" "$seed" "$folder" > /dev/null
+    companion_calibration "$folder/nodes.csv" > "$folder.companion.json"
+    "$indoor" evaluate "$folder" --json --no-survey --calibration "$folder.companion.json" \
+        --method nadaraya-watson --rows "$folder.companion.csv" > "$folder.companion.jsonl"
+}
+
 # Per kind, how often the first median of each pair in DIFFERENCES (kind, then pairs of medians) is below the second,
 # and the median difference; the header names the pairs: summarise DIFFERENCES "NAME" "NAME"...
 summarise() {
@@ -136,16 +147,12 @@ if [ "$survey" = yes ]; then
     for kind in "${kinds[@]}"; do
         for ((seed = first; seed < first + seeds; seed++)); do
             venue="$work/$kind-$seed"
-            echo "simulated-venues.sh: $kind, seed $seed, with its survey" >&2
-            make_venue "$kind" "$seed" "$venue" > /dev/null
-            companion_calibration "$venue/nodes.csv" > "$venue.companion.json"
+            prepare_venue "$kind" "$seed" "$venue" ", with its survey"
             "$indoor" evaluate "$venue" --json --method auto --rows "$venue.auto.csv" > "$venue.auto.json" 2> /dev/null
             "$indoor" evaluate "$venue" --json --no-survey --method auto --rows "$venue.plain.csv" \
                 > "$venue.plain.json"
             "$indoor" evaluate "$venue" --json --method weighted-centroid --method knn --method linear-least-squares \
                 --rows "$venue.baselines.csv" > "$venue.baselines.jsonl" 2> /dev/null
-            "$indoor" evaluate "$venue" --json --no-survey --calibration "$venue.companion.json" \
-                --method nadaraya-watson --rows "$venue.companion.csv" > "$venue.companion.jsonl"
             baseline=$(best_baseline "$venue.baselines.jsonl" "$venue.auto.json")
             read -r ours_p plain shared_p < <(scripts/same-rows.py "$venue.auto.csv" auto "$venue.plain.csv" auto)
             if [ -n "$baseline" ]; then
@@ -179,13 +186,9 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for kind in "${kinds[@]}"; do
     for ((seed = first; seed < first + seeds; seed++)); do
         venue="$work/$kind-$seed"
-        echo "simulated-venues.sh: $kind, seed $seed" >&2
-        make_venue "$kind" "$seed" "$venue" > /dev/null
-        companion_calibration "$venue/nodes.csv" > "$venue.companion.json"
+        prepare_venue "$kind" "$seed" "$venue" ""
         "$indoor" evaluate "$venue" --json --no-survey --method auto --rows "$venue.auto.csv" > "$venue.auto.json"
         "$indoor" evaluate "$venue" --json --no-survey --method weighted-centroid > "$venue.centroid.json"
-        "$indoor" evaluate "$venue" --json --no-survey --calibration "$venue.companion.json" \
-            --method nadaraya-watson --rows "$venue.companion.csv" > "$venue.companion.jsonl"
         "$indoor" evaluate "$venue" --json --no-survey --method nearest-area --rows "$venue.bermuda.csv" \
             > "$venue.bermuda.json"
         read -r ours_c companion shared_c < <(scripts/same-rows.py "$venue.auto.csv" auto \

@@ -18,8 +18,9 @@ import Testing
         }
         let database = try TestDatabase(store)
         defer { database.remove() }
-        // A batch a second: the kill comes while most are still to be delivered, even on a loaded machine.
-        let receiver = Receiver(delay: .seconds(1))
+        // The first delivery is acknowledged and every later one held: the kill always comes while a batch is in
+        // flight and the rest are still to be delivered, however fast or loaded the machine.
+        let receiver = Receiver(holdAfter: 1)
         try await receiver.run { port in
             let options = ["--webhook-allow-private"]
             let child = try DurabilityTests.Child(
@@ -39,12 +40,13 @@ import Testing
                 )
                 #expect(status == 200)
             }
-            // Killed once part of the events were delivered (the receiver takes 1 s a batch of at most 100).
-            try await WebhookTests.eventually(seconds: 120) { !receiver.requests.isEmpty }
+            // Killed once one batch was acknowledged and the next is held in flight.
+            try await WebhookTests.eventually(seconds: 120) { receiver.held > 0 }
             child.kill()
             let store = try await database.open()
             let stored = try await store.events(venue: "tiny", after: 0, limit: 100_000).map(\.id)
             #expect(Set(receiver.allIDs).count < stored.count, "everything was delivered before the kill")
+            receiver.release()
 
             let again = try DurabilityTests.Child(
                 binary: binary, database: database.argument, options: options, environment: database.environment)

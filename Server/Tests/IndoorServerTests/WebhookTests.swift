@@ -389,13 +389,36 @@ final class Receiver: Sendable {
         var events: [Int64] { ids }
     }
 
-    private let state: Mutex<(requests: [Delivery], failing: Int, refused: Int)>
-    /// How long each answer waits (a slow target).
-    private let delay: Duration
+    private let state: Mutex<(requests: [Delivery], failing: Int, refused: Int, held: Int, holding: Bool)>
+    /// How many requests are answered before the rest are held, or `nil` to hold none.
+    private let holdAfter: Int?
 
-    init(failing: Int = 0, delay: Duration = .zero) {
-        state = Mutex((requests: [], failing: failing, refused: 0))
-        self.delay = delay
+    /// - Parameters:
+    ///   - failing: how many requests are answered 500 first.
+    ///   - holdAfter: once this many requests were acknowledged, every further request is held unanswered (and not
+    ///     recorded) until `release()` (a target that stops answering).
+    init(failing: Int = 0, holdAfter: Int? = nil) {
+        state = Mutex((requests: [], failing: failing, refused: 0, held: 0, holding: holdAfter != nil))
+        self.holdAfter = holdAfter
+    }
+
+    /// How many requests are being held now.
+    var held: Int { state.withLock { $0.held } }
+
+    /// Lets the held requests (and every later one) through: they are recorded and answered.
+    func release() { state.withLock { $0.holding = false } }
+
+    /// Waits while requests are held; returns once released.
+    private func waitWhileHeld() async throws {
+        guard let holdAfter else { return }
+        let held = state.withLock { state -> Bool in
+            guard state.holding, state.requests.count >= holdAfter else { return false }
+            state.held += 1
+            return true
+        }
+        guard held else { return }
+        while state.withLock({ $0.holding }) { try await Task.sleep(for: .milliseconds(20)) }
+        state.withLock { $0.held -= 1 }
     }
 
     /// The requests acknowledged (2xx), in order.
@@ -417,7 +440,7 @@ final class Receiver: Sendable {
         let router = Router()
         router.post("/hook") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
-            if self.delay > .zero { try await Task.sleep(for: self.delay) }
+            try await self.waitWhileHeld()
             return self.receive(request: request, body: Data(buffer: body))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

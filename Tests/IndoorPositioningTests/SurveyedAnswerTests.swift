@@ -1,4 +1,5 @@
 import IndoorModel
+import IndoorRanging
 import Testing
 
 @testable import IndoorPositioning
@@ -57,6 +58,52 @@ import Testing
         #expect(try located(SurveyedAnswer(knn: knn, knnShare: 1)) == Point2D(x: 30, y: 10))
         #expect(SurveyedAnswer(knnShare: .nan).knnShare == 0)
         #expect(SurveyedAnswer(knnShare: 3).knnShare == 1)
+    }
+
+    /// With an ``PositioningEngine/Configuration/answerFilter`` and an answer whose k-NN reads it, k-NN reads that
+    /// filter's values, not the method's filter's (with either alone, the method's): node b heard at −50 dBm for 9 s and once at −90 dBm now reads −90 through a 1 s mean (k-NN's nearest
+    /// fingerprint then lies at (5, 5)) and still near −50 through the Kalman filter (at (30, 10)).
+    @Test func knnReadsTheAnswerFilterWhereTheEngineKeepsOne() throws {
+        let knn = FingerprintKNN(
+            fingerprints: [
+                Fingerprint(position: Point3D(x: 30, y: 10, z: 0), rssi: ["a": -80, "b": -55]),
+                Fingerprint(position: Point3D(x: 5, y: 5, z: 0), rssi: ["a": -80, "b": -90]),
+            ], k: 1)
+        func located(answerFilter: RSSIFilter.Kind?, reads: Bool = true) throws -> Point2D {
+            var configuration = PositioningEngine.Configuration(filter: .trimmedMean(window: 1, trim: 0))
+            configuration.answerFilter = answerFilter
+            var engine = PositioningEngine(
+                nodes: nodes, method: PlausibleAreaTests.Answer(x: 10, y: 10), configuration: configuration)
+            engine.answer = SurveyedAnswer(knn: knn, knnShare: 1, knnReadsAnswerFilter: reads)
+            for second in 0..<10 {
+                engine.ingest(Sighting(time: Double(second), device: "p", node: "a", rssi: -80))
+                engine.ingest(Sighting(time: Double(second), device: "p", node: "b", rssi: second < 9 ? -50 : -90))
+            }
+            return try engine.locate(device: "p", at: 9).get().position.horizontal
+        }
+        #expect(try located(answerFilter: nil) == Point2D(x: 5, y: 5))
+        let kalman = RSSIFilter.Kind.kalman(processNoise: 4, measurementNoise: 16)
+        #expect(try located(answerFilter: kalman) == Point2D(x: 30, y: 10))
+        #expect(try located(answerFilter: kalman, reads: false) == Point2D(x: 5, y: 5))
+    }
+
+    /// `auto` with a survey reads its particle filter's 1 s mean and keeps the factory's own filter for the k-NN
+    /// share of its answer; without a survey, and for every other method, the engine keeps one filter.
+    @Test func autoWithASurveyKeepsTheFactorysFilterForItsKNNShare() throws {
+        let survey = Recording(
+            sightings: nodes.flatMap { node in
+                (0..<4).map { Sighting(time: Double($0), device: "s", node: node.id, rssi: -60 - Double($0)) }
+            },
+            truth: (0..<4).map { TruthPoint(time: Double($0), device: "s", point: Point2D(x: 10 * Double($0), y: 20)) })
+        // Learned from however little of the venue it covers.
+        var configuration = PositioningEngine.Configuration()
+        configuration.defaultTuning.surveyCoverage = 0
+        let factory = EngineFactory(nodes: nodes, survey: survey, configuration: configuration)
+        let standard = PositioningEngine.Configuration().filter
+        #expect(try factory.engine(method: "auto").configuration.answerFilter == standard)
+        #expect(try factory.engine(method: "auto").configuration.filter == ParticleFilter.readingFilter)
+        #expect(try factory.engine(method: "knn").configuration.answerFilter == nil)
+        #expect(try EngineFactory(nodes: nodes).engine(method: "auto").configuration.answerFilter == nil)
     }
 
     /// A tracked device heard by many nodes a second ago and by one now: the filter's answer, plausible for what was

@@ -22,6 +22,10 @@ public struct PositioningEngine: Sendable {
         /// The per-(device, node) RSSI filter. An engine that ``EngineFactory`` makes for `auto` or `particle-filter`
         /// reads the filter that method was measured with instead (``EngineFactory/engine(_:)``).
         public var filter: RSSIFilter.Kind
+        /// A second per-(device, node) RSSI filter, read by ``answer``'s share of k-NN fingerprints (``SurveyedAnswer``);
+        /// `nil` (the default): the answer reads ``filter``. ``EngineFactory`` sets it for `auto` with a survey, whose
+        /// particle filter reads a 1 s mean: k-NN reads the steadier filter its fingerprints were measured with.
+        public var answerFilter: RSSIFilter.Kind? = nil
         /// How filtered RSSI becomes distance.
         public var distanceModel: DistanceModel
         /// Distance models for particular devices (by device id), for example a phone model's own curve fit.
@@ -142,6 +146,8 @@ public struct PositioningEngine: Sendable {
     /// counted but not fitted.
     var selfCalibration: SelfCalibration?
     private let emptyFilter: RSSIFilter
+    /// A fresh ``Configuration/answerFilter``, `nil` without one.
+    private let emptyAnswerFilter: RSSIFilter?
     private let hasOffsets: Bool
     /// Device id → slot in ``states``; freed slots are reused, their filter arrays kept.
     private var slots: [String: Int] = [:]
@@ -163,6 +169,8 @@ public struct PositioningEngine: Sendable {
     private struct DeviceState: Sendable {
         var nodes: [Int] = []
         var filters: [RSSIFilter] = []
+        /// Each entry's ``Configuration/answerFilter``, parallel to ``filters``; empty without one.
+        var answerFilters: [RSSIFilter] = []
         /// The plausible power at 1 m (dBm, ``RSSIAtOneMeter/advertised(_:)``) last advertised with each
         /// entry's sightings; NaN when none.
         var advertised: [Double] = []
@@ -182,17 +190,21 @@ public struct PositioningEngine: Sendable {
 
         @inline(__always)
         mutating func record(
-            node: Int, dBm: Double, txPower: Double?, at time: Double, fresh: RSSIFilter, capacity: Int
+            node: Int, dBm: Double, txPower: Double?, at time: Double, fresh: RSSIFilter, freshAnswer: RSSIFilter?,
+            capacity: Int
         ) {
             lastHeard = max(lastHeard, time)
             for entry in nodes.indices where nodes[entry] == node {
                 filters[entry].add(dBm: dBm, at: time)
+                if answerFilters.indices.contains(entry) { answerFilters[entry].add(dBm: dBm, at: time) }
                 if let power = RSSIAtOneMeter.advertised(txPower) { advertised[entry] = power }
                 return
             }
             let power = RSSIAtOneMeter.advertised(txPower) ?? .nan
             var filter = fresh
             filter.add(dBm: dBm, at: time)
+            var answerFilter = freshAnswer
+            answerFilter?.add(dBm: dBm, at: time)
             if nodes.count < capacity {
                 if nodes.isEmpty {
                     nodes.reserveCapacity(min(capacity, 16))
@@ -201,6 +213,7 @@ public struct PositioningEngine: Sendable {
                 }
                 nodes.append(node)
                 filters.append(filter)
+                if let answerFilter { answerFilters.append(answerFilter) }
                 advertised.append(power)
                 return
             }
@@ -211,12 +224,14 @@ public struct PositioningEngine: Sendable {
             }
             nodes[oldest] = node
             filters[oldest] = filter
+            if let answerFilter, answerFilters.indices.contains(oldest) { answerFilters[oldest] = answerFilter }
             advertised[oldest] = power
         }
 
         mutating func clear() {
             nodes.removeAll(keepingCapacity: true)
             filters.removeAll(keepingCapacity: true)
+            answerFilters.removeAll(keepingCapacity: true)
             advertised.removeAll(keepingCapacity: true)
             track = nil
             nextTrack = -.infinity
@@ -265,6 +280,7 @@ public struct PositioningEngine: Sendable {
             configuration: configuration.selfCalibration ?? NodeLinkCalibration.Configuration())
         self.hasOffsets = !calibration.deviceOffsets.isEmpty
         self.emptyFilter = RSSIFilter(configuration.filter, expiry: configuration.window)
+        self.emptyAnswerFilter = configuration.answerFilter.map { RSSIFilter($0, expiry: configuration.window) }
         self.clock = DataClock(horizon: configuration.horizon)
     }
 
@@ -372,7 +388,7 @@ public struct PositioningEngine: Sendable {
         }
         states[slot].record(
             node: node, dBm: rssi, txPower: sighting.txPower, at: time, fresh: emptyFilter,
-            capacity: configuration.maximumNodesPerDevice)
+            freshAnswer: emptyAnswerFilter, capacity: configuration.maximumNodesPerDevice)
         return true
     }
 
@@ -536,18 +552,25 @@ public struct PositioningEngine: Sendable {
         return fixReadings(slot: slot, device: device, at: time)
     }
 
-    /// - Parameter holding: Whether a node whose filter has no value at `time` (a short mean whose samples are all
-    ///   older than its own window) still counts, with the value the filter had when the node was last heard.
-    private func readings(slot: Int, device: String, at time: Double, holding: Bool = false) -> [NodeReading] {
+    /// - Parameters:
+    ///   - holding: Whether a node whose filter has no value at `time` (a short mean whose samples are all older
+    ///     than its own window) still counts, with the value the filter had when the node was last heard.
+    ///   - answering: Whether the values are ``Configuration/answerFilter``'s (where the engine has one) rather than
+    ///     ``Configuration/filter``'s.
+    private func readings(
+        slot: Int, device: String, at time: Double, holding: Bool = false, answering: Bool = false
+    ) -> [NodeReading] {
         let state = states[slot]
+        let filterArray =
+            answering && state.answerFilters.count == state.nodes.count ? state.answerFilters : state.filters
         let model =
             configuration.deviceModels.isEmpty
             ? configuration.distanceModel : configuration.deviceModels[device] ?? configuration.distanceModel
         var result: [NodeReading] = []
         let cutoff = time - configuration.window
         let ahead = time + configuration.window
-        state.filters.withUnsafeBufferPointer { filters in
-            for entry in 0..<filters.count {
+        filterArray.withUnsafeBufferPointer { filters in
+            for entry in 0..<min(filters.count, state.nodes.count) {
                 let index = state.nodes[entry]
                 guard let last = filters[entry].lastTime, last >= cutoff, last <= ahead,
                     let rssi = filters[entry].value(at: time) ?? (holding ? filters[entry].value(at: last) : nil),
@@ -610,7 +633,12 @@ public struct PositioningEngine: Sendable {
             let held =
                 sequential != nil && states[slot].belief != nil
                 ? readings(slot: slot, device: device, at: time, holding: true) : current
-            answered = answer.answer(answered, current: current, held: held, area: configuration.plausibleArea)
+            // k-NN reads the filter its fingerprints were made with: the answer filter, where the survey chose it.
+            let knn =
+                emptyAnswerFilter != nil && answer.knnShare > 0 && answer.knnReadsAnswerFilter
+                ? readings(slot: slot, device: device, at: time, holding: true, answering: true) : held
+            answered = answer.answer(
+                answered, current: current, held: held, knn: knn, area: configuration.plausibleArea)
         }
         return answered.flatMap { estimate in
             if let invalid = Self.nonFinite(estimate, method: method.name) { return .failure(invalid) }

@@ -16,6 +16,9 @@ public struct SurveyedAnswer: Sendable {
     public var knn: FingerprintKNN?
     /// The share (0…1) of ``knn``'s position in the answer.
     public var knnShare: Double
+    /// Whether ``knn`` reads the engine's ``PositioningEngine/Configuration/answerFilter`` (its fingerprints were made
+    /// through it) rather than the readings the method was given.
+    public var knnReadsAnswerFilter: Bool
     /// What answers where the method gives no plausible position (the weighted centroid of the readings).
     public var fallback: WeightedCentroid
     /// Whether the answer was made from a survey (`auto` with one); `false` for the fallback alone of `auto`
@@ -25,14 +28,16 @@ public struct SurveyedAnswer: Sendable {
     /// - Parameters:
     ///   - knn: Fingerprints to mix in (`nil`: none).
     ///   - knnShare: Their share in the answer (clamped to 0…1; 0 when not finite).
+    ///   - knnReadsAnswerFilter: Whether they read the engine's answer filter (default `false`).
     ///   - fallback: What answers where the method does not (default ``WeightedCentroid``).
     ///   - surveyed: Whether it was made from a survey (default `true`).
     init(
-        knn: FingerprintKNN? = nil, knnShare: Double = 0, fallback: WeightedCentroid = WeightedCentroid(),
-        surveyed: Bool = true
+        knn: FingerprintKNN? = nil, knnShare: Double = 0, knnReadsAnswerFilter: Bool = false,
+        fallback: WeightedCentroid = WeightedCentroid(), surveyed: Bool = true
     ) {
         self.knn = knn
         self.knnShare = knnShare.isFinite ? min(max(knnShare, 0), 1) : 0
+        self.knnReadsAnswerFilter = knnReadsAnswerFilter
         self.fallback = fallback
         self.surveyed = surveyed
     }
@@ -49,12 +54,15 @@ public struct SurveyedAnswer: Sendable {
     ///   - primary: The method's answer.
     ///   - current: The readings `primary` was made from (a tracking method's fresh ones).
     ///   - held: The device's readings, each node's last value held over the engine's window.
+    ///   - knnReadings: What k-NN reads where it reads the answer filter (``knnReadsAnswerFilter``: the engine's
+    ///     ``PositioningEngine/Configuration/answerFilter``'s values held over the window); `nil`: `held`.
     ///   - area: The engine's plausibility check.
     func answer(
-        _ primary: Result<Estimate, NoFix>, current: [NodeReading], held: [NodeReading], area: PlausibleArea
+        _ primary: Result<Estimate, NoFix>, current: [NodeReading], held: [NodeReading],
+        knn knnReadings: [NodeReading]? = nil, area: PlausibleArea
     ) -> Result<Estimate, NoFix> {
         if case .success(var estimate) = primary, area.check(estimate.position, readings: current) == nil {
-            guard knnShare > 0, let knn, case .success(let other) = knn.estimate(from: held),
+            guard knnShare > 0, let knn, case .success(let other) = knn.estimate(from: knnReadings ?? held),
                 other.floor == nil || other.floor == estimate.floor,
                 let mixed = Self.mixed(estimate.position.horizontal, other.position.horizontal, knnShare: knnShare)
             else { return .success(estimate) }

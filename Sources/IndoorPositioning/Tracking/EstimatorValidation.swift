@@ -53,6 +53,9 @@ struct EstimatorValidation: Hashable, Sendable {
         var medians: [Double?]
         /// Truth rows replayed (located or not).
         public var rows: Int
+        /// Whether k-NN reads the engine's answer filter (``PositioningEngine/Configuration/answerFilter``: its
+        /// fingerprints made through it) rather than the particle filter's own readings.
+        public var knnReadsAnswerFilter = false
 
         /// The chosen share's median replay error, metres: the default's validated error on this venue.
         public var validatedMedian: Double? {
@@ -72,7 +75,9 @@ struct EstimatorValidation: Hashable, Sendable {
         /// What was chosen and on what, in a sentence: "the answer is particle-filter 0.5 + knn 0.5, chosen on 900
         /// rows of the survey's walks (validated median 0.98 m; the filter alone 1.10 m, knn alone 1.05 m)".
         public var summary: String {
-            var text = "the answer is \(estimator), chosen on \(rows) rows of the survey's walks"
+            var text = "the answer is \(estimator)"
+            if knnShare > 0, knnReadsAnswerFilter { text += " (k-NN reading the engine's Kalman filter)" }
+            text += ", chosen on \(rows) rows of the survey's walks"
             var parts: [String] = []
             if let chosen = validatedMedian { parts.append(String(format: "validated median %.2f m", chosen)) }
             if knnShare > 0, let filter = filterMedian {
@@ -106,44 +111,62 @@ struct EstimatorValidation: Hashable, Sendable {
             defer { progress?.finished() }
             return replay(fold: fold, of: survey, blocks: blocks, walks: walks.blocks, setup: setup)
         }
-        var rows = FoldReplay(blocks: [], truth: [], filter: [], knn: [])
+        var rows = FoldReplay(blocks: [], truth: [], filter: [], knn: [], steadyKNN: [])
         for case let fold? in replays {
             rows.blocks += fold.blocks
             rows.truth += fold.truth
             rows.filter += fold.filter
             rows.knn += fold.knn
+            rows.steadyKNN += fold.steadyKNN
         }
-        let errors = knnShares.map { share in rows.errors(knnShare: share) }
-        let medians = errors.map { list -> Double? in
-            let sorted = list.compactMap { $0 }.sorted()
-            return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+        // Each share with k-NN through the filter's own readings, then through the answer filter's (where the engine
+        // keeps one): the first that is best, beyond the replay's noise, is taken.
+        let variants = setup.configuration.answerFilter == nil ? [false] : [false, true]
+        let errors = variants.map { steady in knnShares.map { share in rows.errors(knnShare: share, steady: steady) } }
+        let medians = errors.map { perShare in
+            perShare.map { list -> Double? in
+                let sorted = list.compactMap { $0 }.sorted()
+                return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+            }
         }
-        guard let alone = knnShares.firstIndex(of: 0), medians[alone] != nil else { return nil }
-        var best = alone
-        for (s, median) in medians.enumerated() {
-            guard let median, let bestMedian = medians[best], median < bestMedian else { continue }
-            best = s
+        guard let alone = knnShares.firstIndex(of: 0), let aloneMedian = medians[0][alone] else { return nil }
+        var best = (variant: 0, share: alone)
+        var bestMedian = aloneMedian
+        for v in variants.indices {
+            for (s, median) in medians[v].enumerated() where s != alone {
+                guard let median, median < bestMedian else { continue }
+                best = (v, s)
+                bestMedian = median
+            }
         }
         // Another answer than the filter's must beat it beyond the replay's own noise.
-        if best != alone,
-            TrackingValidation.pairedScore(errors[best], against: errors[alone], blocks: rows.blocks) > -significance
+        if best.share != alone,
+            TrackingValidation.pairedScore(
+                errors[best.variant][best.share], against: errors[0][alone], blocks: rows.blocks) > -significance
         {
-            best = alone
+            best = (0, alone)
         }
-        return Outcome(knnShare: knnShares[best], shares: knnShares, medians: medians, rows: rows.blocks.count)
+        return Outcome(
+            knnShare: knnShares[best.share], shares: knnShares, medians: medians[best.variant],
+            rows: rows.blocks.count, knnReadsAnswerFilter: variants[best.variant])
     }
 
-    /// One fold's replayed rows: each row's block, truth and the two estimators' positions (`nil`: not located).
+    /// One fold's replayed rows: each row's block, truth and the estimators' positions (`nil`: not located).
     struct FoldReplay: Sendable {
         var blocks: [Int]
         var truth: [Point2D]
         var filter: [Point2D?]
+        /// k-NN through the filter's own readings.
         var knn: [Point2D?]
+        /// k-NN through the answer filter's readings (``PositioningEngine/Configuration/answerFilter``); empty
+        /// without one.
+        var steadyKNN: [Point2D?]
 
-        /// Each row's error with `knnShare` of k-NN's position and the rest of the filter's (either alone where the
-        /// other did not answer).
-        func errors(knnShare: Double) -> [Double?] {
-            truth.indices.map { i in
+        /// Each row's error with `knnShare` of k-NN's position (through the answer filter where `steady`) and the
+        /// rest of the filter's (either alone where the other did not answer).
+        func errors(knnShare: Double, steady: Bool = false) -> [Double?] {
+            let knn = steady && steadyKNN.count == truth.count ? steadyKNN : self.knn
+            return truth.indices.map { i in
                 guard let position = SurveyedAnswer.mixed(filter[i], knn[i], knnShare: knnShare) else { return nil }
                 let error = position.distance(to: truth[i])
                 return error.isFinite ? error : nil
@@ -175,16 +198,28 @@ struct EstimatorValidation: Hashable, Sendable {
             floorPlan: setup.floorPlan)
         let knn = FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(fingerprints), k: 3)
         let held = blocks.recording(of: survey, blocks: Set(replayed))
-        let methods: [any PositioningMethod] = [filter, knn]
-        let positions = ParallelWork.map(methods.count) { m in
+        var methods: [any PositioningMethod] = [filter, knn]
+        var own = setup.configuration
+        own.answerFilter = nil
+        var configurations = [own, own]
+        // With an answer filter, k-NN also through it, its fingerprints made through it.
+        if setup.configuration.answerFilter != nil {
+            let answering = setup.configuration.answering
+            let steady = MethodCatalog.surveyFingerprints(
+                nodes: setup.nodes, survey: training, configuration: answering, calibration: setup.calibration)
+            methods.append(FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(steady), k: 3))
+            configurations.append(answering)
+        }
+        let positions = ParallelWork.map(methods.count) { [methods, configurations] m in
             Self.positions(
                 held.recording,
                 engine: PositioningEngine(
-                    nodes: setup.nodes, method: methods[m], configuration: setup.configuration,
+                    nodes: setup.nodes, method: methods[m], configuration: configurations[m],
                     calibration: setup.calibration))
         }
         return FoldReplay(
-            blocks: held.blocks, truth: held.recording.truth.map(\.point), filter: positions[0], knn: positions[1])
+            blocks: held.blocks, truth: held.recording.truth.map(\.point), filter: positions[0], knn: positions[1],
+            steadyKNN: positions.count > 2 ? positions[2] : [])
     }
 
     /// The horizontal position answered at each of `recording`'s truth rows in time order (`nil`: not located), each

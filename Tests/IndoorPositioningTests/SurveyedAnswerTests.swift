@@ -87,8 +87,9 @@ import Testing
         #expect(try located(answerFilter: kalman, reads: false) == Point2D(x: 5, y: 5))
     }
 
-    /// `auto` with a survey reads its particle filter's 1 s mean and keeps the factory's own filter for the k-NN
-    /// share of its answer; without a survey, and for every other method, the engine keeps one filter.
+    /// `auto` (and `particle-filter`, the same filter) with a survey reads its particle filter's 1 s mean and keeps
+    /// the factory's own filter for the k-NN share of its answer; without a survey, and for every other method, the
+    /// engine keeps one filter.
     @Test func autoWithASurveyKeepsTheFactorysFilterForItsKNNShare() throws {
         let survey = Recording(
             sightings: nodes.flatMap { node in
@@ -102,6 +103,7 @@ import Testing
         let standard = PositioningEngine.Configuration().filter
         #expect(try factory.engine(method: "auto").configuration.answerFilter == standard)
         #expect(try factory.engine(method: "auto").configuration.filter == ParticleFilter.readingFilter)
+        #expect(try factory.engine(method: "particle-filter").configuration.answerFilter == standard)
         #expect(try factory.engine(method: "knn").configuration.answerFilter == nil)
         #expect(try EngineFactory(nodes: nodes).engine(method: "auto").configuration.answerFilter == nil)
     }

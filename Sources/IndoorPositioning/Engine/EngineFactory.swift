@@ -85,8 +85,9 @@ public struct EngineFactory {
         // The particle filter does its own smoothing over time: it reads a short mean, not a slow filter's lagging value.
         if selection.method == .particleFilter || (selection.method == .auto && survey != nil) {
             tuned.filter = ParticleFilter.readingFilter
-            // The share of k-NN in `auto`'s answer reads the filter the k-NN baseline reads, not the filter's 1 s mean.
-            if selection.method == .auto { tuned.answerFilter = configuration.filter }
+            // The survey's replays try the share of k-NN in `auto`'s answer also through the filter the k-NN baseline
+            // reads (`particle-filter`, the same filter, learns alike and shares what was learned).
+            if survey != nil { tuned.answerFilter = configuration.filter }
         } else if selection.method == .auto, configuration.defaultTuning.filterWithoutSurvey != true {
             // Fix by fix, `auto` reads a filter that trails a walker less than the engine's default.
             tuned.filter = configuration.defaultTuning.readingFilterWithoutSurvey

@@ -23,8 +23,9 @@ public struct PositioningEngine: Sendable {
         /// reads the filter that method was measured with instead (``EngineFactory/engine(_:)``).
         public var filter: RSSIFilter.Kind
         /// A second per-(device, node) RSSI filter, read by ``answer``'s share of k-NN fingerprints (``SurveyedAnswer``);
-        /// `nil` (the default): the answer reads ``filter``. ``EngineFactory`` sets it for `auto` with a survey, whose
-        /// particle filter reads a 1 s mean: k-NN reads the steadier filter its fingerprints were measured with.
+        /// `nil` (the default): the answer reads ``filter``. ``EngineFactory`` sets it for `auto` (and
+        /// `particle-filter`) with a survey, whose particle filter reads a 1 s mean, to its own ``filter``: the
+        /// survey's replays then also try k-NN through it, the filter the `knn` baseline reads.
         public var answerFilter: RSSIFilter.Kind? = nil
         /// How filtered RSSI becomes distance.
         public var distanceModel: DistanceModel

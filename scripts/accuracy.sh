@@ -412,11 +412,14 @@ best() {
     echo "uncalibrated model), and multilateration (\`nonlinear\`, least squares on the same ranges, in place of the"
     echo "companion's Nelder–Mead) at 2.7 and 3.5. A locator that gives no answer for a row (the companion with one"
     echo "node heard) is compared with the default on the rows both answer: *on its rows* is the two medians there"
-    echo "(\`scripts/same-rows.py\` over \`indoor evaluate --rows\`)."
+    echo "(\`scripts/same-rows.py\` over \`indoor evaluate --rows\`). Beside it, how far that difference is the rows'"
+    echo "chance: the 95% interval of auto's median less the companion's over 1000 resamples of those rows in blocks (a"
+    echo "device's rows in the same 30 s, a single scan alone; \`scripts/same-rows.py --interval\`). An interval that"
+    echo "holds 0 is a difference the test split cannot tell from chance."
     echo "Medians in metres, misses in brackets:"
     echo
-    echo "| dataset | auto | weighted-centroid | companion as shipped | Bermuda as shipped | best peer variant | auto against the companion on its rows | auto against the best variant on its rows |"
-    echo "|---|---:|---:|---:|---:|---|---:|---:|"
+    echo "| dataset | auto | weighted-centroid | companion as shipped | Bermuda as shipped | best peer variant | auto against the companion on its rows | auto less the companion, 95% interval | auto against the best variant on its rows |"
+    echo "|---|---:|---:|---:|---:|---|---:|---:|---:|"
     for name in "${names[@]}"; do
         [ -f "$work/$name.nosurvey.jsonl" ] || continue
         row="| $name |"
@@ -444,12 +447,13 @@ best() {
         done
         IFS='|' read -r best_label best_source best_method <<< "$best"
         row+=" $best_label: $best_median ($(field "$best_source" "$best_method" misses)) |"
-        for pair in "$shipped" "$best_source $best_method"; do
-            read -r source method <<< "$pair"
-            read -r ours theirs shared < <(scripts/same-rows.py "$work/$name.nosurvey.rows.csv" auto \
-                "$work/$source.rows.csv" "$method")
-            row+=" $ours against $theirs ($shared rows) |"
-        done
+        read -r source method <<< "$shipped"
+        read -r ours theirs shared low high < <(scripts/same-rows.py --interval "$work/$name.nosurvey.rows.csv" auto \
+            "$work/$source.rows.csv" "$method")
+        row+=" $ours against $theirs ($shared rows) | $low … $high |"
+        read -r ours theirs shared < <(scripts/same-rows.py "$work/$name.nosurvey.rows.csv" auto \
+            "$work/$best_source.rows.csv" "$best_method")
+        row+=" $ours against $theirs ($shared rows) |"
         echo "$row"
     done
     echo

@@ -23,8 +23,13 @@ import sys
 
 def read(path):
     """The rows of the CSV file PATH as dicts, with a clear error naming the file, line and field."""
-    with open(path, newline="") as handle:
-        return list(csv.DictReader(handle)), path
+    try:
+        with open(path, newline="") as handle:
+            return list(csv.DictReader(handle)), path
+    except OSError as error:
+        sys.exit(f"{path}: {error.strerror}")
+    except (csv.Error, UnicodeDecodeError) as error:
+        sys.exit(f"{path}: not a CSV file: {error}")
 
 
 def number(row, field, path, line):
@@ -49,9 +54,13 @@ def main():
     truth_rows, truth_path = read(os.path.join(args.source, "train", "truth.csv"))
     positions = {}
     for line, row in enumerate(truth_rows, start=2):
-        device = row.get("device") or sys.exit(f"{truth_path}:{line}: device: empty")
+        device = row.get("device")
+        if not device:
+            sys.exit(f"{truth_path}:{line}: device: empty")
         point = (number(row, "x", truth_path, line), number(row, "y", truth_path, line), row.get("z", ""),
                  row.get("floor", ""))
+        if device in positions and positions[device] is None:
+            continue
         if positions.setdefault(device, point) != point:
             print(f"{truth_path}:{line}: device {device} moves; left out (static points only)", file=sys.stderr)
             positions[device] = None

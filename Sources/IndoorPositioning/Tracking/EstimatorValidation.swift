@@ -111,18 +111,20 @@ struct EstimatorValidation: Hashable, Sendable {
             defer { progress?.finished() }
             return replay(fold: fold, of: survey, blocks: blocks, walks: walks.blocks, setup: setup)
         }
-        var rows = FoldReplay(blocks: [], truth: [], filter: [], knn: [], steadyKNN: [])
+        var rows = FoldReplay(blocks: [], truth: [], filter: [], knn: [], answerFilterKNN: [])
         for case let fold? in replays {
             rows.blocks += fold.blocks
             rows.truth += fold.truth
             rows.filter += fold.filter
             rows.knn += fold.knn
-            rows.steadyKNN += fold.steadyKNN
+            rows.answerFilterKNN += fold.answerFilterKNN
         }
         // Each share with k-NN through the filter's own readings, then through the answer filter's (where the engine
         // keeps one): the first that is best, beyond the replay's noise, is taken.
         let variants = setup.configuration.answerFilter == nil ? [false] : [false, true]
-        let errors = variants.map { steady in knnShares.map { share in rows.errors(knnShare: share, steady: steady) } }
+        let errors = variants.map { through in
+            knnShares.map { share in rows.errors(knnShare: share, throughAnswerFilter: through) }
+        }
         let medians = errors.map { perShare in
             perShare.map { list -> Double? in
                 let sorted = list.compactMap { $0 }.sorted()
@@ -160,12 +162,12 @@ struct EstimatorValidation: Hashable, Sendable {
         var knn: [Point2D?]
         /// k-NN through the answer filter's readings (``PositioningEngine/Configuration/answerFilter``); empty
         /// without one.
-        var steadyKNN: [Point2D?]
+        var answerFilterKNN: [Point2D?]
 
-        /// Each row's error with `knnShare` of k-NN's position (through the answer filter where `steady`) and the
-        /// rest of the filter's (either alone where the other did not answer).
-        func errors(knnShare: Double, steady: Bool = false) -> [Double?] {
-            let knn = steady && steadyKNN.count == truth.count ? steadyKNN : self.knn
+        /// Each row's error with `knnShare` of k-NN's position (through the answer filter where
+        /// `throughAnswerFilter`) and the rest of the filter's (either alone where the other did not answer).
+        func errors(knnShare: Double, throughAnswerFilter: Bool = false) -> [Double?] {
+            let knn = throughAnswerFilter && answerFilterKNN.count == truth.count ? answerFilterKNN : self.knn
             return truth.indices.map { i in
                 guard let position = SurveyedAnswer.mixed(filter[i], knn[i], knnShare: knnShare) else { return nil }
                 let error = position.distance(to: truth[i])
@@ -205,9 +207,9 @@ struct EstimatorValidation: Hashable, Sendable {
         // With an answer filter, k-NN also through it, its fingerprints made through it.
         if setup.configuration.answerFilter != nil {
             let answering = setup.configuration.answering
-            let steady = MethodCatalog.surveyFingerprints(
+            let answerFilterPrints = MethodCatalog.surveyFingerprints(
                 nodes: setup.nodes, survey: training, configuration: answering, calibration: setup.calibration)
-            methods.append(FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(steady), k: 3))
+            methods.append(FingerprintKNN(fingerprints: FingerprintKNN.averagedByPosition(answerFilterPrints), k: 3))
             configurations.append(answering)
         }
         let positions = ParallelWork.map(methods.count) { [methods, configurations] m in
@@ -219,7 +221,7 @@ struct EstimatorValidation: Hashable, Sendable {
         }
         return FoldReplay(
             blocks: held.blocks, truth: held.recording.truth.map(\.point), filter: positions[0], knn: positions[1],
-            steadyKNN: positions.count > 2 ? positions[2] : [])
+            answerFilterKNN: positions.count > 2 ? positions[2] : [])
     }
 
     /// The horizontal position answered at each of `recording`'s truth rows in time order (`nil`: not located), each
